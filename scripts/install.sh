@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Idempotent installer of everything Cairn needs beyond the Rust toolchain.
+# Safe to run repeatedly; installs only what is missing.
+set -euo pipefail
+
+PKGS=(clang-19 llvm-19 llvm-19-dev libpolly-19-dev libzstd-dev libclang-rt-19-dev
+      libz3-dev z3 csmith libcsmith-dev lcov clang-tidy)
+
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing: ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  # apt can fail once on this machine kind when archives are cleaned mid-install: retry once.
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" \
+    || { sleep 2; $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"; }
+fi
+
+# TestCov, the external Test-Comp validator (optional for the core tests, used by the e2e check).
+if ! command -v testcov >/dev/null 2>&1; then
+  python3 -m pip install -q testcov >/dev/null 2>&1 || echo "warning: could not install testcov" >&2
+fi

@@ -1,0 +1,3 @@
+//! Static analyses over Cairn IR.
+
+pub mod goals;

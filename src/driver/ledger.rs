@@ -1,0 +1,67 @@
+//! The goal ledger: the one place where every technique records what it covered or proved.
+//! Results merge by goal; covered and proven dominate unknown.
+
+use crate::analysis::goals::Goals;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Status {
+    Unknown,
+    /// Covered by the test with this number.
+    Covered(usize),
+    /// Proven unreachable; how.
+    Unreachable(String),
+}
+
+#[derive(Clone, Debug)]
+pub struct Ledger {
+    pub status: Vec<Status>,
+    pub covered: usize,
+    pub unreachable: usize,
+    /// Goals that were proven unreachable and later covered: soundness bugs, reported loudly.
+    pub violations: Vec<usize>,
+}
+
+impl Ledger {
+    pub fn new(goals: &Goals) -> Ledger {
+        Ledger { status: vec![Status::Unknown; goals.len()], covered: 0, unreachable: 0, violations: vec![] }
+    }
+
+    /// Goals in `covers` not covered yet.
+    pub fn new_goals(&self, covers: &[usize]) -> Vec<usize> {
+        covers.iter().copied().filter(|&g| !matches!(self.status[g], Status::Covered(_))).collect()
+    }
+
+    pub fn cover(&mut self, goal: usize, test: usize) -> bool {
+        match &self.status[goal] {
+            Status::Covered(_) => false,
+            Status::Unreachable(how) => {
+                eprintln!("cairn: SOUNDNESS BUG: goal {goal} was proven unreachable ({how}) but test {test} covers it");
+                self.violations.push(goal);
+                self.unreachable -= 1;
+                self.status[goal] = Status::Covered(test);
+                self.covered += 1;
+                true
+            }
+            Status::Unknown => {
+                self.status[goal] = Status::Covered(test);
+                self.covered += 1;
+                true
+            }
+        }
+    }
+
+    pub fn prove_unreachable(&mut self, goal: usize, how: &str) {
+        if self.status[goal] == Status::Unknown {
+            self.status[goal] = Status::Unreachable(how.to_string());
+            self.unreachable += 1;
+        }
+    }
+
+    pub fn unknown(&self) -> usize {
+        self.status.len() - self.covered - self.unreachable
+    }
+
+    pub fn all_decided(&self) -> bool {
+        self.unknown() == 0
+    }
+}

@@ -1,0 +1,5 @@
+//! Orchestrators: techniques that generate tests against the shared goal ledger.
+
+pub mod ledger;
+pub mod random;
+pub mod session;

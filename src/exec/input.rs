@@ -1,0 +1,316 @@
+//! Program inputs: the typed values returned by input calls, and where they come from.
+//!
+//! A test *is* the ordered sequence of input values a run consumed.
+
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+/// The C type of an input, named as in `__VERIFIER_nondet_<type>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum InputKind {
+    Bool,
+    Char,
+    UChar,
+    Short,
+    UShort,
+    Int,
+    UInt,
+    Long,
+    ULong,
+    LongLong,
+    ULongLong,
+    Float,
+    Double,
+    Pointer,
+    /// A `klee_make_symbolic` buffer.
+    Bytes,
+}
+
+impl InputKind {
+    /// Width in bits and signedness for integer kinds (`long` depends on the data model).
+    pub fn int_info(self, long_bits: u32) -> Option<(u32, bool)> {
+        use InputKind::*;
+        Some(match self {
+            Bool => (1, false),
+            Char => (8, true),
+            UChar => (8, false),
+            Short => (16, true),
+            UShort => (16, false),
+            Int => (32, true),
+            UInt => (32, false),
+            Long => (long_bits, true),
+            ULong | Pointer => (long_bits, false),
+            LongLong => (64, true),
+            ULongLong => (64, false),
+            _ => return None,
+        })
+    }
+
+    pub fn c_type(self) -> &'static str {
+        use InputKind::*;
+        match self {
+            Bool => "_Bool",
+            Char => "char",
+            UChar => "unsigned char",
+            Short => "short",
+            UShort => "unsigned short",
+            Int => "int",
+            UInt => "unsigned int",
+            Long => "long",
+            ULong => "unsigned long",
+            LongLong => "long long",
+            ULongLong => "unsigned long long",
+            Float => "float",
+            Double => "double",
+            Pointer => "void *",
+            Bytes => "bytes",
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        use InputKind::*;
+        match self {
+            Bool => "bool",
+            Char => "char",
+            UChar => "uchar",
+            Short => "short",
+            UShort => "ushort",
+            Int => "int",
+            UInt => "uint",
+            Long => "long",
+            ULong => "ulong",
+            LongLong => "longlong",
+            ULongLong => "ulonglong",
+            Float => "float",
+            Double => "double",
+            Pointer => "pointer",
+            Bytes => "bytes",
+        }
+    }
+
+    /// The input kind of `__VERIFIER_nondet_<suffix>`.
+    pub fn from_nondet_suffix(s: &str) -> Option<InputKind> {
+        use InputKind::*;
+        Some(match s {
+            "bool" | "_Bool" => Bool,
+            "char" => Char,
+            "uchar" | "unsigned_char" => UChar,
+            "short" => Short,
+            "ushort" | "unsigned_short" => UShort,
+            "int" => Int,
+            "uint" | "unsigned" | "unsigned_int" | "u32" => UInt,
+            "long" => Long,
+            "ulong" | "unsigned_long" | "size_t" => ULong,
+            "longlong" | "long_long" => LongLong,
+            "ulonglong" | "unsigned_long_long" | "u64" => ULongLong,
+            "float" => Float,
+            "double" => Double,
+            "pointer" => Pointer,
+            "loff_t" => Long,
+            "u8" => UChar,
+            "u16" => UShort,
+            "s8" => Char,
+            "s16" => Short,
+            "s32" => Int,
+            _ => return None,
+        })
+    }
+}
+
+/// One input value. Integers are kept as raw bits (zero-extended); floats as IEEE bits.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct InputValue {
+    pub kind: InputKind,
+    pub bits: u64,
+    /// Width in bits of integer kinds (resolves `long`).
+    pub width: u32,
+    /// `klee_make_symbolic` buffer contents and name.
+    pub bytes: Vec<u8>,
+    pub name: String,
+}
+
+impl InputValue {
+    pub fn int(kind: InputKind, width: u32, bits: u64) -> InputValue {
+        InputValue { kind, bits: crate::exec::ops::mask(bits, width), width, bytes: vec![], name: String::new() }
+    }
+
+    /// Decimal for integers, C hex-float for floating values, hex for byte buffers.
+    pub fn to_text(&self) -> String {
+        match self.kind {
+            InputKind::Float => hexfloat(f32::from_bits(self.bits as u32) as f64),
+            InputKind::Double => hexfloat(f64::from_bits(self.bits)),
+            InputKind::Bytes => self.bytes.iter().map(|b| format!("{b:02x}")).collect(),
+            k => {
+                let signed = k.int_info(64).map(|i| i.1).unwrap_or(false);
+                if signed {
+                    crate::exec::ops::sext(self.bits, self.width).to_string()
+                } else {
+                    self.bits.to_string()
+                }
+            }
+        }
+    }
+
+    /// Parses a textual value for an input of `kind` (decimal, 0x-hex, hex-float, or hex bytes).
+    pub fn parse(kind: InputKind, width: u32, text: &str) -> Result<InputValue, String> {
+        let t = text.trim();
+        match kind {
+            InputKind::Float | InputKind::Double => {
+                let v = parse_float(t).ok_or_else(|| format!("`{t}` is not a floating value"))?;
+                let bits = if kind == InputKind::Float { (v as f32).to_bits() as u64 } else { v.to_bits() };
+                Ok(InputValue { kind, bits, width: if kind == InputKind::Float { 32 } else { 64 }, bytes: vec![], name: String::new() })
+            }
+            InputKind::Bytes => {
+                let t = t.trim_start_matches("0x");
+                if t.len() % 2 != 0 {
+                    return Err(format!("`{t}` is not a hex byte string"));
+                }
+                let bytes = (0..t.len()).step_by(2).map(|i| u8::from_str_radix(&t[i..i + 2], 16)).collect::<Result<Vec<_>, _>>().map_err(|e| e.to_string())?;
+                Ok(InputValue { kind, bits: 0, width: 0, bytes, name: String::new() })
+            }
+            _ => {
+                let bits = parse_int(t).ok_or_else(|| format!("`{t}` is not an integer"))?;
+                Ok(InputValue::int(kind, width, bits))
+            }
+        }
+    }
+}
+
+pub fn parse_int(t: &str) -> Option<u64> {
+    let t = t.trim().trim_end_matches(['u', 'U', 'l', 'L']);
+    let (neg, body) = match t.strip_prefix('-') {
+        Some(b) => (true, b),
+        None => (false, t.strip_prefix('+').unwrap_or(t)),
+    };
+    let v = if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+        u64::from_str_radix(h, 16).ok()?
+    } else if body == "true" {
+        1
+    } else if body == "false" {
+        0
+    } else if body.starts_with('\'') && body.ends_with('\'') && body.len() == 3 {
+        body.as_bytes()[1] as u64
+    } else {
+        body.parse::<u64>().ok()?
+    };
+    Some(if neg { v.wrapping_neg() } else { v })
+}
+
+pub fn parse_float(t: &str) -> Option<f64> {
+    let c = std::ffi::CString::new(t).ok()?;
+    let mut end: *mut libc::c_char = std::ptr::null_mut();
+    let v = unsafe { libc::strtod(c.as_ptr(), &mut end) };
+    let used = unsafe { end.offset_from(c.as_ptr()) } as usize;
+    let rest = t[used.min(t.len())..].trim_end_matches(['f', 'F', 'l', 'L']);
+    if used == 0 || !rest.trim().is_empty() {
+        return None;
+    }
+    Some(v)
+}
+
+/// `%a` formatting as C's printf does it (exact, round-trippable).
+pub fn hexfloat(v: f64) -> String {
+    let mut buf = [0u8; 64];
+    let n = unsafe { libc::snprintf(buf.as_mut_ptr() as *mut libc::c_char, 64, c"%a".as_ptr(), v) };
+    String::from_utf8_lossy(&buf[..n as usize]).into_owned()
+}
+
+/// Where input values come from during a run.
+pub trait InputSource {
+    /// The next value for an input call of `kind` (`width` bits for integers, `len` bytes for buffers).
+    fn next(&mut self, kind: InputKind, width: u32, len: usize) -> InputValue;
+}
+
+/// Replays a fixed sequence of values; past its end every input is zero.
+pub struct Replay {
+    pub values: Vec<String>,
+    pub pos: usize,
+    pub errors: Vec<String>,
+}
+
+impl Replay {
+    pub fn new(values: Vec<String>) -> Replay {
+        Replay { values, pos: 0, errors: vec![] }
+    }
+}
+
+impl InputSource for Replay {
+    fn next(&mut self, kind: InputKind, width: u32, len: usize) -> InputValue {
+        let text = self.values.get(self.pos).cloned();
+        self.pos += 1;
+        let v = match text {
+            Some(t) => match InputValue::parse(kind, width, &t) {
+                Ok(v) => v,
+                Err(e) => {
+                    self.errors.push(format!("input {}: {e}", self.pos));
+                    zero(kind, width, len)
+                }
+            },
+            None => zero(kind, width, len),
+        };
+        fit_len(v, len)
+    }
+}
+
+fn fit_len(mut v: InputValue, len: usize) -> InputValue {
+    if v.kind == InputKind::Bytes {
+        v.bytes.resize(len, 0);
+    }
+    v
+}
+
+pub fn zero(kind: InputKind, width: u32, len: usize) -> InputValue {
+    InputValue { kind, bits: 0, width, bytes: vec![0; len], name: String::new() }
+}
+
+/// Random values biased towards small magnitudes and boundary values, which is where branches
+/// of real programs tend to split.
+pub struct RandomInputs<R: Rng> {
+    pub rng: R,
+}
+
+impl<R: Rng> RandomInputs<R> {
+    fn int(&mut self, width: u32) -> u64 {
+        let r = &mut self.rng;
+        let v: u64 = match r.gen_range(0..10) {
+            0..=3 => r.gen_range(0..=16),
+            4 => (r.gen_range(0..=16) as u64).wrapping_neg(),
+            5 => [0, 1, u64::MAX, 1u64 << (width.max(1) - 1), (1u64 << (width.max(1) - 1)).wrapping_sub(1)][r.gen_range(0..5)],
+            6 => r.gen_range(0..=255),
+            7 => r.gen_range(32..127),
+            _ => r.r#gen(),
+        };
+        crate::exec::ops::mask(v, width)
+    }
+}
+
+impl<R: Rng> InputSource for RandomInputs<R> {
+    fn next(&mut self, kind: InputKind, width: u32, len: usize) -> InputValue {
+        match kind {
+            InputKind::Float | InputKind::Double => {
+                let r = &mut self.rng;
+                let v: f64 = match r.gen_range(0..6) {
+                    0 => r.gen_range(-10..=10) as f64,
+                    1 => r.gen_range(-1.0..1.0),
+                    2 => r.gen_range(-1e6..1e6),
+                    3 => [0.0, -0.0, f64::INFINITY, f64::NEG_INFINITY, f64::NAN, 0.5][r.gen_range(0..6)],
+                    _ => f64::from_bits(r.r#gen()),
+                };
+                let bits = if kind == InputKind::Float { (v as f32).to_bits() as u64 } else { v.to_bits() };
+                InputValue { kind, bits, width, bytes: vec![], name: String::new() }
+            }
+            InputKind::Bytes => {
+                let mut b = vec![0u8; len];
+                for x in b.iter_mut() {
+                    *x = self.int(8) as u8;
+                }
+                InputValue { kind, bits: 0, width: 0, bytes: b, name: String::new() }
+            }
+            _ => {
+                let bits = self.int(width);
+                InputValue::int(kind, width, bits)
+            }
+        }
+    }
+}

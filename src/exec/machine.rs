@@ -1,0 +1,846 @@
+//! The interpreter: runs Cairn IR on concrete values.
+//!
+//! Registers of all active frames live in one `Vec<u64>` and aggregate slots in one `Vec<u8>`;
+//! a frame is a base offset into each. The hot loop keeps the current function and block in
+//! locals and returns to the outer loop only on calls and returns.
+
+use super::input::{InputKind, InputSource, InputValue};
+use super::libc::{self as clib, Ext};
+use super::memory::{MemFault, Memory};
+use super::ops::{self, mask, sext};
+use crate::ir::*;
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Maximum number of IR instructions per run.
+    pub max_steps: u64,
+    /// Maximum call depth.
+    pub max_depth: usize,
+    /// Copy the program's stdout to our stdout as it is produced.
+    pub echo_stdout: bool,
+    pub heap_limit: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config { max_steps: 50_000_000, max_depth: 20_000, echo_stdout: false, heap_limit: 1 << 30 }
+    }
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// `main` returned or `exit` was called.
+    Exit(i32),
+    /// `abort()`, a failed `assert`, or a call of the error function.
+    Abort,
+    /// An assumption (`__VERIFIER_assume`, `klee_assume`) did not hold: the path is infeasible.
+    AssumeFailed,
+    /// A runtime error of the program: what, and where.
+    Fault { kind: String, loc: Loc },
+    StepLimit,
+    /// The program reached something Cairn cannot execute.
+    Unsupported { what: String, loc: Loc },
+}
+
+impl Outcome {
+    pub fn label(&self) -> &'static str {
+        match self {
+            Outcome::Exit(_) => "exit",
+            Outcome::Abort => "abort",
+            Outcome::AssumeFailed => "assume-failed",
+            Outcome::Fault { .. } => "fault",
+            Outcome::StepLimit => "step-limit",
+            Outcome::Unsupported { .. } => "unsupported",
+        }
+    }
+    /// The exit status a shell would see for the native program (128 + signal for crashes).
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Outcome::Exit(c) => *c & 0xff,
+            Outcome::Abort => 134,
+            Outcome::Fault { kind, .. } if kind.contains("division") => 136,
+            Outcome::Fault { .. } => 139,
+            _ => -1,
+        }
+    }
+    pub fn is_crash(&self) -> bool {
+        matches!(self, Outcome::Fault { .. } | Outcome::Abort)
+    }
+}
+
+/// Why execution stopped (internal control flow of the interpreter).
+#[derive(Debug)]
+pub enum Stop {
+    Exit(i32),
+    Abort,
+    AssumeFailed,
+    Fault(String),
+    StepLimit,
+    Unsupported(String),
+}
+
+impl From<MemFault> for Stop {
+    fn from(f: MemFault) -> Stop {
+        Stop::Fault(f.describe().to_string())
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct RunResult {
+    pub outcome: Outcome,
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+    pub inputs: Vec<InputValue>,
+    /// Per branch goal: was it taken in this run.
+    pub branches: Vec<bool>,
+    /// Call sites of error functions that were reached.
+    pub errors_hit: Vec<u32>,
+    pub steps: u64,
+    /// Names of unknown external functions whose results became inputs.
+    pub unknown_externs: Vec<String>,
+}
+
+struct Frame {
+    func: FuncId,
+    block: BlockId,
+    ip: usize,
+    rb: usize,
+    ab: usize,
+    ret: Option<Val>,
+    stack_mark: usize,
+    varargs: Vec<VarArg>,
+}
+
+#[derive(Clone, Debug)]
+pub enum VarArg {
+    Scalar(u64, Ty),
+    Agg(Vec<u8>),
+}
+
+/// Executor state for one run. Create with `Machine::new`, run with `run_main`.
+pub struct Machine<'m> {
+    pub module: &'m Module,
+    pub cfg: Config,
+    pub mem: Memory,
+    regs: Vec<u64>,
+    aggs: Vec<u8>,
+    frames: Vec<Frame>,
+    pub exts: &'m [Ext],
+    pub input: &'m mut dyn InputSource,
+    pub inputs: Vec<InputValue>,
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+    pub branches: Vec<bool>,
+    pub errors_hit: Vec<u32>,
+    pub steps: u64,
+    pub ptr_bits: u32,
+    pub libc: clib::LibcState,
+    cur_site: u32,
+    cur_loc: Loc,
+}
+
+impl<'m> Machine<'m> {
+    pub fn new(module: &'m Module, exts: &'m [Ext], cfg: Config, input: &'m mut dyn InputSource) -> Machine<'m> {
+        let mut mem = Memory::new(module.globals_end);
+        mem.heap_limit = cfg.heap_limit;
+        for g in &module.globals {
+            mem.add_global(g.addr, g.init.clone(), g.read_only);
+        }
+        let mut m = Machine {
+            module,
+            cfg,
+            mem,
+            regs: Vec::with_capacity(1 << 16),
+            aggs: Vec::new(),
+            frames: vec![],
+            exts,
+            input,
+            inputs: vec![],
+            stdout: vec![],
+            stderr: vec![],
+            branches: vec![false; module.branch_goals.len()],
+            errors_hit: vec![],
+            steps: 0,
+            ptr_bits: module.data_model.ptr_bytes() * 8,
+            libc: clib::LibcState::default(),
+            cur_site: 0,
+            cur_loc: Loc::default(),
+        };
+        clib::init(&mut m);
+        m
+    }
+
+    /// Reads the next input value of `kind` and records it in the test.
+    pub fn next_input(&mut self, kind: InputKind, len: usize) -> InputValue {
+        let long_bits = if self.module.data_model == DataModel::ILP32 { 32 } else { 64 };
+        let width = match kind {
+            InputKind::Float => 32,
+            InputKind::Double => 64,
+            InputKind::Pointer => self.ptr_bits,
+            k => k.int_info(long_bits).map(|i| i.0).unwrap_or(64),
+        };
+        let v = self.input.next(kind, width, len);
+        self.inputs.push(v.clone());
+        v
+    }
+
+    pub fn current_loc(&self) -> Loc {
+        self.cur_loc
+    }
+
+    pub fn current_site(&self) -> u32 {
+        self.cur_site
+    }
+
+    pub fn finish(self, outcome: Outcome) -> RunResult {
+        RunResult {
+            outcome,
+            stdout: self.stdout,
+            stderr: self.stderr,
+            inputs: self.inputs,
+            branches: self.branches,
+            errors_hit: self.errors_hit,
+            steps: self.steps,
+            unknown_externs: self.libc.unknown_called.clone(),
+        }
+    }
+
+    /// Runs `entry` (normally `main`, with `argc = 1`, `argv = {"prog", NULL}`) to completion.
+    pub fn run_main(mut self, entry: &str) -> RunResult {
+        let outcome = match self.module.func_by_name.get(entry) {
+            None => Outcome::Unsupported { what: format!("no function `{entry}`"), loc: Loc::default() },
+            Some(&fid) => match self.start(fid) {
+                Ok(()) => self.run_loop(),
+                Err(s) => self.stop_outcome(s),
+            },
+        };
+        match outcome {
+            Outcome::Exit(_) => clib::flush(&mut self),
+            // What stdio had not yet handed to the OS dies with the process.
+            _ => self.stdout.truncate(self.libc.stdout_flushed),
+        }
+        self.finish(outcome)
+    }
+
+    fn start(&mut self, fid: FuncId) -> Result<(), Stop> {
+        let f = &self.module.functions[fid as usize];
+        let mut args = vec![];
+        // main(argc, argv): a single program-name argument, as a test harness would run it.
+        if !f.params.is_empty() {
+            let name = self.mem.malloc(5)?;
+            self.mem.write(name, b"prog\0")?;
+            let pb = self.ptr_bits / 8;
+            let argv = self.mem.malloc(2 * pb as u64)?;
+            self.mem.write_uint(argv, pb, name)?;
+            for (i, p) in f.params.iter().enumerate() {
+                let v = match (i, p) {
+                    (0, _) => 1,
+                    (1, _) => argv,
+                    _ => 0,
+                };
+                args.push(VarArg::Scalar(v, p.ty()));
+            }
+        }
+        self.push_frame(fid, &args, None)
+    }
+
+    fn stop_outcome(&self, s: Stop) -> Outcome {
+        match s {
+            Stop::Exit(c) => Outcome::Exit(c),
+            Stop::Abort => Outcome::Abort,
+            Stop::AssumeFailed => Outcome::AssumeFailed,
+            Stop::Fault(kind) => Outcome::Fault { kind, loc: self.cur_loc },
+            Stop::StepLimit => Outcome::StepLimit,
+            Stop::Unsupported(what) => Outcome::Unsupported { what, loc: self.cur_loc },
+        }
+    }
+
+    fn push_frame(&mut self, fid: FuncId, args: &[VarArg], ret: Option<Val>) -> Result<(), Stop> {
+        if self.frames.len() >= self.cfg.max_depth {
+            return Err(Stop::Fault("stack overflow (call depth limit)".into()));
+        }
+        let f = &self.module.functions[fid as usize];
+        if f.blocks.is_empty() {
+            return Err(Stop::Unsupported(format!("call of `{}` which has no body", f.name)));
+        }
+        let rb = self.regs.len();
+        let ab = self.aggs.len();
+        self.regs.extend_from_slice(&f.reg_init);
+        self.aggs.extend_from_slice(&f.agg_init);
+        let mut varargs = vec![];
+        for (i, a) in args.iter().enumerate() {
+            match (f.params.get(i), a) {
+                (Some(Val::Reg(r, _)), VarArg::Scalar(v, _)) => self.regs[rb + *r as usize] = *v,
+                (Some(Val::Agg(s, n)), VarArg::Agg(bytes)) => {
+                    let s = ab + *s as usize;
+                    let n = (*n as usize).min(bytes.len());
+                    self.aggs[s..s + n].copy_from_slice(&bytes[..n]);
+                }
+                (Some(_), _) => return Err(Stop::Fault(format!("call of `{}` with mismatched arguments", f.name))),
+                (None, a) => varargs.push(a.clone()),
+            }
+        }
+        let stack_mark = self.mem.stack_mark();
+        self.frames.push(Frame { func: fid, block: 0, ip: 0, rb, ab, ret, stack_mark, varargs });
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn val_of(&self, rb: usize, ab: usize, v: Val) -> VarArg {
+        match v {
+            Val::Reg(r, t) => VarArg::Scalar(self.regs[rb + r as usize], t),
+            Val::Agg(s, n) => VarArg::Agg(self.aggs[ab + s as usize..ab + s as usize + n as usize].to_vec()),
+        }
+    }
+
+    /// Writes a call's result into the caller's destination.
+    pub fn set_ret(&mut self, dst: Option<Val>, v: &VarArg) {
+        let (rb, ab) = match self.frames.last() {
+            Some(f) => (f.rb, f.ab),
+            None => return,
+        };
+        match (dst, v) {
+            (Some(Val::Reg(r, t)), VarArg::Scalar(x, _)) => self.regs[rb + r as usize] = mask(*x, t.bits_with(self.ptr_bits)),
+            (Some(Val::Agg(s, n)), VarArg::Agg(bytes)) => {
+                let s = ab + s as usize;
+                let n = (n as usize).min(bytes.len());
+                self.aggs[s..s + n].copy_from_slice(&bytes[..n]);
+            }
+            _ => {}
+        }
+    }
+
+    fn run_loop(&mut self) -> Outcome {
+        loop {
+            match self.step_frame() {
+                Ok(true) => continue,
+                Ok(false) => {
+                    // main returned
+                    return Outcome::Exit(self.libc.main_ret as i32);
+                }
+                Err(Stop::Exit(c)) => return Outcome::Exit(c),
+                Err(s) => return self.stop_outcome(s),
+            }
+        }
+    }
+
+    /// Executes the current frame until it calls or returns. Ok(false) when the last frame returned.
+    fn step_frame(&mut self) -> Result<bool, Stop> {
+        let module = self.module;
+        let fr = self.frames.last().unwrap();
+        let (fid, mut bid, mut ip, rb, ab) = (fr.func, fr.block, fr.ip, fr.rb, fr.ab);
+        let func = &module.functions[fid as usize];
+        let pbits = self.ptr_bits;
+        let pbytes = pbits / 8;
+        loop {
+            let block = &func.blocks[bid as usize];
+            if ip == 0 {
+                self.steps += block.insts.len() as u64 + 1;
+                if self.steps > self.cfg.max_steps {
+                    self.cur_loc = block.term_loc;
+                    return Err(Stop::StepLimit);
+                }
+            }
+            while ip < block.insts.len() {
+                let inst = &block.insts[ip];
+                ip += 1;
+                let regs = &mut self.regs[rb..];
+                match inst {
+                    Inst::Bin { op, w, dst, a, b } => {
+                        match ops::bin(*op, *w, regs[*a as usize], regs[*b as usize]) {
+                            Ok(v) => regs[*dst as usize] = v,
+                            Err(e) => {
+                                self.cur_loc = block.locs[ip - 1];
+                                return Err(Stop::Fault(match e {
+                                    ops::ArithFault::DivByZero => "division by zero".into(),
+                                    ops::ArithFault::DivOverflow => "division overflow (INT_MIN / -1)".into(),
+                                }));
+                            }
+                        }
+                    }
+                    Inst::ICmp { pred, w, dst, a, b } => {
+                        regs[*dst as usize] = ops::icmp(*pred, *w, regs[*a as usize], regs[*b as usize]) as u64;
+                    }
+                    Inst::Load { dst, ty, addr } => {
+                        let a = regs[*addr as usize];
+                        let n = match ty {
+                            Ty::Ptr => pbytes,
+                            t => t.store_size(module.data_model),
+                        };
+                        match self.mem.read_uint(a, n) {
+                            Ok(v) => {
+                                let w = ty.bits_with(pbits);
+                                self.regs[rb + *dst as usize] = mask(v, w);
+                            }
+                            Err(e) => {
+                                self.cur_loc = block.locs[ip - 1];
+                                return Err(e.into());
+                            }
+                        }
+                    }
+                    Inst::Store { ty, addr, val } => {
+                        let a = regs[*addr as usize];
+                        let v = regs[*val as usize];
+                        let n = match ty {
+                            Ty::Ptr => pbytes,
+                            t => t.store_size(module.data_model),
+                        };
+                        if let Err(e) = self.mem.write_uint(a, n, v) {
+                            self.cur_loc = block.locs[ip - 1];
+                            return Err(e.into());
+                        }
+                    }
+                    Inst::Gep { dst, base, offset, terms } => {
+                        let mut v = regs[*base as usize].wrapping_add(*offset as u64);
+                        for (r, w, scale) in terms {
+                            v = v.wrapping_add((sext(regs[*r as usize], *w as u32)).wrapping_mul(*scale) as u64);
+                        }
+                        regs[*dst as usize] = mask(v, pbits);
+                    }
+                    Inst::Cast { op, from, to, dst, a } => {
+                        regs[*dst as usize] = ops::cast(*op, *from, *to, regs[*a as usize], pbits);
+                    }
+                    Inst::Select { dst, cond, t, f } => {
+                        regs[*dst as usize] = if regs[*cond as usize] & 1 != 0 { regs[*t as usize] } else { regs[*f as usize] };
+                    }
+                    Inst::FBin { op, ty, dst, a, b } => {
+                        regs[*dst as usize] = ops::fbin(*op, *ty, regs[*a as usize], regs[*b as usize]);
+                    }
+                    Inst::FNeg { ty, dst, a } => {
+                        regs[*dst as usize] = regs[*a as usize] ^ if *ty == Ty::F32 { 1u64 << 31 } else { 1u64 << 63 };
+                    }
+                    Inst::FCmp { pred, ty, dst, a, b } => {
+                        regs[*dst as usize] = ops::fcmp(*pred, *ty, regs[*a as usize], regs[*b as usize]) as u64;
+                    }
+                    Inst::SelectAgg { dst, size, cond, t, f } => {
+                        let src = if regs[*cond as usize] & 1 != 0 { *t } else { *f };
+                        self.aggs.copy_within(ab + src as usize..ab + (src + size) as usize, ab + *dst as usize);
+                    }
+                    Inst::Alloca { dst, elem_size, count, align } => {
+                        let n = elem_size.saturating_mul(regs[*count as usize]);
+                        match self.mem.alloca(n, *align) {
+                            Ok(a) => self.regs[rb + *dst as usize] = a,
+                            Err(e) => {
+                                self.cur_loc = block.locs[ip - 1];
+                                return Err(e.into());
+                            }
+                        }
+                    }
+                    Inst::LoadAgg { dst, size, addr } => {
+                        let a = regs[*addr as usize];
+                        match self.mem.read(a, *size as u64) {
+                            Ok(bytes) => {
+                                let d = ab + *dst as usize;
+                                self.aggs[d..d + *size as usize].copy_from_slice(bytes);
+                            }
+                            Err(e) => {
+                                self.cur_loc = block.locs[ip - 1];
+                                return Err(e.into());
+                            }
+                        }
+                    }
+                    Inst::StoreAgg { size, addr, val } => {
+                        let a = regs[*addr as usize];
+                        let s = ab + *val as usize;
+                        let bytes = self.aggs[s..s + *size as usize].to_vec();
+                        if let Err(e) = self.mem.write(a, &bytes) {
+                            self.cur_loc = block.locs[ip - 1];
+                            return Err(e.into());
+                        }
+                    }
+                    Inst::ExtractValue { dst, ty, agg, offset } => {
+                        let n = match ty {
+                            Ty::Ptr => pbytes,
+                            t => t.store_size(module.data_model),
+                        } as usize;
+                        let s = ab + (*agg + *offset) as usize;
+                        let mut b = [0u8; 8];
+                        b[..n].copy_from_slice(&self.aggs[s..s + n]);
+                        self.regs[rb + *dst as usize] = mask(u64::from_le_bytes(b), ty.bits_with(pbits));
+                    }
+                    Inst::ExtractAgg { dst, size, agg, offset } => {
+                        let s = ab + (*agg + *offset) as usize;
+                        self.aggs.copy_within(s..s + *size as usize, ab + *dst as usize);
+                    }
+                    Inst::InsertValue { dst, size, agg, val, offset } => {
+                        let (d, s) = (ab + *dst as usize, ab + *agg as usize);
+                        if d != s {
+                            self.aggs.copy_within(s..s + *size as usize, d);
+                        }
+                        match *val {
+                            Val::Reg(r, t) => {
+                                let n = match t {
+                                    Ty::Ptr => pbytes,
+                                    t => t.store_size(module.data_model),
+                                } as usize;
+                                let v = self.regs[rb + r as usize].to_le_bytes();
+                                let o = d + *offset as usize;
+                                self.aggs[o..o + n].copy_from_slice(&v[..n]);
+                            }
+                            Val::Agg(s2, n) => {
+                                let o = d + *offset as usize;
+                                self.aggs.copy_within(ab + s2 as usize..ab + (s2 + n) as usize, o);
+                            }
+                        }
+                    }
+                    Inst::Intrinsic { op, ty, dst, args } => {
+                        if let Err(e) = self.intrinsic(*op, *ty, *dst, args, rb, ab) {
+                            self.cur_loc = block.locs[ip - 1];
+                            return Err(e);
+                        }
+                    }
+                    Inst::MemCopy { dst, src, len, .. } => {
+                        let (d, s, n) = (regs[*dst as usize], regs[*src as usize], regs[*len as usize]);
+                        if let Err(e) = self.mem.copy(d, s, n) {
+                            self.cur_loc = block.locs[ip - 1];
+                            return Err(e.into());
+                        }
+                    }
+                    Inst::MemSet { dst, byte, len } => {
+                        let (d, b, n) = (regs[*dst as usize], regs[*byte as usize], regs[*len as usize]);
+                        if let Err(e) = self.mem.fill(d, b as u8, n) {
+                            self.cur_loc = block.locs[ip - 1];
+                            return Err(e.into());
+                        }
+                    }
+                    Inst::VaStart { list } => {
+                        let l = regs[*list as usize];
+                        self.cur_loc = block.locs[ip - 1];
+                        self.va_start(l)?;
+                    }
+                    Inst::VaCopy { dst, src } => {
+                        let (d, s) = (regs[*dst as usize], regs[*src as usize]);
+                        let n = if pbits == 64 { 24 } else { 4 };
+                        self.cur_loc = block.locs[ip - 1];
+                        self.mem.copy(d, s, n)?;
+                    }
+                    Inst::Call { callee, args, ret, site } => {
+                        self.cur_loc = block.locs[ip - 1];
+                        self.cur_site = *site;
+                        let target = match callee {
+                            Callee::Func(f) => CallTarget::Func(*f),
+                            Callee::Indirect(r) => {
+                                let a = regs[*r as usize];
+                                self.resolve_fptr(a)?
+                            }
+                        };
+                        let argv: Vec<VarArg> = args.iter().map(|a| self.val_of(rb, ab, *a)).collect();
+                        {
+                            let fr = self.frames.last_mut().unwrap();
+                            fr.block = bid;
+                            fr.ip = ip;
+                        }
+                        match target {
+                            CallTarget::Func(f) => {
+                                if self.is_error_fn(&module.functions[f as usize].name) {
+                                    self.errors_hit.push(*site);
+                                }
+                                self.push_frame(f, &argv, *ret)?;
+                                return Ok(true);
+                            }
+                            CallTarget::Ext(e) => {
+                                let r = clib::call(self, e, &argv, *ret)?;
+                                if let Some(r) = r {
+                                    self.set_ret(*ret, &r);
+                                }
+                                return Ok(true);
+                            }
+                        }
+                    }
+                    Inst::CallExtern { ext, args, ret, site } => {
+                        self.cur_loc = block.locs[ip - 1];
+                        self.cur_site = *site;
+                        let argv: Vec<VarArg> = args.iter().map(|a| self.val_of(rb, ab, *a)).collect();
+                        {
+                            let fr = self.frames.last_mut().unwrap();
+                            fr.block = bid;
+                            fr.ip = ip;
+                        }
+                        let r = clib::call(self, *ext, &argv, *ret)?;
+                        if let Some(r) = r {
+                            self.set_ret(*ret, &r);
+                        }
+                        return Ok(true);
+                    }
+                }
+            }
+            // Terminator.
+            let regs = &mut self.regs[rb..];
+            let edge = match &block.term {
+                Terminator::Br { edge } => edge,
+                Terminator::CondBr { cond, then_edge, else_edge, then_goal, else_goal } => {
+                    if regs[*cond as usize] & 1 != 0 {
+                        if *then_goal != NO_GOAL {
+                            self.branches[*then_goal as usize] = true;
+                        }
+                        then_edge
+                    } else {
+                        if *else_goal != NO_GOAL {
+                            self.branches[*else_goal as usize] = true;
+                        }
+                        else_edge
+                    }
+                }
+                Terminator::Switch { val, w, cases, default, default_goal } => {
+                    let v = mask(regs[*val as usize], *w as u32);
+                    match cases.iter().find(|c| c.0 == v) {
+                        Some((_, e, g)) => {
+                            if *g != NO_GOAL {
+                                self.branches[*g as usize] = true;
+                            }
+                            e
+                        }
+                        None => {
+                            if *default_goal != NO_GOAL {
+                                self.branches[*default_goal as usize] = true;
+                            }
+                            default
+                        }
+                    }
+                }
+                Terminator::Ret { val } => {
+                    let rv = val.map(|v| self.val_of(rb, ab, v));
+                    let fr = self.frames.pop().unwrap();
+                    self.mem.pop_stack(fr.stack_mark);
+                    self.regs.truncate(fr.rb);
+                    self.aggs.truncate(fr.ab);
+                    if self.frames.is_empty() {
+                        if let Some(VarArg::Scalar(v, _)) = rv {
+                            self.libc.main_ret = sext(v, 32) as i64;
+                        }
+                        return Ok(false);
+                    }
+                    if let Some(rv) = rv {
+                        self.set_ret(fr.ret, &rv);
+                    }
+                    return Ok(true);
+                }
+                Terminator::Unreachable => {
+                    self.cur_loc = block.term_loc;
+                    return Err(Stop::Fault("reached `unreachable` (missing return or noreturn call returned)".into()));
+                }
+            };
+            // Phi moves: parallel copy.
+            let mv = &edge.moves;
+            if !mv.regs.is_empty() {
+                if mv.regs.len() == 1 {
+                    let (d, s) = mv.regs[0];
+                    regs[d as usize] = regs[s as usize];
+                } else {
+                    let mut tmp = [0u64; 16];
+                    if mv.regs.len() <= 16 {
+                        for (i, (_, s)) in mv.regs.iter().enumerate() {
+                            tmp[i] = regs[*s as usize];
+                        }
+                        for (i, (d, _)) in mv.regs.iter().enumerate() {
+                            regs[*d as usize] = tmp[i];
+                        }
+                    } else {
+                        let vals: Vec<u64> = mv.regs.iter().map(|(_, s)| regs[*s as usize]).collect();
+                        for ((d, _), v) in mv.regs.iter().zip(vals) {
+                            regs[*d as usize] = v;
+                        }
+                    }
+                }
+            }
+            if !mv.aggs.is_empty() {
+                let vals: Vec<Vec<u8>> = mv.aggs.iter().map(|(_, s, n)| self.aggs[ab + *s as usize..ab + (*s + *n) as usize].to_vec()).collect();
+                for ((d, _, n), v) in mv.aggs.iter().zip(vals) {
+                    self.aggs[ab + *d as usize..ab + (*d + *n) as usize].copy_from_slice(&v);
+                }
+            }
+            bid = edge.target;
+            ip = 0;
+        }
+    }
+
+    fn is_error_fn(&self, name: &str) -> bool {
+        name == "reach_error" || name == "__VERIFIER_error"
+    }
+
+    fn resolve_fptr(&self, addr: u64) -> Result<CallTarget, Stop> {
+        let m = self.module;
+        if addr >= layout::FUNC_BASE && (addr - layout::FUNC_BASE) % 16 == 0 {
+            let i = ((addr - layout::FUNC_BASE) / 16) as usize;
+            if i < m.functions.len() {
+                return Ok(CallTarget::Func(i as FuncId));
+            }
+            let e = i - m.functions.len();
+            if e < m.externs.len() {
+                return Ok(CallTarget::Ext(e as u32));
+            }
+        }
+        if addr == 0 {
+            return Err(Stop::Fault("call through a null function pointer".into()));
+        }
+        Err(Stop::Fault(format!("call through an invalid function pointer {addr:#x}")))
+    }
+
+    fn intrinsic(&mut self, op: IntrinsicOp, ty: Ty, dst: Val, args: &[Reg], rb: usize, ab: usize) -> Result<(), Stop> {
+        use IntrinsicOp as I;
+        let pb = self.ptr_bits;
+        let w = ty.bits_with(pb);
+        let a = |i: usize| self.regs[rb + args[i] as usize];
+        let fl = |v: u64| ops::f64_of(ty, v);
+        let back = |x: f64| if ty == Ty::F32 { (x as f32).to_bits() as u64 } else { x.to_bits() };
+        let f32op = ty == Ty::F32;
+        let v: u64 = match op {
+            I::Copy => a(0),
+            I::SMax => if sext(a(0), w) >= sext(a(1), w) { a(0) } else { a(1) },
+            I::SMin => if sext(a(0), w) <= sext(a(1), w) { a(0) } else { a(1) },
+            I::UMax => a(0).max(a(1)),
+            I::UMin => a(0).min(a(1)),
+            I::Abs => mask(sext(a(0), w).wrapping_abs() as u64, w),
+            I::CtPop => a(0).count_ones() as u64,
+            I::Ctlz => (a(0).leading_zeros() - (64 - w)) as u64,
+            I::Cttz => if a(0) == 0 { w as u64 } else { a(0).trailing_zeros() as u64 },
+            I::BSwap => a(0).swap_bytes() >> (64 - w),
+            I::BitReverse => a(0).reverse_bits() >> (64 - w),
+            I::Fshl | I::Fshr => {
+                let (x, y, s) = (a(0), a(1), a(2) % w as u64);
+                let concat = |hi: u64, lo: u64| ((hi as u128) << w) | lo as u128;
+                let c = concat(x, y);
+                if op == I::Fshl { mask((c << s >> w) as u64, w) } else { mask((c >> s) as u64, w) }
+            }
+            I::SAddOv | I::UAddOv | I::SSubOv | I::USubOv | I::SMulOv | I::UMulOv => {
+                let (x, y) = (a(0), a(1));
+                let (r, o) = match op {
+                    I::SAddOv => { let r = sext(x, w) as i128 + sext(y, w) as i128; (r as u64, r != sext(mask(r as u64, w), w) as i128) }
+                    I::SSubOv => { let r = sext(x, w) as i128 - sext(y, w) as i128; (r as u64, r != sext(mask(r as u64, w), w) as i128) }
+                    I::SMulOv => { let r = sext(x, w) as i128 * sext(y, w) as i128; (r as u64, r != sext(mask(r as u64, w), w) as i128) }
+                    I::UAddOv => { let r = x as u128 + y as u128; (r as u64, r != mask(r as u64, w) as u128) }
+                    I::USubOv => (x.wrapping_sub(y), y > x),
+                    _ => { let r = x as u128 * y as u128; (r as u64, r != mask(r as u64, w) as u128) }
+                };
+                if let Val::Agg(s, _) = dst {
+                    let n = (w as usize).div_ceil(8);
+                    let s = ab + s as usize;
+                    let rb_ = mask(r, w).to_le_bytes();
+                    self.aggs[s..s + n].copy_from_slice(&rb_[..n]);
+                    // The overflow flag follows the value at the next byte (struct {iN, i1}).
+                    let off = n.next_power_of_two().max(1);
+                    self.aggs[s + off] = o as u8;
+                }
+                return Ok(());
+            }
+            I::SAddSat | I::SSubSat => {
+                let (x, y) = (sext(a(0), w) as i128, sext(a(1), w) as i128);
+                let r = if op == I::SAddSat { x + y } else { x - y };
+                let (lo, hi) = (-(1i128 << (w - 1)), (1i128 << (w - 1)) - 1);
+                mask(r.clamp(lo, hi) as u64, w)
+            }
+            I::UAddSat => (a(0) as u128 + a(1) as u128).min(mask(u64::MAX, w) as u128) as u64,
+            I::USubSat => a(0).saturating_sub(a(1)),
+            I::FAbs => back(fl(a(0)).abs()),
+            I::Floor => back(fl(a(0)).floor()),
+            I::Ceil => back(fl(a(0)).ceil()),
+            I::Trunc => back(fl(a(0)).trunc()),
+            I::Round => back(fl(a(0)).round()),
+            I::RoundEven | I::Rint => back(fl(a(0)).round_ties_even()),
+            I::Sqrt => if f32op { (f32::from_bits(a(0) as u32).sqrt()).to_bits() as u64 } else { back(fl(a(0)).sqrt()) },
+            I::CopySign => back(fl(a(0)).copysign(fl(a(1)))),
+            I::Fma => if f32op { f32::from_bits(a(0) as u32).mul_add(f32::from_bits(a(1) as u32), f32::from_bits(a(2) as u32)).to_bits() as u64 } else { back(fl(a(0)).mul_add(fl(a(1)), fl(a(2)))) },
+            I::FMulAdd => {
+                let m = ops::fbin(FBinOp::Mul, ty, a(0), a(1));
+                ops::fbin(FBinOp::Add, ty, m, a(2))
+            }
+            I::MinNum => back(fl(a(0)).min(fl(a(1)))),
+            I::MaxNum => back(fl(a(0)).max(fl(a(1)))),
+            I::Sin => back(fl(a(0)).sin()),
+            I::Cos => back(fl(a(0)).cos()),
+            I::Exp => back(fl(a(0)).exp()),
+            I::Exp2 => back(fl(a(0)).exp2()),
+            I::Log => back(fl(a(0)).ln()),
+            I::Log2 => back(fl(a(0)).log2()),
+            I::Log10 => back(fl(a(0)).log10()),
+            I::Pow => back(fl(a(0)).powf(fl(a(1)))),
+        };
+        if let Val::Reg(d, t) = dst {
+            self.regs[rb + d as usize] = mask(v, t.bits_with(pb));
+        }
+        Ok(())
+    }
+
+    /// `va_start`: lays the variadic arguments out as the target ABI's `va_list` expects, so
+    /// the `va_arg` code clang generated inline reads them correctly.
+    fn va_start(&mut self, list: u64) -> Result<(), Stop> {
+        let fr = self.frames.last().unwrap();
+        let func = &self.module.functions[fr.func as usize];
+        let varargs = fr.varargs.clone();
+        if self.ptr_bits == 64 {
+            // x86-64 SysV: { i32 gp_offset, i32 fp_offset, ptr overflow_arg_area, ptr reg_save_area }
+            let named_gp = func.params.iter().filter(|p| matches!(p.ty(), Ty::Int(_) | Ty::Ptr)).count();
+            let named_fp = func.params.iter().filter(|p| p.ty().is_float()).count();
+            let save = self.mem.alloca(176, 16)?;
+            let mut overflow_bytes: Vec<u8> = vec![];
+            let (mut gp, mut fp) = (named_gp, named_fp);
+            for a in &varargs {
+                match a {
+                    VarArg::Scalar(v, t) if t.is_float() => {
+                        let bits = if *t == Ty::F32 { (f32::from_bits(*v as u32) as f64).to_bits() } else { *v };
+                        if fp < 8 {
+                            self.mem.write_uint(save + 48 + 16 * fp as u64, 8, bits)?;
+                            fp += 1;
+                        } else {
+                            overflow_bytes.extend_from_slice(&bits.to_le_bytes());
+                        }
+                    }
+                    VarArg::Scalar(v, _) => {
+                        if gp < 6 {
+                            self.mem.write_uint(save + 8 * gp as u64, 8, *v)?;
+                            gp += 1;
+                        } else {
+                            overflow_bytes.extend_from_slice(&v.to_le_bytes());
+                        }
+                    }
+                    VarArg::Agg(b) => {
+                        overflow_bytes.extend_from_slice(b);
+                        while overflow_bytes.len() % 8 != 0 {
+                            overflow_bytes.push(0);
+                        }
+                    }
+                }
+            }
+            let ov = self.mem.alloca(overflow_bytes.len().max(8) as u64, 16)?;
+            self.mem.write(ov, &overflow_bytes)?;
+            self.mem.write_uint(list, 4, (8 * named_gp.min(6)) as u64)?;
+            self.mem.write_uint(list + 4, 4, (48 + 16 * named_fp.min(8)) as u64)?;
+            self.mem.write_uint(list + 8, 8, ov)?;
+            self.mem.write_uint(list + 16, 8, save)?;
+        } else {
+            // i386: va_list is a pointer into the argument area, 4-byte slots.
+            let mut bytes: Vec<u8> = vec![];
+            for a in &varargs {
+                match a {
+                    VarArg::Scalar(v, t) => {
+                        let (bits, n) = match t {
+                            Ty::F32 => ((f32::from_bits(*v as u32) as f64).to_bits(), 8),
+                            Ty::F64 => (*v, 8),
+                            Ty::Int(64) => (*v, 8),
+                            _ => (*v, 4),
+                        };
+                        bytes.extend_from_slice(&bits.to_le_bytes()[..n]);
+                    }
+                    VarArg::Agg(b) => {
+                        bytes.extend_from_slice(b);
+                        while bytes.len() % 4 != 0 {
+                            bytes.push(0);
+                        }
+                    }
+                }
+            }
+            let area = self.mem.alloca(bytes.len().max(4) as u64, 16)?;
+            self.mem.write(area, &bytes)?;
+            self.mem.write_uint(list, 4, area)?;
+        }
+        Ok(())
+    }
+}
+
+
+#[derive(Clone, Copy, Debug)]
+enum CallTarget {
+    Func(FuncId),
+    Ext(u32),
+}

@@ -1,0 +1,154 @@
+//! The front-end driver: C sources → one LLVM bitcode module (clang-19, llvm-link-19, opt-19).
+
+use super::DataModel;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+#[derive(Clone, Debug)]
+pub struct CompileOptions {
+    pub includes: Vec<PathBuf>,
+    pub defines: Vec<String>,
+    pub data_model: DataModel,
+}
+
+impl Default for CompileOptions {
+    fn default() -> Self {
+        CompileOptions { includes: vec![], defines: vec![], data_model: DataModel::LP64 }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum FrontendError {
+    #[error("{file}: does not compile:\n{diagnostics}")]
+    Compile { file: String, diagnostics: String },
+    #[error("cannot run {tool}: {err} (run scripts/install.sh to install the LLVM 19 toolchain)")]
+    Tool { tool: String, err: String },
+    #[error("{tool} failed:\n{stderr}")]
+    ToolFailed { tool: String, stderr: String },
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+pub const CLANG: &str = "clang-19";
+/// Cairn's C runtime (string.h, stdlib.h parts), compiled and linked with every program.
+pub const RUNTIME_FILE: &str = "cairn_runtime.c";
+const RUNTIME_SRC: &str = include_str!("../runtime/cairn_runtime.c");
+const LLVM_LINK: &str = "llvm-link-19";
+const OPT: &str = "opt-19";
+
+/// Flags that keep source branches as branches (no select formation) and keep names.
+pub fn clang_flags(opts: &CompileOptions) -> Vec<String> {
+    let mut f: Vec<String> = [
+        "-O0",
+        "-g",
+        "-Xclang",
+        "-disable-O0-optnone",
+        "-fno-discard-value-names",
+        "-fno-stack-protector",
+        "-fno-builtin",
+        "-D_FORTIFY_SOURCE=0",
+        // Test-Comp tasks are often old C: keep these diagnostics warnings, as gcc does.
+        "-Wno-error=implicit-function-declaration",
+        "-Wno-error=implicit-int",
+        "-Wno-error=int-conversion",
+        "-Wno-error=incompatible-function-pointer-types",
+        "-Wno-error=return-type",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    if opts.data_model == DataModel::ILP32 {
+        f.push("-m32".into());
+    }
+    for i in &opts.includes {
+        f.push(format!("-I{}", i.display()));
+    }
+    for d in &opts.defines {
+        f.push(format!("-D{d}"));
+    }
+    f
+}
+
+fn run(tool: &str, args: &[String]) -> Result<std::process::Output, FrontendError> {
+    Command::new(tool)
+        .args(args)
+        .output()
+        .map_err(|e| FrontendError::Tool { tool: tool.into(), err: e.to_string() })
+}
+
+/// Compiles `sources` into a single bitcode file inside `workdir` and returns its path.
+pub fn compile_to_bitcode(sources: &[PathBuf], opts: &CompileOptions, workdir: &Path) -> Result<PathBuf, FrontendError> {
+    std::fs::create_dir_all(workdir)?;
+    let mut bcs = Vec::new();
+    let rt = workdir.join(RUNTIME_FILE);
+    std::fs::write(&rt, RUNTIME_SRC)?;
+    let mut all: Vec<PathBuf> = sources.to_vec();
+    all.push(rt);
+    for (i, src) in all.iter().enumerate() {
+        if !src.exists() {
+            return Err(FrontendError::Compile { file: src.display().to_string(), diagnostics: "no such file".into() });
+        }
+        let out = workdir.join(format!("{i}.bc"));
+        let mut args = clang_flags(opts);
+        args.extend(["-c".into(), "-emit-llvm".into(), "-o".into(), out.display().to_string(), src.display().to_string()]);
+        let o = run(CLANG, &args)?;
+        if !o.status.success() {
+            return Err(FrontendError::Compile {
+                file: src.display().to_string(),
+                diagnostics: String::from_utf8_lossy(&o.stderr).into_owned(),
+            });
+        }
+        bcs.push(out);
+    }
+    let linked = {
+        let out = workdir.join("linked.bc");
+        let mut args: Vec<String> = bcs.iter().map(|p| p.display().to_string()).collect();
+        args.extend(["-o".into(), out.display().to_string()]);
+        let o = run(LLVM_LINK, &args)?;
+        if !o.status.success() {
+            return Err(FrontendError::ToolFailed { tool: LLVM_LINK.into(), stderr: String::from_utf8_lossy(&o.stderr).into() });
+        }
+        out
+    };
+    // mem2reg only: it turns scalar locals into SSA values and keeps every source branch.
+    let out = workdir.join("final.bc");
+    let args = vec!["-passes=mem2reg".to_string(), linked.display().to_string(), "-o".into(), out.display().to_string()];
+    let o = run(OPT, &args)?;
+    if !o.status.success() {
+        return Err(FrontendError::ToolFailed { tool: OPT.into(), stderr: String::from_utf8_lossy(&o.stderr).into() });
+    }
+    Ok(out)
+}
+
+/// A private temporary directory removed on drop.
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    pub fn new(tag: &str) -> std::io::Result<TempDir> {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static N: AtomicU64 = AtomicU64::new(0);
+        let p = std::env::temp_dir().join(format!(
+            "cairn-{tag}-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&p)?;
+        Ok(TempDir(p))
+    }
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Compiles and lowers C sources into Cairn IR.
+pub fn load(sources: &[PathBuf], opts: &CompileOptions) -> anyhow::Result<super::Module> {
+    let tmp = TempDir::new("fe")?;
+    let bc = compile_to_bitcode(sources, opts, tmp.path())?;
+    Ok(super::lower::load_bitcode(&bc, opts.data_model)?)
+}

@@ -1,0 +1,442 @@
+//! Cairn IR: a compact, index-based form of an LLVM module, lowered once and shared by the
+//! interpreter, the analyses and the model checker.
+//!
+//! Values live in per-frame *registers* (`u64`, integers zero-extended to 64 bits, floats as
+//! their IEEE bits, pointers as addresses). Constants are registers too, pre-filled at frame entry
+//! (`Function::reg_init`), so every operand is a plain register index. First-class aggregates
+//! (`{i32, i1}` from overflow intrinsics, struct returns) live in a per-frame byte area at fixed
+//! slot offsets (`AggSlot`), in their memory layout, so they copy like any other value.
+
+pub mod frontend;
+pub mod lower;
+mod print;
+
+use std::collections::HashMap;
+
+pub type Reg = u32;
+pub type BlockId = u32;
+pub type FuncId = u32;
+pub type GoalId = u32;
+
+/// Marks a branch without a goal (branches inside Cairn's own libc runtime).
+pub const NO_GOAL: GoalId = u32::MAX;
+
+/// Byte offset of an aggregate slot in a frame's aggregate area.
+pub type AggSlot = u32;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum DataModel {
+    LP64,
+    ILP32,
+}
+
+impl DataModel {
+    pub fn ptr_bytes(self) -> u32 {
+        match self {
+            DataModel::LP64 => 8,
+            DataModel::ILP32 => 4,
+        }
+    }
+}
+
+/// A source location: index into `Module::files`, line, column (0 = unknown).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Loc {
+    pub file: u32,
+    pub line: u32,
+    pub col: u32,
+}
+
+/// Scalar type of a value as the interpreter needs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ty {
+    Void,
+    /// Integer of the given bit width (1..=64).
+    Int(u8),
+    F32,
+    F64,
+    Ptr,
+    /// First-class aggregate of the given byte size.
+    Agg(u32),
+}
+
+impl Ty {
+    pub fn is_float(self) -> bool {
+        matches!(self, Ty::F32 | Ty::F64)
+    }
+    /// Bytes read or written by a load or store of this type.
+    pub fn store_size(self, dm: DataModel) -> u32 {
+        match self {
+            Ty::Void => 0,
+            Ty::Int(w) => (w as u32).div_ceil(8),
+            Ty::F32 => 4,
+            Ty::F64 => 8,
+            Ty::Ptr => dm.ptr_bytes(),
+            Ty::Agg(n) => n,
+        }
+    }
+    pub fn bits(self, dm: DataModel) -> u32 {
+        match self {
+            Ty::Int(w) => w as u32,
+            Ty::F32 => 32,
+            Ty::F64 => 64,
+            Ty::Ptr => dm.ptr_bytes() * 8,
+            _ => 0,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    UDiv,
+    SDiv,
+    URem,
+    SRem,
+    And,
+    Or,
+    Xor,
+    Shl,
+    LShr,
+    AShr,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FBinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IPred {
+    Eq,
+    Ne,
+    Ugt,
+    Uge,
+    Ult,
+    Ule,
+    Sgt,
+    Sge,
+    Slt,
+    Sle,
+}
+
+impl IPred {
+    pub fn negate(self) -> IPred {
+        use IPred::*;
+        match self {
+            Eq => Ne,
+            Ne => Eq,
+            Ugt => Ule,
+            Uge => Ult,
+            Ult => Uge,
+            Ule => Ugt,
+            Sgt => Sle,
+            Sge => Slt,
+            Slt => Sge,
+            Sle => Sgt,
+        }
+    }
+}
+
+/// Floating-point predicates: ordered (false on NaN) or unordered (true on NaN).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FPred {
+    False,
+    Oeq,
+    Ogt,
+    Oge,
+    Olt,
+    Ole,
+    One,
+    Ord,
+    Uno,
+    Ueq,
+    Ugt,
+    Uge,
+    Ult,
+    Ule,
+    Une,
+    True,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CastOp {
+    Trunc,
+    ZExt,
+    SExt,
+    FpTrunc,
+    FpExt,
+    FpToUi,
+    FpToSi,
+    UiToFp,
+    SiToFp,
+    /// Bit-preserving casts (bitcast, ptrtoint/inttoptr at pointer width, freeze).
+    Bits,
+}
+
+/// Operations of LLVM intrinsics that compute a value from registers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IntrinsicOp {
+    SMax,
+    SMin,
+    UMax,
+    UMin,
+    Abs,
+    CtPop,
+    Ctlz,
+    Cttz,
+    BSwap,
+    BitReverse,
+    Fshl,
+    Fshr,
+    /// `{iN, i1}` results written into an aggregate slot.
+    SAddOv,
+    UAddOv,
+    SSubOv,
+    USubOv,
+    SMulOv,
+    UMulOv,
+    SAddSat,
+    UAddSat,
+    SSubSat,
+    USubSat,
+    FAbs,
+    Floor,
+    Ceil,
+    Trunc,
+    Round,
+    RoundEven,
+    Rint,
+    Sqrt,
+    CopySign,
+    Fma,
+    /// `llvm.fmuladd` as the x86-64 back end emits it without FMA: multiply, round, add.
+    FMulAdd,
+    MinNum,
+    MaxNum,
+    Sin,
+    Cos,
+    Exp,
+    Exp2,
+    Log,
+    Log2,
+    Log10,
+    Pow,
+    /// `llvm.is.fpclass`-free helpers are lowered by clang itself; this is `llvm.expect` etc.
+    Copy,
+}
+
+/// A parallel copy performed when control moves along a CFG edge (phi resolution).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Moves {
+    /// (destination, source) scalar registers.
+    pub regs: Vec<(Reg, Reg)>,
+    /// (destination slot, source slot, size) aggregate copies.
+    pub aggs: Vec<(AggSlot, AggSlot, u32)>,
+}
+
+impl Moves {
+    pub fn is_empty(&self) -> bool {
+        self.regs.is_empty() && self.aggs.is_empty()
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Edge {
+    pub target: BlockId,
+    pub moves: Moves,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Callee {
+    Func(FuncId),
+    /// A function pointer held in a register.
+    Indirect(Reg),
+}
+
+/// An argument or return value: a scalar register or an aggregate slot.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Val {
+    Reg(Reg, Ty),
+    Agg(AggSlot, u32),
+}
+
+impl Val {
+    pub fn ty(self) -> Ty {
+        match self {
+            Val::Reg(_, t) => t,
+            Val::Agg(_, n) => Ty::Agg(n),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Inst {
+    Bin { op: BinOp, w: u8, dst: Reg, a: Reg, b: Reg },
+    FBin { op: FBinOp, ty: Ty, dst: Reg, a: Reg, b: Reg },
+    FNeg { ty: Ty, dst: Reg, a: Reg },
+    ICmp { pred: IPred, w: u8, dst: Reg, a: Reg, b: Reg },
+    FCmp { pred: FPred, ty: Ty, dst: Reg, a: Reg, b: Reg },
+    Cast { op: CastOp, from: Ty, to: Ty, dst: Reg, a: Reg },
+    Select { dst: Reg, cond: Reg, t: Reg, f: Reg },
+    SelectAgg { dst: AggSlot, size: u32, cond: Reg, t: AggSlot, f: AggSlot },
+    Alloca { dst: Reg, elem_size: u64, count: Reg, align: u32 },
+    Load { dst: Reg, ty: Ty, addr: Reg },
+    LoadAgg { dst: AggSlot, size: u32, addr: Reg },
+    Store { ty: Ty, addr: Reg, val: Reg },
+    StoreAgg { size: u32, addr: Reg, val: AggSlot },
+    /// dst = base + offset + Σ sext(index) * scale
+    Gep { dst: Reg, base: Reg, offset: i64, terms: Vec<(Reg, u8, i64)> },
+    ExtractValue { dst: Reg, ty: Ty, agg: AggSlot, offset: u32 },
+    ExtractAgg { dst: AggSlot, size: u32, agg: AggSlot, offset: u32 },
+    InsertValue { dst: AggSlot, size: u32, agg: AggSlot, val: Val, offset: u32 },
+    Intrinsic { op: IntrinsicOp, ty: Ty, dst: Val, args: Vec<Reg> },
+    MemCopy { dst: Reg, src: Reg, len: Reg, overlapping: bool },
+    MemSet { dst: Reg, byte: Reg, len: Reg },
+    VaStart { list: Reg },
+    VaCopy { dst: Reg, src: Reg },
+    Call { callee: Callee, args: Vec<Val>, ret: Option<Val>, site: u32 },
+    /// Calls to functions that have no body: libc models, input functions, unknown externals.
+    CallExtern { ext: u32, args: Vec<Val>, ret: Option<Val>, site: u32 },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Terminator {
+    Ret { val: Option<Val> },
+    Br { edge: Edge },
+    CondBr { cond: Reg, then_edge: Edge, else_edge: Edge, then_goal: GoalId, else_goal: GoalId },
+    /// Cases in order; each case and the default is a goal.
+    Switch { val: Reg, w: u8, cases: Vec<(u64, Edge, GoalId)>, default: Edge, default_goal: GoalId },
+    Unreachable,
+}
+
+impl Terminator {
+    pub fn successors(&self) -> Vec<BlockId> {
+        match self {
+            Terminator::Ret { .. } | Terminator::Unreachable => vec![],
+            Terminator::Br { edge } => vec![edge.target],
+            Terminator::CondBr { then_edge, else_edge, .. } => vec![then_edge.target, else_edge.target],
+            Terminator::Switch { cases, default, .. } => {
+                let mut v: Vec<BlockId> = cases.iter().map(|c| c.1.target).collect();
+                v.push(default.target);
+                v
+            }
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Block {
+    pub name: String,
+    pub insts: Vec<Inst>,
+    /// Source location of each instruction (same length as `insts`).
+    pub locs: Vec<Loc>,
+    pub term: Terminator,
+    pub term_loc: Loc,
+}
+
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub name: String,
+    pub id: FuncId,
+    pub params: Vec<Val>,
+    pub ret: Ty,
+    pub is_var_arg: bool,
+    pub blocks: Vec<Block>,
+    pub num_regs: u32,
+    /// Initial register file: constants pre-filled, everything else zero.
+    pub reg_init: Vec<u64>,
+    /// Initial aggregate area (constant aggregates pre-filled).
+    pub agg_init: Vec<u8>,
+    /// Source names of registers that LLVM named (debugging aid).
+    pub reg_names: Vec<String>,
+    pub loc: Loc,
+}
+
+/// A call of a function without body. `name` is resolved by the executor.
+#[derive(Clone, Debug)]
+pub struct Extern {
+    pub name: String,
+    pub ret: Ty,
+    pub params: Vec<Ty>,
+    pub is_var_arg: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Global {
+    pub name: String,
+    pub addr: u64,
+    pub size: u64,
+    pub align: u32,
+    pub init: Vec<u8>,
+    pub read_only: bool,
+}
+
+/// A branch goal: one outcome of a conditional branch or one switch case.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BranchGoal {
+    pub func: FuncId,
+    pub block: BlockId,
+    /// `true`/`false` for a conditional branch, `case V`/`default` for a switch.
+    pub outcome: String,
+    pub loc: Loc,
+    /// Location of the first instruction executed at the target (for native line checks).
+    pub target_loc: Loc,
+}
+
+/// A call site of an error function (`reach_error`, `__VERIFIER_error`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ErrorSite {
+    pub func: FuncId,
+    pub block: BlockId,
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug)]
+pub struct Module {
+    pub data_model: DataModel,
+    pub files: Vec<String>,
+    pub functions: Vec<Function>,
+    pub func_by_name: HashMap<String, FuncId>,
+    /// Address of each function (for function pointers), indexed by FuncId, then by extern.
+    pub func_addrs: Vec<u64>,
+    pub externs: Vec<Extern>,
+    pub extern_addrs: Vec<u64>,
+    pub globals: Vec<Global>,
+    /// First address past the globals (the heap starts after it).
+    pub globals_end: u64,
+    pub branch_goals: Vec<BranchGoal>,
+    /// Call sites (index = `site` of Call/CallExtern): location of each.
+    pub call_sites: Vec<Loc>,
+}
+
+/// Address-space layout shared by the lowering (globals, functions) and the executor (heap, stack).
+pub mod layout {
+    /// Functions get distinct fake addresses in this range (never dereferenced).
+    pub const FUNC_BASE: u64 = 0x0010_0000;
+    pub const GLOBAL_BASE: u64 = 0x0040_0000;
+    pub const STACK_BASE: u64 = 0xC000_0000;
+    pub const STACK_END: u64 = 0xF000_0000;
+    pub const HEAP_END: u64 = 0xB000_0000;
+}
+
+impl Module {
+    pub fn function(&self, name: &str) -> Option<&Function> {
+        self.func_by_name.get(name).map(|&i| &self.functions[i as usize])
+    }
+    pub fn loc_string(&self, loc: Loc) -> String {
+        let file = self.files.get(loc.file as usize).map(|s| s.as_str()).unwrap_or("?");
+        format!("{}:{}:{}", file, loc.line, loc.col)
+    }
+    pub fn num_insts(&self) -> usize {
+        self.functions.iter().flat_map(|f| &f.blocks).map(|b| b.insts.len() + 1).sum()
+    }
+}
+
+pub use print::print_module;

@@ -1,0 +1,10 @@
+//! Cairn: test generation for C programs.
+//!
+//! Layers, dependencies pointing down: `driver` (orchestrators) → `exec` (interpreter) →
+//! `analysis` → `ir` (Cairn IR and the clang front-end); `output` writes what drivers produce.
+
+pub mod analysis;
+pub mod driver;
+pub mod exec;
+pub mod ir;
+pub mod output;

@@ -1,0 +1,284 @@
+//! The `cairn` command line.
+
+use anyhow::{Context, Result, bail};
+use cairn::analysis::goals::Goals;
+use cairn::driver::session::{Budget, Session};
+use cairn::exec::input::Replay;
+use cairn::exec::{Config, Outcome, Program};
+use cairn::ir::frontend::{CompileOptions, load};
+use cairn::ir::{DataModel, print_module};
+use cairn::output::suite::SuiteWriter;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+#[derive(Parser)]
+#[command(name = "cairn", version, about = "Cairn: test generation for C programs")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Args, Clone)]
+struct Front {
+    /// Add a directory to the include path (passed to clang).
+    #[arg(short = 'I', value_name = "DIR")]
+    include: Vec<PathBuf>,
+    /// Define a macro (passed to clang).
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    define: Vec<String>,
+    /// Data model of the target: LP64 (x86-64) or ILP32 (clang -m32).
+    #[arg(long, value_enum, default_value = "lp64")]
+    data_model: Dm,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Dm {
+    #[value(name = "lp64", alias = "LP64")]
+    Lp64,
+    #[value(name = "ilp32", alias = "ILP32")]
+    Ilp32,
+}
+
+impl Front {
+    fn opts(&self) -> CompileOptions {
+        CompileOptions {
+            includes: self.include.clone(),
+            defines: self.define.clone(),
+            data_model: match self.data_model {
+                Dm::Lp64 => DataModel::LP64,
+                Dm::Ilp32 => DataModel::ILP32,
+            },
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq)]
+enum Strategy {
+    /// Pure random testing (baseline).
+    Random,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Print Cairn IR of a program.
+    Ir {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[command(flatten)]
+        front: Front,
+    },
+    /// Run a program once on given input values.
+    Run {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Input values, in the order the program asks for them (comma-separated).
+        #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+        inputs: Vec<String>,
+        /// Read the inputs of a test file (tests/NNNNNN.json) instead.
+        #[arg(long, conflicts_with = "inputs")]
+        test: Option<PathBuf>,
+        /// Print a JSON result instead of the program's output.
+        #[arg(long)]
+        json: bool,
+        /// Instruction limit.
+        #[arg(long, default_value_t = 1_000_000_000)]
+        max_steps: u64,
+        #[command(flatten)]
+        front: Front,
+    },
+    /// Generate a test suite.
+    Gen {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Output directory.
+        #[arg(long, short)]
+        out: PathBuf,
+        /// Time budget (e.g. 30, 30s, 2m).
+        #[arg(long, default_value = "60s", value_parser = parse_duration)]
+        time: Duration,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        #[arg(long, value_enum, default_value = "random")]
+        strategy: Strategy,
+        #[arg(long)]
+        max_tests: Option<usize>,
+        #[arg(long)]
+        max_iterations: Option<u64>,
+        /// Instruction limit per run.
+        #[arg(long, default_value_t = 10_000_000)]
+        max_steps: u64,
+        /// Goals: all branches and error calls, or only the error calls (Test-Comp coverage-error).
+        #[arg(long, value_enum, default_value = "branches")]
+        goals: GoalSet,
+        #[command(flatten)]
+        front: Front,
+    },
+    /// Replay a generated suite natively with coverage instrumentation and check Cairn's claims.
+    Replay {
+        /// The program's C files, then the output directory of `cairn gen`.
+        #[arg(required = true, num_args = 2..)]
+        args: Vec<PathBuf>,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        front: Front,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq)]
+enum GoalSet {
+    Branches,
+    Error,
+}
+
+fn parse_duration(s: &str) -> Result<Duration, String> {
+    let s = s.trim();
+    let (num, mult) = if let Some(n) = s.strip_suffix("ms") {
+        (n, 0.001)
+    } else if let Some(n) = s.strip_suffix('s') {
+        (n, 1.0)
+    } else if let Some(n) = s.strip_suffix('m') {
+        (n, 60.0)
+    } else if let Some(n) = s.strip_suffix('h') {
+        (n, 3600.0)
+    } else {
+        (s, 1.0)
+    };
+    let v: f64 = num.trim().parse().map_err(|_| format!("invalid duration `{s}`"))?;
+    Ok(Duration::from_secs_f64(v * mult))
+}
+
+fn load_program(files: &[PathBuf], front: &Front) -> Result<Program> {
+    let m = load(files, &front.opts())?;
+    let p = Program::new(m);
+    for name in p.unknown_externs() {
+        eprintln!("cairn: warning: no model of external function `{name}`: its results are treated as inputs");
+    }
+    Ok(p)
+}
+
+fn main() {
+    let cli = Cli::parse();
+    match real_main(cli) {
+        Ok(code) => std::process::exit(code),
+        Err(e) => {
+            eprintln!("cairn: error: {e:#}");
+            std::process::exit(2);
+        }
+    }
+}
+
+fn real_main(cli: Cli) -> Result<i32> {
+    match cli.cmd {
+        Cmd::Ir { files, front } => {
+            let m = load(&files, &front.opts())?;
+            print!("{}", print_module(&m));
+            Ok(0)
+        }
+        Cmd::Run { files, inputs, test, json, max_steps, front } => {
+            let p = load_program(&files, &front)?;
+            let values = match test {
+                Some(t) => cairn::output::suite::read_test_values(&t)?.into_iter().map(|(_, v)| v).collect(),
+                None => inputs,
+            };
+            let mut src = Replay::new(values);
+            let cfg = Config { max_steps, ..Config::default() };
+            let r = p.run(&mut src, &cfg);
+            for e in &src.errors {
+                eprintln!("cairn: warning: {e}");
+            }
+            let goals = Goals::of(&p.module);
+            if json {
+                let mut o = serde_json::json!({
+                    "outcome": r.outcome.label(),
+                    "exit_code": r.outcome.exit_code(),
+                    "covered": goals.covered_by(&r),
+                    "inputs": r.inputs.iter().map(cairn::output::suite::input_json).collect::<Vec<_>>(),
+                    "steps": r.steps,
+                    "stdout": String::from_utf8_lossy(&r.stdout),
+                });
+                if let Outcome::Fault { kind, loc } | Outcome::Unsupported { what: kind, loc } = &r.outcome {
+                    o["fault"] = serde_json::json!(kind);
+                    o["location"] = serde_json::json!(p.module.loc_string(*loc));
+                }
+                println!("{}", serde_json::to_string_pretty(&o)?);
+            } else {
+                std::io::stdout().write_all(&r.stdout)?;
+                std::io::stderr().write_all(&r.stderr)?;
+                match &r.outcome {
+                    Outcome::Fault { kind, loc } => eprintln!("cairn: the program failed: {kind} at {}", p.module.loc_string(*loc)),
+                    Outcome::Unsupported { what, loc } => eprintln!("cairn: unsupported: {what} at {}", p.module.loc_string(*loc)),
+                    Outcome::StepLimit => eprintln!("cairn: instruction limit reached"),
+                    Outcome::AssumeFailed => eprintln!("cairn: an assumption does not hold on these inputs"),
+                    _ => {}
+                }
+            }
+            Ok(match r.outcome {
+                Outcome::StepLimit | Outcome::Unsupported { .. } => 3,
+                Outcome::AssumeFailed => 0,
+                o => o.exit_code(),
+            })
+        }
+        Cmd::Gen { files, out, time, seed, strategy, max_tests, max_iterations, max_steps, goals, front } => {
+            let p = load_program(&files, &front)?;
+            let writer = SuiteWriter::create(&out, &files[0], &p.module, goals == GoalSet::Error)?;
+            let interrupted = Arc::new(AtomicBool::new(false));
+            {
+                let i = interrupted.clone();
+                let _ = ctrlc::set_handler(move || i.store(true, std::sync::atomic::Ordering::SeqCst));
+            }
+            let budget = Budget { time, max_tests, max_iterations };
+            let mut s = Session::new(&p, writer, budget, interrupted);
+            let cfg = Config { max_steps, ..Config::default() };
+            match strategy {
+                Strategy::Random => cairn::driver::random::run(&mut s, seed, &cfg)?,
+            }
+            let extra = serde_json::json!({"iterations": s.iterations, "strategy": "random", "seed": seed});
+            let summary = s.out.finish(&p.module, &s.goals, &s.ledger, extra)?;
+            println!(
+                "cairn: {} goals ({} branch outcomes, {} error calls): {} covered, {} unreachable, {} unknown; {} tests in {:.1}s ({} runs) -> {}",
+                s.goals.len(),
+                s.goals.num_branches,
+                s.goals.len() - s.goals.num_branches,
+                s.ledger.covered,
+                s.ledger.unreachable,
+                s.ledger.unknown(),
+                s.out.tests,
+                summary["time_s"].as_f64().unwrap_or(0.0),
+                s.iterations,
+                out.display()
+            );
+            Ok(if s.ledger.violations.is_empty() { 0 } else { 4 })
+        }
+        Cmd::Replay { mut args, json, front } => {
+            let dir = args.pop().unwrap();
+            if !dir.is_dir() {
+                bail!("{} is not a directory (usage: cairn replay FILE.c... DIR)", dir.display());
+            }
+            let p = load(&args, &front.opts()).context("loading the program")?;
+            let goals = Goals::of(&p);
+            let rep = cairn::output::replay::replay(&args, &front.opts(), &dir, &p, &goals)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&rep)?);
+            } else {
+                let pct = |a: usize, b: usize| if b == 0 { 100.0 } else { 100.0 * a as f64 / b as f64 };
+                println!("replayed {} tests natively", rep.tests);
+                println!("native branch coverage (llvm-cov gcov): {}/{} ({:.1}%)", rep.branches_taken, rep.branches_total, pct(rep.branches_taken, rep.branches_total));
+                println!("native line coverage: {}/{} ({:.1}%)", rep.lines_executed, rep.lines_total, pct(rep.lines_executed, rep.lines_total));
+                println!("claimed goals confirmed natively: {} (not checkable at line level: {})", rep.claims_checked, rep.claims_unchecked);
+            }
+            if !rep.mismatches.is_empty() {
+                for m in &rep.mismatches {
+                    eprintln!("cairn: REPLAY MISMATCH: {m}");
+                }
+                return Ok(1);
+            }
+            Ok(0)
+        }
+    }
+}

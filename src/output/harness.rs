@@ -1,0 +1,120 @@
+//! `replay/harness.c`: defines the program's input functions so that
+//! `cc program.c harness.c && CAIRN_TEST=tests/000001.json ./a.out` replays a test natively.
+//! Only functions the program uses and does not define are emitted.
+
+use crate::exec::InputKind;
+use crate::ir::Module;
+
+const PRELUDE: &str = r#"/* Cairn replay harness: generated, do not edit.
+ * Usage: cc program.c harness.c -o prog && CAIRN_TEST=DIR/tests/000001.json ./prog */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *cairn_vals[1 << 16];
+static int cairn_nvals = -1, cairn_pos;
+
+static void cairn_load(void) {
+  if (cairn_nvals >= 0) return;
+  cairn_nvals = 0;
+  const char *path = getenv("CAIRN_TEST");
+  if (!path) return;
+  FILE *f = fopen(path, "rb");
+  if (!f) { perror(path); exit(2); }
+  static char buf[1 << 22];
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = 0;
+  /* The values are the "value" strings of the test's "inputs", in order. */
+  char *p = strstr(buf, "\"inputs\"");
+  char *end = p ? strstr(p, "]") : NULL;
+  while (p && (p = strstr(p, "\"value\"")) && (!end || p < end)) {
+    p = strchr(p + 7, '"');
+    if (!p) break;
+    char *q = strchr(p + 1, '"');
+    if (!q) break;
+    *q = 0;
+    if (cairn_nvals < (1 << 16)) cairn_vals[cairn_nvals++] = p + 1;
+    p = q + 1;
+    if (end && p > end) end = strstr(p, "]");
+  }
+}
+
+static const char *cairn_next(void) {
+  cairn_load();
+  if (cairn_pos < cairn_nvals) return cairn_vals[cairn_pos++];
+  cairn_pos++;
+  return "0";
+}
+
+#ifdef CAIRN_GCOV
+/* Native replay with coverage: write the counters even when the program crashes or aborts. */
+#include <signal.h>
+extern void __gcov_dump(void);
+static void cairn_on_signal(int s) { __gcov_dump(); signal(s, SIG_DFL); raise(s); }
+__attribute__((constructor)) static void cairn_install(void) {
+  int sigs[] = { SIGABRT, SIGSEGV, SIGFPE, SIGBUS, SIGILL, SIGTERM };
+  for (unsigned i = 0; i < sizeof sigs / sizeof *sigs; i++) signal(sigs[i], cairn_on_signal);
+}
+#endif
+
+static unsigned long long cairn_u(void) { return strtoull(cairn_next(), NULL, 0); }
+static long long cairn_s(void) { return strtoll(cairn_next(), NULL, 0); }
+static double cairn_d(void) { return strtod(cairn_next(), NULL); }
+"#;
+
+fn nondet_def(name: &str, kind: InputKind) -> String {
+    let (ty, expr) = match kind {
+        InputKind::Bool => ("_Bool", "cairn_u() != 0"),
+        InputKind::Char => ("char", "(char)cairn_s()"),
+        InputKind::UChar => ("unsigned char", "(unsigned char)cairn_u()"),
+        InputKind::Short => ("short", "(short)cairn_s()"),
+        InputKind::UShort => ("unsigned short", "(unsigned short)cairn_u()"),
+        InputKind::Int => ("int", "(int)cairn_s()"),
+        InputKind::UInt => ("unsigned int", "(unsigned int)cairn_u()"),
+        InputKind::Long => ("long", "(long)cairn_s()"),
+        InputKind::ULong => ("unsigned long", "(unsigned long)cairn_u()"),
+        InputKind::LongLong => ("long long", "cairn_s()"),
+        InputKind::ULongLong => ("unsigned long long", "cairn_u()"),
+        InputKind::Float => ("float", "(float)cairn_d()"),
+        InputKind::Double => ("double", "cairn_d()"),
+        InputKind::Pointer => ("void *", "(void *)(unsigned long)cairn_u()"),
+        InputKind::Bytes => ("void", ""),
+    };
+    format!("{ty} {name}(void) {{ return {expr}; }}\n")
+}
+
+pub fn harness_c(m: &Module) -> String {
+    let mut s = String::from(PRELUDE);
+    for e in &m.externs {
+        let name = e.name.as_str();
+        if m.func_by_name.contains_key(name) {
+            continue;
+        }
+        if let Some(suffix) = name.strip_prefix("__VERIFIER_nondet_") {
+            if let Some(k) = InputKind::from_nondet_suffix(suffix) {
+                s.push_str(&nondet_def(name, k));
+            }
+            continue;
+        }
+        let crest = |ty: &str| format!("void {name}({ty} *x) {{ *x = ({ty})cairn_s(); }}\n");
+        let def = match name {
+            "__CrestInt" => crest("int"),
+            "__CrestUInt" => crest("unsigned int"),
+            "__CrestChar" => crest("char"),
+            "__CrestUChar" => crest("unsigned char"),
+            "__CrestShort" => crest("short"),
+            "__CrestUShort" => crest("unsigned short"),
+            "__CrestBool" => crest("_Bool"),
+            "klee_make_symbolic" => "void klee_make_symbolic(void *p, unsigned long n, const char *name) {\n  const char *h = cairn_next(); (void)name;\n  for (unsigned long i = 0; i < n; i++) { unsigned v = 0; if (h[0] && h[1]) { sscanf(h, \"%2x\", &v); h += 2; } ((unsigned char *)p)[i] = (unsigned char)v; }\n}\n".into(),
+            "klee_assume" | "__VERIFIER_assume" | "assume_abort_if_not" => format!("void {name}(int c) {{ if (!c) exit(0); }}\n"),
+            "reach_error" | "__VERIFIER_error" => format!("void {name}(void) {{ fprintf(stderr, \"reach_error\\n\"); abort(); }}\n"),
+            "getchar" => "int getchar(void) { int c = (int)cairn_s(); return c == -1 ? -1 : (c & 0xff); }\n".into(),
+            "fgetc" | "getc" => format!("int {name}(FILE *f) {{ if (f == stdin) {{ int c = (int)cairn_s(); return c == -1 ? -1 : (c & 0xff); }} unsigned char c; return fread(&c, 1, 1, f) == 1 ? c : -1; }}\n"),
+            "fgets" => "char *fgets(char *b, int n, FILE *f) {\n  int i = 0; if (f != stdin || n <= 0) return NULL;\n  while (i < n - 1) { int c = (int)cairn_s(); c = c == -1 ? -1 : (c & 0xff); if (c < 0) break; b[i++] = (char)c; if (c == '\\n') break; }\n  if (i == 0) return NULL; b[i] = 0; return b;\n}\n".into(),
+            _ => continue,
+        };
+        s.push_str(&def);
+    }
+    s
+}

@@ -1,0 +1,5 @@
+//! Writers of Cairn's outputs and the native replay check.
+
+pub mod harness;
+pub mod replay;
+pub mod suite;

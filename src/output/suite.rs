@@ -1,0 +1,242 @@
+//! The output directory, written as results arrive so a killed run loses nothing found so far:
+//! `tests/NNNNNN.json`, `test-suite/` (Test-Comp), `replay/harness.c`, `goals.json`,
+//! `summary.json`, `coverage.csv`.
+
+use crate::analysis::goals::{GoalKind, Goals};
+use crate::driver::ledger::{Ledger, Status};
+use crate::exec::{InputKind, InputValue, Outcome};
+use crate::ir::Module;
+use anyhow::{Context, Result};
+use serde_json::json;
+use std::fs::{self, File};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// A test as stored in `tests/NNNNNN.json`.
+#[derive(Clone, Debug)]
+pub struct Test {
+    pub inputs: Vec<InputValue>,
+    pub covers: Vec<usize>,
+    pub error: bool,
+    pub found_by: String,
+    pub time_s: f64,
+    pub outcome: Outcome,
+}
+
+pub fn input_json(v: &InputValue) -> serde_json::Value {
+    let mut o = json!({"type": v.kind.name(), "value": v.to_text()});
+    if v.kind == InputKind::Bytes {
+        o["name"] = json!(v.name);
+    }
+    o
+}
+
+pub fn test_json(t: &Test) -> serde_json::Value {
+    let mut o = json!({
+        "inputs": t.inputs.iter().map(input_json).collect::<Vec<_>>(),
+        "covers": t.covers,
+        "error": t.error,
+        "found_by": t.found_by,
+        "time_s": (t.time_s * 1000.0).round() / 1000.0,
+        "outcome": t.outcome.label(),
+    });
+    if let Outcome::Exit(c) = t.outcome {
+        o["exit_code"] = json!(c);
+    }
+    if let Outcome::Fault { kind, .. } = &t.outcome {
+        o["fault"] = json!(kind);
+    }
+    o
+}
+
+/// Reads the input values of a test file (for replay).
+pub fn read_test_values(path: &Path) -> Result<Vec<(String, String)>> {
+    let v: serde_json::Value = serde_json::from_str(&fs::read_to_string(path)?).with_context(|| format!("{}", path.display()))?;
+    let mut out = vec![];
+    for i in v["inputs"].as_array().cloned().unwrap_or_default() {
+        out.push((i["type"].as_str().unwrap_or("").to_string(), i["value"].as_str().unwrap_or("").to_string()));
+    }
+    Ok(out)
+}
+
+pub struct SuiteWriter {
+    pub dir: PathBuf,
+    pub tests: usize,
+    start: Instant,
+    csv: File,
+    last_row: (usize, usize, usize),
+    program: PathBuf,
+    spec_error: bool,
+}
+
+fn xml_escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+const XML_HEAD: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n";
+
+impl SuiteWriter {
+    /// Creates the directory layout and the files that do not depend on results.
+    pub fn create(dir: &Path, program: &Path, module: &Module, spec_error: bool) -> Result<SuiteWriter> {
+        for sub in ["tests", "test-suite", "replay"] {
+            let p = dir.join(sub);
+            if p.exists() && sub != "replay" {
+                fs::remove_dir_all(&p)?;
+            }
+            fs::create_dir_all(&p).with_context(|| format!("cannot create {}", p.display()))?;
+        }
+        fs::write(dir.join("replay/harness.c"), crate::output::harness::harness_c(module))?;
+        let mut csv = File::create(dir.join("coverage.csv"))?;
+        writeln!(csv, "time_s,covered,unreachable,tests")?;
+        let w = SuiteWriter {
+            dir: dir.to_path_buf(),
+            tests: 0,
+            start: Instant::now(),
+            csv,
+            last_row: (usize::MAX, 0, 0),
+            program: program.to_path_buf(),
+            spec_error,
+        };
+        w.write_metadata(module)?;
+        Ok(w)
+    }
+
+    pub fn elapsed(&self) -> f64 {
+        self.start.elapsed().as_secs_f64()
+    }
+
+    fn write_metadata(&self, module: &Module) -> Result<()> {
+        use sha2::Digest;
+        let src = fs::read(&self.program).unwrap_or_default();
+        let hash = format!("{:x}", sha2::Sha256::digest(&src));
+        let spec = if self.spec_error {
+            "COVER( init(main()), FQL(COVER EDGES(@CALL(reach_error))) )"
+        } else {
+            "COVER( init(main()), FQL(COVER EDGES(@DECISIONEDGE)) )"
+        };
+        let arch = if module.data_model == crate::ir::DataModel::ILP32 { "32bit" } else { "64bit" };
+        let now = chrono_like_now();
+        let s = format!(
+            "{XML_HEAD}<!DOCTYPE test-metadata PUBLIC \"+//IDN sosy-lab.org//DTD test-format test-metadata 1.1//EN\" \"https://sosy-lab.org/test-format/test-metadata-1.1.dtd\">\n<test-metadata>\n  <sourcecodelang>C</sourcecodelang>\n  <producer>Cairn {}</producer>\n  <specification>{}</specification>\n  <programfile>{}</programfile>\n  <programhash>{}</programhash>\n  <entryfunction>main</entryfunction>\n  <architecture>{}</architecture>\n  <creationtime>{}</creationtime>\n</test-metadata>\n",
+            env!("CARGO_PKG_VERSION"),
+            xml_escape(spec),
+            xml_escape(&self.program.display().to_string()),
+            hash,
+            arch,
+            now
+        );
+        fs::write(self.dir.join("test-suite/metadata.xml"), s)?;
+        Ok(())
+    }
+
+    /// Writes one test in both formats; returns its number.
+    pub fn add(&mut self, t: &Test) -> Result<usize> {
+        let n = self.tests + 1;
+        self.tests = n;
+        let p = self.dir.join(format!("tests/{n:06}.json"));
+        fs::write(&p, serde_json::to_string_pretty(&test_json(t))? + "\n")?;
+        let mut x = String::from(XML_HEAD);
+        x.push_str("<!DOCTYPE testcase PUBLIC \"+//IDN sosy-lab.org//DTD test-format testcase 1.1//EN\" \"https://sosy-lab.org/test-format/testcase-1.1.dtd\">\n");
+        x.push_str(if t.error { "<testcase coversError=\"true\">\n" } else { "<testcase>\n" });
+        for v in &t.inputs {
+            x.push_str(&format!("  <input type=\"{}\">{}</input>\n", xml_escape(v.kind.c_type()), xml_escape(&v.to_text())));
+        }
+        x.push_str("</testcase>\n");
+        fs::write(self.dir.join(format!("test-suite/test{n:06}.xml")), x)?;
+        Ok(n)
+    }
+
+    /// Appends a coverage.csv row if a figure changed.
+    pub fn progress(&mut self, ledger: &Ledger) -> Result<()> {
+        let row = (ledger.covered, ledger.unreachable, self.tests);
+        if row != self.last_row {
+            self.last_row = row;
+            writeln!(self.csv, "{:.3},{},{},{}", self.elapsed(), row.0, row.1, row.2)?;
+            self.csv.flush()?;
+        }
+        Ok(())
+    }
+
+    /// goals.json, summary.json and test-suite.zip.
+    pub fn finish(&mut self, module: &Module, goals: &Goals, ledger: &Ledger, extra: serde_json::Value) -> Result<serde_json::Value> {
+        self.progress(ledger)?;
+        let gj: Vec<serde_json::Value> = goals
+            .goals
+            .iter()
+            .map(|g| {
+                let (status, by) = match &ledger.status[g.id] {
+                    Status::Unknown => ("unknown", json!(null)),
+                    Status::Covered(t) => ("covered", json!(format!("{t:06}"))),
+                    Status::Unreachable(how) => ("unreachable", json!(how)),
+                };
+                json!({
+                    "id": g.id,
+                    "kind": g.kind,
+                    "function": g.function,
+                    "outcome": g.outcome,
+                    "file": module.files.get(g.loc.file as usize).cloned().unwrap_or_default(),
+                    "line": g.loc.line,
+                    "column": g.loc.col,
+                    "status": status,
+                    if status == "unreachable" { "proof" } else { "test" }: by,
+                })
+            })
+            .collect();
+        fs::write(self.dir.join("goals.json"), serde_json::to_string_pretty(&gj)? + "\n")?;
+        let reachable = goals.len() - ledger.unreachable;
+        let mut summary = json!({
+            "goals": {"total": goals.len(), "covered": ledger.covered, "unreachable": ledger.unreachable, "unknown": ledger.unknown()},
+            "branch_goals": goals.num_branches,
+            "error_goals": goals.len() - goals.num_branches,
+            "error_reached": goals.goals.iter().any(|g| g.kind == GoalKind::Error && matches!(ledger.status[g.id], Status::Covered(_))),
+            "coverage": if goals.is_empty() { 1.0 } else { ledger.covered as f64 / goals.len() as f64 },
+            "coverage_of_reachable": if reachable == 0 { 1.0 } else { ledger.covered as f64 / reachable as f64 },
+            "tests": self.tests,
+            "time_s": (self.elapsed() * 1000.0).round() / 1000.0,
+            "soundness_violations": ledger.violations,
+        });
+        if let (Some(s), Some(e)) = (summary.as_object_mut(), extra.as_object()) {
+            for (k, v) in e {
+                s.insert(k.clone(), v.clone());
+            }
+        }
+        fs::write(self.dir.join("summary.json"), serde_json::to_string_pretty(&summary)? + "\n")?;
+        self.write_zip()?;
+        Ok(summary)
+    }
+
+    fn write_zip(&self) -> Result<()> {
+        let f = File::create(self.dir.join("test-suite.zip"))?;
+        let mut z = zip::ZipWriter::new(f);
+        let opts: zip::write::SimpleFileOptions = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+        let mut names: Vec<PathBuf> = fs::read_dir(self.dir.join("test-suite"))?.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        names.sort();
+        for p in names {
+            let name = format!("test-suite/{}", p.file_name().unwrap().to_string_lossy());
+            z.start_file(name, opts)?;
+            z.write_all(&fs::read(&p)?)?;
+        }
+        z.finish()?;
+        Ok(())
+    }
+}
+
+/// UTC timestamp `YYYY-MM-DDTHH:MM:SSZ` without a date-time crate.
+fn chrono_like_now() -> String {
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let days = secs / 86400;
+    let rem = secs % 86400;
+    // Civil-from-days (Howard Hinnant's algorithm).
+    let z = days as i64 + 719468;
+    let era = z.div_euclid(146097);
+    let doe = z - era * 146097;
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = if m <= 2 { y + 1 } else { y };
+    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
+}
