@@ -210,7 +210,7 @@ impl<'m> Machine<'m> {
     pub fn run_main(mut self, entry: &str) -> RunResult {
         let outcome = match self.module.func_by_name.get(entry) {
             None => Outcome::Unsupported { what: format!("no function `{entry}`"), loc: Loc::default() },
-            Some(&fid) => match self.start(fid) {
+            Some(&fid) => match self.start(self.start_function(entry).unwrap_or(fid)) {
                 Ok(()) => self.run_loop(),
                 Err(s) => self.stop_outcome(s),
             },
@@ -221,6 +221,11 @@ impl<'m> Machine<'m> {
             _ => self.stdout.truncate(self.libc.stdout_flushed),
         }
         self.finish(outcome)
+    }
+
+    /// `main` starts through the runtime's `__cairn_start`, which calls `exit` with its value.
+    fn start_function(&self, entry: &str) -> Option<FuncId> {
+        if entry == "main" { self.module.func_by_name.get("__cairn_start").copied() } else { None }
     }
 
     fn start(&mut self, fid: FuncId) -> Result<(), Stop> {
@@ -744,6 +749,26 @@ impl<'m> Machine<'m> {
             I::FMulAdd => {
                 let m = ops::fbin(FBinOp::Mul, ty, a(0), a(1));
                 ops::fbin(FBinOp::Add, ty, m, a(2))
+            }
+            I::IsFpClass => {
+                let x = fl(a(0));
+                let neg = x.is_sign_negative();
+                let class = if x.is_nan() {
+                    // Quiet NaN unless the quiet bit is clear.
+                    let quiet = if f32op { a(0) & (1 << 22) != 0 } else { a(0) & (1 << 51) != 0 };
+                    if quiet { 1 } else { 0 }
+                } else if x.is_infinite() {
+                    if neg { 2 } else { 9 }
+                } else if x == 0.0 {
+                    if neg { 5 } else { 6 }
+                } else if if f32op { (x as f32).is_subnormal() } else { x.is_subnormal() } {
+                    if neg { 4 } else { 7 }
+                } else if neg {
+                    3
+                } else {
+                    8
+                };
+                (a(1) >> class) & 1
             }
             I::MinNum => back(fl(a(0)).min(fl(a(1)))),
             I::MaxNum => back(fl(a(0)).max(fl(a(1)))),

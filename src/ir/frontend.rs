@@ -112,7 +112,9 @@ pub fn compile_to_bitcode(sources: &[PathBuf], opts: &CompileOptions, workdir: &
     };
     // mem2reg only: it turns scalar locals into SSA values and keeps every source branch.
     let out = workdir.join("final.bc");
-    let args = vec!["-passes=mem2reg".to_string(), linked.display().to_string(), "-o".into(), out.display().to_string()];
+    let normalized = workdir.join("normalized.bc");
+    super::normalize::normalize_bitcode(&linked, &normalized).map_err(|e| FrontendError::ToolFailed { tool: "normalize".into(), stderr: e })?;
+    let args = vec!["-passes=mem2reg".to_string(), normalized.display().to_string(), "-o".into(), out.display().to_string()];
     let o = run(OPT, &args)?;
     if !o.status.success() {
         return Err(FrontendError::ToolFailed { tool: OPT.into(), stderr: String::from_utf8_lossy(&o.stderr).into() });

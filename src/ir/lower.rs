@@ -996,6 +996,7 @@ impl<'l, 'a> FnLower<'l, 'a> {
             "copysign" => op(IntrinsicOp::CopySign),
             "fma" => op(IntrinsicOp::Fma),
             "fmuladd" => op(IntrinsicOp::FMulAdd),
+            "is.fpclass" => op(IntrinsicOp::IsFpClass),
             "minnum" => op(IntrinsicOp::MinNum),
             "maxnum" => op(IntrinsicOp::MaxNum),
             "sin" => op(IntrinsicOp::Sin),

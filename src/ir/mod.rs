@@ -9,6 +9,7 @@
 
 pub mod frontend;
 pub mod lower;
+pub mod normalize;
 mod print;
 
 use std::collections::HashMap;
@@ -218,6 +219,8 @@ pub enum IntrinsicOp {
     Fma,
     /// `llvm.fmuladd` as the x86-64 back end emits it without FMA: multiply, round, add.
     FMulAdd,
+    /// `llvm.is.fpclass(x, mask)`: isnan, isinf, isfinite, ...
+    IsFpClass,
     MinNum,
     MaxNum,
     Sin,

@@ -326,3 +326,7 @@ W void exit(int code) {
   while (atexit_n > 0) atexit_fns[--atexit_n]();
   __cairn_exit(code);
 }
+
+/* Program start: returning from main is exit(main's value), so atexit handlers run. */
+extern int main(int, char **);
+void __cairn_start(int argc, char **argv) { exit(main(argc, argv)); }

@@ -1,0 +1,159 @@
+//! Bitcode normalisation before lowering, through LLVM's C API.
+//!
+//! The `llvm-ir` crate does not record the source element type of constant-expression GEPs,
+//! so their offsets cannot be computed from what it returns. Here every constant GEP is
+//! rewritten, innermost first, into the canonical byte form `getelementptr (i8, ptr base,
+//! i64 OFFSET)`, with the offset computed by LLVM's own data layout.
+
+use llvm_sys::LLVMOpcode;
+use llvm_sys::LLVMTypeKind;
+use llvm_sys::bit_reader::LLVMParseBitcodeInContext2;
+use llvm_sys::bit_writer::LLVMWriteBitcodeToFile;
+use llvm_sys::core::*;
+use llvm_sys::prelude::*;
+use llvm_sys::target::*;
+use std::collections::HashSet;
+use std::ffi::CString;
+use std::path::Path;
+
+pub fn normalize_bitcode(input: &Path, output: &Path) -> Result<(), String> {
+    unsafe {
+        let ctx = LLVMContextCreate();
+        let path = CString::new(input.display().to_string()).map_err(|e| e.to_string())?;
+        let mut buf: LLVMMemoryBufferRef = std::ptr::null_mut();
+        let mut msg: *mut libc::c_char = std::ptr::null_mut();
+        if LLVMCreateMemoryBufferWithContentsOfFile(path.as_ptr(), &mut buf, &mut msg) != 0 {
+            return Err(format!("cannot read {}", input.display()));
+        }
+        let mut m: LLVMModuleRef = std::ptr::null_mut();
+        if LLVMParseBitcodeInContext2(ctx, buf, &mut m) != 0 {
+            return Err(format!("cannot parse bitcode {}", input.display()));
+        }
+        let td = LLVMGetModuleDataLayout(m);
+        let i8t = LLVMInt8TypeInContext(ctx);
+        let i64t = LLVMInt64TypeInContext(ctx);
+        // Each pass rewrites the innermost non-canonical GEPs; outer ones are rebuilt by LLVM
+        // with the new operand and picked up by the next pass.
+        for _ in 0..64 {
+            let geps = collect_geps(m);
+            let inner: Vec<LLVMValueRef> = geps.iter().copied().filter(|&g| !is_canonical(g, i8t) && !has_gep_operand(g, i8t)).collect();
+            if inner.is_empty() {
+                break;
+            }
+            for g in inner {
+                let base = LLVMGetOperand(g, 0);
+                let off = gep_offset(td, g);
+                let mut idx = [LLVMConstInt(i64t, off as u64, 1)];
+                let new = LLVMConstGEP2(i8t, base, idx.as_mut_ptr(), 1);
+                LLVMReplaceAllUsesWith(g, new);
+            }
+        }
+        let out = CString::new(output.display().to_string()).map_err(|e| e.to_string())?;
+        let rc = LLVMWriteBitcodeToFile(m, out.as_ptr());
+        LLVMDisposeModule(m);
+        LLVMContextDispose(ctx);
+        if rc != 0 {
+            return Err(format!("cannot write {}", output.display()));
+        }
+    }
+    Ok(())
+}
+
+unsafe fn is_gep_ce(v: LLVMValueRef) -> bool {
+    unsafe { !LLVMIsAConstantExpr(v).is_null() && LLVMGetConstOpcode(v) == LLVMOpcode::LLVMGetElementPtr }
+}
+
+unsafe fn is_canonical(g: LLVMValueRef, i8t: LLVMTypeRef) -> bool {
+    unsafe { LLVMGetGEPSourceElementType(g) == i8t && LLVMGetNumOperands(g) == 2 }
+}
+
+/// True if a non-canonical GEP occurs inside `g`'s operands (then `g` is not innermost).
+unsafe fn has_gep_operand(g: LLVMValueRef, i8t: LLVMTypeRef) -> bool {
+    unsafe {
+        let mut stack: Vec<LLVMValueRef> = (0..LLVMGetNumOperands(g)).map(|i| LLVMGetOperand(g, i as u32)).collect();
+        while let Some(v) = stack.pop() {
+            if LLVMIsAConstantExpr(v).is_null() {
+                continue;
+            }
+            if is_gep_ce(v) && !is_canonical(v, i8t) {
+                return true;
+            }
+            for i in 0..LLVMGetNumOperands(v) {
+                stack.push(LLVMGetOperand(v, i as u32));
+            }
+        }
+        false
+    }
+}
+
+unsafe fn gep_offset(td: LLVMTargetDataRef, g: LLVMValueRef) -> i64 {
+    unsafe {
+        let mut ty = LLVMGetGEPSourceElementType(g);
+        let n = LLVMGetNumOperands(g) as u32;
+        let mut off: i64 = 0;
+        for k in 1..n {
+            let idx = LLVMGetOperand(g, k);
+            let v = LLVMConstIntGetSExtValue(idx);
+            if k == 1 {
+                off += v * LLVMABISizeOfType(td, ty) as i64;
+                continue;
+            }
+            match LLVMGetTypeKind(ty) {
+                LLVMTypeKind::LLVMStructTypeKind => {
+                    off += LLVMOffsetOfElement(td, ty, v as u32) as i64;
+                    ty = LLVMStructGetTypeAtIndex(ty, v as u32);
+                }
+                _ => {
+                    let elem = LLVMGetElementType(ty);
+                    off += v * LLVMABISizeOfType(td, elem) as i64;
+                    ty = elem;
+                }
+            }
+        }
+        off
+    }
+}
+
+/// Every constant-expression GEP reachable from instruction operands and global initializers.
+unsafe fn collect_geps(m: LLVMModuleRef) -> Vec<LLVMValueRef> {
+    unsafe {
+        let mut seen: HashSet<LLVMValueRef> = HashSet::new();
+        let mut out = vec![];
+        let mut roots: Vec<LLVMValueRef> = vec![];
+        let mut g = LLVMGetFirstGlobal(m);
+        while !g.is_null() {
+            let init = LLVMGetInitializer(g);
+            if !init.is_null() {
+                roots.push(init);
+            }
+            g = LLVMGetNextGlobal(g);
+        }
+        let mut f = LLVMGetFirstFunction(m);
+        while !f.is_null() {
+            let mut b = LLVMGetFirstBasicBlock(f);
+            while !b.is_null() {
+                let mut i = LLVMGetFirstInstruction(b);
+                while !i.is_null() {
+                    for k in 0..LLVMGetNumOperands(i) {
+                        roots.push(LLVMGetOperand(i, k as u32));
+                    }
+                    i = LLVMGetNextInstruction(i);
+                }
+                b = LLVMGetNextBasicBlock(b);
+            }
+            f = LLVMGetNextFunction(f);
+        }
+        while let Some(v) = roots.pop() {
+            if v.is_null() || LLVMIsAConstant(v).is_null() || !LLVMIsAGlobalValue(v).is_null() || !seen.insert(v) {
+                continue;
+            }
+            if is_gep_ce(v) {
+                out.push(v);
+            }
+            for k in 0..LLVMGetNumOperands(v) {
+                roots.push(LLVMGetOperand(v, k as u32));
+            }
+        }
+        out
+    }
+}
