@@ -108,6 +108,9 @@ fn run_with_timeout(cmd: &mut Command, limit: Duration) -> Result<Option<i32>> {
 
 pub fn replay(sources: &[PathBuf], opts: &CompileOptions, dir: &Path, module: &Module, goals: &Goals) -> Result<ReplayReport> {
     let tmp = TempDir::new("replay")?;
+    let sources: Vec<PathBuf> = sources.iter().map(|s| s.canonicalize().unwrap_or_else(|_| s.clone())).collect();
+    let sources = &sources[..];
+    let dir = &dir.canonicalize()?;
     let harness = dir.join("replay/harness.c");
     if !harness.exists() {
         bail!("{} not found: is {} a Cairn output directory?", harness.display(), dir.display());
@@ -161,7 +164,10 @@ pub fn replay(sources: &[PathBuf], opts: &CompileOptions, dir: &Path, module: &M
         }
         let mut cov: BTreeMap<String, FileCov> = BTreeMap::new();
         for (i, o) in objs.iter().enumerate() {
-            let out = Command::new(LLVM_COV).args(["gcov", "-b", "-c", "-t", "-o"]).arg(o).arg(&sources[i]).current_dir(tmp.path()).output().context("running llvm-cov-19 gcov")?;
+            let out = Command::new(LLVM_COV).args(["gcov", "-b", "-c", "-t", "-o"]).arg(o).arg(&sources[i]).output().context("running llvm-cov-19 gcov")?;
+            if std::env::var_os("CAIRN_DEBUG_REPLAY").is_some() {
+                eprintln!("llvm-cov: {}\n{}", String::from_utf8_lossy(&out.stderr), String::from_utf8_lossy(&out.stdout).lines().take(3).collect::<Vec<_>>().join("\n"));
+            }
             for (f, c) in parse_gcov(&String::from_utf8_lossy(&out.stdout)) {
                 cov.insert(f, c);
             }
