@@ -4,7 +4,7 @@
 set -euo pipefail
 
 PKGS=(clang-19 llvm-19 llvm-19-dev libpolly-19-dev libzstd-dev libclang-rt-19-dev
-      libz3-dev z3 csmith libcsmith-dev lcov clang-tidy)
+      libz3-dev z3 csmith libcsmith-dev lcov clang-tidy libc6-dev-i386 gcc-multilib)
 
 missing=()
 for p in "${PKGS[@]}"; do

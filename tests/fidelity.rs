@@ -7,6 +7,8 @@
 mod common;
 use cairn::exec::Outcome;
 use cairn::exec::input::RandomInputs;
+use cairn::ir::DataModel;
+use cairn::ir::frontend::{CompileOptions, load};
 use common::*;
 use rand::SeedableRng;
 use std::process::Command;
@@ -16,6 +18,15 @@ const VECTORS: u64 = 40;
 
 #[test]
 fn interpreter_agrees_with_native_on_team_programs() {
+    check(DataModel::LP64, VECTORS);
+}
+
+#[test]
+fn interpreter_agrees_with_native_on_team_programs_ilp32() {
+    check(DataModel::ILP32, VECTORS / 3);
+}
+
+fn check(dm: DataModel, vectors: u64) {
     let progs = programs("fidelity");
     assert!(progs.len() >= 10, "expected the fidelity programs");
     let dir = tmp("fidelity");
@@ -23,12 +34,21 @@ fn interpreter_agrees_with_native_on_team_programs() {
     let mut total = 0usize;
     let mut failures = vec![];
     for p in &progs {
-        let prog = load_program(p);
+        let m = match load(&[p.clone()], &CompileOptions { data_model: dm, ..Default::default() }) {
+            Ok(m) => m,
+            // Some programs assume 64-bit longs and are not valid C for ILP32.
+            Err(e) if dm == DataModel::ILP32 && format!("{e:#}").contains("does not compile") => {
+                println!("skipped for ILP32 (not 32-bit C): {}", p.display());
+                continue;
+            }
+            Err(e) => panic!("{}: {e:#}", p.display()),
+        };
+        let prog = cairn::exec::Program::new(m);
         let harness = dir.path().join("harness.c");
         std::fs::write(&harness, cairn::output::harness::harness_c(&prog.module)).unwrap();
         let exe = dir.path().join("prog");
-        native_build(&[p.clone(), harness.clone()], &exe, &[]).unwrap_or_else(|e| panic!("{}: native build failed: {e}", p.display()));
-        for seed in 0..VECTORS {
+        native_build(&[p.clone(), harness.clone()], &exe, if dm == DataModel::ILP32 { &["-m32"] } else { &[] }).unwrap_or_else(|e| panic!("{}: native build failed: {e}", p.display()));
+        for seed in 0..vectors {
             let mut src = RandomInputs { rng: rand::rngs::SmallRng::seed_from_u64(seed * 7919 + 1) };
             let r = prog.run(&mut src, &run_cfg());
             if matches!(r.outcome, Outcome::StepLimit | Outcome::AssumeFailed) {
@@ -58,6 +78,6 @@ fn interpreter_agrees_with_native_on_team_programs() {
             }
         }
     }
-    println!("fidelity: {} programs, {agree}/{total} input vectors agree exactly", progs.len());
+    println!("fidelity ({dm:?}): {} programs, {agree}/{total} input vectors agree exactly", progs.len());
     assert!(failures.is_empty(), "{} disagreements:\n{}", total - agree, failures.join("\n"));
 }

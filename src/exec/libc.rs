@@ -670,10 +670,11 @@ impl ArgSource for VaArgs {
             };
             Ok(m.mem.read_uint(addr, 8)?)
         } else {
-            let p = m.mem.read_uint(self.list, 4)?;
+            // i386: the va_list is passed by value, a cursor into the argument area.
             let n = if bits > 32 { 8 } else { 4 };
-            unsafe_write(m, self.list, 4, p + n as u64);
-            Ok(m.mem.read_uint(p, n)?)
+            let v = m.mem.read_uint(self.list, n)?;
+            self.list += n as u64;
+            Ok(v)
         }
     }
     fn double(&mut self, m: &Machine) -> Result<f64, Stop> {
@@ -690,9 +691,9 @@ impl ArgSource for VaArgs {
             };
             Ok(f64::from_bits(m.mem.read_uint(addr, 8)?))
         } else {
-            let p = m.mem.read_uint(self.list, 4)?;
-            unsafe_write(m, self.list, 4, p + 8);
-            Ok(f64::from_bits(m.mem.read_uint(p, 8)?))
+            let v = m.mem.read_uint(self.list, 8)?;
+            self.list += 8;
+            Ok(f64::from_bits(v))
         }
     }
 }

@@ -287,6 +287,14 @@ impl<'m> Machine<'m> {
             }
         }
         let stack_mark = self.mem.stack_mark();
+        for &(i, size, align) in &f.byval {
+            if let Some(Val::Reg(r, _)) = f.params.get(i) {
+                let src = self.regs[rb + *r as usize];
+                let copy = self.mem.alloca(size, align)?;
+                self.mem.copy(copy, src, size)?;
+                self.regs[rb + *r as usize] = copy;
+            }
+        }
         self.frames.push(Frame { func: fid, block: 0, ip: 0, rb, ab, ret, stack_mark, varargs });
         Ok(())
     }

@@ -427,7 +427,13 @@ impl<'a> Lowerer<'a> {
             fl.blocks.insert(b.name.clone(), i as BlockId);
         }
         let mut params = vec![];
-        for p in &f.parameters {
+        let mut byval = vec![];
+        for (i, p) in f.parameters.iter().enumerate() {
+            for a in &p.attributes {
+                if let l::function::ParameterAttribute::ByVal(t) = a {
+                    byval.push((i, fl.lw.lay.size(t), fl.lw.lay.align(t) as u32));
+                }
+            }
             let at = format!("function {}", f.name);
             let v = fl.new_val(&p.ty, &name_str(&p.name), &at)?;
             fl.vals.insert(p.name.clone(), v);
@@ -513,6 +519,7 @@ impl<'a> Lowerer<'a> {
             name: f.name.clone(),
             id,
             params,
+            byval,
             ret,
             is_var_arg: f.is_var_arg,
             blocks,

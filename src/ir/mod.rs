@@ -349,6 +349,8 @@ pub struct Function {
     pub name: String,
     pub id: FuncId,
     pub params: Vec<Val>,
+    /// Parameters passed `byval`: (index, size, align). The callee gets a private copy.
+    pub byval: Vec<(usize, u64, u32)>,
     pub ret: Ty,
     pub is_var_arg: bool,
     pub blocks: Vec<Block>,
