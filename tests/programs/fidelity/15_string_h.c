@@ -30,9 +30,11 @@ int main(void) {
     nc[sizeof nc - 1] = '\0';
     char padded[10];
     memset(padded, 'Z', sizeof padded);
-    strncpy(padded, b, 5);          /* pads with NULs if b is shorter than 5 */
+    size_t ncpy = 3u + la % 4u;     /* 3..6 bytes */
+    strncpy(padded, b, ncpy);       /* pads with NULs if b is shorter than ncpy */
+    padded[ncpy] = '\0';
     int nuls = 0;
-    for (size_t i = 0; i < 5; i++) nuls += padded[i] == '\0';
+    for (size_t i = 0; i < ncpy; i++) nuls += padded[i] == '\0';
     printf("nc=%s nuls=%d padded[9]=%c\n", nc, nuls, padded[9]);
 
     char needle = (char)('a' + __VERIFIER_nondet_uchar() % 4u);

@@ -1,0 +1,6 @@
+extern int __VERIFIER_nondet_int(void);
+int main(void) {
+  int x = __VERIFIER_nondet_int();
+  __asm__ volatile("nop");
+  return x > 0;
+}
