@@ -8,3 +8,5 @@ pub mod driver;
 pub mod exec;
 pub mod ir;
 pub mod output;
+pub mod search;
+pub mod smt;

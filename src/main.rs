@@ -56,10 +56,33 @@ impl Front {
     }
 }
 
-#[derive(Clone, Copy, ValueEnum, PartialEq)]
+#[derive(Clone, Copy, ValueEnum, PartialEq, Debug)]
 enum Strategy {
-    /// Pure random testing (baseline).
+    /// Pure random testing (baseline, no solver).
     Random,
+    /// Concolic, bounded depth-first.
+    Dfs,
+    /// Concolic, negate a random branch of the latest path (CREST).
+    RandomBranch,
+    /// Concolic, any pending branch equally likely.
+    UniformRandom,
+    /// Concolic, the pending branch closest to an uncovered goal in the ICFG.
+    Cfg,
+    /// Concolic, SAGE's generational search.
+    Generational,
+}
+
+impl Strategy {
+    fn name(self) -> &'static str {
+        match self {
+            Strategy::Random => "random",
+            Strategy::Dfs => "dfs",
+            Strategy::RandomBranch => "random-branch",
+            Strategy::UniformRandom => "uniform-random",
+            Strategy::Cfg => "cfg",
+            Strategy::Generational => "generational",
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -102,7 +125,8 @@ enum Cmd {
         time: Duration,
         #[arg(long, default_value_t = 0)]
         seed: u64,
-        #[arg(long, value_enum, default_value = "random")]
+        /// Search strategy (all but `random` are concolic).
+        #[arg(long, value_enum, default_value = "cfg")]
         strategy: Strategy,
         #[arg(long)]
         max_tests: Option<usize>,
@@ -151,6 +175,17 @@ fn parse_duration(s: &str) -> Result<Duration, String> {
     };
     let v: f64 = num.trim().parse().map_err(|_| format!("invalid duration `{s}`"))?;
     Ok(Duration::from_secs_f64(v * mult))
+}
+
+/// A progress bar on stderr when it is a terminal; nothing otherwise (CI logs stay clean).
+fn progress_bar() -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let b = indicatif::ProgressBar::new(0);
+    b.set_style(indicatif::ProgressStyle::with_template("{elapsed_precise} goals {pos}/{len} {msg}").unwrap());
+    Some(b)
 }
 
 fn load_program(files: &[PathBuf], front: &Front) -> Result<Program> {
@@ -234,11 +269,41 @@ fn real_main(cli: Cli) -> Result<i32> {
             }
             let budget = Budget { time, max_tests, max_iterations };
             let mut s = Session::new(&p, writer, budget, interrupted);
+            if goals == GoalSet::Error {
+                s.only_error_goals();
+            }
             let cfg = Config { max_steps, ..Config::default() };
+            let bar = progress_bar();
+            let mut extra = serde_json::json!({"strategy": strategy.name(), "seed": seed});
             match strategy {
                 Strategy::Random => cairn::driver::random::run(&mut s, seed, &cfg)?,
+                st => {
+                    let strat = cairn::search::by_name(st.name()).expect("strategy");
+                    let mut last = std::time::Instant::now();
+                    let c = cairn::driver::concolic::run(&mut s, strat, seed, &cfg, &mut |s, c| {
+                        if let Some(b) = &bar {
+                            if last.elapsed().as_millis() >= 100 {
+                                last = std::time::Instant::now();
+                                b.set_position(s.ledger.covered as u64);
+                                b.set_message(format!(
+                                    "tests {} | paths {} | pending {} | solver {} calls {:.1}s",
+                                    s.out.tests,
+                                    c.stats.paths,
+                                    c.pending.live(),
+                                    c.solver.stats.backend_calls,
+                                    c.solver.stats.time_s
+                                ));
+                            }
+                        }
+                    })?;
+                    extra["concolic"] = serde_json::to_value(&c.stats)?;
+                    extra["solver"] = serde_json::to_value(&c.solver.stats)?;
+                }
             }
-            let extra = serde_json::json!({"iterations": s.iterations, "strategy": "random", "seed": seed});
+            if let Some(b) = &bar {
+                b.finish_and_clear();
+            }
+            extra["iterations"] = serde_json::json!(s.iterations);
             let summary = s.out.finish(&p.module, &s.goals, &s.ledger, extra)?;
             println!(
                 "cairn: {} goals ({} branch outcomes, {} error calls): {} covered, {} unreachable, {} unknown; {} tests in {:.1}s ({} runs) -> {}",

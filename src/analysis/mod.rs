@@ -1,3 +1,4 @@
 //! Static analyses over Cairn IR.
 
+pub mod cfg;
 pub mod goals;

@@ -1,5 +1,6 @@
 //! Orchestrators: techniques that generate tests against the shared goal ledger.
 
 pub mod ledger;
+pub mod concolic;
 pub mod random;
 pub mod session;

@@ -38,6 +38,14 @@ impl<'p> Session<'p> {
         Session { program, goals, ledger, out, budget, start: Instant::now(), iterations: 0, interrupted, crash_sites: HashSet::new(), quiet: false }
     }
 
+    /// Test-Comp's coverage-error property: branch goals do not count, only error calls.
+    pub fn only_error_goals(&mut self) {
+        for g in 0..self.goals.num_branches {
+            self.ledger.status[g] = crate::driver::ledger::Status::Unreachable("not a goal (--goals error)".into());
+        }
+        self.ledger.unreachable = self.goals.num_branches;
+    }
+
     /// True when the budget is spent, the user interrupted, or nothing is left to decide.
     pub fn should_stop(&self) -> bool {
         self.interrupted.load(Ordering::Relaxed)

@@ -314,3 +314,26 @@ impl<R: Rng> InputSource for RandomInputs<R> {
         }
     }
 }
+
+/// Replays typed values (the inputs of an earlier run, updated by a solver model); when the
+/// program asks for more inputs than there are, or for an input of another kind, it draws
+/// random ones.
+pub struct Seeded<R: Rng> {
+    pub values: Vec<InputValue>,
+    pub pos: usize,
+    pub fallback: RandomInputs<R>,
+}
+
+impl<R: Rng> InputSource for Seeded<R> {
+    fn next(&mut self, kind: InputKind, width: u32, len: usize) -> InputValue {
+        let v = self.values.get(self.pos).cloned();
+        self.pos += 1;
+        match v {
+            Some(v) if v.kind == kind && (kind != InputKind::Bytes || v.bytes.len() == len) => v,
+            Some(v) if v.kind != InputKind::Bytes && kind != InputKind::Bytes && kind.int_info(64).is_some() && v.kind.int_info(64).is_some() => {
+                InputValue::int(kind, width, v.bits)
+            }
+            _ => self.fallback.next(kind, width, len),
+        }
+    }
+}

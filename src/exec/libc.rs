@@ -5,7 +5,9 @@
 use super::input::InputKind;
 use super::machine::{Machine, Stop, VarArg};
 use super::ops::{mask, sext};
-use crate::ir::{Module, Ty, Val};
+use crate::ir::{IPred, Module, NO_GOAL, Ty, Val};
+use crate::smt::expr::ExprId;
+use super::shadow::{BranchRecord, NONE};
 
 /// What an external function is, resolved once per module.
 #[derive(Clone, Debug)]
@@ -205,7 +207,7 @@ pub fn init(m: &mut Machine) {
     }
     for (i, name) in ["stdin", "stdout", "stderr"].iter().enumerate() {
         if let Some(g) = m.module.globals.iter().find(|g| g.name == *name) {
-            let _ = m.mem.write_uint(g.addr, pb, m.libc.streams[i]);
+            let _ = wuint(m, g.addr, pb, m.libc.streams[i]);
         }
     }
     // Copy the C-locale tables of the host glibc: the program then classifies exactly as natively.
@@ -216,9 +218,9 @@ pub fn init(m: &mut Machine) {
             bytes.extend_from_slice(&(*b.offset(i as isize)).to_le_bytes());
         }
         let t = alloc(m, bytes.len() as u64);
-        let _ = m.mem.write(t, &bytes);
+        let _ = wmem(m, t, &bytes);
         let p = alloc(m, pb as u64);
-        let _ = m.mem.write_uint(p, pb, t + 256);
+        let _ = wuint(m, p, pb, t + 256);
         m.libc.ctype_b = p;
         for (which, tbl) in [(0, *libc_ctype_tolower_loc()), (1, *libc_ctype_toupper_loc())] {
             let mut bytes = vec![];
@@ -226,9 +228,9 @@ pub fn init(m: &mut Machine) {
                 bytes.extend_from_slice(&(*tbl.offset(i as isize)).to_le_bytes());
             }
             let t = alloc(m, bytes.len() as u64);
-            let _ = m.mem.write(t, &bytes);
+            let _ = wmem(m, t, &bytes);
             let p = alloc(m, pb as u64);
-            let _ = m.mem.write_uint(p, pb, t + 512);
+            let _ = wuint(m, p, pb, t + 512);
             if which == 0 {
                 m.libc.ctype_lower = p;
             } else {
@@ -251,6 +253,53 @@ unsafe extern "C" {
 /// Hands buffered stdout to the OS (exit, return from main, fflush).
 pub fn flush(m: &mut Machine) {
     m.libc.stdout_flushed = m.stdout.len();
+}
+
+// Memory writes by library models keep the symbolic shadow consistent.
+fn wmem(m: &mut Machine, addr: u64, bytes: &[u8]) -> Result<(), super::memory::MemFault> {
+    m.clear_mem_shadow(addr, bytes.len() as u64);
+    m.mem.write(addr, bytes)
+}
+
+fn wuint(m: &mut Machine, addr: u64, n: u32, v: u64) -> Result<(), super::memory::MemFault> {
+    m.clear_mem_shadow(addr, n as u64);
+    m.mem.write_uint(addr, n, v)
+}
+
+fn mcopy(m: &mut Machine, dst: u64, src: u64, n: u64) -> Result<(), super::memory::MemFault> {
+    m.mem.copy(dst, src, n)?;
+    m.copy_mem_shadow(dst, src, n);
+    Ok(())
+}
+
+fn mfill(m: &mut Machine, addr: u64, b: u8, n: u64) -> Result<(), super::memory::MemFault> {
+    m.clear_mem_shadow(addr, n);
+    m.mem.fill(addr, b, n)
+}
+
+/// The shadow of an integer input of `width` bits seen through a register of `dst_w` bits.
+fn input_shadow(m: &mut Machine, width: u32, dst_w: u32, signed: bool) -> ExprId {
+    let e = m.input_var(0, width as u8);
+    let Some(s) = &mut m.sym else { return NONE };
+    if dst_w == width || e == NONE {
+        e
+    } else if dst_w < width {
+        s.pool.extract(dst_w as u8, 0, e)
+    } else if signed {
+        s.pool.sext(dst_w as u8, e)
+    } else {
+        s.pool.zext(dst_w as u8, e)
+    }
+}
+
+fn set_ret_shadow(m: &mut Machine, e: ExprId) {
+    if let Some(s) = &mut m.sym {
+        s.ret = e;
+    }
+}
+
+fn arg_shadow(m: &Machine, i: usize) -> ExprId {
+    m.sym.as_ref().and_then(|s| s.args.get(i).copied()).unwrap_or(NONE)
 }
 
 fn scalar(a: &VarArg) -> u64 {
@@ -314,12 +363,23 @@ pub fn call(m: &mut Machine, ext: u32, args: &[VarArg], dst: Option<Val>) -> Res
     Ok(match e {
         Nondet(k) => {
             let v = m.next_input(*k, 0);
-            Some(VarArg::Scalar(v.bits, dst.map(|d| d.ty()).unwrap_or(Ty::Int(64))))
+            let ty = dst.map(|d| d.ty()).unwrap_or(Ty::Int(64));
+            if let (Ty::Int(w), false) = (ty, matches!(k, InputKind::Float | InputKind::Double)) {
+                let signed = k.int_info(64).is_some_and(|i| i.1);
+                let e = input_shadow(m, v.width, w as u32, signed);
+                set_ret_shadow(m, e);
+            } else if ty == Ty::Ptr {
+                let e = input_shadow(m, v.width, m.ptr_bits, false);
+                set_ret_shadow(m, e);
+            }
+            Some(VarArg::Scalar(v.bits, ty))
         }
         CrestInput(k) => {
             let v = m.next_input(*k, 0);
             let n = v.width.div_ceil(8);
-            m.mem.write_uint(a(0), n, v.bits)?;
+            wuint(m, a(0), n, v.bits)?;
+            let e = input_shadow(m, v.width, n * 8, k.int_info(64).is_some_and(|i| i.1));
+            m.set_mem_shadow(a(0), n, e);
             None
         }
         MakeSymbolic => {
@@ -327,16 +387,29 @@ pub fn call(m: &mut Machine, ext: u32, args: &[VarArg], dst: Option<Val>) -> Res
             let name = m.mem.cstr(a(2)).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
             let mut v = m.next_input(InputKind::Bytes, n as usize);
             v.bytes.resize(n as usize, 0);
-            m.mem.write(p, &v.bytes)?;
+            wmem(m, p, &v.bytes)?;
             if let Some(last) = m.inputs.last_mut() {
                 last.bytes = v.bytes.clone();
                 last.name = name;
             }
+            for i in 0..n {
+                let e = m.input_var(i as u32, 8);
+                m.set_mem_shadow(p + i, 1, e);
+            }
             None
         }
         Assume => {
+            let c = arg_shadow(m, 0);
             if a(0) & 0xff == 0 && mask(a(0), 32) == 0 {
                 return Err(Stop::AssumeFailed);
+            }
+            // A symbolic assumption is part of the path condition, with no alternative.
+            if c != NONE {
+                let s = m.sym.as_mut().unwrap();
+                let w = s.pool.width(c);
+                let z = s.pool.constant(w, 0);
+                let holds = s.pool.cmp(IPred::Ne, c, z);
+                s.path.push(BranchRecord { func: 0, block: 0, taken: 0, outcomes: vec![(holds, NO_GOAL, 0)] });
             }
             None
         }
@@ -378,7 +451,7 @@ pub fn call(m: &mut Machine, ext: u32, args: &[VarArg], dst: Option<Val>) -> Res
                 let old = m.mem.heap_size(p)?;
                 match m.mem.malloc(n) {
                     Ok(q) => {
-                        m.mem.copy(q, p, old.min(n))?;
+                        mcopy(m, q, p, old.min(n))?;
                         m.mem.free(p)?;
                         ret(q)
                     }
@@ -391,11 +464,11 @@ pub fn call(m: &mut Machine, ext: u32, args: &[VarArg], dst: Option<Val>) -> Res
             None
         }
         Memcpy | Memmove => {
-            m.mem.copy(a(0), a(1), a(2))?;
+            mcopy(m, a(0), a(1), a(2))?;
             ret(a(0))
         }
         Memset => {
-            m.mem.fill(a(0), a(1) as u8, a(2))?;
+            mfill(m, a(0), a(1) as u8, a(2))?;
             ret(a(0))
         }
         Printf => {
@@ -413,7 +486,7 @@ pub fn call(m: &mut Machine, ext: u32, args: &[VarArg], dst: Option<Val>) -> Res
             let mut s = format(m, a(1), &mut DirectArgs { args, pos: 2 })?;
             let n = s.len();
             s.push(0);
-            m.mem.write(a(0), &s)?;
+            wmem(m, a(0), &s)?;
             ret(n as u64)
         }
         Snprintf => {
@@ -436,7 +509,7 @@ pub fn call(m: &mut Machine, ext: u32, args: &[VarArg], dst: Option<Val>) -> Res
             let mut s = format(m, a(1), &mut VaArgs::new(a(2), m.ptr_bits))?;
             let n = s.len();
             s.push(0);
-            m.mem.write(a(0), &s)?;
+            wmem(m, a(0), &s)?;
             ret(n as u64)
         }
         Vsnprintf => {
@@ -514,7 +587,7 @@ pub fn call(m: &mut Machine, ext: u32, args: &[VarArg], dst: Option<Val>) -> Res
                 return Ok(ret(0));
             }
             s.push(0);
-            m.mem.write(buf, &s)?;
+            wmem(m, buf, &s)?;
             ret(buf)
         }
         Scanf => ret(scanf(m, a(0), args)? as u64),
@@ -529,7 +602,7 @@ pub fn call(m: &mut Machine, ext: u32, args: &[VarArg], dst: Option<Val>) -> Res
             let v = unsafe { libc::strtod(c.as_ptr(), &mut end) };
             let used = unsafe { end.offset_from(c.as_ptr()) } as u64;
             if !matches!(e, Atof) && a(1) != 0 {
-                m.mem.write_uint(a(1), pb, a(0) + used)?;
+                wuint(m, a(1), pb, a(0) + used)?;
             }
             if matches!(e, Strtof) {
                 Some(VarArg::Scalar(unsafe { libc::strtof(c.as_ptr(), std::ptr::null_mut()) }.to_bits() as u64, Ty::F32))
@@ -545,13 +618,13 @@ pub fn call(m: &mut Machine, ext: u32, args: &[VarArg], dst: Option<Val>) -> Res
         Frexp => {
             let mut e: i32 = 0;
             let r = unsafe { libm_frexp(f64_arg(&args[0]), &mut e) };
-            m.mem.write_uint(a(1), 4, e as u32 as u64)?;
+            wuint(m, a(1), 4, e as u32 as u64)?;
             Some(VarArg::Scalar(r.to_bits(), Ty::F64))
         }
         Modf => {
             let x = f64_arg(&args[0]);
             let ip = x.trunc();
-            m.mem.write_uint(a(1), 8, ip.to_bits())?;
+            wuint(m, a(1), 8, ip.to_bits())?;
             let frac = if x.is_infinite() { 0.0f64.copysign(x) } else { x - ip };
             Some(VarArg::Scalar(frac.to_bits(), Ty::F64))
         }
@@ -559,7 +632,7 @@ pub fn call(m: &mut Machine, ext: u32, args: &[VarArg], dst: Option<Val>) -> Res
         Time => {
             // Deterministic clock: tests must replay.
             if a(0) != 0 {
-                m.mem.write_uint(a(0), pb, 0)?;
+                wuint(m, a(0), pb, 0)?;
             }
             ret(0)
         }
@@ -605,6 +678,15 @@ fn getchar(m: &mut Machine) -> i32 {
     if let Some(last) = m.inputs.last_mut() {
         last.bits = mask(c as i64 as u64, 32);
     }
+    // Symbolically: v == -1 ? -1 : (v & 0xff).
+    let e = m.input_var(0, 32);
+    if let Some(s) = &mut m.sym {
+        let minus1 = s.pool.constant(32, u32::MAX as u64);
+        let is_eof = s.pool.cmp(IPred::Eq, e, minus1);
+        let byte = s.pool.extract(8, 0, e);
+        let byte = s.pool.zext(32, byte);
+        s.ret = s.pool.ite(is_eof, minus1, byte);
+    }
     c
 }
 
@@ -615,7 +697,7 @@ fn write_bounded(m: &mut Machine, buf: u64, n: u64, s: &[u8]) -> Result<(), Stop
     let k = (s.len() as u64).min(n - 1) as usize;
     let mut out = s[..k].to_vec();
     out.push(0);
-    m.mem.write(buf, &out)?;
+    wmem(m, buf, &out)?;
     Ok(())
 }
 
@@ -920,7 +1002,7 @@ fn scanf(m: &mut Machine, fmt_addr: u64, args: &[VarArg]) -> Result<i32, Stop> {
         let p = args.get(argi).map(scalar).unwrap_or(0);
         argi += 1;
         let n = v.width.div_ceil(8);
-        m.mem.write_uint(p, n, v.bits)?;
+        wuint(m, p, n, v.bits)?;
         count += 1;
     }
     Ok(count)

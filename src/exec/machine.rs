@@ -8,6 +8,7 @@ use super::input::{InputKind, InputSource, InputValue};
 use super::libc::{self as clib, Ext};
 use super::memory::{MemFault, Memory};
 use super::ops::{self, mask, sext};
+use super::shadow::{NONE, Shadow};
 use crate::ir::*;
 
 #[derive(Clone, Debug)]
@@ -99,6 +100,10 @@ pub struct RunResult {
     pub steps: u64,
     /// Names of unknown external functions whose results became inputs.
     pub unknown_externs: Vec<String>,
+    /// Symbolic branch decisions (concolic runs only).
+    pub path: Vec<super::shadow::BranchRecord>,
+    /// Symbolic values replaced by concrete ones (concolic runs only).
+    pub concretized: u64,
 }
 
 struct Frame {
@@ -123,7 +128,7 @@ pub struct Machine<'m> {
     pub module: &'m Module,
     pub cfg: Config,
     pub mem: Memory,
-    regs: Vec<u64>,
+    pub(super) regs: Vec<u64>,
     aggs: Vec<u8>,
     frames: Vec<Frame>,
     pub exts: &'m [Ext],
@@ -138,6 +143,8 @@ pub struct Machine<'m> {
     pub libc: clib::LibcState,
     cur_site: u32,
     cur_loc: Loc,
+    /// The symbolic shadow, present in concolic runs.
+    pub sym: Option<Shadow<'m>>,
 }
 
 impl<'m> Machine<'m> {
@@ -166,6 +173,7 @@ impl<'m> Machine<'m> {
             libc: clib::LibcState::default(),
             cur_site: 0,
             cur_loc: Loc::default(),
+            sym: None,
         };
         clib::init(&mut m);
         m
@@ -193,8 +201,14 @@ impl<'m> Machine<'m> {
         self.cur_site
     }
 
-    pub fn finish(self, outcome: Outcome) -> RunResult {
+    pub fn finish(mut self, outcome: Outcome) -> RunResult {
+        let (path, concretized) = match self.sym.take() {
+            Some(s) => (s.path, s.concretized),
+            None => (vec![], 0),
+        };
         RunResult {
+            path,
+            concretized,
             outcome,
             stdout: self.stdout,
             stderr: self.stderr,
@@ -286,13 +300,26 @@ impl<'m> Machine<'m> {
                 (None, a) => varargs.push(a.clone()),
             }
         }
+        if let Some(sh) = &mut self.sym {
+            sh.regs.resize(rb + f.reg_init.len(), NONE);
+            let args = std::mem::take(&mut sh.args);
+            for (i, e) in args.into_iter().enumerate() {
+                if let (Some(Val::Reg(r, _)), true) = (f.params.get(i), e != NONE) {
+                    sh.regs[rb + *r as usize] = e;
+                }
+            }
+        }
         let stack_mark = self.mem.stack_mark();
         for &(i, size, align) in &f.byval {
             if let Some(Val::Reg(r, _)) = f.params.get(i) {
                 let src = self.regs[rb + *r as usize];
                 let copy = self.mem.alloca(size, align)?;
                 self.mem.copy(copy, src, size)?;
+                self.copy_mem_shadow(copy, src, size);
                 self.regs[rb + *r as usize] = copy;
+                if let Some(sh) = &mut self.sym {
+                    sh.regs[rb + *r as usize] = NONE;
+                }
             }
         }
         self.frames.push(Frame { func: fid, block: 0, ip: 0, rb, ab, ret, stack_mark, varargs });
@@ -358,6 +385,9 @@ impl<'m> Machine<'m> {
             while ip < block.insts.len() {
                 let inst = &block.insts[ip];
                 ip += 1;
+                if self.sym.is_some() {
+                    self.shadow_inst(inst, rb);
+                }
                 let regs = &mut self.regs[rb..];
                 match inst {
                     Inst::Bin { op, w, dst, a, b } => {
@@ -414,7 +444,7 @@ impl<'m> Machine<'m> {
                     Inst::Cast { op, from, to, dst, a } => {
                         regs[*dst as usize] = ops::cast(*op, *from, *to, regs[*a as usize], pbits);
                     }
-                    Inst::Select { dst, cond, t, f } => {
+                    Inst::Select { dst, cond, t, f, .. } => {
                         regs[*dst as usize] = if regs[*cond as usize] & 1 != 0 { regs[*t as usize] } else { regs[*f as usize] };
                     }
                     Inst::FBin { op, ty, dst, a, b } => {
@@ -505,6 +535,7 @@ impl<'m> Machine<'m> {
                     }
                     Inst::MemCopy { dst, src, len, .. } => {
                         let (d, s, n) = (regs[*dst as usize], regs[*src as usize], regs[*len as usize]);
+                        let _ = &s;
                         if let Err(e) = self.mem.copy(d, s, n) {
                             self.cur_loc = block.locs[ip - 1];
                             return Err(e.into());
@@ -539,6 +570,7 @@ impl<'m> Machine<'m> {
                             }
                         };
                         let argv: Vec<VarArg> = args.iter().map(|a| self.val_of(rb, ab, *a)).collect();
+                        self.shadow_args(args, rb);
                         {
                             let fr = self.frames.last_mut().unwrap();
                             fr.block = bid;
@@ -557,6 +589,7 @@ impl<'m> Machine<'m> {
                                 if let Some(r) = r {
                                     self.set_ret(*ret, &r);
                                 }
+                                self.extern_returned(*ret, rb);
                                 return Ok(true);
                             }
                         }
@@ -565,6 +598,7 @@ impl<'m> Machine<'m> {
                         self.cur_loc = block.locs[ip - 1];
                         self.cur_site = *site;
                         let argv: Vec<VarArg> = args.iter().map(|a| self.val_of(rb, ab, *a)).collect();
+                        self.shadow_args(args, rb);
                         {
                             let fr = self.frames.last_mut().unwrap();
                             fr.block = bid;
@@ -574,11 +608,15 @@ impl<'m> Machine<'m> {
                         if let Some(r) = r {
                             self.set_ret(*ret, &r);
                         }
+                        self.extern_returned(*ret, rb);
                         return Ok(true);
                     }
                 }
             }
             // Terminator.
+            if self.sym.is_some() {
+                self.shadow_branch(&block.term, rb, fid, bid);
+            }
             let regs = &mut self.regs[rb..];
             let edge = match &block.term {
                 Terminator::Br { edge } => edge,
@@ -614,10 +652,19 @@ impl<'m> Machine<'m> {
                 }
                 Terminator::Ret { val } => {
                     let rv = val.map(|v| self.val_of(rb, ab, v));
+                    let rv_sh = match val {
+                        Some(Val::Reg(r, _)) => self.sh(rb, *r),
+                        _ => NONE,
+                    };
                     let fr = self.frames.pop().unwrap();
-                    self.mem.pop_stack(fr.stack_mark);
+                    if let Some((lo, hi)) = self.mem.pop_stack(fr.stack_mark) {
+                        self.clear_mem_shadow(lo, hi - lo);
+                    }
                     self.regs.truncate(fr.rb);
                     self.aggs.truncate(fr.ab);
+                    if let Some(sh) = &mut self.sym {
+                        sh.regs.truncate(fr.rb);
+                    }
                     if self.frames.is_empty() {
                         if let Some(VarArg::Scalar(v, _)) = rv {
                             self.libc.main_ret = sext(v, 32) as i64;
@@ -626,6 +673,10 @@ impl<'m> Machine<'m> {
                     }
                     if let Some(rv) = rv {
                         self.set_ret(fr.ret, &rv);
+                    }
+                    if let (Some(sh), Some(Val::Reg(d, _))) = (&mut self.sym, fr.ret) {
+                        let crb = self.frames.last().unwrap().rb;
+                        sh.regs[crb + d as usize] = rv_sh;
                     }
                     return Ok(true);
                 }
@@ -636,6 +687,14 @@ impl<'m> Machine<'m> {
             };
             // Phi moves: parallel copy.
             let mv = &edge.moves;
+            if !mv.regs.is_empty() && self.sym.is_some() {
+                let sh = self.sym.as_mut().unwrap();
+                let vals: Vec<ExprIdAlias> = mv.regs.iter().map(|(_, s)| sh.regs[rb + *s as usize]).collect();
+                for ((d, _), v) in mv.regs.iter().zip(vals) {
+                    sh.regs[rb + *d as usize] = v;
+                }
+            }
+            let regs = &mut self.regs[rb..];
             if !mv.regs.is_empty() {
                 if mv.regs.len() == 1 {
                     let (d, s) = mv.regs[0];
@@ -665,6 +724,30 @@ impl<'m> Machine<'m> {
             }
             bid = edge.target;
             ip = 0;
+        }
+    }
+
+    fn shadow_args(&mut self, args: &[Val], rb: usize) {
+        if self.sym.is_some() {
+            let v: Vec<_> = args.iter().map(|a| if let Val::Reg(r, _) = a { self.sh(rb, *r) } else { NONE }).collect();
+            let sh = self.sym.as_mut().unwrap();
+            sh.args = v;
+            sh.ret = NONE;
+        }
+    }
+
+    /// After a library model returns: its result's shadow (inputs are symbolic).
+    fn extern_returned(&mut self, ret: Option<Val>, rb: usize) {
+        if let Some(sh) = &mut self.sym {
+            let e = std::mem::replace(&mut sh.ret, NONE);
+            sh.args.clear();
+            if let Some(Val::Reg(d, _)) = ret {
+                let i = rb + d as usize;
+                if sh.regs.len() <= i {
+                    sh.regs.resize(i + 1, NONE);
+                }
+                sh.regs[i] = e;
+            }
         }
     }
 
@@ -871,6 +954,8 @@ impl<'m> Machine<'m> {
     }
 }
 
+
+type ExprIdAlias = crate::smt::expr::ExprId;
 
 #[derive(Clone, Copy, Debug)]
 enum CallTarget {

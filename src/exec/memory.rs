@@ -148,12 +148,22 @@ impl Memory {
         Ok(base)
     }
 
-    pub fn pop_stack(&mut self, mark: usize) {
+    /// Pops the stack objects above `mark`; returns the address range they occupied.
+    pub fn pop_stack(&mut self, mark: usize) -> Option<(u64, u64)> {
         if mark < self.stack.len() {
+            let range = (self.stack[mark].base, self.stack_next);
             self.stack_next = self.stack[mark].base;
             self.stack.truncate(mark);
             self.stack_cache.set(0);
+            return Some(range);
         }
+        None
+    }
+
+    /// Base and size of the live object containing `addr`.
+    pub fn object_bounds(&self, addr: u64) -> Option<(u64, u64)> {
+        let o = if addr >= STACK_BASE { self.find_stack(addr).map(|i| &self.stack[i]) } else { self.find_global(addr).map(|i| &self.objs[i]) }?;
+        (o.alive && addr < o.base + o.size).then_some((o.base, o.size))
     }
 
     fn find_global(&self, addr: u64) -> Option<usize> {

@@ -5,6 +5,7 @@ pub mod libc;
 pub mod machine;
 pub mod memory;
 pub mod ops;
+pub mod shadow;
 
 pub use input::{InputKind, InputSource, InputValue};
 pub use machine::{Config, Machine, Outcome, RunResult};

@@ -759,7 +759,7 @@ impl<'l, 'a> FnLower<'l, 'a> {
             I::Select(x) => {
                 let cond = self.reg(&x.condition, at)?;
                 match (self.operand(&x.true_value, at)?, self.operand(&x.false_value, at)?) {
-                    (Val::Reg(t, _), Val::Reg(f, _)) => out.push(Inst::Select { dst: self.dst(&x.dest), cond, t, f }),
+                    (Val::Reg(t, ty), Val::Reg(f, _)) => out.push(Inst::Select { ty, dst: self.dst(&x.dest), cond, t, f }),
                     (Val::Agg(t, n), Val::Agg(f, _)) => out.push(Inst::SelectAgg { dst: self.dst(&x.dest), size: n, cond, t, f }),
                     _ => return unsupported("select over vectors", at),
                 }

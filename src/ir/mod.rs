@@ -287,7 +287,7 @@ pub enum Inst {
     ICmp { pred: IPred, w: u8, dst: Reg, a: Reg, b: Reg },
     FCmp { pred: FPred, ty: Ty, dst: Reg, a: Reg, b: Reg },
     Cast { op: CastOp, from: Ty, to: Ty, dst: Reg, a: Reg },
-    Select { dst: Reg, cond: Reg, t: Reg, f: Reg },
+    Select { ty: Ty, dst: Reg, cond: Reg, t: Reg, f: Reg },
     SelectAgg { dst: AggSlot, size: u32, cond: Reg, t: AggSlot, f: AggSlot },
     Alloca { dst: Reg, elem_size: u64, count: Reg, align: u32 },
     Load { dst: Reg, ty: Ty, addr: Reg },

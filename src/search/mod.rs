@@ -1,0 +1,65 @@
+//! Search: the execution tree, pending branches, and the strategies that choose among them.
+//!
+//! As in KLEE's `Searcher`, choosing what to explore next is separated from executing it: a
+//! `Strategy` sees pending branches as they appear and picks one when asked.
+
+pub mod strategies;
+pub mod tree;
+
+use crate::analysis::cfg::Distances;
+use rand::rngs::SmallRng;
+use std::rc::Rc;
+use tree::{Pending, RunPath};
+
+pub type PendingId = usize;
+
+/// Pending branches by id; a strategy holds ids, the pool owns the branches.
+#[derive(Default)]
+pub struct PendingPool {
+    slots: Vec<Option<Pending>>,
+    live: usize,
+}
+
+impl PendingPool {
+    pub fn add(&mut self, p: Pending) -> PendingId {
+        self.slots.push(Some(p));
+        self.live += 1;
+        self.slots.len() - 1
+    }
+    pub fn get(&self, id: PendingId) -> Option<&Pending> {
+        self.slots.get(id).and_then(|p| p.as_ref())
+    }
+    pub fn take(&mut self, id: PendingId) -> Option<Pending> {
+        let p = self.slots.get_mut(id).and_then(|p| p.take());
+        if p.is_some() {
+            self.live -= 1;
+        }
+        p
+    }
+    pub fn live(&self) -> usize {
+        self.live
+    }
+    pub fn ids(&self) -> impl Iterator<Item = PendingId> + '_ {
+        self.slots.iter().enumerate().filter(|(_, p)| p.is_some()).map(|(i, _)| i)
+    }
+}
+
+/// What strategies may consult.
+pub struct Ctx<'a> {
+    pub rng: &'a mut SmallRng,
+    /// Per goal: covered yet?
+    pub covered: &'a [bool],
+    pub dist: &'a Distances,
+}
+
+pub trait Strategy {
+    fn name(&self) -> &'static str;
+    /// A new pending branch.
+    fn add(&mut self, id: PendingId, p: &Pending, ctx: &mut Ctx);
+    /// A run finished (after its pending branches were added).
+    fn on_run(&mut self, _run: &Rc<RunPath>, _ctx: &mut Ctx) {}
+    /// The next pending branch to try, or None when the strategy has nothing left.
+    fn select(&mut self, pool: &PendingPool, ctx: &mut Ctx) -> Option<PendingId>;
+}
+
+pub use strategies::by_name;

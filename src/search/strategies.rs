@@ -1,0 +1,184 @@
+//! The classic search strategies: bounded DFS, random branch, uniform random, CFG-directed,
+//! generational.
+
+use super::tree::{Pending, RunPath};
+use super::{Ctx, PendingId, PendingPool, Strategy};
+use crate::ir::NO_GOAL;
+use rand::Rng;
+use std::collections::{BinaryHeap, HashMap};
+use std::rc::Rc;
+
+pub const NAMES: &[&str] = &["dfs", "random-branch", "uniform-random", "cfg", "generational"];
+
+pub fn by_name(name: &str) -> Option<Box<dyn Strategy>> {
+    Some(match name {
+        "dfs" => Box::new(Dfs { stack: vec![], bound: 2_000 }),
+        "random-branch" => Box::new(RandomBranch::default()),
+        "uniform-random" => Box::new(UniformRandom::default()),
+        "cfg" => Box::new(CfgDirected::default()),
+        "generational" => Box::new(Generational::default()),
+        _ => return None,
+    })
+}
+
+/// Depth-first: always the deepest pending branch of the latest run; branches deeper than
+/// `bound` decisions are not explored.
+pub struct Dfs {
+    stack: Vec<PendingId>,
+    bound: usize,
+}
+
+impl Strategy for Dfs {
+    fn name(&self) -> &'static str {
+        "dfs"
+    }
+    fn add(&mut self, id: PendingId, p: &Pending, _: &mut Ctx) {
+        if p.depth <= self.bound {
+            self.stack.push(id);
+        }
+    }
+    fn select(&mut self, pool: &PendingPool, _: &mut Ctx) -> Option<PendingId> {
+        while let Some(id) = self.stack.pop() {
+            if pool.get(id).is_some() {
+                return Some(id);
+            }
+        }
+        None
+    }
+}
+
+fn take_random(v: &mut Vec<PendingId>, pool: &PendingPool, ctx: &mut Ctx) -> Option<PendingId> {
+    while !v.is_empty() {
+        let i = ctx.rng.gen_range(0..v.len());
+        let id = v.swap_remove(i);
+        if pool.get(id).is_some() {
+            return Some(id);
+        }
+    }
+    None
+}
+
+/// CREST's random branch search: negate a random branch of the latest path; when it has none
+/// left, a random branch of any earlier path.
+#[derive(Default)]
+pub struct RandomBranch {
+    recent: Vec<PendingId>,
+    older: Vec<PendingId>,
+}
+
+impl Strategy for RandomBranch {
+    fn name(&self) -> &'static str {
+        "random-branch"
+    }
+    fn add(&mut self, id: PendingId, _: &Pending, _: &mut Ctx) {
+        self.recent.push(id);
+    }
+    fn on_run(&mut self, _: &Rc<RunPath>, _: &mut Ctx) {}
+    fn select(&mut self, pool: &PendingPool, ctx: &mut Ctx) -> Option<PendingId> {
+        let r = take_random(&mut self.recent, pool, ctx);
+        // The rest of the latest path's branches stay available, but behind the next path's.
+        self.older.append(&mut self.recent);
+        r.or_else(|| take_random(&mut self.older, pool, ctx))
+    }
+}
+
+/// Every pending branch equally likely.
+#[derive(Default)]
+pub struct UniformRandom {
+    all: Vec<PendingId>,
+}
+
+impl Strategy for UniformRandom {
+    fn name(&self) -> &'static str {
+        "uniform-random"
+    }
+    fn add(&mut self, id: PendingId, _: &Pending, _: &mut Ctx) {
+        self.all.push(id);
+    }
+    fn select(&mut self, pool: &PendingPool, ctx: &mut Ctx) -> Option<PendingId> {
+        take_random(&mut self.all, pool, ctx)
+    }
+}
+
+/// CFG-directed: the pending branch whose target is statically closest to an uncovered goal
+/// (a branch that itself covers an uncovered goal is at distance 0). Ties are broken at random,
+/// then by shallower depth.
+#[derive(Default)]
+pub struct CfgDirected {
+    all: Vec<PendingId>,
+}
+
+pub fn distance(p: &Pending, ctx: &Ctx) -> u32 {
+    if p.goal != NO_GOAL && !ctx.covered.get(p.goal as usize).copied().unwrap_or(true) {
+        return 0;
+    }
+    ctx.dist.of(p.target.0, p.target.1).saturating_add(1)
+}
+
+impl Strategy for CfgDirected {
+    fn name(&self) -> &'static str {
+        "cfg"
+    }
+    fn add(&mut self, id: PendingId, _: &Pending, _: &mut Ctx) {
+        self.all.push(id);
+    }
+    fn select(&mut self, pool: &PendingPool, ctx: &mut Ctx) -> Option<PendingId> {
+        self.all.retain(|id| pool.get(*id).is_some());
+        if self.all.is_empty() {
+            return None;
+        }
+        let mut best: Vec<usize> = vec![];
+        let mut best_key = (u32::MAX, usize::MAX);
+        for (i, id) in self.all.iter().enumerate() {
+            let p = pool.get(*id).unwrap();
+            let key = (distance(p, ctx), p.depth);
+            if key.0 < best_key.0 || (key.0 == best_key.0 && key.1 < best_key.1) {
+                best_key = key;
+                best.clear();
+                best.push(i);
+            } else if key == best_key {
+                best.push(i);
+            }
+        }
+        let pick = best[ctx.rng.gen_range(0..best.len())];
+        Some(self.all.swap_remove(pick))
+    }
+}
+
+/// SAGE's generational search: expand every branch of the most promising run (the one that
+/// covered most new goals) beyond the depth at which that run was generated.
+#[derive(Default)]
+pub struct Generational {
+    by_run: HashMap<usize, Vec<PendingId>>,
+    runs: BinaryHeap<(usize, std::cmp::Reverse<usize>, usize)>,
+    queue: Vec<PendingId>,
+}
+
+impl Strategy for Generational {
+    fn name(&self) -> &'static str {
+        "generational"
+    }
+    fn add(&mut self, id: PendingId, p: &Pending, _: &mut Ctx) {
+        if p.depth >= p.run.bound {
+            self.by_run.entry(p.run.id).or_default().push(id);
+        }
+    }
+    fn on_run(&mut self, run: &Rc<RunPath>, _: &mut Ctx) {
+        if self.by_run.contains_key(&run.id) {
+            self.runs.push((run.new_goals, std::cmp::Reverse(run.id), run.id));
+        }
+    }
+    fn select(&mut self, pool: &PendingPool, _: &mut Ctx) -> Option<PendingId> {
+        loop {
+            while let Some(id) = self.queue.pop() {
+                if pool.get(id).is_some() {
+                    return Some(id);
+                }
+            }
+            let (_, _, run) = self.runs.pop()?;
+            let mut ids = self.by_run.remove(&run).unwrap_or_default();
+            ids.reverse();
+            self.queue = ids;
+        }
+    }
+}

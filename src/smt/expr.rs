@@ -1,0 +1,412 @@
+//! Symbolic expressions: a hash-consed DAG of bit-vector terms with the exact semantics of the
+//! concrete interpreter (`exec::ops`), a simplifier applied at construction, and concrete
+//! evaluation under an assignment of the input variables.
+//!
+//! Booleans are 1-bit vectors. Widths are 1..=64 bits.
+
+use crate::exec::ops::{self, mask, sext};
+use crate::ir::{BinOp, IPred};
+use std::collections::HashMap;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ExprId(pub u32);
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Node {
+    Const { w: u8, v: u64 },
+    /// Input variable `id` (see `Pool::var`).
+    Var { w: u8, id: u32 },
+    Bin { op: BinOp, w: u8, a: ExprId, b: ExprId },
+    /// 1-bit result.
+    Cmp { pred: IPred, a: ExprId, b: ExprId },
+    Ite { w: u8, c: ExprId, t: ExprId, f: ExprId },
+    ZExt { w: u8, a: ExprId },
+    SExt { w: u8, a: ExprId },
+    /// Bits `lo .. lo + w` of `a`.
+    Extract { w: u8, lo: u8, a: ExprId },
+    /// `hi` bits above `lo` bits.
+    Concat { w: u8, hi: ExprId, lo: ExprId },
+}
+
+/// Where an input variable comes from: the `input`-th input of a run, byte `byte` of it for
+/// `klee_make_symbolic` buffers (scalars use byte 0 and their full width).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct VarKey {
+    pub input: u32,
+    pub byte: u32,
+    pub w: u8,
+}
+
+#[derive(Default, Debug)]
+pub struct Pool {
+    nodes: Vec<Node>,
+    map: HashMap<Node, ExprId>,
+    pub vars: Vec<VarKey>,
+    var_map: HashMap<VarKey, u32>,
+    /// Variables each expression depends on (sorted), computed lazily.
+    var_sets: HashMap<ExprId, std::rc::Rc<Vec<u32>>>,
+}
+
+impl Pool {
+    pub fn new() -> Pool {
+        Pool::default()
+    }
+
+    pub fn node(&self, e: ExprId) -> &Node {
+        &self.nodes[e.0 as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    pub fn width(&self, e: ExprId) -> u8 {
+        match self.node(e) {
+            Node::Const { w, .. }
+            | Node::Var { w, .. }
+            | Node::Bin { w, .. }
+            | Node::Ite { w, .. }
+            | Node::ZExt { w, .. }
+            | Node::SExt { w, .. }
+            | Node::Extract { w, .. }
+            | Node::Concat { w, .. } => *w,
+            Node::Cmp { .. } => 1,
+        }
+    }
+
+    fn intern(&mut self, n: Node) -> ExprId {
+        if let Some(&e) = self.map.get(&n) {
+            return e;
+        }
+        let e = ExprId(self.nodes.len() as u32);
+        self.nodes.push(n.clone());
+        self.map.insert(n, e);
+        e
+    }
+
+    pub fn as_const(&self, e: ExprId) -> Option<u64> {
+        match self.node(e) {
+            Node::Const { v, .. } => Some(*v),
+            _ => None,
+        }
+    }
+
+    pub fn constant(&mut self, w: u8, v: u64) -> ExprId {
+        self.intern(Node::Const { w, v: mask(v, w as u32) })
+    }
+
+    pub fn var(&mut self, key: VarKey) -> ExprId {
+        let id = match self.var_map.get(&key) {
+            Some(&i) => i,
+            None => {
+                let i = self.vars.len() as u32;
+                self.vars.push(key);
+                self.var_map.insert(key, i);
+                i
+            }
+        };
+        self.intern(Node::Var { w: key.w, id })
+    }
+
+    pub fn bin(&mut self, op: BinOp, w: u8, a: ExprId, b: ExprId) -> ExprId {
+        let (ca, cb) = (self.as_const(a), self.as_const(b));
+        if let (Some(x), Some(y)) = (ca, cb) {
+            if let Ok(v) = ops::bin(op, w, x, y) {
+                return self.constant(w, v);
+            }
+        }
+        use BinOp::*;
+        let all = mask(u64::MAX, w as u32);
+        // Identities (constants on either side of commutative operators).
+        match (op, ca, cb) {
+            (Add | Sub | Or | Xor | Shl | LShr | AShr, _, Some(0)) => return a,
+            (Add | Or | Xor, Some(0), _) => return b,
+            (Mul | UDiv | SDiv, _, Some(1)) => return a,
+            (Mul, Some(1), _) => return b,
+            (Mul | And, _, Some(0)) | (Mul | And, Some(0), _) => return self.constant(w, 0),
+            (And, _, Some(c)) if c == all => return a,
+            (And, Some(c), _) if c == all => return b,
+            (Or, _, Some(c)) | (Or, Some(c), _) if c == all => return self.constant(w, all),
+            _ => {}
+        }
+        if a == b {
+            match op {
+                And | Or => return a,
+                Xor | Sub => return self.constant(w, 0),
+                _ => {}
+            }
+        }
+        // Canonical order for commutative operators: constant last.
+        let (a, b) = if matches!(op, Add | Mul | And | Or | Xor) && ca.is_some() && cb.is_none() { (b, a) } else { (a, b) };
+        // x86 masks shift counts; make it explicit so the solver sees the same semantics.
+        let b = if matches!(op, Shl | LShr | AShr) && self.as_const(b).is_none() && w >= 32 {
+            let m = self.constant(w, if w > 32 { 63 } else { 31 });
+            self.bin(And, w, b, m)
+        } else {
+            b
+        };
+        self.intern(Node::Bin { op, w, a, b })
+    }
+
+    pub fn cmp(&mut self, pred: IPred, a: ExprId, b: ExprId) -> ExprId {
+        let w = self.width(a);
+        if let (Some(x), Some(y)) = (self.as_const(a), self.as_const(b)) {
+            return self.constant(1, ops::icmp(pred, w, x, y) as u64);
+        }
+        if a == b {
+            let v = matches!(pred, IPred::Eq | IPred::Uge | IPred::Ule | IPred::Sge | IPred::Sle);
+            return self.constant(1, v as u64);
+        }
+        // (zext c) == 1 / != 0 on booleans: the condition itself.
+        if w == 1 {
+            if let Some(c) = self.as_const(b) {
+                match (pred, c) {
+                    (IPred::Eq, 1) | (IPred::Ne, 0) => return a,
+                    (IPred::Eq, 0) | (IPred::Ne, 1) => return self.not(a),
+                    _ => {}
+                }
+            }
+        }
+        if let (Node::ZExt { a: inner, .. }, Some(c)) = (self.node(a).clone(), self.as_const(b)) {
+            if self.width(inner) == 1 && matches!(pred, IPred::Eq | IPred::Ne) {
+                // zext(bool) == c
+                let truth = match (pred, c) {
+                    (IPred::Ne, 0) | (IPred::Eq, 1) => Some(true),
+                    (IPred::Eq, 0) | (IPred::Ne, 1) => Some(false),
+                    (IPred::Eq, _) => return self.constant(1, 0),
+                    (IPred::Ne, _) => return self.constant(1, 1),
+                    _ => None,
+                };
+                match truth {
+                    Some(true) => return inner,
+                    Some(false) => return self.not(inner),
+                    None => {}
+                }
+            }
+        }
+        self.intern(Node::Cmp { pred, a, b })
+    }
+
+    /// Boolean negation (1-bit).
+    pub fn not(&mut self, c: ExprId) -> ExprId {
+        if let Some(v) = self.as_const(c) {
+            return self.constant(1, (v ^ 1) & 1);
+        }
+        if let Node::Cmp { pred, a, b } = self.node(c).clone() {
+            return self.cmp(pred.negate(), a, b);
+        }
+        if let Node::Bin { op: BinOp::Xor, w: 1, a, b } = self.node(c).clone() {
+            if self.as_const(b) == Some(1) {
+                return a;
+            }
+        }
+        let one = self.constant(1, 1);
+        self.intern(Node::Bin { op: BinOp::Xor, w: 1, a: c, b: one })
+    }
+
+    pub fn and(&mut self, a: ExprId, b: ExprId) -> ExprId {
+        self.bin(BinOp::And, 1, a, b)
+    }
+
+    pub fn ite(&mut self, c: ExprId, t: ExprId, f: ExprId) -> ExprId {
+        if let Some(v) = self.as_const(c) {
+            return if v & 1 == 1 { t } else { f };
+        }
+        if t == f {
+            return t;
+        }
+        let w = self.width(t);
+        if w == 1 {
+            if let (Some(1), Some(0)) = (self.as_const(t), self.as_const(f)) {
+                return c;
+            }
+            if let (Some(0), Some(1)) = (self.as_const(t), self.as_const(f)) {
+                return self.not(c);
+            }
+        }
+        self.intern(Node::Ite { w, c, t, f })
+    }
+
+    pub fn zext(&mut self, w: u8, a: ExprId) -> ExprId {
+        let aw = self.width(a);
+        if aw == w {
+            return a;
+        }
+        if aw > w {
+            return self.extract(w, 0, a);
+        }
+        if let Some(v) = self.as_const(a) {
+            return self.constant(w, v);
+        }
+        if let Node::ZExt { a: inner, .. } = self.node(a).clone() {
+            return self.zext(w, inner);
+        }
+        self.intern(Node::ZExt { w, a })
+    }
+
+    pub fn sext(&mut self, w: u8, a: ExprId) -> ExprId {
+        let aw = self.width(a);
+        if aw == w {
+            return a;
+        }
+        if aw > w {
+            return self.extract(w, 0, a);
+        }
+        if let Some(v) = self.as_const(a) {
+            return self.constant(w, sext(v, aw as u32) as u64);
+        }
+        self.intern(Node::SExt { w, a })
+    }
+
+    pub fn extract(&mut self, w: u8, lo: u8, a: ExprId) -> ExprId {
+        let aw = self.width(a);
+        if lo == 0 && w == aw {
+            return a;
+        }
+        if let Some(v) = self.as_const(a) {
+            return self.constant(w, v >> lo);
+        }
+        match self.node(a).clone() {
+            Node::Extract { lo: l2, a: inner, .. } => return self.extract(w, lo + l2, inner),
+            Node::ZExt { a: inner, .. } | Node::SExt { a: inner, .. } if lo as u32 + w as u32 <= self.width(inner) as u32 => {
+                return self.extract(w, lo, inner);
+            }
+            Node::ZExt { a: inner, .. } if lo >= self.width(inner) => return self.constant(w, 0),
+            Node::Concat { hi, lo: low, .. } => {
+                let lw = self.width(low);
+                if lo as u32 + w as u32 <= lw as u32 {
+                    return self.extract(w, lo, low);
+                }
+                if lo >= lw {
+                    return self.extract(w, lo - lw, hi);
+                }
+            }
+            _ => {}
+        }
+        self.intern(Node::Extract { w, lo, a })
+    }
+
+    pub fn concat(&mut self, hi: ExprId, lo: ExprId) -> ExprId {
+        let (hw, lw) = (self.width(hi), self.width(lo));
+        let w = hw + lw;
+        if let (Some(h), Some(l)) = (self.as_const(hi), self.as_const(lo)) {
+            return self.constant(w, (h << lw) | l);
+        }
+        // Re-join adjacent extracts of the same value (bytes of a stored word loaded back).
+        if let (Node::Extract { lo: hl, a: ha, .. }, Node::Extract { lo: ll, a: la, .. }) = (self.node(hi).clone(), self.node(lo).clone()) {
+            if ha == la && ll + lw == hl {
+                return self.extract(w, ll, ha);
+            }
+        }
+        // Zero high part: a zero extension.
+        if self.as_const(hi) == Some(0) {
+            return self.zext(w, lo);
+        }
+        // concat(extract(x, hi-part), concat(extract(x, mid), rest)) → concat(extract(x, hi+mid), rest)
+        if let (Node::Extract { lo: hl, a: ha, .. }, Node::Concat { hi: mh, lo: ml, .. }) = (self.node(hi).clone(), self.node(lo).clone()) {
+            if let Node::Extract { lo: mlo, a: ma, w: mw } = self.node(mh).clone() {
+                if ma == ha && mlo + mw == hl {
+                    let joined = self.extract(hw + mw, mlo, ha);
+                    return self.concat(joined, ml);
+                }
+            }
+        }
+        self.intern(Node::Concat { w, hi, lo })
+    }
+
+    /// Sorted input variables `e` depends on.
+    pub fn vars_of(&mut self, e: ExprId) -> std::rc::Rc<Vec<u32>> {
+        if let Some(v) = self.var_sets.get(&e) {
+            return v.clone();
+        }
+        let mut out: Vec<u32> = vec![];
+        let mut stack = vec![e];
+        let mut seen = std::collections::HashSet::new();
+        while let Some(x) = stack.pop() {
+            if !seen.insert(x) {
+                continue;
+            }
+            match self.node(x) {
+                Node::Const { .. } => {}
+                Node::Var { id, .. } => out.push(*id),
+                Node::Bin { a, b, .. } | Node::Cmp { a, b, .. } => {
+                    stack.push(*a);
+                    stack.push(*b);
+                }
+                Node::Ite { c, t, f, .. } => {
+                    stack.extend([*c, *t, *f]);
+                }
+                Node::ZExt { a, .. } | Node::SExt { a, .. } | Node::Extract { a, .. } => stack.push(*a),
+                Node::Concat { hi, lo, .. } => {
+                    stack.push(*hi);
+                    stack.push(*lo);
+                }
+            }
+        }
+        out.sort();
+        out.dedup();
+        let rc = std::rc::Rc::new(out);
+        self.var_sets.insert(e, rc.clone());
+        rc
+    }
+
+    /// Concrete value of `e` when variable `i` has value `vals(i)`.
+    pub fn eval(&self, e: ExprId, vals: &dyn Fn(u32) -> u64, memo: &mut HashMap<ExprId, u64>) -> u64 {
+        if let Some(v) = memo.get(&e) {
+            return *v;
+        }
+        let v = match self.node(e) {
+            Node::Const { v, .. } => *v,
+            Node::Var { w, id } => mask(vals(*id), *w as u32),
+            Node::Bin { op, w, a, b } => {
+                let (x, y) = (self.eval(*a, vals, memo), self.eval(*b, vals, memo));
+                // Division by zero follows SMT-LIB (the concrete run would have faulted).
+                match ops::bin(*op, *w, x, y) {
+                    Ok(v) => v,
+                    Err(_) => match op {
+                        BinOp::UDiv | BinOp::SDiv => mask(u64::MAX, *w as u32),
+                        _ => x,
+                    },
+                }
+            }
+            Node::Cmp { pred, a, b } => {
+                let w = self.width(*a);
+                ops::icmp(*pred, w, self.eval(*a, vals, memo), self.eval(*b, vals, memo)) as u64
+            }
+            Node::Ite { c, t, f, .. } => {
+                if self.eval(*c, vals, memo) & 1 == 1 { self.eval(*t, vals, memo) } else { self.eval(*f, vals, memo) }
+            }
+            Node::ZExt { a, .. } => self.eval(*a, vals, memo),
+            Node::SExt { w, a } => mask(sext(self.eval(*a, vals, memo), self.width(*a) as u32) as u64, *w as u32),
+            Node::Extract { w, lo, a } => mask(self.eval(*a, vals, memo) >> lo, *w as u32),
+            Node::Concat { hi, lo, .. } => {
+                let lw = self.width(*lo);
+                (self.eval(*hi, vals, memo) << lw) | self.eval(*lo, vals, memo)
+            }
+        };
+        memo.insert(e, v);
+        v
+    }
+
+    /// A short textual form (debugging, reports).
+    pub fn show(&self, e: ExprId) -> String {
+        match self.node(e) {
+            Node::Const { w, v } => format!("{v}:{w}"),
+            Node::Var { id, .. } => {
+                let k = self.vars[*id as usize];
+                if k.byte > 0 || k.w == 8 { format!("in{}[{}]", k.input, k.byte) } else { format!("in{}", k.input) }
+            }
+            Node::Bin { op, a, b, .. } => format!("({:?} {} {})", op, self.show(*a), self.show(*b)),
+            Node::Cmp { pred, a, b } => format!("({:?} {} {})", pred, self.show(*a), self.show(*b)),
+            Node::Ite { c, t, f, .. } => format!("(ite {} {} {})", self.show(*c), self.show(*t), self.show(*f)),
+            Node::ZExt { w, a } => format!("(zext{w} {})", self.show(*a)),
+            Node::SExt { w, a } => format!("(sext{w} {})", self.show(*a)),
+            Node::Extract { w, lo, a } => format!("(extract[{lo}+{w}] {})", self.show(*a)),
+            Node::Concat { hi, lo, .. } => format!("(concat {} {})", self.show(*hi), self.show(*lo)),
+        }
+    }
+}

@@ -1,0 +1,4 @@
+//! Symbolic expressions and solving.
+
+pub mod expr;
+pub mod solver;

@@ -1,0 +1,269 @@
+//! Solving path conditions: the backend trait, the Z3 backend, and the front that every query
+//! goes through (independence slicing, a cache of results, and concrete validation of models).
+
+use super::expr::{ExprId, Node, Pool};
+use crate::ir::{BinOp, IPred};
+use std::collections::{HashMap, HashSet};
+use std::time::{Duration, Instant};
+
+/// Values of input variables (by variable id).
+pub type Assignment = HashMap<u32, u64>;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answer {
+    Sat(Assignment),
+    Unsat,
+    Unknown,
+}
+
+/// A decision procedure for a conjunction of 1-bit constraints.
+pub trait Backend {
+    fn name(&self) -> &'static str;
+    fn check(&mut self, pool: &Pool, constraints: &[ExprId]) -> Answer;
+}
+
+/// Z3 over bit-vectors (system libz3 4.8.12 through the `z3` crate 0.22; see README).
+pub struct Z3Backend {
+    solver: z3::Solver,
+    cache: HashMap<ExprId, z3::ast::BV>,
+    vars: HashMap<u32, z3::ast::BV>,
+}
+
+impl Z3Backend {
+    pub fn new(timeout: Duration) -> Z3Backend {
+        let solver = z3::Solver::new();
+        let mut p = z3::Params::new();
+        p.set_u32("timeout", timeout.as_millis().clamp(1, u32::MAX as u128) as u32);
+        solver.set_params(&p);
+        Z3Backend { solver, cache: HashMap::new(), vars: HashMap::new() }
+    }
+
+    fn bv(&mut self, pool: &Pool, e: ExprId) -> z3::ast::BV {
+        use z3::ast::BV;
+        if let Some(x) = self.cache.get(&e) {
+            return x.clone();
+        }
+        let b = |x: &BV| -> z3::ast::Bool { x.eq(&BV::from_u64(1, 1)) };
+        let of_bool = |c: z3::ast::Bool| -> BV { c.ite(&BV::from_u64(1, 1), &BV::from_u64(0, 1)) };
+        let r = match pool.node(e).clone() {
+            Node::Const { w, v } => BV::from_u64(v, w as u32),
+            Node::Var { w, id } => {
+                let v = BV::new_const(format!("v{id}"), w as u32);
+                self.vars.insert(id, v.clone());
+                v
+            }
+            Node::Bin { op, a, b: bb, .. } => {
+                let (x, y) = (self.bv(pool, a), self.bv(pool, bb));
+                match op {
+                    BinOp::Add => x.bvadd(&y),
+                    BinOp::Sub => x.bvsub(&y),
+                    BinOp::Mul => x.bvmul(&y),
+                    BinOp::UDiv => x.bvudiv(&y),
+                    BinOp::SDiv => x.bvsdiv(&y),
+                    BinOp::URem => x.bvurem(&y),
+                    BinOp::SRem => x.bvsrem(&y),
+                    BinOp::And => x.bvand(&y),
+                    BinOp::Or => x.bvor(&y),
+                    BinOp::Xor => x.bvxor(&y),
+                    BinOp::Shl => x.bvshl(&y),
+                    BinOp::LShr => x.bvlshr(&y),
+                    BinOp::AShr => x.bvashr(&y),
+                }
+            }
+            Node::Cmp { pred, a, b: bb } => {
+                let (x, y) = (self.bv(pool, a), self.bv(pool, bb));
+                of_bool(match pred {
+                    IPred::Eq => x.eq(&y),
+                    IPred::Ne => x.eq(&y).not(),
+                    IPred::Ugt => x.bvugt(&y),
+                    IPred::Uge => x.bvuge(&y),
+                    IPred::Ult => x.bvult(&y),
+                    IPred::Ule => x.bvule(&y),
+                    IPred::Sgt => x.bvsgt(&y),
+                    IPred::Sge => x.bvsge(&y),
+                    IPred::Slt => x.bvslt(&y),
+                    IPred::Sle => x.bvsle(&y),
+                })
+            }
+            Node::Ite { c, t, f, .. } => {
+                let (c, t, f) = (self.bv(pool, c), self.bv(pool, t), self.bv(pool, f));
+                b(&c).ite(&t, &f)
+            }
+            Node::ZExt { w, a } => {
+                let aw = pool.width(a);
+                self.bv(pool, a).zero_ext((w - aw) as u32)
+            }
+            Node::SExt { w, a } => {
+                let aw = pool.width(a);
+                self.bv(pool, a).sign_ext((w - aw) as u32)
+            }
+            Node::Extract { w, lo, a } => self.bv(pool, a).extract((lo + w - 1) as u32, lo as u32),
+            Node::Concat { hi, lo, .. } => {
+                let (h, l) = (self.bv(pool, hi), self.bv(pool, lo));
+                h.concat(&l)
+            }
+        };
+        self.cache.insert(e, r.clone());
+        r
+    }
+}
+
+impl Backend for Z3Backend {
+    fn name(&self) -> &'static str {
+        "z3"
+    }
+
+    fn check(&mut self, pool: &Pool, constraints: &[ExprId]) -> Answer {
+        use z3::ast::BV;
+        self.solver.push();
+        let mut vars: HashSet<u32> = HashSet::new();
+        for &c in constraints {
+            let x = self.bv(pool, c);
+            self.solver.assert(x.eq(&BV::from_u64(1, 1)));
+            collect_vars(pool, c, &mut vars);
+        }
+        let ans = match self.solver.check() {
+            z3::SatResult::Sat => {
+                let m = self.solver.get_model();
+                let mut a = Assignment::new();
+                if let Some(m) = m {
+                    for v in vars {
+                        if let Some(x) = self.vars.get(&v) {
+                            if let Some(val) = m.eval(x, true).and_then(|r| r.as_u64()) {
+                                a.insert(v, val);
+                            }
+                        }
+                    }
+                }
+                Answer::Sat(a)
+            }
+            z3::SatResult::Unsat => Answer::Unsat,
+            z3::SatResult::Unknown => Answer::Unknown,
+        };
+        self.solver.pop(1);
+        ans
+    }
+}
+
+fn collect_vars(pool: &Pool, e: ExprId, out: &mut HashSet<u32>) {
+    let mut stack = vec![e];
+    let mut seen = HashSet::new();
+    while let Some(x) = stack.pop() {
+        if !seen.insert(x) {
+            continue;
+        }
+        match pool.node(x) {
+            Node::Var { id, .. } => {
+                out.insert(*id);
+            }
+            Node::Const { .. } => {}
+            Node::Bin { a, b, .. } | Node::Cmp { a, b, .. } => stack.extend([*a, *b]),
+            Node::Ite { c, t, f, .. } => stack.extend([*c, *t, *f]),
+            Node::ZExt { a, .. } | Node::SExt { a, .. } | Node::Extract { a, .. } => stack.push(*a),
+            Node::Concat { hi, lo, .. } => stack.extend([*hi, *lo]),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct SolverStats {
+    pub queries: u64,
+    pub cache_hits: u64,
+    pub solved_by_hint: u64,
+    pub backend_calls: u64,
+    pub sat: u64,
+    pub unsat: u64,
+    pub unknown: u64,
+    pub rejected_models: u64,
+    pub time_s: f64,
+}
+
+/// Every query goes through here: slicing, cache, validation, then the backends in order.
+pub struct SolverFront {
+    pub backends: Vec<Box<dyn Backend>>,
+    cache: HashMap<Vec<ExprId>, Answer>,
+    pub stats: SolverStats,
+}
+
+impl SolverFront {
+    pub fn new(backends: Vec<Box<dyn Backend>>) -> SolverFront {
+        SolverFront { backends, cache: HashMap::new(), stats: SolverStats::default() }
+    }
+
+    pub fn with_z3(timeout: Duration) -> SolverFront {
+        SolverFront::new(vec![Box::new(Z3Backend::new(timeout))])
+    }
+
+    /// Finds values for the variables so that `goal` holds together with every prefix
+    /// constraint it depends on. `current` gives the values of the run the prefix came from;
+    /// variables outside the slice keep them (the prefix constraints they affect still hold).
+    pub fn solve(&mut self, pool: &mut Pool, prefix: &[ExprId], goal: ExprId, current: &dyn Fn(u32) -> u64) -> Answer {
+        self.stats.queries += 1;
+        let slice = independent_slice(pool, prefix, goal);
+        // The current values may already satisfy the sliced query (e.g. negating a branch that
+        // an earlier, different constraint already decided).
+        let mut memo = HashMap::new();
+        if slice.iter().all(|&c| pool.eval(c, current, &mut memo) & 1 == 1) {
+            self.stats.solved_by_hint += 1;
+            return Answer::Sat(Assignment::new());
+        }
+        let mut key = slice.clone();
+        key.sort();
+        key.dedup();
+        if let Some(a) = self.cache.get(&key) {
+            self.stats.cache_hits += 1;
+            return a.clone();
+        }
+        let t = Instant::now();
+        let mut answer = Answer::Unknown;
+        for b in self.backends.iter_mut() {
+            self.stats.backend_calls += 1;
+            answer = b.check(pool, &key);
+            match &answer {
+                Answer::Sat(a) => {
+                    // Validate by concrete evaluation before anyone uses it.
+                    let vals = |v: u32| a.get(&v).copied().unwrap_or_else(|| current(v));
+                    let mut memo = HashMap::new();
+                    if key.iter().all(|&c| pool.eval(c, &vals, &mut memo) & 1 == 1) {
+                        break;
+                    }
+                    self.stats.rejected_models += 1;
+                    answer = Answer::Unknown;
+                }
+                Answer::Unsat => break,
+                Answer::Unknown => {}
+            }
+        }
+        self.stats.time_s += t.elapsed().as_secs_f64();
+        match &answer {
+            Answer::Sat(_) => self.stats.sat += 1,
+            Answer::Unsat => self.stats.unsat += 1,
+            Answer::Unknown => self.stats.unknown += 1,
+        }
+        self.cache.insert(key, answer.clone());
+        answer
+    }
+}
+
+/// The constraints of `prefix` that transitively share variables with `goal`, plus `goal`.
+pub fn independent_slice(pool: &mut Pool, prefix: &[ExprId], goal: ExprId) -> Vec<ExprId> {
+    let mut vars: HashSet<u32> = pool.vars_of(goal).iter().copied().collect();
+    let sets: Vec<std::rc::Rc<Vec<u32>>> = prefix.iter().map(|&c| pool.vars_of(c)).collect();
+    let mut taken = vec![false; prefix.len()];
+    loop {
+        let mut grew = false;
+        for (i, s) in sets.iter().enumerate() {
+            if !taken[i] && s.iter().any(|v| vars.contains(v)) {
+                taken[i] = true;
+                vars.extend(s.iter().copied());
+                grew = true;
+            }
+        }
+        if !grew {
+            break;
+        }
+    }
+    let mut out: Vec<ExprId> = prefix.iter().zip(&taken).filter(|(_, t)| **t).map(|(c, _)| *c).collect();
+    out.push(goal);
+    out
+}
