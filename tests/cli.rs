@@ -118,7 +118,7 @@ fn gen_writes_every_output_and_replay_confirms_it() {
 fn crashing_and_hanging_programs_still_yield_suites() {
     let dir = tmp("cli-crash");
     let out = dir.path().join("c");
-    let s = generate(&prog("crashes.c"), &out, &["--time", "5s"]);
+    let s = generate(&prog("crashes.c"), &out, &["--time", "5s", "--strategy", "dfs"]);
     assert!(s["goals"]["covered"].as_u64().unwrap() >= 5, "{s}");
     let faults: Vec<String> = test_files(&out.join("tests"))
         .iter()
@@ -146,7 +146,8 @@ fn input_conventions_of_klee_crest_and_unknown_externs() {
         assert!(o.status.success(), "{}", text(&o));
         assert_eq!(text(&o).contains("no model of external function `sensor_read`"), expect_warning, "{}", text(&o));
         let s: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
-        assert!(s["goals"]["covered"].as_u64().unwrap() >= 3, "{p}: {s}");
+        // Concolic search decides every branch of these small programs.
+        assert_eq!(s["goals"]["covered"], s["goals"]["total"], "{p}: {s}");
         if p != "unknown_extern.c" {
             // Unknown externs cannot be replayed natively (they have no body); the rest can.
             replay_ok(&prog(p), &out);

@@ -654,6 +654,10 @@ pub fn call(m: &mut Machine, ext: u32, args: &[VarArg], dst: Option<Val>) -> Res
                         _ => InputKind::LongLong,
                     };
                     let v = m.next_input(kind, 0);
+                    if let Ty::Int(w) = t {
+                        let e = input_shadow(m, v.width, w as u32, true);
+                        set_ret_shadow(m, e);
+                    }
                     Some(VarArg::Scalar(v.bits, t))
                 }
                 Some(Val::Agg(..)) => return Err(Stop::Unsupported(format!("call of unknown external function `{name}` returning a struct"))),

@@ -386,7 +386,7 @@ impl<'m> Machine<'m> {
                 let inst = &block.insts[ip];
                 ip += 1;
                 if self.sym.is_some() {
-                    self.shadow_inst(inst, rb);
+                    self.shadow_inst(inst, rb, (fid, bid));
                 }
                 let regs = &mut self.regs[rb..];
                 match inst {

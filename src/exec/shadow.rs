@@ -192,13 +192,20 @@ impl<'m> Machine<'m> {
 
     /// Computes the shadow of `inst`'s result. Runs before the concrete step, so operand
     /// registers and memory still hold their inputs.
-    pub(super) fn shadow_inst(&mut self, inst: &Inst, rb: usize) {
+    pub(super) fn shadow_inst(&mut self, inst: &Inst, rb: usize, site: (FuncId, BlockId)) {
         let pb = self.ptr_bits;
         match inst {
             Inst::Bin { op, w, dst, a, b } => {
                 let (sa, sb) = (self.sh(rb, *a), self.sh(rb, *b));
                 if sa == NONE && sb == NONE {
                     return self.set_sh(rb, *dst, NONE);
+                }
+                if sb != NONE && matches!(op, BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem) {
+                    // Division by an input: the divisor being zero is an alternative to explore.
+                    let pool = &mut *self.sym.as_mut().unwrap().pool;
+                    let z = pool.constant(*w, 0);
+                    let nz = pool.cmp(IPred::Ne, sb, z);
+                    self.check(site, nz);
                 }
                 let (x, y) = (self.sh_expr(rb, *a, *w), self.sh_expr(rb, *b, *w));
                 let e = self.sym.as_mut().unwrap().pool.bin(*op, *w, x, y);
@@ -272,6 +279,9 @@ impl<'m> Machine<'m> {
                 let n = size_of(*ty, pb / 8);
                 let a = self.regs[rb + *addr as usize];
                 let sa = self.sh(rb, *addr);
+                if sa != NONE {
+                    self.check_pointer(site, sa, a, n);
+                }
                 let e = if sa != NONE && !ty.is_float() {
                     self.symbolic_load(sa, a, n)
                 } else {
@@ -285,7 +295,9 @@ impl<'m> Machine<'m> {
             Inst::Store { ty, addr, val } => {
                 let n = size_of(*ty, pb / 8);
                 let a = self.regs[rb + *addr as usize];
-                if self.sh(rb, *addr) != NONE {
+                let sa = self.sh(rb, *addr);
+                if sa != NONE {
+                    self.check_pointer(site, sa, a, n);
                     self.concretize();
                 }
                 let sv = if ty.is_float() { NONE } else { self.sh(rb, *val) };
@@ -316,6 +328,27 @@ impl<'m> Machine<'m> {
                         let pool = &mut *self.sym.as_mut().unwrap().pool;
                         let c = pool.cmp(pred, x, y);
                         pool.ite(c, x, y)
+                    }
+                    IntrinsicOp::CtPop => {
+                        let x = self.sh_expr(rb, args[0], w);
+                        let pool = &mut *self.sym.as_mut().unwrap().pool;
+                        let mut sum = pool.constant(w, 0);
+                        for i in 0..w {
+                            let bit = pool.extract(1, i, x);
+                            let bit = pool.zext(w, bit);
+                            sum = pool.bin(BinOp::Add, w, sum, bit);
+                        }
+                        sum
+                    }
+                    IntrinsicOp::BSwap => {
+                        let x = self.sh_expr(rb, args[0], w);
+                        let pool = &mut *self.sym.as_mut().unwrap().pool;
+                        let mut acc = pool.extract(8, 0, x);
+                        for i in 1..w / 8 {
+                            let b = pool.extract(8, 8 * i, x);
+                            acc = pool.concat(acc, b);
+                        }
+                        acc
                     }
                     IntrinsicOp::Abs => {
                         let x = self.sh_expr(rb, args[0], w);
@@ -361,6 +394,32 @@ impl<'m> Machine<'m> {
             }
             _ => {}
         }
+    }
+
+    /// Records a check that held on this run (`ok`) with its violation as the alternative, so
+    /// that search can look for the input that breaks it (a crash is a test too).
+    fn check(&mut self, site: (FuncId, BlockId), ok: ExprId) {
+        let s = self.sym.as_mut().unwrap();
+        if s.path.len() >= s.max_path || s.pool.as_const(ok).is_some() {
+            return;
+        }
+        let bad = s.pool.not(ok);
+        s.path.push(BranchRecord { func: site.0, block: site.1, taken: 0, outcomes: vec![(ok, NO_GOAL, site.1), (bad, NO_GOAL, site.1)] });
+    }
+
+    /// An access of `n` bytes through a symbolic pointer: in bounds of the object it hit.
+    fn check_pointer(&mut self, site: (FuncId, BlockId), addr_e: ExprId, addr: u64, n: u32) {
+        let Some((base, size)) = self.mem.object_bounds(addr) else { return };
+        if size < n as u64 {
+            return;
+        }
+        let w = self.ptr_bits as u8;
+        let pool = &mut *self.sym.as_mut().unwrap().pool;
+        let b = pool.constant(w, base);
+        let off = pool.bin(BinOp::Sub, w, addr_e, b);
+        let last = pool.constant(w, size - n as u64);
+        let ok = pool.cmp(IPred::Ule, off, last);
+        self.check(site, ok);
     }
 
     /// A load through a symbolic pointer: an if-then-else over the elements of the object.

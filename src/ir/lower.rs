@@ -495,7 +495,9 @@ impl<'a> Lowerer<'a> {
         let num_regs = fl.reg_init.len() as u32;
         let (reg_init, agg_init, reg_names) = (fl.reg_init, fl.agg_init, fl.reg_names);
         // Goal target locations: the first located instruction of the target block.
-        let first_loc = |b: &Block| -> Loc { b.locs.iter().copied().chain(std::iter::once(b.term_loc)).find(|l| l.line > 0).unwrap_or_default() };
+        // Only real instructions count: a block that is just a jump carries the location of
+        // whatever clang attached to the jump (often a closing brace no native block owns).
+        let first_loc = |b: &Block| -> Loc { b.locs.iter().copied().find(|l| l.line > 0).unwrap_or_default() };
         for g in self.out.branch_goals.iter_mut().filter(|g| g.func == id) {
             let term = &blocks[g.block as usize].term;
             let target = match term {

@@ -189,7 +189,9 @@ pub fn replay(sources: &[PathBuf], opts: &CompileOptions, dir: &Path, module: &M
                 rep.mismatches.push(format!("{name}: claims unknown goal {g}"));
                 continue;
             };
-            let loc = if goal.kind == GoalKind::Error { goal.loc } else { goal.target_loc };
+            // The first instruction executed at the branch target; for targets that are bare
+            // jumps, the branch itself (a weaker check).
+            let loc = if goal.kind == GoalKind::Error || goal.target_loc.line == 0 { goal.loc } else { goal.target_loc };
             let file = module.files.get(loc.file as usize).cloned().unwrap_or_default();
             let count = cov.iter().find(|(f, _)| same_file(f, &file)).and_then(|(_, c)| c.lines.get(&loc.line).copied());
             match count {
