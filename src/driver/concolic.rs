@@ -173,7 +173,8 @@ impl Concolic {
 /// `cairn gen --strategy NAME`: concolic testing until the budget is spent or every path has
 /// been explored.
 pub fn run(s: &mut Session, strategy: Box<dyn Strategy>, seed: u64, cfg: &Config, progress: &mut dyn FnMut(&Session, &Concolic)) -> anyhow::Result<Concolic> {
-    let mut c = Concolic::new(s, strategy, seed, Duration::from_secs(10));
+    let mut c = Concolic::new(s, strategy, seed, Duration::from_secs(5));
+    c.solver.deadline = Some(s.start + s.budget.time);
     let mut first = RandomInputs { rng: SmallRng::seed_from_u64(seed) };
     c.execute(s, &mut first, cfg, 0, "concolic")?;
     while !s.should_stop() {

@@ -19,7 +19,7 @@ pub enum Answer {
 /// A decision procedure for a conjunction of 1-bit constraints.
 pub trait Backend {
     fn name(&self) -> &'static str;
-    fn check(&mut self, pool: &Pool, constraints: &[ExprId]) -> Answer;
+    fn check(&mut self, pool: &Pool, constraints: &[ExprId], timeout: Duration) -> Answer;
 }
 
 /// Z3 over bit-vectors (system libz3 4.8.12 through the `z3` crate 0.22; see README).
@@ -27,15 +27,28 @@ pub struct Z3Backend {
     solver: z3::Solver,
     cache: HashMap<ExprId, z3::ast::BV>,
     vars: HashMap<u32, z3::ast::BV>,
+    timeout_ms: u32,
+}
+
+impl Default for Z3Backend {
+    fn default() -> Self {
+        Z3Backend::new()
+    }
 }
 
 impl Z3Backend {
-    pub fn new(timeout: Duration) -> Z3Backend {
-        let solver = z3::Solver::new();
-        let mut p = z3::Params::new();
-        p.set_u32("timeout", timeout.as_millis().clamp(1, u32::MAX as u128) as u32);
-        solver.set_params(&p);
-        Z3Backend { solver, cache: HashMap::new(), vars: HashMap::new() }
+    pub fn new() -> Z3Backend {
+        Z3Backend { solver: z3::Solver::new(), cache: HashMap::new(), vars: HashMap::new(), timeout_ms: 0 }
+    }
+
+    fn set_timeout(&mut self, t: Duration) {
+        let ms = t.as_millis().clamp(1, u32::MAX as u128) as u32;
+        if ms != self.timeout_ms {
+            let mut p = z3::Params::new();
+            p.set_u32("timeout", ms);
+            self.solver.set_params(&p);
+            self.timeout_ms = ms;
+        }
     }
 
     fn bv(&mut self, pool: &Pool, e: ExprId) -> z3::ast::BV {
@@ -113,8 +126,9 @@ impl Backend for Z3Backend {
         "z3"
     }
 
-    fn check(&mut self, pool: &Pool, constraints: &[ExprId]) -> Answer {
+    fn check(&mut self, pool: &Pool, constraints: &[ExprId], timeout: Duration) -> Answer {
         use z3::ast::BV;
+        self.set_timeout(timeout);
         self.solver.push();
         let mut vars: HashSet<u32> = HashSet::new();
         for &c in constraints {
@@ -183,15 +197,19 @@ pub struct SolverFront {
     pub backends: Vec<Box<dyn Backend>>,
     cache: HashMap<Vec<ExprId>, Answer>,
     pub stats: SolverStats,
+    /// Longest time one backend may spend on one query.
+    pub timeout: Duration,
+    /// No query runs past this instant (the session's budget).
+    pub deadline: Option<Instant>,
 }
 
 impl SolverFront {
-    pub fn new(backends: Vec<Box<dyn Backend>>) -> SolverFront {
-        SolverFront { backends, cache: HashMap::new(), stats: SolverStats::default() }
+    pub fn new(backends: Vec<Box<dyn Backend>>, timeout: Duration) -> SolverFront {
+        SolverFront { backends, cache: HashMap::new(), stats: SolverStats::default(), timeout, deadline: None }
     }
 
     pub fn with_z3(timeout: Duration) -> SolverFront {
-        SolverFront::new(vec![Box::new(Z3Backend::new(timeout))])
+        SolverFront::new(vec![Box::new(Z3Backend::new())], timeout)
     }
 
     /// Finds values for the variables so that `goal` holds together with every prefix
@@ -216,9 +234,13 @@ impl SolverFront {
         }
         let t = Instant::now();
         let mut answer = Answer::Unknown;
+        let timeout = match self.deadline {
+            Some(d) => self.timeout.min(d.saturating_duration_since(Instant::now())).max(Duration::from_millis(1)),
+            None => self.timeout,
+        };
         for b in self.backends.iter_mut() {
             self.stats.backend_calls += 1;
-            answer = b.check(pool, &key);
+            answer = b.check(pool, &key, timeout);
             match &answer {
                 Answer::Sat(a) => {
                     // Validate by concrete evaluation before anyone uses it.
@@ -240,7 +262,9 @@ impl SolverFront {
             Answer::Unsat => self.stats.unsat += 1,
             Answer::Unknown => self.stats.unknown += 1,
         }
-        self.cache.insert(key, answer.clone());
+        if answer != Answer::Unknown {
+            self.cache.insert(key, answer.clone());
+        }
         answer
     }
 }

@@ -1,0 +1,136 @@
+//! Search strategies compared on the team's programs, at the same budget, in one run:
+//! final coverage, time and tests to reach it, paths per second, solver calls and time.
+//!
+//! `cargo bench --bench strategies -- [--time SECS] [--seeds N] [--strategies a,b,..] [FILE.c ...]`
+//! (default: every program in tests/programs/concolic, 5 s, 1 seed, every strategy).
+
+use cairn::driver::session::{Budget, Session};
+use cairn::exec::{Config, Program};
+use cairn::ir::frontend::{CompileOptions, TempDir, load};
+use cairn::output::suite::SuiteWriter;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+#[derive(Default, Clone)]
+struct Row {
+    covered: f64,
+    total: usize,
+    t_final: f64,
+    tests_final: f64,
+    paths_per_s: f64,
+    solver_calls: f64,
+    solver_s: f64,
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut time = 5.0;
+    let mut seeds = 1u64;
+    let mut strategies: Vec<String> = ["random", "dfs", "random-branch", "uniform-random", "cfg", "generational"].iter().map(|s| s.to_string()).collect();
+    let mut files: Vec<PathBuf> = vec![];
+    let mut i = 0;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--time" => {
+                time = args[i + 1].parse().unwrap();
+                i += 1;
+            }
+            "--seeds" => {
+                seeds = args[i + 1].parse().unwrap();
+                i += 1;
+            }
+            "--strategies" => {
+                strategies = args[i + 1].split(',').map(|s| s.to_string()).collect();
+                i += 1;
+            }
+            a if a.ends_with(".c") => files.push(PathBuf::from(a)),
+            _ => {}
+        }
+        i += 1;
+    }
+    if files.is_empty() {
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/programs/concolic");
+        files = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "c")).collect();
+        files.sort();
+    }
+    println!("budget {time}s per run, {seeds} seed(s); figures are means over seeds");
+    println!("{:<22} {:<15} {:>9} {:>9} {:>8} {:>9} {:>9} {:>9}", "program", "strategy", "covered", "t_final", "tests", "paths/s", "solver#", "solver_s");
+    for f in &files {
+        let m = match load(std::slice::from_ref(f), &CompileOptions::default()) {
+            Ok(m) => m,
+            Err(e) => {
+                println!("{}: {e:#}", f.display());
+                continue;
+            }
+        };
+        let p = Program::new(m);
+        for st in &strategies {
+            let mut acc = Row::default();
+            for seed in 0..seeds {
+                let r = run_one(&p, f, st, seed, time);
+                acc.covered += r.covered / seeds as f64;
+                acc.total = r.total;
+                acc.t_final += r.t_final / seeds as f64;
+                acc.tests_final += r.tests_final / seeds as f64;
+                acc.paths_per_s += r.paths_per_s / seeds as f64;
+                acc.solver_calls += r.solver_calls / seeds as f64;
+                acc.solver_s += r.solver_s / seeds as f64;
+            }
+            println!(
+                "{:<22} {:<15} {:>5.1}/{:<3} {:>9.3} {:>8.1} {:>9.0} {:>9.1} {:>9.3}",
+                f.file_name().unwrap().to_string_lossy(),
+                st,
+                acc.covered,
+                acc.total,
+                acc.t_final,
+                acc.tests_final,
+                acc.paths_per_s,
+                acc.solver_calls,
+                acc.solver_s
+            );
+        }
+    }
+}
+
+fn run_one(p: &Program, f: &std::path::Path, strategy: &str, seed: u64, time: f64) -> Row {
+    let tmp = TempDir::new("bench").unwrap();
+    let w = SuiteWriter::create(tmp.path(), f, &p.module, false).unwrap();
+    let budget = Budget { time: Duration::from_secs_f64(time), max_tests: None, max_iterations: None };
+    let mut s = Session::new(p, w, budget, Arc::new(AtomicBool::new(false)));
+    let cfg = Config { max_steps: 10_000_000, ..Config::default() };
+    let mut last = (0usize, 0.0f64, 0usize);
+    let mut track = |s: &Session| {
+        if s.ledger.covered > last.0 {
+            last = (s.ledger.covered, s.start.elapsed().as_secs_f64(), s.out.tests);
+        }
+    };
+    let (calls, solver_s, paths) = if strategy == "random" {
+        // Random testing, observed run by run.
+        use cairn::exec::input::RandomInputs;
+        use rand::SeedableRng;
+        let mut src = RandomInputs { rng: rand::rngs::SmallRng::seed_from_u64(seed) };
+        while !s.should_stop() {
+            let r = s.program.run(&mut src, &cfg);
+            s.record(&r, "random").unwrap();
+            track(&s);
+        }
+        (0.0, 0.0, s.iterations as f64)
+    } else {
+        let strat = cairn::search::by_name(strategy).unwrap_or_else(|| panic!("unknown strategy {strategy}"));
+        let c = cairn::driver::concolic::run(&mut s, strat, seed, &cfg, &mut |s, _| track(s)).unwrap();
+        track(&s);
+        (c.solver.stats.backend_calls as f64, c.solver.stats.time_s, c.stats.paths as f64)
+    };
+    let elapsed = s.start.elapsed().as_secs_f64().max(1e-6);
+    Row {
+        covered: s.ledger.covered as f64,
+        total: s.goals.len(),
+        t_final: last.1,
+        tests_final: last.2 as f64,
+        paths_per_s: paths / elapsed,
+        solver_calls: calls,
+        solver_s,
+    }
+}
