@@ -7,6 +7,7 @@ pub mod analysis;
 pub mod driver;
 pub mod exec;
 pub mod ir;
+pub mod mc;
 pub mod output;
 pub mod search;
 pub mod smt;

@@ -70,6 +70,8 @@ enum Strategy {
     Cfg,
     /// Concolic, SAGE's generational search.
     Generational,
+    /// Concolic, the pending branch with the largest expectation of uncovered branches behind it.
+    Expectation,
 }
 
 impl Strategy {
@@ -81,6 +83,7 @@ impl Strategy {
             Strategy::UniformRandom => "uniform-random",
             Strategy::Cfg => "cfg",
             Strategy::Generational => "generational",
+            Strategy::Expectation => "expectation",
         }
     }
 }
@@ -138,6 +141,25 @@ enum Cmd {
         /// Goals: all branches and error calls, or only the error calls (Test-Comp coverage-error).
         #[arg(long, value_enum, default_value = "branches")]
         goals: GoalSet,
+        /// After testing, run the model checker on the goals left (a share of the budget).
+        #[arg(long)]
+        prove: bool,
+        #[command(flatten)]
+        front: Front,
+    },
+    /// Decide goals with the model checker: covered (with a test), unreachable, or unknown.
+    Prove {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[arg(long, short)]
+        out: PathBuf,
+        #[arg(long, default_value = "60s", value_parser = parse_duration)]
+        time: Duration,
+        #[arg(long, value_enum, default_value = "branches")]
+        goals: GoalSet,
+        /// Write the final abstract reachability graph as Graphviz DOT.
+        #[arg(long)]
+        arg: Option<PathBuf>,
         #[command(flatten)]
         front: Front,
     },
@@ -175,6 +197,31 @@ fn parse_duration(s: &str) -> Result<Duration, String> {
     };
     let v: f64 = num.trim().parse().map_err(|_| format!("invalid duration `{s}`"))?;
     Ok(Duration::from_secs_f64(v * mult))
+}
+
+fn interrupt_flag() -> Arc<AtomicBool> {
+    let interrupted = Arc::new(AtomicBool::new(false));
+    let i = interrupted.clone();
+    let _ = ctrlc::set_handler(move || i.store(true, std::sync::atomic::Ordering::SeqCst));
+    interrupted
+}
+
+/// Writes goals.json, summary.json and the zip; prints the one-line summary.
+fn finish(s: &mut Session, p: &Program, out: &std::path::Path, extra: serde_json::Value) -> Result<i32> {
+    let summary = s.out.finish(&p.module, &s.goals, &s.ledger, extra)?;
+    println!(
+        "cairn: {} goals ({} branch outcomes, {} error calls): {} covered, {} unreachable, {} unknown; {} tests in {:.1}s -> {}",
+        s.goals.len(),
+        s.goals.num_branches,
+        s.goals.len() - s.goals.num_branches,
+        s.ledger.covered,
+        s.ledger.unreachable,
+        s.ledger.unknown(),
+        s.out.tests,
+        summary["time_s"].as_f64().unwrap_or(0.0),
+        out.display()
+    );
+    Ok(if s.ledger.violations.is_empty() { 0 } else { 4 })
 }
 
 /// A progress bar on stderr when it is a terminal; nothing otherwise (CI logs stay clean).
@@ -259,19 +306,34 @@ fn real_main(cli: Cli) -> Result<i32> {
                 o => o.exit_code(),
             })
         }
-        Cmd::Gen { files, out, time, seed, strategy, max_tests, max_iterations, max_steps, goals, front } => {
+        Cmd::Prove { files, out, time, goals, arg, front } => {
             let p = load_program(&files, &front)?;
             let writer = SuiteWriter::create(&out, &files[0], &p.module, goals == GoalSet::Error)?;
-            let interrupted = Arc::new(AtomicBool::new(false));
-            {
-                let i = interrupted.clone();
-                let _ = ctrlc::set_handler(move || i.store(true, std::sync::atomic::Ordering::SeqCst));
+            let budget = Budget { time: time * 2, max_tests: None, max_iterations: None };
+            let mut s = Session::new(&p, writer, budget, interrupt_flag());
+            if goals == GoalSet::Error {
+                s.only_error_goals();
             }
-            let budget = Budget { time, max_tests, max_iterations };
+            let dead = cairn::driver::prove::static_check(&mut s);
+            let (_, stats, dot) = cairn::driver::prove::run(&mut s, time)?;
+            if let Some(path) = arg {
+                std::fs::write(&path, dot)?;
+            }
+            let extra = serde_json::json!({"mc": stats, "static_unreachable": dead});
+            finish(&mut s, &p, &out, extra)
+        }
+        Cmd::Gen { files, out, time, seed, strategy, max_tests, max_iterations, max_steps, goals, prove, front } => {
+            let p = load_program(&files, &front)?;
+            let writer = SuiteWriter::create(&out, &files[0], &p.module, goals == GoalSet::Error)?;
+            let interrupted = interrupt_flag();
+            // With --prove, testing gets two thirds of the budget and the model checker the rest.
+            let test_time = if prove { time * 2 / 3 } else { time };
+            let budget = Budget { time: test_time, max_tests, max_iterations };
             let mut s = Session::new(&p, writer, budget, interrupted);
             if goals == GoalSet::Error {
                 s.only_error_goals();
             }
+            let dead = cairn::driver::prove::static_check(&mut s);
             let cfg = Config { max_steps, ..Config::default() };
             let bar = progress_bar();
             let mut extra = serde_json::json!({"strategy": strategy.name(), "seed": seed});
@@ -304,21 +366,14 @@ fn real_main(cli: Cli) -> Result<i32> {
                 b.finish_and_clear();
             }
             extra["iterations"] = serde_json::json!(s.iterations);
-            let summary = s.out.finish(&p.module, &s.goals, &s.ledger, extra)?;
-            println!(
-                "cairn: {} goals ({} branch outcomes, {} error calls): {} covered, {} unreachable, {} unknown; {} tests in {:.1}s ({} runs) -> {}",
-                s.goals.len(),
-                s.goals.num_branches,
-                s.goals.len() - s.goals.num_branches,
-                s.ledger.covered,
-                s.ledger.unreachable,
-                s.ledger.unknown(),
-                s.out.tests,
-                summary["time_s"].as_f64().unwrap_or(0.0),
-                s.iterations,
-                out.display()
-            );
-            Ok(if s.ledger.violations.is_empty() { 0 } else { 4 })
+            extra["static_unreachable"] = serde_json::json!(dead);
+            if prove && !s.ledger.all_decided() && !s.interrupted.load(std::sync::atomic::Ordering::Relaxed) {
+                let left = time.saturating_sub(s.start.elapsed());
+                s.budget.time = time;
+                let (_, stats, _) = cairn::driver::prove::run(&mut s, left.max(Duration::from_secs(1)))?;
+                extra["mc"] = serde_json::to_value(&stats)?;
+            }
+            finish(&mut s, &p, &out, extra)
         }
         Cmd::Replay { mut args, json, front } => {
             let dir = args.pop().unwrap();

@@ -1,4 +1,6 @@
 //! Static analyses over Cairn IR.
 
 pub mod cfg;
+pub mod dead;
+pub mod expectation;
 pub mod goals;

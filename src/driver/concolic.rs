@@ -53,7 +53,8 @@ pub fn symbolic_run(s: &Session, pool: &mut Pool, input: &mut dyn crate::exec::I
 }
 
 impl Concolic {
-    pub fn new(s: &Session, strategy: Box<dyn Strategy>, seed: u64, solver_timeout: Duration) -> Concolic {
+    pub fn new(s: &Session, mut strategy: Box<dyn Strategy>, seed: u64, solver_timeout: Duration) -> Concolic {
+        strategy.prepare(s.program);
         let icfg = Icfg::new(&s.program.module);
         Concolic {
             pool: Pool::new(),

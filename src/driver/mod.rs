@@ -2,5 +2,6 @@
 
 pub mod ledger;
 pub mod concolic;
+pub mod prove;
 pub mod random;
 pub mod session;

@@ -405,11 +405,12 @@ pub fn call(m: &mut Machine, ext: u32, args: &[VarArg], dst: Option<Val>) -> Res
             }
             // A symbolic assumption is part of the path condition, with no alternative.
             if c != NONE {
+                let ctx = m.context();
                 let s = m.sym.as_mut().unwrap();
                 let w = s.pool.width(c);
                 let z = s.pool.constant(w, 0);
                 let holds = s.pool.cmp(IPred::Ne, c, z);
-                s.path.push(BranchRecord { func: 0, block: 0, taken: 0, outcomes: vec![(holds, NO_GOAL, 0)] });
+                s.path.push(BranchRecord { func: 0, block: 0, taken: 0, outcomes: vec![(holds, NO_GOAL, 0)], ctx });
             }
             None
         }

@@ -9,6 +9,7 @@ use super::libc::{self as clib, Ext};
 use super::memory::{MemFault, Memory};
 use super::ops::{self, mask, sext};
 use super::shadow::{NONE, Shadow};
+use crate::analysis::expectation::{ROOT_CONTEXT, call_context};
 use crate::ir::*;
 
 #[derive(Clone, Debug)]
@@ -115,6 +116,8 @@ struct Frame {
     ret: Option<Val>,
     stack_mark: usize,
     varargs: Vec<VarArg>,
+    /// Call-string context: `call_context` of the caller's context and the call site.
+    ctx: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -199,6 +202,11 @@ impl<'m> Machine<'m> {
 
     pub fn current_site(&self) -> u32 {
         self.cur_site
+    }
+
+    /// Call-string context of the current frame (`ROOT_CONTEXT` in the first frame).
+    pub fn context(&self) -> u64 {
+        self.frames.last().map_or(ROOT_CONTEXT, |f| f.ctx)
     }
 
     pub fn finish(mut self, outcome: Outcome) -> RunResult {
@@ -322,7 +330,9 @@ impl<'m> Machine<'m> {
                 }
             }
         }
-        self.frames.push(Frame { func: fid, block: 0, ip: 0, rb, ab, ret, stack_mark, varargs });
+        // Frames are pushed by calls (at `cur_site`) and by `start` (the root).
+        let ctx = self.frames.last().map_or(ROOT_CONTEXT, |f| call_context(f.ctx, self.cur_site));
+        self.frames.push(Frame { func: fid, block: 0, ip: 0, rb, ab, ret, stack_mark, varargs, ctx });
         Ok(())
     }
 

@@ -30,6 +30,9 @@ pub struct BranchRecord {
     pub taken: usize,
     /// Every outcome: its condition, the goal it covers, and the target block.
     pub outcomes: Vec<(ExprId, GoalId, BlockId)>,
+    /// Call-string context of the decision (`Machine::context`): tells apart the copies of a
+    /// function's branches per call site (uncovered-branch expectation search).
+    pub ctx: u64,
 }
 
 impl BranchRecord {
@@ -404,7 +407,9 @@ impl<'m> Machine<'m> {
             return;
         }
         let bad = s.pool.not(ok);
-        s.path.push(BranchRecord { func: site.0, block: site.1, taken: 0, outcomes: vec![(ok, NO_GOAL, site.1), (bad, NO_GOAL, site.1)] });
+        let ctx = self.context();
+        let s = self.sym.as_mut().unwrap();
+        s.path.push(BranchRecord { func: site.0, block: site.1, taken: 0, outcomes: vec![(ok, NO_GOAL, site.1), (bad, NO_GOAL, site.1)], ctx });
     }
 
     /// An access of `n` bytes through a symbolic pointer: in bounds of the object it hit.
@@ -477,7 +482,7 @@ impl<'m> Machine<'m> {
                 let pool = &mut *self.sym.as_mut().unwrap().pool;
                 let c = pool.extract(1, 0, c);
                 let nc = pool.not(c);
-                let rec = BranchRecord { func, block, taken, outcomes: vec![(c, *then_goal, then_edge.target), (nc, *else_goal, else_edge.target)] };
+                let rec = BranchRecord { func, block, taken, outcomes: vec![(c, *then_goal, then_edge.target), (nc, *else_goal, else_edge.target)], ctx: self.context() };
                 self.sym.as_mut().unwrap().path.push(rec);
             }
             Terminator::Switch { val, w, cases, default, default_goal } => {
@@ -501,7 +506,7 @@ impl<'m> Machine<'m> {
                     }
                 }
                 outcomes.push((none_match, *default_goal, default.target));
-                let rec = BranchRecord { func, block, taken, outcomes };
+                let rec = BranchRecord { func, block, taken, outcomes, ctx: self.context() };
                 self.sym.as_mut().unwrap().path.push(rec);
             }
             _ => {}

@@ -417,6 +417,7 @@ impl<'a> Lowerer<'a> {
             vals: HashMap::new(),
             reg_init: vec![],
             reg_names: vec![],
+            reg_tys: vec![],
             agg_init: vec![],
             consts: HashMap::new(),
             blocks: HashMap::new(),
@@ -493,7 +494,7 @@ impl<'a> Lowerer<'a> {
             blocks.push(Block { name: name_str(&b.name), insts, locs, term, term_loc });
         }
         let num_regs = fl.reg_init.len() as u32;
-        let (reg_init, agg_init, reg_names) = (fl.reg_init, fl.agg_init, fl.reg_names);
+        let (reg_init, agg_init, reg_names, reg_tys) = (fl.reg_init, fl.agg_init, fl.reg_names, fl.reg_tys);
         // Goal target locations: the first located instruction of the target block.
         // Only real instructions count: a block that is just a jump carries the location of
         // whatever clang attached to the jump (often a closing brace no native block owns).
@@ -529,6 +530,7 @@ impl<'a> Lowerer<'a> {
             reg_init,
             agg_init,
             reg_names,
+            reg_tys,
             loc: floc,
         })
     }
@@ -577,6 +579,7 @@ struct FnLower<'l, 'a> {
     vals: HashMap<Name, Val>,
     reg_init: Vec<u64>,
     reg_names: Vec<String>,
+    reg_tys: Vec<Ty>,
     agg_init: Vec<u8>,
     consts: HashMap<u64, Reg>,
     blocks: HashMap<Name, BlockId>,
@@ -596,6 +599,7 @@ impl<'l, 'a> FnLower<'l, 'a> {
     fn new_reg(&mut self, name: &str, init: u64) -> Reg {
         self.reg_init.push(init);
         self.reg_names.push(name.to_string());
+        self.reg_tys.push(Ty::Void);
         (self.reg_init.len() - 1) as Reg
     }
 
@@ -608,7 +612,11 @@ impl<'l, 'a> FnLower<'l, 'a> {
     fn new_val(&mut self, ty: &TypeRef, name: &str, at: &str) -> Result<Val> {
         match self.lw.lay.ty(ty) {
             Ok(Ty::Agg(n)) => Ok(Val::Agg(self.new_agg(n), n)),
-            Ok(t) => Ok(Val::Reg(self.new_reg(name, 0), t)),
+            Ok(t) => {
+                let r = self.new_reg(name, 0);
+                self.reg_tys[r as usize] = t;
+                Ok(Val::Reg(r, t))
+            }
             Err(e) => unsupported(e, at),
         }
     }

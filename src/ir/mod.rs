@@ -361,6 +361,8 @@ pub struct Function {
     pub agg_init: Vec<u8>,
     /// Source names of registers that LLVM named (debugging aid).
     pub reg_names: Vec<String>,
+    /// Type of each register (`Void` for constants, which are shared across types).
+    pub reg_tys: Vec<Ty>,
     pub loc: Loc,
 }
 

@@ -3,6 +3,7 @@
 //! As in KLEE's `Searcher`, choosing what to explore next is separated from executing it: a
 //! `Strategy` sees pending branches as they appear and picks one when asked.
 
+pub mod expectation;
 pub mod strategies;
 pub mod tree;
 
@@ -54,6 +55,8 @@ pub struct Ctx<'a> {
 
 pub trait Strategy {
     fn name(&self) -> &'static str;
+    /// Called once before the first run, with the program under test (static analyses).
+    fn prepare(&mut self, _program: &crate::exec::Program) {}
     /// A new pending branch.
     fn add(&mut self, id: PendingId, p: &Pending, ctx: &mut Ctx);
     /// A run finished (after its pending branches were added).

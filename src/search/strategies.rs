@@ -1,5 +1,5 @@
 //! The classic search strategies: bounded DFS, random branch, uniform random, CFG-directed,
-//! generational.
+//! generational (uncovered-branch expectation is in `expectation.rs`).
 
 use super::tree::{Pending, RunPath};
 use super::{Ctx, PendingId, PendingPool, Strategy};
@@ -8,7 +8,7 @@ use rand::Rng;
 use std::collections::{BinaryHeap, HashMap};
 use std::rc::Rc;
 
-pub const NAMES: &[&str] = &["dfs", "random-branch", "uniform-random", "cfg", "generational"];
+pub const NAMES: &[&str] = &["dfs", "random-branch", "uniform-random", "cfg", "generational", "expectation"];
 
 pub fn by_name(name: &str) -> Option<Box<dyn Strategy>> {
     Some(match name {
@@ -17,6 +17,7 @@ pub fn by_name(name: &str) -> Option<Box<dyn Strategy>> {
         "uniform-random" => Box::new(UniformRandom::default()),
         "cfg" => Box::new(CfgDirected::default()),
         "generational" => Box::new(Generational::default()),
+        "expectation" => Box::new(super::expectation::Expectation::default()),
         _ => return None,
     })
 }

@@ -410,3 +410,61 @@ impl Pool {
         }
     }
 }
+
+impl Pool {
+    /// `e` with every variable `k` replaced by `f(k)` (kept when `f` returns None).
+    pub fn substitute(&mut self, e: ExprId, f: &mut dyn FnMut(&mut Pool, VarKey) -> Option<ExprId>, memo: &mut HashMap<ExprId, ExprId>) -> ExprId {
+        if let Some(r) = memo.get(&e) {
+            return *r;
+        }
+        let r = match self.node(e).clone() {
+            Node::Const { .. } => e,
+            Node::Var { id, .. } => {
+                let k = self.vars[id as usize];
+                f(self, k).unwrap_or(e)
+            }
+            Node::Bin { op, w, a, b } => {
+                let (a, b) = (self.substitute(a, f, memo), self.substitute(b, f, memo));
+                self.bin(op, w, a, b)
+            }
+            Node::Cmp { pred, a, b } => {
+                let (a, b) = (self.substitute(a, f, memo), self.substitute(b, f, memo));
+                self.cmp(pred, a, b)
+            }
+            Node::Ite { c, t, f: ff, .. } => {
+                let (c, t, ff) = (self.substitute(c, f, memo), self.substitute(t, f, memo), self.substitute(ff, f, memo));
+                self.ite(c, t, ff)
+            }
+            Node::ZExt { w, a } => {
+                let a = self.substitute(a, f, memo);
+                self.zext(w, a)
+            }
+            Node::SExt { w, a } => {
+                let a = self.substitute(a, f, memo);
+                self.sext(w, a)
+            }
+            Node::Extract { w, lo, a } => {
+                let a = self.substitute(a, f, memo);
+                self.extract(w, lo, a)
+            }
+            Node::Concat { hi, lo, .. } => {
+                let (hi, lo) = (self.substitute(hi, f, memo), self.substitute(lo, f, memo));
+                self.concat(hi, lo)
+            }
+        };
+        memo.insert(e, r);
+        r
+    }
+
+    /// Conjuncts of a 1-bit conjunction (`and` trees), for predicate extraction.
+    pub fn conjuncts(&self, e: ExprId, out: &mut Vec<ExprId>) {
+        match self.node(e) {
+            Node::Bin { op: BinOp::And, w: 1, a, b } => {
+                let (a, b) = (*a, *b);
+                self.conjuncts(a, out);
+                self.conjuncts(b, out);
+            }
+            _ => out.push(e),
+        }
+    }
+}

@@ -1,0 +1,5 @@
+//! Coverage-driven CEGAR model checking with predicate abstraction (Algorithm 2 of the
+//! abstraction-driven concolic testing paper) over Cairn IR.
+
+pub mod arg;
+pub mod model;

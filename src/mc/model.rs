@@ -1,0 +1,923 @@
+//! The program as the model checker sees it: locations, and the symbolic *effect* of each
+//! straight-line segment between locations (assignments, guards, havocs).
+//!
+//! What is modelled (sound over-approximation of the interpreter's semantics):
+//! - scalar SSA registers of every function, exactly, as bit-vectors;
+//! - "tracked" global cells: scalar globals whose address is only ever used directly as the
+//!   address of loads and stores of one type (so nothing can alias them), with their initial
+//!   values;
+//! - everything else read from memory, floating-point results, aggregates and the results of
+//!   library calls are *havoc* (unconstrained fresh values); stores to untracked memory are
+//!   ignored; inputs are havocs that the test generator maps back to input values;
+//! - `abort`, `exit`, failed assertions and error functions end a path; assumptions are guards.
+//! Calls of program functions are inlined (the call stack is part of the abstract state);
+//! recursive calls and calls through function pointers are havoc, and every goal in code they
+//! could reach is excluded from proofs.
+
+use crate::exec::InputKind;
+use crate::exec::libc::Ext;
+use crate::ir::*;
+use crate::smt::expr::{ExprId, Pool, VarKey};
+use std::collections::{HashMap, HashSet};
+
+/// A program location: a block start, or a call instruction inside a block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Loc {
+    pub func: FuncId,
+    pub block: BlockId,
+    pub ip: u32,
+}
+
+/// Model variables are Pool variables with `input` = variable index, `byte` = SSA version.
+#[derive(Clone, Debug)]
+pub enum VarKind {
+    Reg(FuncId, Reg),
+    Global(u64),
+    /// A fresh value created by one effect (an input when `input` is Some).
+    Havoc(Option<InputKind>),
+}
+
+/// The symbolic effect of one segment, over version-0 variables and its own havocs.
+#[derive(Clone, Debug, Default)]
+pub struct Effect {
+    /// Parallel assignments (relative to the segment's start state).
+    pub assigns: Vec<(u32, ExprId)>,
+    pub guards: Vec<ExprId>,
+    /// Havoc variables this effect creates, in execution order.
+    pub havocs: Vec<u32>,
+}
+
+/// Where control goes after a segment.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Next {
+    Goto(Loc),
+    /// Inline call: push the return location, enter the callee.
+    Call { callee: FuncId, ret_to: Loc },
+    /// Return from the current function (value already assigned to the caller's register).
+    Return,
+    /// The path ends (exit, abort, error function, unreachable).
+    End,
+}
+
+#[derive(Clone, Debug)]
+pub struct Transition {
+    pub effect: Effect,
+    pub next: Next,
+    /// Branch goal covered by taking this transition.
+    pub goal: Option<GoalId>,
+    /// Error-call site reached by this transition.
+    pub error_site: Option<u32>,
+}
+
+pub struct Model<'m> {
+    pub m: &'m Module,
+    pub exts: &'m [Ext],
+    pub pool: Pool,
+    pub vars: Vec<VarKind>,
+    widths: Vec<u8>,
+    reg_var: HashMap<(FuncId, Reg), u32>,
+    global_var: HashMap<u64, u32>,
+    /// Tracked global cells: address → (type, initial value).
+    pub tracked: HashMap<u64, (Ty, u64)>,
+    is_const: Vec<Vec<bool>>,
+    /// Functions whose goals no proof may claim (reachable from havocked calls).
+    pub unprovable_funcs: HashSet<FuncId>,
+    /// Runtime (library) functions, summarized instead of inlined.
+    pub summarized: HashSet<FuncId>,
+    /// Tracked globals a summarized function may write (transitively).
+    pub writes: HashMap<FuncId, Vec<u64>>,
+    cache: HashMap<(Loc, usize), Vec<Transition>>,
+    pub ptr_bits: u32,
+}
+
+fn is_terminating(name: &str) -> bool {
+    matches!(name, "abort" | "exit" | "_exit" | "_Exit" | "__cairn_exit" | "__assert_fail" | "__assert_perror_fail" | "__assert" | "reach_error" | "__VERIFIER_error")
+}
+
+impl<'m> Model<'m> {
+    pub fn new(m: &'m Module, exts: &'m [Ext]) -> Model<'m> {
+        let is_const = m
+            .functions
+            .iter()
+            .map(|f| {
+                let mut c = vec![true; f.num_regs as usize];
+                for p in &f.params {
+                    if let Val::Reg(r, _) = p {
+                        c[*r as usize] = false;
+                    }
+                }
+                for b in &f.blocks {
+                    for i in &b.insts {
+                        if let Some(Val::Reg(d, _)) = inst_dst(i) {
+                            c[d as usize] = false;
+                        }
+                    }
+                    for e in edges(&b.term) {
+                        for (d, _) in &e.moves.regs {
+                            c[*d as usize] = false;
+                        }
+                    }
+                }
+                c
+            })
+            .collect();
+        let mut model = Model {
+            m,
+            exts,
+            pool: Pool::new(),
+            vars: vec![],
+            widths: vec![],
+            reg_var: HashMap::new(),
+            global_var: HashMap::new(),
+            tracked: HashMap::new(),
+            is_const,
+            unprovable_funcs: HashSet::new(),
+            summarized: HashSet::new(),
+            writes: HashMap::new(),
+            cache: HashMap::new(),
+            ptr_bits: m.data_model.ptr_bytes() * 8,
+        };
+        model.summarized = m.functions.iter().filter(|f| is_runtime(m, f)).map(|f| f.id).collect();
+        model.find_tracked_globals();
+        model.find_unprovable();
+        model.find_summary_writes();
+        model
+    }
+
+    pub fn var_width(&self, v: u32) -> u8 {
+        self.widths[v as usize]
+    }
+
+    fn new_var(&mut self, k: VarKind, w: u8) -> u32 {
+        self.vars.push(k);
+        self.widths.push(w);
+        (self.vars.len() - 1) as u32
+    }
+
+    /// The version-0 expression of variable `v`.
+    pub fn var_expr(&mut self, v: u32) -> ExprId {
+        let w = self.widths[v as usize];
+        self.pool.var(VarKey { input: v, byte: 0, w })
+    }
+
+    /// Variable `v` at SSA version `k` (path formulas).
+    pub fn var_version(&mut self, v: u32, k: u32) -> ExprId {
+        let w = self.widths[v as usize];
+        self.pool.var(VarKey { input: v, byte: k, w })
+    }
+
+    fn reg_var(&mut self, f: FuncId, r: Reg, w: u8) -> u32 {
+        if let Some(&v) = self.reg_var.get(&(f, r)) {
+            return v;
+        }
+        // Registers have one width whatever the use: their declared type's, when known.
+        let w = match self.m.functions[f as usize].reg_tys.get(r as usize) {
+            Some(Ty::Void) | None => w,
+            Some(t) => self.width_of(*t),
+        };
+        let v = self.new_var(VarKind::Reg(f, r), w);
+        self.reg_var.insert((f, r), v);
+        v
+    }
+
+    pub fn global_cell(&mut self, addr: u64) -> Option<u32> {
+        let (ty, _) = *self.tracked.get(&addr)?;
+        if let Some(&v) = self.global_var.get(&addr) {
+            return Some(v);
+        }
+        let w = ty.bits_with(self.ptr_bits) as u8;
+        let v = self.new_var(VarKind::Global(addr), w);
+        self.global_var.insert(addr, v);
+        Some(v)
+    }
+
+    /// Initial values of tracked globals.
+    pub fn initial_assigns(&mut self) -> Vec<(u32, ExprId)> {
+        let mut addrs: Vec<(u64, Ty, u64)> = self.tracked.iter().map(|(a, (t, v))| (*a, *t, *v)).collect();
+        addrs.sort_by_key(|x| x.0);
+        let mut out = vec![];
+        for (a, t, v) in addrs {
+            let var = self.global_cell(a).unwrap();
+            let c = self.pool.constant(t.bits_with(self.ptr_bits) as u8, v);
+            out.push((var, c));
+        }
+        out
+    }
+
+    fn const_value(&self, f: FuncId, r: Reg) -> Option<u64> {
+        if self.is_const[f as usize][r as usize] { Some(self.m.functions[f as usize].reg_init[r as usize]) } else { None }
+    }
+
+    /// Globals whose address only appears as a load/store address of one scalar type.
+    fn find_tracked_globals(&mut self) {
+        let m = self.m;
+        let mut cells: HashMap<u64, Option<Ty>> = HashMap::new();
+        let mut escaped: HashSet<usize> = HashSet::new();
+        let owner = |a: u64| -> Option<usize> { m.globals.iter().position(|g| a >= g.addr && a < g.addr + g.size) };
+        for f in &m.functions {
+            let fid = f.id;
+            let cst = |r: Reg| self.const_value(fid, r).filter(|v| *v >= layout::GLOBAL_BASE && *v < m.globals_end);
+            for b in &f.blocks {
+                for i in &b.insts {
+                    let (addr_ops, others): (Vec<(Reg, Ty)>, Vec<Reg>) = match i {
+                        Inst::Load { addr, ty, .. } => (vec![(*addr, *ty)], vec![]),
+                        Inst::Store { addr, ty, val } => (vec![(*addr, *ty)], vec![*val]),
+                        _ => (vec![], inst_operands(i)),
+                    };
+                    for (r, ty) in addr_ops {
+                        if let Some(a) = cst(r) {
+                            match cells.get(&a) {
+                                None => {
+                                    cells.insert(a, Some(ty));
+                                }
+                                Some(Some(t)) if *t == ty => {}
+                                _ => {
+                                    cells.insert(a, None);
+                                }
+                            }
+                        }
+                    }
+                    for r in others {
+                        if let Some(a) = cst(r) {
+                            if let Some(g) = owner(a) {
+                                escaped.insert(g);
+                            }
+                        }
+                    }
+                }
+                for r in term_operands(&b.term) {
+                    if let Some(a) = cst(r) {
+                        if let Some(g) = owner(a) {
+                            escaped.insert(g);
+                        }
+                    }
+                }
+            }
+        }
+        // Global initializers that hold addresses also make the target escape.
+        let pb = self.ptr_bits / 8;
+        for g in &m.globals {
+            for chunk in g.init.chunks(pb as usize) {
+                let mut b = [0u8; 8];
+                b[..chunk.len()].copy_from_slice(chunk);
+                let a = u64::from_le_bytes(b);
+                if a >= layout::GLOBAL_BASE && a < m.globals_end {
+                    if let Some(o) = owner(a) {
+                        escaped.insert(o);
+                    }
+                }
+            }
+        }
+        // Cells of one global must not overlap each other.
+        for (a, t) in cells {
+            let Some(t) = t else { continue };
+            if matches!(t, Ty::Agg(_)) || t.is_float() {
+                continue;
+            }
+            let Some(gi) = owner(a) else { continue };
+            let g = &m.globals[gi];
+            if escaped.contains(&gi) || matches!(g.name.as_str(), "stdin" | "stdout" | "stderr") || g.init.is_empty() {
+                continue;
+            }
+            let n = t.store_size(m.data_model) as u64;
+            if a + n > g.addr + g.size {
+                continue;
+            }
+            let off = (a - g.addr) as usize;
+            let mut b = [0u8; 8];
+            b[..n as usize].copy_from_slice(&g.init[off..off + n as usize]);
+            self.tracked.insert(a, (t, u64::from_le_bytes(b)));
+        }
+        let keys: Vec<(u64, u64)> = self.tracked.iter().map(|(a, (t, _))| (*a, t.store_size(m.data_model) as u64)).collect();
+        for (a, n) in &keys {
+            if keys.iter().any(|(b, k)| b != a && *b < a + n && *a < b + k) {
+                self.tracked.remove(a);
+            }
+        }
+    }
+
+    /// Functions reachable from recursive or indirect calls: goals there are never proved.
+    fn find_unprovable(&mut self) {
+        let m = self.m;
+        let callees: Vec<Vec<FuncId>> = m
+            .functions
+            .iter()
+            .map(|f| f.blocks.iter().flat_map(|b| &b.insts).filter_map(|i| if let Inst::Call { callee: Callee::Func(t), .. } = i { Some(*t) } else { None }).collect())
+            .collect();
+        let has_indirect = m.functions.iter().any(|f| f.blocks.iter().flat_map(|b| &b.insts).any(|i| matches!(i, Inst::Call { callee: Callee::Indirect(_), .. })));
+        let mut roots: Vec<FuncId> = vec![];
+        if has_indirect {
+            // Address-taken functions: their address appears as a constant operand or in data.
+            let addrs: HashSet<u64> = m.func_addrs.iter().copied().collect();
+            for f in &m.functions {
+                for b in &f.blocks {
+                    for i in &b.insts {
+                        let ops = match i {
+                            Inst::Call { callee: Callee::Func(_), args, .. } => args.iter().filter_map(|a| if let Val::Reg(r, _) = a { Some(*r) } else { None }).collect(),
+                            _ => inst_operands(i),
+                        };
+                        for r in ops {
+                            if let Some(v) = self.const_value(f.id, r) {
+                                if addrs.contains(&v) {
+                                    roots.push(((v - layout::FUNC_BASE) / 16) as FuncId);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            for g in &m.globals {
+                for chunk in g.init.chunks((self.ptr_bits / 8) as usize) {
+                    let mut b = [0u8; 8];
+                    b[..chunk.len()].copy_from_slice(chunk);
+                    let a = u64::from_le_bytes(b);
+                    if addrs.contains(&a) {
+                        roots.push(((a - layout::FUNC_BASE) / 16) as FuncId);
+                    }
+                }
+            }
+        }
+        // Functions on a call-graph cycle.
+        for f in 0..m.functions.len() {
+            let mut seen = HashSet::new();
+            let mut stack: Vec<FuncId> = callees[f].clone();
+            while let Some(g) = stack.pop() {
+                if g as usize == f {
+                    roots.push(f as FuncId);
+                    break;
+                }
+                if seen.insert(g) {
+                    stack.extend(callees[g as usize].iter().copied());
+                }
+            }
+        }
+        let mut stack = roots;
+        while let Some(f) = stack.pop() {
+            if (f as usize) < m.functions.len() && self.unprovable_funcs.insert(f) {
+                stack.extend(callees[f as usize].iter().copied());
+            }
+        }
+    }
+
+    fn find_summary_writes(&mut self) {
+        let m = self.m;
+        let tracked: HashSet<u64> = self.tracked.keys().copied().collect();
+        let mut direct: HashMap<FuncId, HashSet<u64>> = HashMap::new();
+        for f in &m.functions {
+            let mut w = HashSet::new();
+            for b in &f.blocks {
+                for i in &b.insts {
+                    if let Inst::Store { addr, .. } = i {
+                        if let Some(a) = self.const_value(f.id, *addr) {
+                            if tracked.contains(&a) {
+                                w.insert(a);
+                            }
+                        }
+                    }
+                }
+            }
+            direct.insert(f.id, w);
+        }
+        for &s in &self.summarized.clone() {
+            let mut all = HashSet::new();
+            let mut seen = HashSet::new();
+            let mut stack = vec![s];
+            while let Some(f) = stack.pop() {
+                if !seen.insert(f) {
+                    continue;
+                }
+                all.extend(direct[&f].iter().copied());
+                for b in &m.functions[f as usize].blocks {
+                    for i in &b.insts {
+                        if let Inst::Call { callee: Callee::Func(t), .. } = i {
+                            stack.push(*t);
+                        }
+                    }
+                }
+            }
+            let mut v: Vec<u64> = all.into_iter().collect();
+            v.sort();
+            self.writes.insert(s, v);
+        }
+    }
+
+    /// The transitions leaving `loc` (cached).
+    pub fn transitions(&mut self, loc: Loc) -> Vec<Transition> {
+        if let Some(t) = self.cache.get(&(loc, 0)) {
+            return t.clone();
+        }
+        let t = self.build(loc);
+        self.cache.insert((loc, 0), t.clone());
+        t
+    }
+
+    fn build(&mut self, loc: Loc) -> Vec<Transition> {
+        let m = self.m;
+        let f = &m.functions[loc.func as usize];
+        let b = &f.blocks[loc.block as usize];
+        let mut ex = SegExec { assigns: HashMap::new(), order: vec![], guards: vec![], havocs: vec![] };
+        let mut ip = loc.ip as usize;
+        // A segment starting at a call executes the call first.
+        if ip < b.insts.len() && is_call(&b.insts[ip]) {
+            return self.call_transitions(loc, &b.insts[ip]);
+        }
+        while ip < b.insts.len() {
+            let i = &b.insts[ip];
+            if is_call(i) {
+                // Stop before the call: the call location is a location of its own.
+                let eff = ex.finish();
+                return vec![Transition { effect: eff, next: Next::Goto(Loc { func: loc.func, block: loc.block, ip: ip as u32 }), goal: None, error_site: None }];
+            }
+            self.step(loc.func, i, &mut ex);
+            ip += 1;
+        }
+        // Terminator.
+        let mut out = vec![];
+        match &b.term {
+            Terminator::Ret { val } => {
+                let mut ex2 = ex;
+                if let Some(Val::Reg(r, t)) = val {
+                    // The return value goes to a per-function return variable.
+                    let rv = self.ret_var(loc.func, *t);
+                    let e = self.read(loc.func, *r, *t, &ex2);
+                    self.set(&mut ex2, rv, e);
+                }
+                out.push(Transition { effect: ex2.finish(), next: Next::Return, goal: None, error_site: None });
+            }
+            Terminator::Unreachable => {}
+            Terminator::Br { edge } => {
+                let mut ex2 = ex;
+                self.moves(loc.func, &edge.moves, &mut ex2);
+                out.push(Transition { effect: ex2.finish(), next: Next::Goto(Loc { func: loc.func, block: edge.target, ip: 0 }), goal: None, error_site: None });
+            }
+            Terminator::CondBr { cond, then_edge, else_edge, then_goal, else_goal } => {
+                let c = self.read(loc.func, *cond, Ty::Int(1), &ex);
+                for (edge, goal, positive) in [(then_edge, *then_goal, true), (else_edge, *else_goal, false)] {
+                    let mut ex2 = ex.clone();
+                    let g = if positive { c } else { self.pool.not(c) };
+                    ex2.guards.push(g);
+                    self.moves(loc.func, &edge.moves, &mut ex2);
+                    out.push(Transition {
+                        effect: ex2.finish(),
+                        next: Next::Goto(Loc { func: loc.func, block: edge.target, ip: 0 }),
+                        goal: (goal != NO_GOAL).then_some(goal),
+                        error_site: None,
+                    });
+                }
+            }
+            Terminator::Switch { val, w, cases, default, default_goal } => {
+                let v = self.read(loc.func, *val, Ty::Int(*w), &ex);
+                let mut none = self.pool.constant(1, 1);
+                for (c, edge, goal) in cases {
+                    let k = self.pool.constant(*w, *c);
+                    let eq = self.pool.cmp(IPred::Eq, v, k);
+                    let ne = self.pool.not(eq);
+                    none = self.pool.and(none, ne);
+                    let mut ex2 = ex.clone();
+                    ex2.guards.push(eq);
+                    self.moves(loc.func, &edge.moves, &mut ex2);
+                    out.push(Transition { effect: ex2.finish(), next: Next::Goto(Loc { func: loc.func, block: edge.target, ip: 0 }), goal: (*goal != NO_GOAL).then_some(*goal), error_site: None });
+                }
+                let mut ex2 = ex;
+                ex2.guards.push(none);
+                self.moves(loc.func, &default.moves, &mut ex2);
+                out.push(Transition {
+                    effect: ex2.finish(),
+                    next: Next::Goto(Loc { func: loc.func, block: default.target, ip: 0 }),
+                    goal: (*default_goal != NO_GOAL).then_some(*default_goal),
+                    error_site: None,
+                });
+            }
+        }
+        out
+    }
+
+    /// The variable of register `r` of `f` (of type `t` unless declared otherwise).
+    pub fn reg_var_pub(&mut self, f: FuncId, r: Reg, t: Ty) -> u32 {
+        let w = self.width_of(t);
+        self.reg_var(f, r, w)
+    }
+
+    /// Per-function variable holding the value being returned.
+    pub fn ret_var(&mut self, f: FuncId, t: Ty) -> u32 {
+        let w = t.bits_with(self.ptr_bits) as u8;
+        self.reg_var(f, u32::MAX - 1, w)
+    }
+
+    fn call_transitions(&mut self, loc: Loc, inst: &Inst) -> Vec<Transition> {
+        let m = self.m;
+        let ret_to = Loc { func: loc.func, block: loc.block, ip: loc.ip + 1 };
+        let mut exv = SegExec::default();
+        let ex = &mut exv;
+        let (target, args, ret, site): (Option<FuncId>, &Vec<Val>, &Option<Val>, u32) = match inst {
+            Inst::Call { callee: Callee::Func(t), args, ret, site } => (Some(*t), args, ret, *site),
+            Inst::Call { args, ret, site, .. } => (None, args, ret, *site),
+            Inst::CallExtern { args, ret, site, .. } => (None, args, ret, *site),
+            _ => unreachable!(),
+        };
+        let name: &str = match inst {
+            Inst::Call { callee: Callee::Func(t), .. } => &m.functions[*t as usize].name,
+            Inst::CallExtern { ext, .. } => &m.externs[*ext as usize].name,
+            _ => "",
+        };
+        let error_site = crate::analysis::goals::is_error_function(name).then_some(site);
+        if error_site.is_some() || (target.is_none() && is_terminating(name)) || name == "__cairn_exit" {
+            return vec![Transition { effect: Effect::default(), next: Next::End, goal: None, error_site }];
+        }
+        // Inline program functions that are neither library code nor recursive.
+        if let Some(t) = target {
+            let tf = &m.functions[t as usize];
+            if !tf.blocks.is_empty() && !self.summarized.contains(&t) && !self.unprovable_funcs.contains(&t) {
+                for (i, p) in tf.params.iter().enumerate() {
+                    if let (Val::Reg(pr, pt), Some(a)) = (p, args.get(i)) {
+                        let pv = self.reg_var(t, *pr, pt.bits_with(self.ptr_bits) as u8);
+                        let e = match a {
+                            Val::Reg(r, ty) => self.read(loc.func, *r, *ty, ex),
+                            Val::Agg(..) => self.havoc(ex, pv, None),
+                        };
+                        self.set(ex, pv, e);
+                    }
+                }
+                // Varargs of the callee and its aggregate parameters are havoc when read.
+                return vec![Transition { effect: std::mem::take(ex).finish(), next: Next::Call { callee: t, ret_to }, goal: None, error_site: None }];
+            }
+            // Summarized or unprovable: havoc the result and what it may write.
+            if let Some(ws) = self.writes.get(&t).cloned() {
+                for a in ws {
+                    if let Some(v) = self.global_cell(a) {
+                        let h = self.havoc(ex, v, None);
+                        self.set(ex, v, h);
+                    }
+                }
+            } else {
+                let all: Vec<u64> = self.tracked.keys().copied().collect();
+                for a in all {
+                    let v = self.global_cell(a).unwrap();
+                    let h = self.havoc(ex, v, None);
+                    self.set(ex, v, h);
+                }
+            }
+            if let Some(Val::Reg(d, t)) = ret {
+                let dv = self.reg_var(loc.func, *d, t.bits_with(self.ptr_bits) as u8);
+                let h = self.havoc(ex, dv, None);
+                self.set(ex, dv, h);
+            }
+            return vec![Transition { effect: std::mem::take(ex).finish(), next: Next::Goto(ret_to), goal: None, error_site: None }];
+        }
+        // Indirect calls: havoc everything tracked (the callee is unprovable anyway).
+        if let Inst::Call { callee: Callee::Indirect(_), .. } = inst {
+            let all: Vec<u64> = self.tracked.keys().copied().collect();
+            for a in all {
+                let v = self.global_cell(a).unwrap();
+                let h = self.havoc(ex, v, None);
+                self.set(ex, v, h);
+            }
+        }
+        // External functions: inputs, assumptions, everything else havoc.
+        let ext = match inst {
+            Inst::CallExtern { ext, .. } => Some(&self.exts[*ext as usize]),
+            _ => None,
+        };
+        match ext {
+            Some(Ext::Assume) => {
+                if let Some(Val::Reg(r, t)) = args.first() {
+                    let c = self.read(loc.func, *r, *t, ex);
+                    let w = self.pool.width(c);
+                    let z = self.pool.constant(w, 0);
+                    let g = self.pool.cmp(IPred::Ne, c, z);
+                    ex.guards.push(g);
+                }
+            }
+            Some(Ext::Abort) | Some(Ext::Exit) | Some(Ext::ErrorFn) | Some(Ext::AssertFail) => {
+                return vec![Transition { effect: Effect::default(), next: Next::End, goal: None, error_site }];
+            }
+            _ => {}
+        }
+        if let Some(Val::Reg(d, t)) = ret {
+            let input = match ext {
+                Some(Ext::Nondet(k)) if !matches!(k, InputKind::Float | InputKind::Double) => Some(*k),
+                Some(Ext::Unknown(_)) if matches!(t, Ty::Int(_)) => Some(match t {
+                    Ty::Int(1) => InputKind::Bool,
+                    Ty::Int(8) => InputKind::Char,
+                    Ty::Int(16) => InputKind::Short,
+                    Ty::Int(32) => InputKind::Int,
+                    _ => InputKind::LongLong,
+                }),
+                _ => None,
+            };
+            let dv = self.reg_var(loc.func, *d, t.bits_with(self.ptr_bits) as u8);
+            let h = self.havoc(ex, dv, input);
+            self.set(ex, dv, h);
+        }
+        vec![Transition { effect: std::mem::take(ex).finish(), next: Next::Goto(ret_to), goal: None, error_site: None }]
+    }
+
+    /// A fresh havoc variable shaped like `like`.
+    fn havoc(&mut self, ex: &mut SegExec, like: u32, input: Option<InputKind>) -> ExprId {
+        let w = self.widths[like as usize];
+        let h = self.new_var(VarKind::Havoc(input), w);
+        ex.havocs.push(h);
+        self.var_expr(h)
+    }
+
+    fn fresh(&mut self, ex: &mut SegExec, w: u8) -> ExprId {
+        let h = self.new_var(VarKind::Havoc(None), w);
+        ex.havocs.push(h);
+        self.var_expr(h)
+    }
+
+    /// Current value of register `r` in the segment, at the width of `t` (constants are
+    /// constants).
+    fn read(&mut self, f: FuncId, r: Reg, t: Ty, ex: &SegExec) -> ExprId {
+        let w = self.width_of(t);
+        if let Some(c) = self.const_value(f, r) {
+            return self.pool.constant(w, c);
+        }
+        let rw = match self.m.functions[f as usize].reg_tys.get(r as usize) {
+            Some(Ty::Void) | None => w,
+            Some(rt) => self.width_of(*rt),
+        };
+        let v = self.reg_var(f, r, rw);
+        let e = match ex.assigns.get(&v) {
+            Some(e) => *e,
+            None => self.var_expr(v),
+        };
+        self.fit(e, w)
+    }
+
+    fn width_of(&self, t: Ty) -> u8 {
+        match t {
+            Ty::Agg(_) | Ty::Void => 64,
+            t => t.bits_with(self.ptr_bits) as u8,
+        }
+    }
+
+    fn moves(&mut self, f: FuncId, mv: &Moves, ex: &mut SegExec) {
+        // Parallel copy: read every source first.
+        let mut vals = vec![];
+        for (d, s) in &mv.regs {
+            let w = self.reg_width(f, *d);
+            let e = self.read(f, *s, Ty::Int(w), ex);
+            let e = self.fit(e, w);
+            vals.push((*d, e, w));
+        }
+        for (d, e, w) in vals {
+            let dv = self.reg_var(f, d, w);
+            self.set(ex, dv, e);
+        }
+    }
+
+    /// Assigns `e` to variable `v`, at the variable's width.
+    fn set(&mut self, ex: &mut SegExec, v: u32, e: ExprId) {
+        let e = self.fit(e, self.widths[v as usize]);
+        ex.assign(v, e);
+    }
+
+    fn fit(&mut self, e: ExprId, w: u8) -> ExprId {
+        let ew = self.pool.width(e);
+        if ew == w { e } else if ew > w { self.pool.extract(w, 0, e) } else { self.pool.zext(w, e) }
+    }
+
+    fn reg_width(&self, f: FuncId, r: Reg) -> u8 {
+        self.width_of(self.m.functions[f as usize].reg_tys.get(r as usize).copied().unwrap_or(Ty::Void))
+    }
+
+    fn step(&mut self, f: FuncId, i: &Inst, ex: &mut SegExec) {
+        let pb = self.ptr_bits as u8;
+        match i {
+            Inst::Bin { op, w, dst, a, b } => {
+                let x = self.read(f, *a, Ty::Int(*w), ex);
+                let y = self.read(f, *b, Ty::Int(*w), ex);
+                let e = self.pool.bin(*op, *w, x, y);
+                let d = self.reg_var(f, *dst, *w);
+                self.set(ex, d, e);
+            }
+            Inst::ICmp { pred, w, dst, a, b } => {
+                let x = self.read(f, *a, Ty::Int(*w), ex);
+                let y = self.read(f, *b, Ty::Int(*w), ex);
+                let e = self.pool.cmp(*pred, x, y);
+                let d = self.reg_var(f, *dst, 1);
+                self.set(ex, d, e);
+            }
+            Inst::Cast { op, from, to, dst, a } => {
+                let tw = to.bits_with(self.ptr_bits) as u8;
+                let d = self.reg_var(f, *dst, tw);
+                let e = match op {
+                    _ if from.is_float() || to.is_float() => self.fresh(ex, tw),
+                    CastOp::Trunc => {
+                        let x = self.read(f, *a, *from, ex);
+                        self.pool.extract(tw, 0, x)
+                    }
+                    CastOp::ZExt | CastOp::Bits => {
+                        let x = self.read(f, *a, *from, ex);
+                        self.pool.zext(tw, x)
+                    }
+                    CastOp::SExt => {
+                        let x = self.read(f, *a, *from, ex);
+                        self.pool.sext(tw, x)
+                    }
+                    _ => self.fresh(ex, tw),
+                };
+                self.set(ex, d, e);
+            }
+            Inst::Select { ty, dst, cond, t, f: fv } => {
+                let w = match ty {
+                    Ty::Agg(_) | Ty::Void => 64,
+                    t => t.bits_with(self.ptr_bits) as u8,
+                };
+                let d = self.reg_var(f, *dst, w);
+                let e = if ty.is_float() {
+                    self.fresh(ex, w)
+                } else {
+                    let c = self.read(f, *cond, Ty::Int(1), ex);
+                    let x = self.read(f, *t, *ty, ex);
+                    let y = self.read(f, *fv, *ty, ex);
+                    self.pool.ite(c, x, y)
+                };
+                self.set(ex, d, e);
+            }
+            Inst::Gep { dst, base, offset, terms } => {
+                let d = self.reg_var(f, *dst, pb);
+                let mut e = self.read(f, *base, Ty::Ptr, ex);
+                let o = self.pool.constant(pb, *offset as u64);
+                e = self.pool.bin(BinOp::Add, pb, e, o);
+                for (r, iw, scale) in terms {
+                    let x = self.read(f, *r, Ty::Int(*iw), ex);
+                    let x = if *iw < pb { self.pool.sext(pb, x) } else { self.pool.extract(pb, 0, x) };
+                    let s = self.pool.constant(pb, *scale as u64);
+                    let t = self.pool.bin(BinOp::Mul, pb, x, s);
+                    e = self.pool.bin(BinOp::Add, pb, e, t);
+                }
+                self.set(ex, d, e);
+            }
+            Inst::Load { dst, ty, addr } => {
+                let w = ty.bits_with(self.ptr_bits) as u8;
+                let d = self.reg_var(f, *dst, w);
+                let tracked = self.const_value(f, *addr).and_then(|a| self.tracked.get(&a).map(|(t, _)| (a, *t)));
+                let e = match tracked {
+                    Some((a, t)) if t == *ty => {
+                        let v = self.global_cell(a).unwrap();
+                        match ex.assigns.get(&v) {
+                            Some(e) => *e,
+                            None => self.var_expr(v),
+                        }
+                    }
+                    _ => self.fresh(ex, w),
+                };
+                self.set(ex, d, e);
+            }
+            Inst::Store { ty, addr, val } => {
+                let tracked = self.const_value(f, *addr).and_then(|a| self.tracked.get(&a).map(|(t, _)| (a, *t)));
+                if let Some((a, t)) = tracked {
+                    if t == *ty {
+                        let v = self.global_cell(a).unwrap();
+                        let e = self.read(f, *val, *ty, ex);
+                        self.set(ex, v, e);
+                    }
+                }
+            }
+            Inst::Intrinsic { op, ty, dst: Val::Reg(d, dt), args } => {
+                let w = dt.bits_with(self.ptr_bits) as u8;
+                let dv = self.reg_var(f, *d, w);
+                let e = match op {
+                    IntrinsicOp::Copy if !ty.is_float() => self.read(f, args[0], *ty, ex),
+                    IntrinsicOp::SMax | IntrinsicOp::SMin | IntrinsicOp::UMax | IntrinsicOp::UMin => {
+                        let x = self.read(f, args[0], *ty, ex);
+                        let y = self.read(f, args[1], *ty, ex);
+                        let p = match op {
+                            IntrinsicOp::SMax => IPred::Sge,
+                            IntrinsicOp::SMin => IPred::Sle,
+                            IntrinsicOp::UMax => IPred::Uge,
+                            _ => IPred::Ule,
+                        };
+                        let c = self.pool.cmp(p, x, y);
+                        self.pool.ite(c, x, y)
+                    }
+                    _ => self.fresh(ex, w),
+                };
+                self.set(ex, dv, e);
+            }
+            Inst::Alloca { dst, .. } => {
+                let d = self.reg_var(f, *dst, pb);
+                let e = self.fresh(ex, pb);
+                self.set(ex, d, e);
+            }
+            Inst::ExtractValue { dst, ty, .. } => {
+                let w = ty.bits_with(self.ptr_bits) as u8;
+                let d = self.reg_var(f, *dst, w);
+                let e = self.fresh(ex, w);
+                self.set(ex, d, e);
+            }
+            Inst::FBin { dst, ty, .. } | Inst::FNeg { dst, ty, .. } => {
+                let w = ty.bits_with(self.ptr_bits) as u8;
+                let d = self.reg_var(f, *dst, w);
+                let e = self.fresh(ex, w);
+                self.set(ex, d, e);
+            }
+            Inst::FCmp { dst, .. } => {
+                let d = self.reg_var(f, *dst, 1);
+                let e = self.fresh(ex, 1);
+                self.set(ex, d, e);
+            }
+            // Memory-only effects on untracked memory: nothing to model.
+            _ => {}
+        }
+    }
+}
+
+#[derive(Clone, Default)]
+struct SegExec {
+    assigns: HashMap<u32, ExprId>,
+    order: Vec<u32>,
+    guards: Vec<ExprId>,
+    havocs: Vec<u32>,
+}
+
+impl SegExec {
+    fn assign(&mut self, v: u32, e: ExprId) {
+        if self.assigns.insert(v, e).is_none() {
+            self.order.push(v);
+        }
+    }
+    fn finish(self) -> Effect {
+        let assigns = self.order.iter().map(|v| (*v, self.assigns[v])).collect();
+        Effect { assigns, guards: self.guards, havocs: self.havocs }
+    }
+}
+
+fn is_call(i: &Inst) -> bool {
+    matches!(i, Inst::Call { .. } | Inst::CallExtern { .. })
+}
+
+fn is_runtime(m: &Module, f: &Function) -> bool {
+    m.files.get(f.loc.file as usize).is_some_and(|p| p.ends_with(crate::ir::frontend::RUNTIME_FILE))
+}
+
+pub fn edges(t: &Terminator) -> Vec<&Edge> {
+    match t {
+        Terminator::Br { edge } => vec![edge],
+        Terminator::CondBr { then_edge, else_edge, .. } => vec![then_edge, else_edge],
+        Terminator::Switch { cases, default, .. } => cases.iter().map(|c| &c.1).chain([default]).collect(),
+        _ => vec![],
+    }
+}
+
+pub fn inst_dst(i: &Inst) -> Option<Val> {
+    Some(match i {
+        Inst::Bin { dst, w, .. } => Val::Reg(*dst, Ty::Int(*w)),
+        Inst::FBin { dst, ty, .. } | Inst::FNeg { dst, ty, .. } => Val::Reg(*dst, *ty),
+        Inst::ICmp { dst, .. } | Inst::FCmp { dst, .. } => Val::Reg(*dst, Ty::Int(1)),
+        Inst::Cast { dst, to, .. } => Val::Reg(*dst, *to),
+        Inst::Select { dst, ty, .. } => Val::Reg(*dst, *ty),
+        Inst::Alloca { dst, .. } | Inst::Gep { dst, .. } => Val::Reg(*dst, Ty::Ptr),
+        Inst::Load { dst, ty, .. } => Val::Reg(*dst, *ty),
+        Inst::ExtractValue { dst, ty, .. } => Val::Reg(*dst, *ty),
+        Inst::Intrinsic { dst, .. } => *dst,
+        Inst::Call { ret: Some(v), .. } | Inst::CallExtern { ret: Some(v), .. } => *v,
+        _ => return None,
+    })
+}
+
+/// Registers read by an instruction (scalar operands).
+pub fn inst_operands(i: &Inst) -> Vec<Reg> {
+    match i {
+        Inst::Bin { a, b, .. } | Inst::FBin { a, b, .. } | Inst::ICmp { a, b, .. } | Inst::FCmp { a, b, .. } => vec![*a, *b],
+        Inst::FNeg { a, .. } | Inst::Cast { a, .. } => vec![*a],
+        Inst::Select { cond, t, f, .. } => vec![*cond, *t, *f],
+        Inst::SelectAgg { cond, .. } => vec![*cond],
+        Inst::Alloca { count, .. } => vec![*count],
+        Inst::Load { addr, .. } | Inst::LoadAgg { addr, .. } => vec![*addr],
+        Inst::Store { addr, val, .. } => vec![*addr, *val],
+        Inst::StoreAgg { addr, .. } => vec![*addr],
+        Inst::Gep { base, terms, .. } => std::iter::once(*base).chain(terms.iter().map(|t| t.0)).collect(),
+        Inst::InsertValue { val: Val::Reg(r, _), .. } => vec![*r],
+        Inst::Intrinsic { args, .. } => args.clone(),
+        Inst::MemCopy { dst, src, len, .. } => vec![*dst, *src, *len],
+        Inst::MemSet { dst, byte, len } => vec![*dst, *byte, *len],
+        Inst::VaStart { list } => vec![*list],
+        Inst::VaCopy { dst, src } => vec![*dst, *src],
+        Inst::Call { callee, args, .. } => {
+            let mut v: Vec<Reg> = args.iter().filter_map(|a| if let Val::Reg(r, _) = a { Some(*r) } else { None }).collect();
+            if let Callee::Indirect(r) = callee {
+                v.push(*r);
+            }
+            v
+        }
+        Inst::CallExtern { args, .. } => args.iter().filter_map(|a| if let Val::Reg(r, _) = a { Some(*r) } else { None }).collect(),
+        _ => vec![],
+    }
+}
+
+fn term_operands(t: &Terminator) -> Vec<Reg> {
+    let mut v = match t {
+        Terminator::Ret { val: Some(Val::Reg(r, _)) } => vec![*r],
+        Terminator::CondBr { cond, .. } => vec![*cond],
+        Terminator::Switch { val, .. } => vec![*val],
+        _ => vec![],
+    };
+    for e in edges(t) {
+        v.extend(e.moves.regs.iter().map(|(_, s)| *s));
+    }
+    v
+}
+

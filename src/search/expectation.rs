@@ -1,0 +1,113 @@
+//! Uncovered-branch expectation search (`--strategy expectation`): the pending branch whose
+//! outcome has the largest weight in `analysis::expectation` (the approximate number of
+//! uncovered branches a test through it covers) goes first.
+//!
+//! Differences from the paper's CREST implementation, and why:
+//! - The candidate queue is global (every pending branch of the execution tree), not rebuilt from
+//!   the latest path: the paper's own conclusion is that a global search would do better, and an
+//!   infeasible best candidate then costs one solver call instead of a restart.
+//! - "Weight 0 and try the next" for an unsatisfiable prefix: the driver drops a pending branch
+//!   whose query is unsat, and the next `select` takes the next best.
+//! - Loop penalty: pending branches that are the same branch copy (the same outcome of the same
+//!   branch in the same call context, repeated by a loop or across runs) form a group numbered
+//!   1, 2, ... in random order; the i-th weighs w / i. Numbers are not reused: after t members of a
+//!   group were tried, the group's best remaining member weighs w / (t + 1), so a repeating
+//!   branch whose prefixes keep failing sinks instead of being retried at full weight.
+//! - Weights are recomputed whenever coverage changed since the last selection. Ties are broken
+//!   at random.
+
+use super::tree::Pending;
+use super::{Ctx, PendingId, PendingPool, Strategy};
+use crate::analysis::expectation::{ALPHA, ExpectationGraph, Target};
+use crate::exec::Program;
+use rand::Rng;
+use std::collections::HashMap;
+
+struct Group {
+    target: Target,
+    members: Vec<PendingId>,
+    tried: u32,
+}
+
+pub struct Expectation {
+    alpha: f64,
+    graph: Option<ExpectationGraph>,
+    /// Coverage the weights were computed for.
+    weights_for: Option<Vec<bool>>,
+    groups: Vec<Group>,
+    group_of: HashMap<Target, usize>,
+}
+
+impl Expectation {
+    pub fn new(alpha: f64) -> Expectation {
+        Expectation { alpha, graph: None, weights_for: None, groups: vec![], group_of: HashMap::new() }
+    }
+
+    pub fn graph(&self) -> Option<&ExpectationGraph> {
+        self.graph.as_ref()
+    }
+}
+
+impl Default for Expectation {
+    fn default() -> Expectation {
+        Expectation::new(ALPHA)
+    }
+}
+
+impl Strategy for Expectation {
+    fn name(&self) -> &'static str {
+        "expectation"
+    }
+
+    fn prepare(&mut self, program: &Program) {
+        self.graph = Some(ExpectationGraph::new(&program.module, &program.entry, self.alpha));
+    }
+
+    fn add(&mut self, id: PendingId, p: &Pending, _: &mut Ctx) {
+        let r = &p.run.records[p.depth];
+        let target = match &self.graph {
+            Some(g) => g.locate(r.ctx, r.func, r.block, p.outcome, p.target.1),
+            None => Target::Other,
+        };
+        let gi = *self.group_of.entry(target).or_insert_with(|| {
+            self.groups.push(Group { target, members: vec![], tried: 0 });
+            self.groups.len() - 1
+        });
+        self.groups[gi].members.push(id);
+    }
+
+    fn select(&mut self, pool: &PendingPool, ctx: &mut Ctx) -> Option<PendingId> {
+        if let Some(g) = &mut self.graph {
+            if self.weights_for.as_deref() != Some(ctx.covered) {
+                g.update(ctx.covered);
+                self.weights_for = Some(ctx.covered.to_vec());
+            }
+        }
+        let mut best: Option<usize> = None;
+        let mut best_w = f64::NEG_INFINITY;
+        let mut ties = 0u32;
+        for (i, grp) in self.groups.iter_mut().enumerate() {
+            grp.members.retain(|id| pool.get(*id).is_some());
+            if grp.members.is_empty() {
+                continue;
+            }
+            let w = self.graph.as_ref().map_or(0.0, |g| g.weight(grp.target, ctx.covered)) / (grp.tried + 1) as f64;
+            if w > best_w + 1e-9 * best_w.abs().max(1.0) {
+                best = Some(i);
+                best_w = w;
+                ties = 1;
+            } else if (w - best_w).abs() <= 1e-9 * best_w.abs().max(1.0) {
+                // Reservoir sampling: each tied group equally likely.
+                ties += 1;
+                if ctx.rng.gen_range(0..ties) == 0 {
+                    best = Some(i);
+                }
+            }
+        }
+        let grp = &mut self.groups[best?];
+        // The random numbering within the group: a random member gets the current number.
+        let k = ctx.rng.gen_range(0..grp.members.len());
+        grp.tried += 1;
+        Some(grp.members.swap_remove(k))
+    }
+}
