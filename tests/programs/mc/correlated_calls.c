@@ -1,5 +1,5 @@
 /* Correlated conditions in different functions: sign(x) agrees with x. */
-/* infeasible: 4 */
+/* infeasible: 5 (three branch outcomes and two error calls) */
 extern int __VERIFIER_nondet_int(void);
 void reach_error(void) {}
 static int sign(int x) {
