@@ -192,3 +192,35 @@ fn testcov_accepts_the_test_comp_suite() {
     let tests = test_files(&out.join("tests")).len();
     assert!(t.contains(&format!("Tests run: {tests}")), "testcov did not run every test:\n{t}");
 }
+
+#[test]
+fn gen_with_prove_decides_everything_and_writes_the_arg() {
+    let dir = tmp("cli-prove");
+    let p = root().join("tests/programs/mc/loop_flag.c").display().to_string();
+    let out = dir.path().join("g");
+    let s = generate(&p, &out, &["--time", "30s", "--prove"]);
+    assert_eq!(s["goals"]["unknown"], 0, "{s}");
+    assert_eq!(s["goals"]["unreachable"], 2, "{s}");
+    let goals: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("goals.json")).unwrap()).unwrap();
+    let proved: Vec<&serde_json::Value> = goals.as_array().unwrap().iter().filter(|g| g["status"] == "unreachable").collect();
+    assert!(proved.iter().all(|g| g["proof"] == "model checker"), "{proved:?}");
+    replay_ok(&p, &out);
+
+    let out = dir.path().join("p");
+    let dot = dir.path().join("arg.dot");
+    let o = cairn(&["prove", &p, "--out", out.to_str().unwrap(), "--time", "30s", "--arg", dot.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    let d = std::fs::read_to_string(&dot).unwrap();
+    assert!(d.starts_with("digraph arg {") && d.contains("->"), "{d}");
+}
+
+#[test]
+fn static_check_proves_dead_code_unreachable() {
+    let dir = tmp("cli-static");
+    let src = dir.path().join("dead.c");
+    std::fs::write(&src, "extern int __VERIFIER_nondet_int(void);\nint never(int x) { if (x > 3) return 1; return 0; }\nint main(void) { int x = __VERIFIER_nondet_int(); if (x) return 2; return 0; }\n").unwrap();
+    let out = dir.path().join("o");
+    let s = generate(src.to_str().unwrap(), &out, &["--time", "5s"]);
+    assert_eq!(s["goals"]["unreachable"], 2, "{s}");
+    assert_eq!(s["goals"]["covered"], 2, "{s}");
+}
