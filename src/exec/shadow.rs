@@ -440,29 +440,33 @@ impl<'m> Machine<'m> {
         let w = (n * 8) as u8;
         let aw = self.ptr_bits as u8;
         let stride = if (addr - base) % n as u64 == 0 { n as u64 } else { 1 };
-        let mut result: Option<ExprId> = None;
+        let mut elems: Vec<(u64, ExprId)> = vec![];
         let mut off = 0u64;
         while off + n as u64 <= size {
-            let val = {
-                let s = self.mem_shadow(base + off, n);
-                if s != NONE {
-                    s
-                } else {
-                    let v = self.mem.read_uint(base + off, n).unwrap_or(0);
-                    self.sym.as_mut().unwrap().pool.constant(w, v)
-                }
+            let s = self.mem_shadow(base + off, n);
+            let val = if s != NONE {
+                s
+            } else {
+                let v = self.mem.read_uint(base + off, n).unwrap_or(0);
+                self.sym.as_mut().unwrap().pool.constant(w, v)
             };
-            let pool = &mut *self.sym.as_mut().unwrap().pool;
-            result = Some(match result {
-                None => val,
-                Some(acc) => {
-                    let k = pool.constant(aw, base + off);
-                    let c = pool.cmp(IPred::Eq, addr_e, k);
-                    pool.ite(c, val, acc)
-                }
-            });
+            elems.push((base + off, val));
             off += stride;
         }
+        // A balanced tree of comparisons on the address: solvers handle depth log(n) far
+        // better than a chain of n if-then-elses.
+        fn tree(pool: &mut Pool, a: ExprId, aw: u8, e: &[(u64, ExprId)]) -> ExprId {
+            if e.len() == 1 {
+                return e[0].1;
+            }
+            let mid = e.len() / 2;
+            let k = pool.constant(aw, e[mid].0);
+            let c = pool.cmp(IPred::Ult, a, k);
+            let l = tree(pool, a, aw, &e[..mid]);
+            let r = tree(pool, a, aw, &e[mid..]);
+            pool.ite(c, l, r)
+        }
+        let result = if elems.is_empty() { None } else { Some(tree(&mut *self.sym.as_mut().unwrap().pool, addr_e, aw, &elems)) };
         result.unwrap_or(NONE)
     }
 

@@ -140,6 +140,20 @@ impl Pool {
                 _ => {}
             }
         }
+        // Constant folding through one level: (a + c1) + c2, (a + c1) - c2.
+        if let (Add | Sub, Some(c2)) = (op, cb) {
+            if let Node::Bin { op: Add, a: inner, b: c1e, .. } = self.node(a).clone() {
+                if let Some(c1) = self.as_const(c1e) {
+                    let c = if op == Add { c1.wrapping_add(c2) } else { c1.wrapping_sub(c2) };
+                    let k = self.constant(w, c);
+                    return self.bin(Add, w, inner, k);
+                }
+            }
+            if op == Sub {
+                let k = self.constant(w, c2.wrapping_neg());
+                return self.bin(Add, w, a, k);
+            }
+        }
         // Canonical order for commutative operators: constant last.
         let (a, b) = if matches!(op, Add | Mul | And | Or | Xor) && ca.is_some() && cb.is_none() { (b, a) } else { (a, b) };
         // x86 masks shift counts; make it explicit so the solver sees the same semantics.

@@ -257,6 +257,13 @@ impl SolverFront {
             }
         }
         self.stats.time_s += t.elapsed().as_secs_f64();
+        if std::env::var_os("CAIRN_DEBUG_SOLVER").is_some() && t.elapsed() > Duration::from_millis(200) {
+            eprintln!("solver: {:?} after {:.2}s on {} constraints:", answer, t.elapsed().as_secs_f64(), key.len());
+            for c in &key {
+                let s = pool.show(*c);
+                eprintln!("  {}", if s.len() > 300 { format!("{}...", &s[..300]) } else { s });
+            }
+        }
         match &answer {
             Answer::Sat(_) => self.stats.sat += 1,
             Answer::Unsat => self.stats.unsat += 1,

@@ -1,5 +1,6 @@
 /* A small stack machine: 10 input instructions (opcode, operand), nested calls for arithmetic
    and checks, errors that end the run, and a result check at the end. */
+/* infeasible: 1 (binary is only called with opcodes 2..5: its default) */
 extern int __VERIFIER_nondet_int(void);
 
 #define DEPTH 4

@@ -1,5 +1,6 @@
 /* A connection protocol as a state machine driven by 12 input events; per-state handlers,
    a shared validation helper called from several states, deep states behind event sequences. */
+/* infeasible: 1 (step is never called in TIME_WAIT or ERROR: its default) */
 extern int __VERIFIER_nondet_int(void);
 
 enum { CLOSED, LISTEN, SYN_RCVD, ESTABLISHED, FIN_WAIT, CLOSE_WAIT, TIME_WAIT, ERROR };

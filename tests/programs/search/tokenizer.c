@@ -1,6 +1,7 @@
 /* A tokenizer over 12 input characters: character classes by helpers called from several
    places, numbers (decimal and hex), identifiers and keywords, operators, string literals with
    escapes, comments. */
+/* infeasible: 0 */
 extern char __VERIFIER_nondet_char(void);
 
 #define N 12

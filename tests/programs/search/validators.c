@@ -1,5 +1,6 @@
 /* Date and triangle validators behind input checks; the helpers are shared by several callers
    (days_in_month by the date check and by the day-of-year computation). */
+/* infeasible: 3 (no isosceles right triangle has integer sides: the three true outcomes in triangle) */
 extern int __VERIFIER_nondet_int(void);
 
 static int leap(int y) {

@@ -1,0 +1,174 @@
+//! The uncovered-branch expectation paper's measure: how many test inputs a strategy needs to
+//! cover all reachable branches, and the coverage it reaches within the budget, averaged over
+//! seeds, with the ratio expectation / other per program.
+//!
+//! `cargo bench --bench expectation -- [--time SECS] [--seeds N] [--strategies a,b,..] [FILE.c ...]`
+//! (default: tests/programs/concolic and tests/programs/search, 3 s, 10 seeds,
+//! expectation,cfg,random-branch,uniform-random).
+//!
+//! A *test input* is one program run (the paper's "test inputs generated"); `cairn gen` keeps
+//! only the runs that cover something new, shown as `kept`. Reachable = total goals minus the
+//! program's `/* infeasible: N */` comment; a run stops once it covers all reachable goals. A run
+//! that does not reach them within the budget is censored: its `inputs_all` is the number of
+//! inputs it ran (a lower bound), and figures built on it are marked `>=` or `~`.
+
+use cairn::driver::session::{Budget, Session};
+use cairn::exec::{Config, Program};
+use cairn::ir::frontend::{CompileOptions, TempDir, load};
+use cairn::output::suite::SuiteWriter;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+struct Run {
+    covered: usize,
+    total: usize,
+    /// Inputs run until the last coverage increase.
+    inputs_final: u64,
+    /// Kept tests at the last coverage increase.
+    kept: usize,
+    t_final: f64,
+    /// Inputs run until all reachable goals were covered, or in the whole budget (censored).
+    inputs_all: u64,
+    reached: bool,
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut time = 3.0;
+    let mut seeds = 10u64;
+    let mut strategies: Vec<String> = ["expectation", "cfg", "random-branch", "uniform-random"].iter().map(|s| s.to_string()).collect();
+    let mut files: Vec<PathBuf> = vec![];
+    let mut i = 0;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--time" => {
+                time = args[i + 1].parse().unwrap();
+                i += 1;
+            }
+            "--seeds" => {
+                seeds = args[i + 1].parse().unwrap();
+                i += 1;
+            }
+            "--strategies" => {
+                strategies = args[i + 1].split(',').map(|s| s.to_string()).collect();
+                i += 1;
+            }
+            a if a.ends_with(".c") => files.push(PathBuf::from(a)),
+            _ => {}
+        }
+        i += 1;
+    }
+    if files.is_empty() {
+        for d in ["tests/programs/concolic", "tests/programs/search"] {
+            let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(d);
+            let mut v: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "c")).collect();
+            v.sort();
+            files.extend(v);
+        }
+    }
+    println!("budget {time}s per run, {seeds} seeds; means over seeds");
+    println!("inputs = test inputs (runs) until the final coverage; inputs_all = until all reachable goals are covered");
+    println!("(censored at the budget when not reached: a lower bound, marked >=); kept = tests kept by cairn");
+    println!("{:<20} {:<15} {:>10} {:>6} {:>9} {:>11} {:>7} {:>8}", "program", "strategy", "covered", "reach", "inputs", "inputs_all", "kept", "t_final");
+    let mut total_ratio: Vec<(String, Vec<f64>)> = strategies.iter().skip(1).map(|s| (s.clone(), vec![])).collect();
+    for f in &files {
+        let m = match load(std::slice::from_ref(f), &CompileOptions::default()) {
+            Ok(m) => m,
+            Err(e) => {
+                println!("{}: {e:#}", f.display());
+                continue;
+            }
+        };
+        let p = Program::new(m);
+        let infeasible = infeasible_count(f);
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        let mut means: Vec<(f64, bool)> = vec![];
+        for st in &strategies {
+            let runs: Vec<Run> = (0..seeds).map(|seed| run_one(&p, f, st, seed, time, infeasible)).collect();
+            let n = runs.len() as f64;
+            let mean = |g: &dyn Fn(&Run) -> f64| runs.iter().map(g).sum::<f64>() / n;
+            let reached = runs.iter().filter(|r| r.reached).count();
+            let censored = reached < runs.len();
+            let all = mean(&|r| r.inputs_all as f64);
+            means.push((all, censored));
+            println!(
+                "{:<20} {:<15} {:>6.1}/{:<3} {:>3}/{:<2} {:>9.1} {:>11} {:>7.1} {:>8.3}",
+                name,
+                st,
+                mean(&|r| r.covered as f64),
+                runs[0].total,
+                reached,
+                runs.len(),
+                mean(&|r| r.inputs_final as f64),
+                format!("{}{:.1}", if censored { ">=" } else { "" }, all),
+                mean(&|r| r.kept as f64),
+                mean(&|r| r.t_final),
+            );
+        }
+        if strategies.len() > 1 {
+            let (e, ec) = means[0];
+            let parts: Vec<String> = strategies
+                .iter()
+                .zip(&means)
+                .skip(1)
+                .enumerate()
+                .map(|(k, (s, (o, oc)))| {
+                    let r = e / o.max(1e-9);
+                    total_ratio[k].1.push(r);
+                    format!("{s} {}{r:.2}", if ec || *oc { "~" } else { "" })
+                })
+                .collect();
+            println!("{:<20} ratio inputs_all {} / other: {}", name, strategies[0], parts.join(", "));
+        }
+    }
+    if strategies.len() > 1 {
+        println!();
+        for (s, v) in &total_ratio {
+            let geo = (v.iter().map(|x| x.max(1e-9).ln()).sum::<f64>() / v.len().max(1) as f64).exp();
+            let below = v.iter().filter(|x| **x < 0.995).count();
+            let above = v.iter().filter(|x| **x > 1.005).count();
+            println!("{} / {s}: geometric mean ratio {geo:.2} over {} programs ({below} below 1, {above} above 1)", strategies[0], v.len());
+        }
+    }
+}
+
+/// The `/* infeasible: N */` comment of a test program (None: unknown, run the whole budget).
+fn infeasible_count(f: &Path) -> Option<usize> {
+    let src = std::fs::read_to_string(f).ok()?;
+    src.lines().find_map(|l| l.split("infeasible:").nth(1)).and_then(|r| r.split_whitespace().next()?.parse().ok())
+}
+
+fn run_one(p: &Program, f: &Path, strategy: &str, seed: u64, time: f64, infeasible: Option<usize>) -> Run {
+    let tmp = TempDir::new("bench").unwrap();
+    let w = SuiteWriter::create(tmp.path(), f, &p.module, false).unwrap();
+    let budget = Budget { time: Duration::from_secs_f64(time), max_tests: None, max_iterations: None };
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut s = Session::new(p, w, budget, stop.clone());
+    let reachable = infeasible.map(|n| s.goals.len().saturating_sub(n));
+    let cfg = Config { max_steps: 10_000_000, ..Config::default() };
+    let mut last = (0usize, 0u64, 0usize, 0.0f64);
+    let mut track = |s: &Session| {
+        if s.ledger.covered > last.0 {
+            last = (s.ledger.covered, s.iterations, s.out.tests, s.start.elapsed().as_secs_f64());
+        }
+        // All reachable goals covered: nothing left to measure.
+        if reachable.is_some_and(|r| s.ledger.covered >= r) {
+            stop.store(true, Ordering::Relaxed);
+        }
+    };
+    let strat = cairn::search::by_name(strategy).unwrap_or_else(|| panic!("unknown strategy {strategy}"));
+    cairn::driver::concolic::run(&mut s, strat, seed, &cfg, &mut |s, _| track(s)).unwrap();
+    track(&s);
+    let reached = reachable.is_some_and(|r| s.ledger.covered >= r);
+    Run {
+        covered: s.ledger.covered,
+        total: s.goals.len(),
+        inputs_final: last.1,
+        kept: last.2,
+        t_final: last.3,
+        inputs_all: if reached { last.1 } else { s.iterations },
+        reached,
+    }
+}
