@@ -2,7 +2,8 @@
 //! final coverage, time and tests to reach it, paths per second, solver calls and time.
 //!
 //! `cargo bench --bench strategies -- [--time SECS] [--seeds N] [--strategies a,b,..] [FILE.c ...]`
-//! (default: every program in tests/programs/concolic, 5 s, 1 seed, every strategy).
+//! (default: every program in tests/programs/concolic and tests/programs/search, 5 s, 1 seed,
+//! every strategy).
 
 use cairn::driver::session::{Budget, Session};
 use cairn::exec::{Config, Program};
@@ -28,7 +29,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut time = 5.0;
     let mut seeds = 1u64;
-    let mut strategies: Vec<String> = ["random", "dfs", "random-branch", "uniform-random", "cfg", "generational"].iter().map(|s| s.to_string()).collect();
+    let mut strategies: Vec<String> = ["random", "dfs", "random-branch", "uniform-random", "cfg", "generational", "expectation"].iter().map(|s| s.to_string()).collect();
     let mut files: Vec<PathBuf> = vec![];
     let mut i = 0;
     while i < args.len() {
@@ -51,9 +52,12 @@ fn main() {
         i += 1;
     }
     if files.is_empty() {
-        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/programs/concolic");
-        files = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "c")).collect();
-        files.sort();
+        for d in ["tests/programs/concolic", "tests/programs/search"] {
+            let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(d);
+            let mut v: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "c")).collect();
+            v.sort();
+            files.extend(v);
+        }
     }
     println!("budget {time}s per run, {seeds} seed(s); figures are means over seeds");
     println!("{:<22} {:<15} {:>9} {:>9} {:>8} {:>9} {:>9} {:>9}", "program", "strategy", "covered", "t_final", "tests", "paths/s", "solver#", "solver_s");

@@ -73,7 +73,7 @@ pub struct McConfig {
 
 impl Default for McConfig {
     fn default() -> Self {
-        McConfig { time: Duration::from_secs(30), max_nodes: 50_000, max_stack: 32, max_preds_per_loc: 48, query_timeout: Duration::from_secs(5) }
+        McConfig { time: Duration::from_secs(30), max_nodes: 50_000, max_stack: 32, max_preds_per_loc: 96, query_timeout: Duration::from_secs(5) }
     }
 }
 
@@ -87,11 +87,14 @@ pub struct ModelChecker<'m> {
     given_up: HashSet<GoalId>,
     given_up_errors: HashSet<u32>,
     entry: FuncId,
+    post_cache: HashMap<PostKey, Option<Vec<ExprId>>>,
 }
+
+type PostKey = (Vec<ExprId>, Loc, usize, Option<Loc>, Loc, usize);
 
 impl<'m> ModelChecker<'m> {
     pub fn new(model: Model<'m>, entry: FuncId, cfg: McConfig) -> ModelChecker<'m> {
-        ModelChecker { model, preds: HashMap::new(), solver: Z3Backend::new(), stats: McStats::default(), cfg, given_up: HashSet::new(), given_up_errors: HashSet::new(), entry }
+        ModelChecker { model, preds: HashMap::new(), solver: Z3Backend::new(), stats: McStats::default(), cfg, given_up: HashSet::new(), given_up_errors: HashSet::new(), entry, post_cache: HashMap::new() }
     }
 
     fn check(&mut self, constraints: &[ExprId]) -> Answer {
@@ -172,19 +175,19 @@ impl<'m> ModelChecker<'m> {
             }
         }
         let candidates = self.preds.get(&target).cloned().unwrap_or_default();
-        let mut out = vec![];
-        for p in candidates {
-            let mut q = p;
+        let mut negs = vec![];
+        for p in &candidates {
+            let mut q = *p;
             for eff in composed.iter().rev() {
                 q = self.wp(q, eff);
             }
-            let nq = self.model.pool.not(q);
-            let mut c = cons.clone();
-            c.push(nq);
-            if self.check(&c) == Answer::Unsat {
-                out.push(p);
-            }
+            negs.push(self.model.pool.not(q));
         }
+        self.stats.solver_calls += negs.len() as u64;
+        let t = Instant::now();
+        let answers = self.solver.check_each(&self.model.pool, &cons, &negs, self.cfg.query_timeout);
+        self.stats.solver_time_s += t.elapsed().as_secs_f64();
+        let mut out: Vec<ExprId> = candidates.iter().zip(answers).filter(|(_, a)| *a == Answer::Unsat).map(|(p, _)| *p).collect();
         out.sort();
         Some(out)
     }
@@ -365,6 +368,108 @@ impl<'m> ModelChecker<'m> {
         added
     }
 
+    /// When weakest preconditions only unroll a loop, guess invariants at the loop headers on
+    /// the path: the header condition's variables compared with each other and with every
+    /// constant the function compares against (`i <= n`, `n <= 1000`). The abstraction keeps
+    /// the ones that hold.
+    fn loop_templates(&mut self, arg: &Arg, node: usize) -> usize {
+        use crate::ir::{IPred, Inst, Terminator};
+        let mut count: HashMap<Loc, usize> = HashMap::new();
+        let mut n = Some(node);
+        while let Some(i) = n {
+            *count.entry(arg.nodes[i].loc).or_insert(0) += 1;
+            n = arg.nodes[i].parent;
+        }
+        let m = self.model.m;
+        let mut added = 0;
+        for (h, k) in count {
+            if k < 2 || h == INIT || h.ip != 0 {
+                continue;
+            }
+            let func = &m.functions[h.func as usize];
+            let blk = &func.blocks[h.block as usize];
+            let Terminator::CondBr { cond, .. } = &blk.term else { continue };
+            let Some((pred, w, a, b)) = blk.insts.iter().find_map(|i| match i {
+                Inst::ICmp { pred, w, dst, a, b } if dst == cond => Some((*pred, *w, *a, *b)),
+                _ => None,
+            }) else {
+                continue;
+            };
+            let signed = matches!(pred, IPred::Slt | IPred::Sle | IPred::Sgt | IPred::Sge);
+            let le = if signed { IPred::Sle } else { IPred::Ule };
+            let is_const = |r: u32| func.reg_tys.get(r as usize).is_none_or(|t| *t == crate::ir::Ty::Void);
+            let vars: Vec<ExprId> = [a, b]
+                .into_iter()
+                .filter(|r| !is_const(*r))
+                .map(|r| {
+                    let v = self.model.reg_var_pub(h.func, r, crate::ir::Ty::Int(w));
+                    self.model.var_expr(v)
+                })
+                .collect();
+            let mut consts: Vec<u64> = vec![];
+            for i in func.blocks.iter().flat_map(|b| &b.insts) {
+                if let Inst::ICmp { w: cw, a, b, .. } = i {
+                    if *cw == w {
+                        for r in [*a, *b] {
+                            if is_const(r) && !consts.contains(&func.reg_init[r as usize]) {
+                                consts.push(func.reg_init[r as usize]);
+                            }
+                        }
+                    }
+                }
+            }
+            let mut cands = vec![];
+            for &v in &vars {
+                if self.model.pool.width(v) != w {
+                    continue;
+                }
+                for &c in &consts {
+                    let k = self.model.pool.constant(w, c);
+                    cands.push(self.model.pool.cmp(le, v, k));
+                    cands.push(self.model.pool.cmp(le, k, v));
+                }
+            }
+            if vars.len() == 2 {
+                cands.push(self.model.pool.cmp(le, vars[0], vars[1]));
+                cands.push(self.model.pool.cmp(le, vars[1], vars[0]));
+            }
+            // Add at the header, and (as preconditions) at the locations leading to its first
+            // visit, so that the abstraction can carry the fact into the loop.
+            let mut chain = vec![];
+            let mut n = Some(node);
+            while let Some(i) = n {
+                chain.push(i);
+                n = arg.nodes[i].parent;
+            }
+            chain.reverse();
+            let visits: Vec<usize> = chain.iter().enumerate().filter(|(_, i)| arg.nodes[**i].loc == h).map(|(k, _)| k).collect();
+            for c in cands {
+                if self.model.pool.as_const(c).is_some() {
+                    continue;
+                }
+                added += self.add_predicate(h, c);
+                // Back from every visit: through the loop body, and before the loop.
+                for &v in &visits {
+                    let mut g = c;
+                    let mut at = v;
+                    while at > 0 {
+                        for e in arg.nodes[chain[at]].effects.clone().iter().rev() {
+                            g = self.wp(g, e);
+                        }
+                        at -= 1;
+                        let l = arg.nodes[chain[at]].loc;
+                        if l == h || self.mentions_havoc(g) || self.model.pool.as_const(g).is_some() || l == INIT {
+                            break;
+                        }
+                        added += self.add_predicate(l, g);
+                    }
+                }
+            }
+        }
+        self.stats.predicates = self.preds.values().map(|v| v.len()).sum();
+        added
+    }
+
     /// Every location of a function: block starts, and call sites and their return points.
     fn locations_of(&self, f: FuncId) -> Vec<Loc> {
         let func = &self.model.m.functions[f as usize];
@@ -428,7 +533,7 @@ impl<'m> ModelChecker<'m> {
                 }
             }
             by_loc.entry(key).or_default().push(n);
-            for t in self.transitions(loc) {
+            for (ti, t) in self.transitions(loc).into_iter().enumerate() {
                 let mut effects = vec![Rc::new(t.effect.clone())];
                 let (next_loc, next_stack) = match &t.next {
                     Next::Goto(l) => (Some(*l), stack.clone()),
@@ -454,7 +559,18 @@ impl<'m> ModelChecker<'m> {
                     Next::End => (None, stack.clone()),
                 };
                 let target = next_loc.unwrap_or(loc);
-                let Some(new_preds) = self.post(&preds, &effects, target) else { continue };
+                // Posts are pure functions of (state, edge, target predicates): rebuilds after a
+                // refinement reuse them.
+                let key = (preds.clone(), loc, ti, next_stack.last().copied(), target, self.preds.get(&target).map_or(0, |v| v.len()));
+                let post = match self.post_cache.get(&key) {
+                    Some(p) => p.clone(),
+                    None => {
+                        let p = self.post(&preds, &effects, target);
+                        self.post_cache.insert(key, p.clone());
+                        p
+                    }
+                };
+                let Some(new_preds) = post else { continue };
                 let c = arg.nodes.len();
                 arg.nodes.push(ArgNode { loc: target, stack: next_stack, preds: new_preds, parent: Some(n), effects, goal: t.goal, error_site: t.error_site, covered_by: None });
                 if let Some(g) = t.goal {
@@ -477,7 +593,7 @@ impl<'m> ModelChecker<'m> {
                                 }
                             }
                             Answer::Unsat => {
-                                if Instant::now() < deadline && self.refine(&arg, c, &guards, &origin) > 0 {
+                                if Instant::now() < deadline && self.loop_templates(&arg, c) + self.refine(&arg, c, &guards, &origin) > 0 {
                                     self.stats.refinements += 1;
                                     return Ok(None);
                                 }
@@ -510,6 +626,14 @@ impl<'m> ModelChecker<'m> {
         };
         self.stats.arg_nodes = arg.nodes.len();
         self.stats.complete = arg.complete;
+        if std::env::var_os("CAIRN_DEBUG_MC").is_some() {
+            let mut locs: Vec<&Loc> = self.preds.keys().collect();
+            locs.sort();
+            for l in locs {
+                let ps: Vec<String> = self.preds[l].iter().map(|p| self.model.pool.show(*p)).collect();
+                eprintln!("{l:?}: {}", ps.join("  "));
+            }
+        }
         if arg.complete {
             for g in &goals.goals {
                 if s.ledger.status[g.id] != Status::Unknown {

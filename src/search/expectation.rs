@@ -84,7 +84,7 @@ impl Strategy for Expectation {
             }
         }
         let mut best: Option<usize> = None;
-        let mut best_w = f64::NEG_INFINITY;
+        let mut best_w = 0.0;
         let mut ties = 0u32;
         for (i, grp) in self.groups.iter_mut().enumerate() {
             grp.members.retain(|id| pool.get(*id).is_some());
@@ -92,11 +92,12 @@ impl Strategy for Expectation {
                 continue;
             }
             let w = self.graph.as_ref().map_or(0.0, |g| g.weight(grp.target, ctx.covered)) / (grp.tried + 1) as f64;
-            if w > best_w + 1e-9 * best_w.abs().max(1.0) {
+            let eps = 1e-9 * f64::max(w.abs(), 1.0);
+            if best.is_none() || w > best_w + eps {
                 best = Some(i);
                 best_w = w;
                 ties = 1;
-            } else if (w - best_w).abs() <= 1e-9 * best_w.abs().max(1.0) {
+            } else if (w - best_w).abs() <= eps {
                 // Reservoir sampling: each tied group equally likely.
                 ties += 1;
                 if ctx.rng.gen_range(0..ties) == 0 {
@@ -108,6 +109,12 @@ impl Strategy for Expectation {
         // The random numbering within the group: a random member gets the current number.
         let k = ctx.rng.gen_range(0..grp.members.len());
         grp.tried += 1;
-        Some(grp.members.swap_remove(k))
+        let id = grp.members.swap_remove(k);
+        if std::env::var("EXP_DEBUG").is_ok() {
+            let p = pool.get(id).unwrap();
+            let r = &p.run.records[p.depth];
+            eprintln!("select w={best_w:.3} {:?} f{} b{} o{} depth {} run {} tried {}", grp.target, r.func, r.block, p.outcome, p.depth, p.run.id, grp.tried);
+        }
+        Some(id)
     }
 }

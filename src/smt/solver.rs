@@ -121,6 +121,34 @@ impl Z3Backend {
     }
 }
 
+impl Z3Backend {
+    /// For each `extra` constraint: is `base ∧ extra` satisfiable? Shares the base assertions
+    /// (incremental solving); answers only Sat/Unsat/Unknown without models.
+    pub fn check_each(&mut self, pool: &Pool, base: &[ExprId], extra: &[ExprId], timeout: Duration) -> Vec<Answer> {
+        use z3::ast::BV;
+        self.set_timeout(timeout);
+        self.solver.push();
+        for &c in base {
+            let x = self.bv(pool, c);
+            self.solver.assert(x.eq(&BV::from_u64(1, 1)));
+        }
+        let mut out = vec![];
+        for &e in extra {
+            self.solver.push();
+            let x = self.bv(pool, e);
+            self.solver.assert(x.eq(&BV::from_u64(1, 1)));
+            out.push(match self.solver.check() {
+                z3::SatResult::Sat => Answer::Sat(Assignment::new()),
+                z3::SatResult::Unsat => Answer::Unsat,
+                z3::SatResult::Unknown => Answer::Unknown,
+            });
+            self.solver.pop(1);
+        }
+        self.solver.pop(1);
+        out
+    }
+}
+
 impl Backend for Z3Backend {
     fn name(&self) -> &'static str {
         "z3"
