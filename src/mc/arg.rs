@@ -85,7 +85,6 @@ pub struct ModelChecker<'m> {
     pub cfg: McConfig,
     /// Goals whose ARG path was feasible but whose test did not cover them, or not refinable.
     given_up: HashSet<GoalId>,
-    given_up_errors: HashSet<u32>,
     entry: FuncId,
     post_cache: HashMap<PostKey, Option<Vec<ExprId>>>,
 }
@@ -94,7 +93,7 @@ type PostKey = (Vec<ExprId>, Loc, usize, Option<Loc>, Loc, usize);
 
 impl<'m> ModelChecker<'m> {
     pub fn new(model: Model<'m>, entry: FuncId, cfg: McConfig) -> ModelChecker<'m> {
-        ModelChecker { model, preds: HashMap::new(), solver: Z3Backend::new(), stats: McStats::default(), cfg, given_up: HashSet::new(), given_up_errors: HashSet::new(), entry, post_cache: HashMap::new() }
+        ModelChecker { model, preds: HashMap::new(), solver: Z3Backend::new(), stats: McStats::default(), cfg, given_up: HashSet::new(), entry, post_cache: HashMap::new() }
     }
 
     fn check(&mut self, constraints: &[ExprId]) -> Answer {
@@ -195,13 +194,7 @@ impl<'m> ModelChecker<'m> {
     /// SSA path formula of the edges from the root to `node`: guards, and the input havocs in
     /// execution order.
     fn path_formula(&mut self, arg: &Arg, node: usize) -> (Vec<ExprId>, Vec<(ExprId, InputKind)>, Vec<(usize, usize)>) {
-        let mut chain = vec![];
-        let mut n = Some(node);
-        while let Some(i) = n {
-            chain.push(i);
-            n = arg.nodes[i].parent;
-        }
-        chain.reverse();
+        let chain = arg.path_to(node);
         let mut env: HashMap<u32, ExprId> = HashMap::new();
         let mut occurrence: HashMap<u32, u32> = HashMap::new();
         let mut guards = vec![];
@@ -261,30 +254,17 @@ impl<'m> ModelChecker<'m> {
                 }
             }
         }
-        let mut chain = vec![];
-        let mut n = Some(node);
-        while let Some(i) = n {
-            chain.push(i);
-            n = arg.nodes[i].parent;
-        }
-        chain.reverse();
+        let chain = arg.path_to(node);
         let pos: HashMap<usize, usize> = chain.iter().enumerate().map(|(k, n)| (*n, k)).collect();
         let mut added = 0;
         for gi in core {
             let (n, ei) = origin[gi];
             let k = pos[&n];
-            // The guard, over the pre-state of its own effect.
+            // The guard, over the pre-state of its own effect: origins of one effect are listed
+            // in guard order, so count the earlier ones.
             let eff = arg.nodes[n].effects[ei].clone();
-            let mut g = eff.guards.iter().copied().find(|x| {
-                // the origin records effect index; guards of that effect in order
-                let _ = x;
-                true
-            }).unwrap_or(guards[gi]);
-            // Find which guard of the effect this is: by counting origins of the same (n, ei).
             let idx = origin[..gi].iter().filter(|o| **o == (n, ei)).count();
-            if let Some(x) = eff.guards.get(idx) {
-                g = *x;
-            }
+            let Some(mut g) = eff.guards.get(idx).copied() else { continue };
             // Back through earlier effects of the same edge.
             for e in arg.nodes[n].effects[..ei].iter().rev() {
                 g = self.wp(g, e);
@@ -435,13 +415,7 @@ impl<'m> ModelChecker<'m> {
             }
             // Add at the header, and (as preconditions) at the locations leading to its first
             // visit, so that the abstraction can carry the fact into the loop.
-            let mut chain = vec![];
-            let mut n = Some(node);
-            while let Some(i) = n {
-                chain.push(i);
-                n = arg.nodes[i].parent;
-            }
-            chain.reverse();
+            let chain = arg.path_to(node);
             let visits: Vec<usize> = chain.iter().enumerate().filter(|(_, i)| arg.nodes[**i].loc == h).map(|(k, _)| k).collect();
             for c in cands {
                 if self.model.pool.as_const(c).is_some() {
@@ -611,7 +585,6 @@ impl<'m> ModelChecker<'m> {
                 }
             }
         }
-        let _ = &self.given_up_errors;
         Ok(Some(arg))
     }
 
@@ -668,6 +641,18 @@ fn fit(m: &mut Model, e: ExprId, w: u8) -> ExprId {
 }
 
 impl Arg {
+    /// Node indices from the root to `node`.
+    pub fn path_to(&self, node: usize) -> Vec<usize> {
+        let mut chain = vec![];
+        let mut n = Some(node);
+        while let Some(i) = n {
+            chain.push(i);
+            n = self.nodes[i].parent;
+        }
+        chain.reverse();
+        chain
+    }
+
     /// Graphviz rendering: nodes are abstract states, edges carry goals; dashed edges show
     /// coverage (subsumption).
     pub fn to_dot(&self, m: &crate::ir::Module, pool: &crate::smt::expr::Pool) -> String {
