@@ -351,6 +351,14 @@ impl<'m> Model<'m> {
                 }
             }
         }
+        // Program functions that library code calls directly (a program that defines its own
+        // `malloc`, say): the library is summarized, so those calls are never explored.
+        for (f, cs) in callees.iter().enumerate() {
+            if is_runtime(m, &m.functions[f]) {
+                // (`main` is called by the runtime's start routine; it is the checker's entry.)
+                roots.extend(cs.iter().copied().filter(|c| !is_runtime(m, &m.functions[*c as usize]) && m.functions[*c as usize].name != "main"));
+            }
+        }
         let mut stack = roots;
         while let Some(f) = stack.pop() {
             if (f as usize) < m.functions.len() && self.unprovable_funcs.insert(f) {

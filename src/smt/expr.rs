@@ -157,7 +157,8 @@ impl Pool {
         // Canonical order for commutative operators: constant last.
         let (a, b) = if matches!(op, Add | Mul | And | Or | Xor) && ca.is_some() && cb.is_none() { (b, a) } else { (a, b) };
         // x86 masks shift counts; make it explicit so the solver sees the same semantics.
-        let b = if matches!(op, Shl | LShr | AShr) && self.as_const(b).is_none() && w >= 32 {
+        // (Widths below 5 bits cannot hold a count that the mask would change.)
+        let b = if matches!(op, Shl | LShr | AShr) && self.as_const(b).is_none() && w >= 5 {
             let m = self.constant(w, if w > 32 { 63 } else { 31 });
             self.bin(And, w, b, m)
         } else {
