@@ -210,10 +210,11 @@ fn interrupt_flag() -> Arc<AtomicBool> {
 fn finish(s: &mut Session, p: &Program, out: &std::path::Path, extra: serde_json::Value) -> Result<i32> {
     let summary = s.out.finish(&p.module, &s.goals, &s.ledger, extra)?;
     println!(
-        "cairn: {} goals ({} branch outcomes, {} error calls): {} covered, {} unreachable, {} unknown; {} tests in {:.1}s -> {}",
-        s.goals.len(),
+        "cairn: {} goals ({} branch outcomes, {} error calls{}): {} covered, {} unreachable, {} unknown; {} tests in {:.1}s -> {}",
+        s.ledger.total(),
         s.goals.num_branches,
         s.goals.len() - s.goals.num_branches,
+        if s.ledger.ignored > 0 { format!(", {} ignored", s.ledger.ignored) } else { String::new() },
         s.ledger.covered,
         s.ledger.unreachable,
         s.ledger.unknown(),

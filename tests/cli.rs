@@ -224,3 +224,17 @@ fn static_check_proves_dead_code_unreachable() {
     assert_eq!(s["goals"]["unreachable"], 2, "{s}");
     assert_eq!(s["goals"]["covered"], 2, "{s}");
 }
+
+#[test]
+fn error_goals_mode_finds_the_error_behind_an_assumption() {
+    let dir = tmp("cli-error");
+    let out = dir.path().join("e");
+    let s = generate(&prog("assume_error.c"), &out, &["--time", "20s", "--goals", "error"]);
+    assert_eq!(s["goals"]["total"], 1, "{s}");
+    assert_eq!(s["goals"]["covered"], 1, "{s}");
+    assert_eq!(s["error_reached"], true);
+    let meta = std::fs::read_to_string(out.join("test-suite/metadata.xml")).unwrap();
+    assert!(meta.contains("COVER EDGES(@CALL(reach_error))"));
+    let covers_error = test_files(&out.join("test-suite")).iter().any(|p| std::fs::read_to_string(p).unwrap().contains("coversError=\"true\""));
+    assert!(covers_error);
+}

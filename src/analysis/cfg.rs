@@ -14,6 +14,7 @@ pub struct Icfg {
 
 impl Icfg {
     pub fn new(m: &Module) -> Icfg {
+        let error_goals = crate::analysis::goals::Goals::of(m);
         let mut base = vec![];
         let mut n = 0u32;
         for f in &m.functions {
@@ -43,6 +44,14 @@ impl Icfg {
                     _ => {}
                 }
                 for i in &b.insts {
+                    // Error calls are goals of the block they are in.
+                    let site = match i {
+                        Inst::Call { site, .. } | Inst::CallExtern { site, .. } => Some(*site),
+                        _ => None,
+                    };
+                    if let Some(k) = site.and_then(|st| error_goals.error_sites.iter().position(|e| *e == st)) {
+                        goals[me as usize].push((error_goals.num_branches + k) as u32);
+                    }
                     if let Inst::Call { callee: Callee::Func(t), .. } = i {
                         let t = *t as usize;
                         if m.functions[t].blocks.is_empty() {

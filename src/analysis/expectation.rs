@@ -88,6 +88,8 @@ struct Context {
     parent: u32,
     /// Where the call is in the parent: block and instruction index.
     call: (BlockId, u32),
+    /// `call_context` id, as the interpreter computes it.
+    hash: u64,
     node_base: u32,
 }
 
@@ -164,18 +166,9 @@ impl ExpectationGraph {
 
         // Contexts, breadth-first. `children` maps a call instruction of a context to the
         // callee's context; hashes follow `call_context`.
-        let mut hashes: Vec<u64> = vec![];
         let mut children: HashMap<(u32, BlockId, u32), u32> = HashMap::new();
         let mut nodes = 0usize;
-        let add_ctx = |g: &mut ExpectationGraph, hashes: &mut Vec<u64>, func: FuncId, parent: u32, call: (BlockId, u32), hash: u64, nodes: &mut usize| -> u32 {
-            let id = g.ctxs.len() as u32;
-            g.ctxs.push(Context { func, parent, call, node_base: *nodes as u32 });
-            hashes.push(hash);
-            g.by_hash.insert(hash, id);
-            *nodes += g.fb[func as usize].targets.len();
-            id
-        };
-        add_ctx(&mut g, &mut hashes, root, NONE, (0, 0), ROOT_CONTEXT, &mut nodes);
+        g.add_context(root, NONE, (0, 0), ROOT_CONTEXT, &mut nodes);
         let mut next = 0usize;
         while next < g.ctxs.len() {
             let c = next as u32;
@@ -191,8 +184,8 @@ impl ExpectationGraph {
                         g.truncated = true;
                         continue;
                     }
-                    let h = call_context(hashes[c as usize], *site);
-                    let cc = add_ctx(&mut g, &mut hashes, *t, c, (bi as BlockId, k as u32), h, &mut nodes);
+                    let h = call_context(g.ctxs[c as usize].hash, *site);
+                    let cc = g.add_context(*t, c, (bi as BlockId, k as u32), h, &mut nodes);
                     children.insert((c, bi as BlockId, k as u32), cc);
                 }
             }
@@ -230,6 +223,14 @@ impl ExpectationGraph {
         debug_assert_eq!(g.goal.len(), nodes);
         g.weights = vec![0.0; nodes];
         g
+    }
+
+    fn add_context(&mut self, func: FuncId, parent: u32, call: (BlockId, u32), hash: u64, nodes: &mut usize) -> u32 {
+        let id = self.ctxs.len() as u32;
+        self.ctxs.push(Context { func, parent, call, hash, node_base: *nodes as u32 });
+        self.by_hash.insert(hash, id);
+        *nodes += self.fb[func as usize].targets.len();
+        id
     }
 
     fn on_call_string(&self, mut c: u32, f: FuncId) -> bool {

@@ -10,6 +10,8 @@ pub enum Status {
     Covered(usize),
     /// Proven unreachable; how.
     Unreachable(String),
+    /// Not a goal of this run (e.g. branches under `--goals error`).
+    Ignored,
 }
 
 #[derive(Clone, Debug)]
@@ -19,21 +21,35 @@ pub struct Ledger {
     pub unreachable: usize,
     /// Goals that were proven unreachable and later covered: soundness bugs, reported loudly.
     pub violations: Vec<usize>,
+    pub ignored: usize,
 }
 
 impl Ledger {
     pub fn new(goals: &Goals) -> Ledger {
-        Ledger { status: vec![Status::Unknown; goals.len()], covered: 0, unreachable: 0, violations: vec![] }
+        Ledger { status: vec![Status::Unknown; goals.len()], covered: 0, unreachable: 0, violations: vec![], ignored: 0 }
     }
 
     /// Goals in `covers` not covered yet.
     pub fn new_goals(&self, covers: &[usize]) -> Vec<usize> {
-        covers.iter().copied().filter(|&g| !matches!(self.status[g], Status::Covered(_))).collect()
+        covers.iter().copied().filter(|&g| !matches!(self.status[g], Status::Covered(_) | Status::Ignored)).collect()
+    }
+
+    /// Takes a goal out of this run.
+    pub fn ignore(&mut self, goal: usize) {
+        if self.status[goal] == Status::Unknown {
+            self.status[goal] = Status::Ignored;
+            self.ignored += 1;
+        }
+    }
+
+    /// Goals that count in this run.
+    pub fn total(&self) -> usize {
+        self.status.len() - self.ignored
     }
 
     pub fn cover(&mut self, goal: usize, test: usize) -> bool {
         match &self.status[goal] {
-            Status::Covered(_) => false,
+            Status::Covered(_) | Status::Ignored => false,
             Status::Unreachable(how) => {
                 eprintln!("cairn: SOUNDNESS BUG: goal {goal} was proven unreachable ({how}) but test {test} covers it");
                 self.violations.push(goal);
@@ -58,7 +74,7 @@ impl Ledger {
     }
 
     pub fn unknown(&self) -> usize {
-        self.status.len() - self.covered - self.unreachable
+        self.status.len() - self.ignored - self.covered - self.unreachable
     }
 
     pub fn all_decided(&self) -> bool {

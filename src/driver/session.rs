@@ -41,9 +41,8 @@ impl<'p> Session<'p> {
     /// Test-Comp's coverage-error property: branch goals do not count, only error calls.
     pub fn only_error_goals(&mut self) {
         for g in 0..self.goals.num_branches {
-            self.ledger.status[g] = crate::driver::ledger::Status::Unreachable("not a goal (--goals error)".into());
+            self.ledger.ignore(g);
         }
-        self.ledger.unreachable = self.goals.num_branches;
     }
 
     /// True when the budget is spent, the user interrupted, or nothing is left to decide.

@@ -5,7 +5,7 @@
 use super::input::InputKind;
 use super::machine::{Machine, Stop, VarArg};
 use super::ops::{mask, sext};
-use crate::ir::{IPred, Module, NO_GOAL, Ty, Val};
+use crate::ir::{ASSUME_VIOLATED, IPred, Module, NO_GOAL, Ty, Val};
 use crate::smt::expr::ExprId;
 use super::shadow::{BranchRecord, NONE};
 
@@ -400,17 +400,21 @@ pub fn call(m: &mut Machine, ext: u32, args: &[VarArg], dst: Option<Val>) -> Res
         }
         Assume => {
             let c = arg_shadow(m, 0);
-            if a(0) & 0xff == 0 && mask(a(0), 32) == 0 {
-                return Err(Stop::AssumeFailed);
-            }
-            // A symbolic assumption is part of the path condition, with no alternative.
+            let holds_now = !(a(0) & 0xff == 0 && mask(a(0), 32) == 0);
+            // A symbolic assumption is part of the path condition. When it fails, search can
+            // flip it to find inputs that satisfy it; its violated side is never explored.
             if c != NONE {
                 let ctx = m.context();
                 let s = m.sym.as_mut().unwrap();
                 let w = s.pool.width(c);
                 let z = s.pool.constant(w, 0);
                 let holds = s.pool.cmp(IPred::Ne, c, z);
-                s.path.push(BranchRecord { func: 0, block: 0, taken: 0, outcomes: vec![(holds, NO_GOAL, 0)], ctx });
+                let violated = s.pool.not(holds);
+                let taken = if holds_now { 0 } else { 1 };
+                s.path.push(BranchRecord { func: 0, block: 0, taken, outcomes: vec![(holds, NO_GOAL, 0), (violated, ASSUME_VIOLATED, 0)], ctx });
+            }
+            if !holds_now {
+                return Err(Stop::AssumeFailed);
             }
             None
         }

@@ -22,6 +22,9 @@ pub type GoalId = u32;
 /// Marks a branch without a goal (branches inside Cairn's own libc runtime).
 pub const NO_GOAL: GoalId = u32::MAX;
 
+/// Marks the "assumption violated" side of a symbolic assumption: never worth exploring.
+pub const ASSUME_VIOLATED: GoalId = u32::MAX - 1;
+
 /// Byte offset of an aggregate slot in a frame's aggregate area.
 pub type AggSlot = u32;
 

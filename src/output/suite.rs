@@ -169,6 +169,7 @@ impl SuiteWriter {
                     Status::Unknown => ("unknown", json!(null)),
                     Status::Covered(t) => ("covered", json!(format!("{t:06}"))),
                     Status::Unreachable(how) => ("unreachable", json!(how)),
+                    Status::Ignored => ("ignored", json!(null)),
                 };
                 json!({
                     "id": g.id,
@@ -184,13 +185,15 @@ impl SuiteWriter {
             })
             .collect();
         fs::write(self.dir.join("goals.json"), serde_json::to_string_pretty(&gj)? + "\n")?;
-        let reachable = goals.len() - ledger.unreachable;
+        let total = ledger.total();
+        let reachable = total - ledger.unreachable;
         let mut summary = json!({
-            "goals": {"total": goals.len(), "covered": ledger.covered, "unreachable": ledger.unreachable, "unknown": ledger.unknown()},
+            "goals": {"total": total, "covered": ledger.covered, "unreachable": ledger.unreachable, "unknown": ledger.unknown()},
+            "ignored_goals": ledger.ignored,
             "branch_goals": goals.num_branches,
             "error_goals": goals.len() - goals.num_branches,
             "error_reached": goals.goals.iter().any(|g| g.kind == GoalKind::Error && matches!(ledger.status[g.id], Status::Covered(_))),
-            "coverage": if goals.is_empty() { 1.0 } else { ledger.covered as f64 / goals.len() as f64 },
+            "coverage": if total == 0 { 1.0 } else { ledger.covered as f64 / total as f64 },
             "coverage_of_reachable": if reachable == 0 { 1.0 } else { ledger.covered as f64 / reachable as f64 },
             "tests": self.tests,
             "time_s": (self.elapsed() * 1000.0).round() / 1000.0,

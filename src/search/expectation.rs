@@ -83,38 +83,44 @@ impl Strategy for Expectation {
                 self.weights_for = Some(ctx.covered.to_vec());
             }
         }
-        let mut best: Option<usize> = None;
-        let mut best_w = 0.0;
-        let mut ties = 0u32;
-        for (i, grp) in self.groups.iter_mut().enumerate() {
+        loop {
+            let mut best: Option<usize> = None;
+            let mut best_w = 0.0;
+            let mut ties = 0u32;
+            for (i, grp) in self.groups.iter().enumerate() {
+                if grp.members.is_empty() {
+                    continue;
+                }
+                let w = self.graph.as_ref().map_or(0.0, |g| g.weight(grp.target, ctx.covered)) / (grp.tried + 1) as f64;
+                let eps = 1e-9 * f64::max(w.abs(), 1.0);
+                if best.is_none() || w > best_w + eps {
+                    best = Some(i);
+                    best_w = w;
+                    ties = 1;
+                } else if (w - best_w).abs() <= eps {
+                    // Reservoir sampling: each tied group equally likely.
+                    ties += 1;
+                    if ctx.rng.gen_range(0..ties) == 0 {
+                        best = Some(i);
+                    }
+                }
+            }
+            let grp = &mut self.groups[best?];
+            // Members leave only through `select`, but check (cheaply, in this group only).
             grp.members.retain(|id| pool.get(*id).is_some());
             if grp.members.is_empty() {
                 continue;
             }
-            let w = self.graph.as_ref().map_or(0.0, |g| g.weight(grp.target, ctx.covered)) / (grp.tried + 1) as f64;
-            let eps = 1e-9 * f64::max(w.abs(), 1.0);
-            if best.is_none() || w > best_w + eps {
-                best = Some(i);
-                best_w = w;
-                ties = 1;
-            } else if (w - best_w).abs() <= eps {
-                // Reservoir sampling: each tied group equally likely.
-                ties += 1;
-                if ctx.rng.gen_range(0..ties) == 0 {
-                    best = Some(i);
-                }
+            // The random numbering within the group: a random member gets the next number.
+            let k = ctx.rng.gen_range(0..grp.members.len());
+            grp.tried += 1;
+            let id = grp.members.swap_remove(k);
+            if std::env::var("EXP_DEBUG").is_ok() {
+                let p = pool.get(id).unwrap();
+                let r = &p.run.records[p.depth];
+                eprintln!("select w={best_w:.3} {:?} f{} b{} o{} depth {} run {} tried {} members {}", grp.target, r.func, r.block, p.outcome, p.depth, p.run.id, grp.tried, grp.members.len());
             }
+            return Some(id);
         }
-        let grp = &mut self.groups[best?];
-        // The random numbering within the group: a random member gets the current number.
-        let k = ctx.rng.gen_range(0..grp.members.len());
-        grp.tried += 1;
-        let id = grp.members.swap_remove(k);
-        if std::env::var("EXP_DEBUG").is_ok() {
-            let p = pool.get(id).unwrap();
-            let r = &p.run.records[p.depth];
-            eprintln!("select w={best_w:.3} {:?} f{} b{} o{} depth {} run {} tried {}", grp.target, r.func, r.block, p.outcome, p.depth, p.run.id, grp.tried);
-        }
-        Some(id)
     }
 }

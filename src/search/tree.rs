@@ -92,7 +92,7 @@ impl Tree {
             }
             for (o, (_, goal, target)) in r.outcomes.iter().enumerate() {
                 let n = &mut self.nodes[cur as usize];
-                if o != r.taken && !n.seen[o] && n.children[o] == LEAF {
+                if o != r.taken && !n.seen[o] && n.children[o] == LEAF && *goal != crate::ir::ASSUME_VIOLATED {
                     n.seen[o] = true;
                     out.push(Pending { node: cur, outcome: o, depth: i, goal: *goal, target: (r.func, *target), run: run.clone() });
                 }
