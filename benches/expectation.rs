@@ -10,7 +10,12 @@
 //! only the runs that cover something new, shown as `kept`. Reachable = total goals minus the
 //! program's `/* infeasible: N */` comment; a run stops once it covers all reachable goals. A run
 //! that does not reach them within the budget is censored: its `inputs_all` is the number of
-//! inputs it ran (a lower bound), and figures built on it are marked `>=` or `~`.
+//! inputs it ran (a lower bound), and figures built on it are marked `>=` or `~`. Since a
+//! censored lower bound flatters a strategy that runs few inputs per second (slow solver
+//! queries), each program also gets `common`: the coverage every run of every strategy reached,
+//! and `inputs_common`, the inputs each needed to get there (never censored). Coverage is
+//! observed after each search step, so the first (random) input's coverage is seen together
+//! with the second's: counts can be one too high at levels the first input reached.
 
 use cairn::driver::session::{Budget, Session};
 use cairn::exec::{Config, Program};
@@ -32,6 +37,15 @@ struct Run {
     /// Inputs run until all reachable goals were covered, or in the whole budget (censored).
     inputs_all: u64,
     reached: bool,
+    /// (covered, inputs run) at every coverage increase.
+    curve: Vec<(usize, u64)>,
+}
+
+impl Run {
+    /// Inputs run until `level` goals were covered (None if never).
+    fn inputs_to(&self, level: usize) -> Option<u64> {
+        self.curve.iter().find(|c| c.0 >= level).map(|c| c.1)
+    }
 }
 
 fn main() {
@@ -71,8 +85,9 @@ fn main() {
     println!("budget {time}s per run, {seeds} seeds; means over seeds");
     println!("inputs = test inputs (runs) until the final coverage; inputs_all = until all reachable goals are covered");
     println!("(censored at the budget when not reached: a lower bound, marked >=); kept = tests kept by cairn");
-    println!("{:<20} {:<15} {:>10} {:>6} {:>9} {:>11} {:>7} {:>8}", "program", "strategy", "covered", "reach", "inputs", "inputs_all", "kept", "t_final");
-    let mut total_ratio: Vec<(String, Vec<f64>)> = strategies.iter().skip(1).map(|s| (s.clone(), vec![])).collect();
+    println!("(common = coverage every run of every strategy reached; inputs_common = inputs to reach it)");
+    println!("{:<20} {:<15} {:>10} {:>6} {:>9} {:>11} {:>7} {:>8} {:>6} {:>9}", "program", "strategy", "covered", "reach", "inputs", "inputs_all", "kept", "t_final", "common", "inp_comm");
+    let mut total_ratio: Vec<(String, Vec<f64>, Vec<f64>)> = strategies.iter().skip(1).map(|s| (s.clone(), vec![], vec![])).collect();
     for f in &files {
         let m = match load(std::slice::from_ref(f), &CompileOptions::default()) {
             Ok(m) => m,
@@ -84,17 +99,19 @@ fn main() {
         let p = Program::new(m);
         let infeasible = infeasible_count(f);
         let name = f.file_name().unwrap().to_string_lossy().to_string();
-        let mut means: Vec<(f64, bool)> = vec![];
-        for st in &strategies {
-            let runs: Vec<Run> = (0..seeds).map(|seed| run_one(&p, f, st, seed, time, infeasible)).collect();
+        let all_runs: Vec<Vec<Run>> = strategies.iter().map(|st| (0..seeds).map(|seed| run_one(&p, f, st, seed, time, infeasible)).collect()).collect();
+        let common = all_runs.iter().flatten().map(|r| r.covered).min().unwrap_or(0);
+        let mut means: Vec<(f64, bool, f64)> = vec![];
+        for (st, runs) in strategies.iter().zip(&all_runs) {
             let n = runs.len() as f64;
             let mean = |g: &dyn Fn(&Run) -> f64| runs.iter().map(g).sum::<f64>() / n;
             let reached = runs.iter().filter(|r| r.reached).count();
             let censored = reached < runs.len();
             let all = mean(&|r| r.inputs_all as f64);
-            means.push((all, censored));
+            let at_common = mean(&|r| r.inputs_to(common).unwrap_or(0) as f64);
+            means.push((all, censored, at_common));
             println!(
-                "{:<20} {:<15} {:>6.1}/{:<3} {:>3}/{:<2} {:>9.1} {:>11} {:>7.1} {:>8.3}",
+                "{:<20} {:<15} {:>6.1}/{:<3} {:>3}/{:<2} {:>9.1} {:>11} {:>7.1} {:>8.3} {:>6} {:>9.1}",
                 name,
                 st,
                 mean(&|r| r.covered as f64),
@@ -105,31 +122,37 @@ fn main() {
                 format!("{}{:.1}", if censored { ">=" } else { "" }, all),
                 mean(&|r| r.kept as f64),
                 mean(&|r| r.t_final),
+                common,
+                at_common,
             );
         }
         if strategies.len() > 1 {
-            let (e, ec) = means[0];
+            let (e, ec, e_common) = means[0];
             let parts: Vec<String> = strategies
                 .iter()
                 .zip(&means)
                 .skip(1)
                 .enumerate()
-                .map(|(k, (s, (o, oc)))| {
+                .map(|(k, (s, (o, oc, o_common)))| {
                     let r = e / o.max(1e-9);
+                    let rc = e_common / o_common.max(1e-9);
                     total_ratio[k].1.push(r);
-                    format!("{s} {}{r:.2}", if ec || *oc { "~" } else { "" })
+                    total_ratio[k].2.push(rc);
+                    format!("{s} {}{r:.2} (common {rc:.2})", if ec || *oc { "~" } else { "" })
                 })
                 .collect();
-            println!("{:<20} ratio inputs_all {} / other: {}", name, strategies[0], parts.join(", "));
+            println!("{:<20} ratio {} / other, inputs_all (inputs_common): {}", name, strategies[0], parts.join(", "));
         }
     }
     if strategies.len() > 1 {
         println!();
-        for (s, v) in &total_ratio {
-            let geo = (v.iter().map(|x| x.max(1e-9).ln()).sum::<f64>() / v.len().max(1) as f64).exp();
-            let below = v.iter().filter(|x| **x < 0.995).count();
-            let above = v.iter().filter(|x| **x > 1.005).count();
-            println!("{} / {s}: geometric mean ratio {geo:.2} over {} programs ({below} below 1, {above} above 1)", strategies[0], v.len());
+        for (s, v, vc) in &total_ratio {
+            for (what, v) in [("inputs_all", v), ("inputs_common", vc)] {
+                let geo = (v.iter().map(|x| x.max(1e-9).ln()).sum::<f64>() / v.len().max(1) as f64).exp();
+                let below = v.iter().filter(|x| **x < 0.995).count();
+                let above = v.iter().filter(|x| **x > 1.005).count();
+                println!("{} / {s}, {what}: geometric mean ratio {geo:.2} over {} programs ({below} below 1, {above} above 1)", strategies[0], v.len());
+            }
         }
     }
 }
@@ -149,9 +172,11 @@ fn run_one(p: &Program, f: &Path, strategy: &str, seed: u64, time: f64, infeasib
     let reachable = infeasible.map(|n| s.goals.len().saturating_sub(n));
     let cfg = Config { max_steps: 10_000_000, ..Config::default() };
     let mut last = (0usize, 0u64, 0usize, 0.0f64);
+    let mut curve = vec![];
     let mut track = |s: &Session| {
         if s.ledger.covered > last.0 {
             last = (s.ledger.covered, s.iterations, s.out.tests, s.start.elapsed().as_secs_f64());
+            curve.push((s.ledger.covered, s.iterations));
         }
         // All reachable goals covered: nothing left to measure.
         if reachable.is_some_and(|r| s.ledger.covered >= r) {
@@ -170,5 +195,6 @@ fn run_one(p: &Program, f: &Path, strategy: &str, seed: u64, time: f64, infeasib
         t_final: last.3,
         inputs_all: if reached { last.1 } else { s.iterations },
         reached,
+        curve,
     }
 }

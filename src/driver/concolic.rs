@@ -87,6 +87,9 @@ impl Concolic {
     pub fn execute(&mut self, s: &mut Session, input: &mut dyn crate::exec::InputSource, cfg: &Config, bound: usize, found_by: &str) -> anyhow::Result<Rc<RunPath>> {
         let mut r = symbolic_run(s, &mut self.pool, input, cfg);
         let records = std::mem::take(&mut r.path);
+        if std::env::var_os("CAIRN_DEBUG_PATHS").is_some() {
+            eprintln!("run: {} symbolic decisions, {} concretizations, inputs {:?}", records.len(), r.concretized, r.inputs.iter().map(|i| i.to_text()).collect::<Vec<_>>());
+        }
         self.stats.paths += 1;
         self.stats.concretizations += r.concretized;
         let fresh = s.record(&r, found_by)?;

@@ -364,7 +364,11 @@ pub fn call(m: &mut Machine, ext: u32, args: &[VarArg], dst: Option<Val>) -> Res
         Nondet(k) => {
             let v = m.next_input(*k, 0);
             let ty = dst.map(|d| d.ty()).unwrap_or(Ty::Int(64));
-            if let (Ty::Int(w), false) = (ty, matches!(k, InputKind::Float | InputKind::Double)) {
+            if matches!(ty, Ty::F32 | Ty::F64) && matches!(k, InputKind::Float | InputKind::Double) {
+                // Floats are symbolic as their IEEE bit patterns.
+                let e = m.input_var(0, v.width as u8);
+                set_ret_shadow(m, e);
+            } else if let (Ty::Int(w), false) = (ty, matches!(k, InputKind::Float | InputKind::Double)) {
                 let signed = k.int_info(64).is_some_and(|i| i.1);
                 let e = input_shadow(m, v.width, w as u32, signed);
                 set_ret_shadow(m, e);

@@ -234,8 +234,10 @@ impl<'m> Machine<'m> {
                     CastOp::Trunc => pool.extract(tw, 0, sa),
                     CastOp::ZExt => pool.zext(tw, sa),
                     CastOp::SExt => pool.sext(tw, sa),
-                    CastOp::Bits if !from.is_float() && !to.is_float() && fw == tw => sa,
-                    _ => NONE, // floating-point conversions are concretized
+                    // Floats are tracked as their IEEE bit patterns.
+                    CastOp::Bits if fw == tw => sa,
+                    CastOp::Bits => NONE,
+                    op => pool.fcast(*op, tw, sa),
                 };
                 if e == NONE {
                     self.concretize();
@@ -247,10 +249,6 @@ impl<'m> Machine<'m> {
                 if sc == NONE {
                     let pick = if self.regs[rb + *cond as usize] & 1 != 0 { st } else { sf };
                     return self.set_sh(rb, *dst, pick);
-                }
-                if ty.is_float() {
-                    self.concretize();
-                    return self.set_sh(rb, *dst, NONE);
                 }
                 let w = ty.bits_with(pb) as u8;
                 let x = self.sh_expr(rb, *t, w);
@@ -285,14 +283,7 @@ impl<'m> Machine<'m> {
                 if sa != NONE {
                     self.check_pointer(site, sa, a, n);
                 }
-                let e = if sa != NONE && !ty.is_float() {
-                    self.symbolic_load(sa, a, n)
-                } else {
-                    if sa != NONE {
-                        self.concretize();
-                    }
-                    if ty.is_float() { NONE } else { self.mem_shadow(a, n) }
-                };
+                let e = if sa != NONE { self.symbolic_load(sa, a, n) } else { self.mem_shadow(a, n) };
                 self.set_sh(rb, *dst, e);
             }
             Inst::Store { ty, addr, val } => {
@@ -303,7 +294,7 @@ impl<'m> Machine<'m> {
                     self.check_pointer(site, sa, a, n);
                     self.concretize();
                 }
-                let sv = if ty.is_float() { NONE } else { self.sh(rb, *val) };
+                let sv = self.sh(rb, *val);
                 self.set_mem_shadow(a, n, sv);
             }
             Inst::LoadAgg { dst: _, .. } => {}
@@ -353,6 +344,19 @@ impl<'m> Machine<'m> {
                         }
                         acc
                     }
+                    IntrinsicOp::FMulAdd => {
+                        // Unfused, as the x86-64 code clang emits without FMA.
+                        let (x, y, z) = (self.sh_expr(rb, args[0], w), self.sh_expr(rb, args[1], w), self.sh_expr(rb, args[2], w));
+                        let pool = &mut *self.sym.as_mut().unwrap().pool;
+                        let m = pool.fbin(FBinOp::Mul, w, x, y);
+                        pool.fbin(FBinOp::Add, w, m, z)
+                    }
+                    IntrinsicOp::FAbs => {
+                        let x = self.sh_expr(rb, args[0], w);
+                        let pool = &mut *self.sym.as_mut().unwrap().pool;
+                        let m = pool.constant(w, (1u64 << (w - 1)) - 1);
+                        pool.bin(BinOp::And, w, x, m)
+                    }
                     IntrinsicOp::Abs => {
                         let x = self.sh_expr(rb, args[0], w);
                         let pool = &mut *self.sym.as_mut().unwrap().pool;
@@ -392,7 +396,36 @@ impl<'m> Machine<'m> {
                     }
                 }
             }
-            Inst::FBin { dst, .. } | Inst::FNeg { dst, .. } | Inst::FCmp { dst, .. } | Inst::Alloca { dst, .. } => {
+            Inst::FBin { op, ty, dst, a, b } => {
+                if self.sh(rb, *a) == NONE && self.sh(rb, *b) == NONE {
+                    return self.set_sh(rb, *dst, NONE);
+                }
+                let w = ty.bits_with(pb) as u8;
+                let (x, y) = (self.sh_expr(rb, *a, w), self.sh_expr(rb, *b, w));
+                let e = self.sym.as_mut().unwrap().pool.fbin(*op, w, x, y);
+                self.set_sh(rb, *dst, e);
+            }
+            Inst::FNeg { ty, dst, a } => {
+                let sa = self.sh(rb, *a);
+                if sa == NONE {
+                    return self.set_sh(rb, *dst, NONE);
+                }
+                let w = ty.bits_with(pb) as u8;
+                let pool = &mut *self.sym.as_mut().unwrap().pool;
+                let sign = pool.constant(w, 1u64 << (w - 1));
+                let e = pool.bin(BinOp::Xor, w, sa, sign);
+                self.set_sh(rb, *dst, e);
+            }
+            Inst::FCmp { pred, ty, dst, a, b } => {
+                if self.sh(rb, *a) == NONE && self.sh(rb, *b) == NONE {
+                    return self.set_sh(rb, *dst, NONE);
+                }
+                let w = ty.bits_with(pb) as u8;
+                let (x, y) = (self.sh_expr(rb, *a, w), self.sh_expr(rb, *b, w));
+                let e = self.sym.as_mut().unwrap().pool.fcmp(*pred, x, y);
+                self.set_sh(rb, *dst, e);
+            }
+            Inst::Alloca { dst, .. } => {
                 self.set_sh(rb, *dst, NONE);
             }
             _ => {}

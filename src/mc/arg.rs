@@ -99,7 +99,7 @@ impl<'m> ModelChecker<'m> {
     fn check(&mut self, constraints: &[ExprId]) -> Answer {
         self.stats.solver_calls += 1;
         let t = Instant::now();
-        let a = self.solver.check(&self.model.pool, constraints, self.cfg.query_timeout);
+        let a = self.solver.check(&self.model.pool, constraints, self.cfg.query_timeout, &|_| 0);
         self.stats.solver_time_s += t.elapsed().as_secs_f64();
         a
     }

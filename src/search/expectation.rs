@@ -114,13 +114,7 @@ impl Strategy for Expectation {
             // The random numbering within the group: a random member gets the next number.
             let k = ctx.rng.gen_range(0..grp.members.len());
             grp.tried += 1;
-            let id = grp.members.swap_remove(k);
-            if std::env::var("EXP_DEBUG").is_ok() {
-                let p = pool.get(id).unwrap();
-                let r = &p.run.records[p.depth];
-                eprintln!("select w={best_w:.3} {:?} f{} b{} o{} depth {} run {} tried {} members {}", grp.target, r.func, r.block, p.outcome, p.depth, p.run.id, grp.tried, grp.members.len());
-            }
-            return Some(id);
+            return Some(grp.members.swap_remove(k));
         }
     }
 }

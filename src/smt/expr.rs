@@ -5,7 +5,7 @@
 //! Booleans are 1-bit vectors. Widths are 1..=64 bits.
 
 use crate::exec::ops::{self, mask, sext};
-use crate::ir::{BinOp, IPred};
+use crate::ir::{BinOp, CastOp, FBinOp, FPred, IPred, Ty};
 use std::collections::HashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -26,6 +26,17 @@ pub enum Node {
     Extract { w: u8, lo: u8, a: ExprId },
     /// `hi` bits above `lo` bits.
     Concat { w: u8, hi: ExprId, lo: ExprId },
+    /// IEEE floating point over bit patterns (32 or 64 bits wide), rounding to nearest even.
+    FBin { op: FBinOp, w: u8, a: ExprId, b: ExprId },
+    /// 1-bit result; operands are `w`-bit floats.
+    FCmp { pred: FPred, w: u8, a: ExprId, b: ExprId },
+    /// Conversions involving floats (`FpExt`, `FpTrunc`, `FpToSi`, `FpToUi`, `SiToFp`, `UiToFp`)
+    /// to a `w`-bit result.
+    FCast { op: CastOp, w: u8, a: ExprId },
+}
+
+fn fty(w: u8) -> Ty {
+    if w == 32 { Ty::F32 } else { Ty::F64 }
 }
 
 /// Where an input variable comes from: the `input`-th input of a run, byte `byte` of it for
@@ -73,8 +84,10 @@ impl Pool {
             | Node::ZExt { w, .. }
             | Node::SExt { w, .. }
             | Node::Extract { w, .. }
-            | Node::Concat { w, .. } => *w,
-            Node::Cmp { .. } => 1,
+            | Node::Concat { w, .. }
+            | Node::FBin { w, .. }
+            | Node::FCast { w, .. } => *w,
+            Node::Cmp { .. } | Node::FCmp { .. } => 1,
         }
     }
 
@@ -333,6 +346,31 @@ impl Pool {
         self.intern(Node::Concat { w, hi, lo })
     }
 
+    pub fn fbin(&mut self, op: FBinOp, w: u8, a: ExprId, b: ExprId) -> ExprId {
+        if let (Some(x), Some(y)) = (self.as_const(a), self.as_const(b)) {
+            return self.constant(w, ops::fbin(op, fty(w), x, y));
+        }
+        self.intern(Node::FBin { op, w, a, b })
+    }
+
+    pub fn fcmp(&mut self, pred: FPred, a: ExprId, b: ExprId) -> ExprId {
+        let w = self.width(a);
+        if let (Some(x), Some(y)) = (self.as_const(a), self.as_const(b)) {
+            return self.constant(1, ops::fcmp(pred, fty(w), x, y) as u64);
+        }
+        self.intern(Node::FCmp { pred, w, a, b })
+    }
+
+    /// A conversion to a `w`-bit result (float or integer, as `op` says).
+    pub fn fcast(&mut self, op: CastOp, w: u8, a: ExprId) -> ExprId {
+        if let Some(x) = self.as_const(a) {
+            let aw = self.width(a);
+            let (from, to) = cast_tys(op, aw, w);
+            return self.constant(w, ops::cast(op, from, to, x, 64));
+        }
+        self.intern(Node::FCast { op, w, a })
+    }
+
     /// Sorted input variables `e` depends on.
     pub fn vars_of(&mut self, e: ExprId) -> std::rc::Rc<Vec<u32>> {
         if let Some(v) = self.var_sets.get(&e) {
@@ -360,6 +398,11 @@ impl Pool {
                     stack.push(*hi);
                     stack.push(*lo);
                 }
+                Node::FBin { a, b, .. } | Node::FCmp { a, b, .. } => {
+                    stack.push(*a);
+                    stack.push(*b);
+                }
+                Node::FCast { a, .. } => stack.push(*a),
             }
         }
         out.sort();
@@ -402,6 +445,12 @@ impl Pool {
                 let lw = self.width(*lo);
                 (self.eval(*hi, vals, memo) << lw) | self.eval(*lo, vals, memo)
             }
+            Node::FBin { op, w, a, b } => ops::fbin(*op, fty(*w), self.eval(*a, vals, memo), self.eval(*b, vals, memo)),
+            Node::FCmp { pred, w, a, b } => ops::fcmp(*pred, fty(*w), self.eval(*a, vals, memo), self.eval(*b, vals, memo)) as u64,
+            Node::FCast { op, w, a } => {
+                let (from, to) = cast_tys(*op, self.width(*a), *w);
+                ops::cast(*op, from, to, self.eval(*a, vals, memo), 64)
+            }
         };
         memo.insert(e, v);
         v
@@ -422,7 +471,19 @@ impl Pool {
             Node::SExt { w, a } => format!("(sext{w} {})", self.show(*a)),
             Node::Extract { w, lo, a } => format!("(extract[{lo}+{w}] {})", self.show(*a)),
             Node::Concat { hi, lo, .. } => format!("(concat {} {})", self.show(*hi), self.show(*lo)),
+            Node::FBin { op, a, b, .. } => format!("(f{:?} {} {})", op, self.show(*a), self.show(*b)),
+            Node::FCmp { pred, a, b, .. } => format!("(f{:?} {} {})", pred, self.show(*a), self.show(*b)),
+            Node::FCast { op, w, a } => format!("({:?}{w} {})", op, self.show(*a)),
         }
+    }
+}
+
+/// Source and target types of a float conversion between `aw` and `w` bits.
+pub fn cast_tys(op: CastOp, aw: u8, w: u8) -> (Ty, Ty) {
+    match op {
+        CastOp::FpExt | CastOp::FpTrunc => (fty(aw), fty(w)),
+        CastOp::FpToSi | CastOp::FpToUi => (fty(aw), Ty::Int(w)),
+        _ => (Ty::Int(aw), fty(w)),
     }
 }
 
@@ -465,6 +526,18 @@ impl Pool {
             Node::Concat { hi, lo, .. } => {
                 let (hi, lo) = (self.substitute(hi, f, memo), self.substitute(lo, f, memo));
                 self.concat(hi, lo)
+            }
+            Node::FBin { op, w, a, b } => {
+                let (a, b) = (self.substitute(a, f, memo), self.substitute(b, f, memo));
+                self.fbin(op, w, a, b)
+            }
+            Node::FCmp { pred, a, b, .. } => {
+                let (a, b) = (self.substitute(a, f, memo), self.substitute(b, f, memo));
+                self.fcmp(pred, a, b)
+            }
+            Node::FCast { op, w, a } => {
+                let a = self.substitute(a, f, memo);
+                self.fcast(op, w, a)
             }
         };
         memo.insert(e, r);

@@ -2,3 +2,4 @@
 
 pub mod expr;
 pub mod solver;
+pub mod walk;

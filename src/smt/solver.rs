@@ -2,7 +2,7 @@
 //! goes through (independence slicing, a cache of results, and concrete validation of models).
 
 use super::expr::{ExprId, Node, Pool};
-use crate::ir::{BinOp, IPred};
+use crate::ir::{BinOp, CastOp, FBinOp, FPred, IPred};
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
@@ -19,7 +19,8 @@ pub enum Answer {
 /// A decision procedure for a conjunction of 1-bit constraints.
 pub trait Backend {
     fn name(&self) -> &'static str;
-    fn check(&mut self, pool: &Pool, constraints: &[ExprId], timeout: Duration) -> Answer;
+    /// `current` gives the values of the run the query came from (a starting point).
+    fn check(&mut self, pool: &Pool, constraints: &[ExprId], timeout: Duration, current: &dyn Fn(u32) -> u64) -> Answer;
 }
 
 /// Z3 over bit-vectors (system libz3 4.8.12 through the `z3` crate 0.22; see README).
@@ -115,6 +116,56 @@ impl Z3Backend {
                 let (h, l) = (self.bv(pool, hi), self.bv(pool, lo));
                 h.concat(&l)
             }
+            Node::FBin { op, w, a, b: bb } => {
+                let (x, y) = (self.bv(pool, a), self.bv(pool, bb));
+                let (x, y) = (fp_of(&x, w), fp_of(&y, w));
+                let rm = z3::ast::RoundingMode::round_nearest_ties_to_even();
+                let r = match op {
+                    FBinOp::Add => x.add_with_rounding_mode(&y, &rm),
+                    FBinOp::Sub => x.sub_with_rounding_mode(&y, &rm),
+                    FBinOp::Mul => x.mul_with_rounding_mode(&y, &rm),
+                    FBinOp::Div => x.div_with_rounding_mode(&y, &rm),
+                    FBinOp::Rem => fp_rem(&x, &y),
+                };
+                r.to_ieee_bv()
+            }
+            Node::FCmp { pred, w, a, b: bb } => {
+                let (x, y) = (self.bv(pool, a), self.bv(pool, bb));
+                let (x, y) = (fp_of(&x, w), fp_of(&y, w));
+                let uno = z3::ast::Bool::or(&[x.is_nan(), y.is_nan()]);
+                let c = match pred {
+                    FPred::False => z3::ast::Bool::from_bool(false),
+                    FPred::True => z3::ast::Bool::from_bool(true),
+                    FPred::Oeq => x.eq_fpa(&y),
+                    FPred::Ogt => x.gt(&y),
+                    FPred::Oge => x.ge(&y),
+                    FPred::Olt => x.lt(&y),
+                    FPred::Ole => x.le(&y),
+                    FPred::One => z3::ast::Bool::and(&[uno.not(), x.eq_fpa(&y).not()]),
+                    FPred::Ord => uno.not(),
+                    FPred::Uno => uno,
+                    FPred::Ueq => z3::ast::Bool::or(&[uno, x.eq_fpa(&y)]),
+                    FPred::Ugt => z3::ast::Bool::or(&[uno, x.gt(&y)]),
+                    FPred::Uge => z3::ast::Bool::or(&[uno, x.ge(&y)]),
+                    FPred::Ult => z3::ast::Bool::or(&[uno, x.lt(&y)]),
+                    FPred::Ule => z3::ast::Bool::or(&[uno, x.le(&y)]),
+                    FPred::Une => z3::ast::Bool::or(&[uno, x.eq_fpa(&y).not()]),
+                };
+                of_bool(c)
+            }
+            Node::FCast { op, w, a } => {
+                let aw = pool.width(a);
+                let x = self.bv(pool, a);
+                let rne = z3::ast::RoundingMode::round_nearest_ties_to_even();
+                let rtz = z3::ast::RoundingMode::round_towards_zero();
+                match op {
+                    CastOp::FpExt | CastOp::FpTrunc => fp_of(&x, aw).to_fp_with_rounding_mode(&rne, &fp_sort(w)).to_ieee_bv(),
+                    CastOp::FpToSi => fp_of(&x, aw).to_sbv_with_rounding_mode(&rtz, w as u32),
+                    CastOp::FpToUi => fp_of(&x, aw).to_ubv_with_rounding_mode(&rtz, w as u32),
+                    CastOp::SiToFp => int_to_fp(&x, w, true).to_ieee_bv(),
+                    _ => int_to_fp(&x, w, false).to_ieee_bv(),
+                }
+            }
         };
         self.cache.insert(e, r.clone());
         r
@@ -154,7 +205,7 @@ impl Backend for Z3Backend {
         "z3"
     }
 
-    fn check(&mut self, pool: &Pool, constraints: &[ExprId], timeout: Duration) -> Answer {
+    fn check(&mut self, pool: &Pool, constraints: &[ExprId], timeout: Duration, _current: &dyn Fn(u32) -> u64) -> Answer {
         use z3::ast::BV;
         self.set_timeout(timeout);
         self.solver.push();
@@ -187,6 +238,66 @@ impl Backend for Z3Backend {
     }
 }
 
+fn fp_sort(w: u8) -> z3::Sort {
+    if w == 32 { z3::Sort::float32() } else { z3::Sort::double() }
+}
+
+/// The float whose IEEE bit pattern is `x`.
+fn fp_of(x: &z3::ast::BV, w: u8) -> z3::ast::Float {
+    use z3::ast::Ast;
+    let ctx = z3::Context::thread_local();
+    let sort = fp_sort(w);
+    unsafe {
+        let raw = z3_sys::Z3_mk_fpa_to_fp_bv(ctx.get_z3_context(), x.get_z3_ast(), sort.get_z3_sort()).expect("fp from bv");
+        z3::ast::Float::wrap(&ctx, raw)
+    }
+}
+
+fn int_to_fp(x: &z3::ast::BV, w: u8, signed: bool) -> z3::ast::Float {
+    use z3::ast::Ast;
+    let ctx = z3::Context::thread_local();
+    let sort = fp_sort(w);
+    let rm = z3::ast::RoundingMode::round_nearest_ties_to_even();
+    unsafe {
+        let c = ctx.get_z3_context();
+        let raw = if signed {
+            z3_sys::Z3_mk_fpa_to_fp_signed(c, rm.get_z3_ast(), x.get_z3_ast(), sort.get_z3_sort())
+        } else {
+            z3_sys::Z3_mk_fpa_to_fp_unsigned(c, rm.get_z3_ast(), x.get_z3_ast(), sort.get_z3_sort())
+        }
+        .expect("fp from int");
+        z3::ast::Float::wrap(&ctx, raw)
+    }
+}
+
+/// C's fmod (truncated remainder) is not IEEE remainder: x - trunc(x / y) * y is close, but
+/// inexact; the concrete check of every model guards against the difference.
+fn fp_rem(x: &z3::ast::Float, y: &z3::ast::Float) -> z3::ast::Float {
+    let rtz = z3::ast::RoundingMode::round_towards_zero();
+    let rne = z3::ast::RoundingMode::round_nearest_ties_to_even();
+    let q = x.div_with_rounding_mode(y, &rtz).round_to_integral_with_rounding_mode(&rtz);
+    x.sub_with_rounding_mode(&q.mul_with_rounding_mode(y, &rne), &rne)
+}
+
+fn has_float(pool: &Pool, e: ExprId) -> bool {
+    let mut stack = vec![e];
+    let mut seen = HashSet::new();
+    while let Some(x) = stack.pop() {
+        if !seen.insert(x) {
+            continue;
+        }
+        match pool.node(x) {
+            Node::FBin { .. } | Node::FCmp { .. } | Node::FCast { .. } => return true,
+            Node::Var { .. } | Node::Const { .. } => {}
+            Node::Bin { a, b, .. } | Node::Cmp { a, b, .. } => stack.extend([*a, *b]),
+            Node::Ite { c, t, f, .. } => stack.extend([*c, *t, *f]),
+            Node::ZExt { a, .. } | Node::SExt { a, .. } | Node::Extract { a, .. } => stack.push(*a),
+            Node::Concat { hi, lo, .. } => stack.extend([*hi, *lo]),
+        }
+    }
+    false
+}
+
 fn collect_vars(pool: &Pool, e: ExprId, out: &mut HashSet<u32>) {
     let mut stack = vec![e];
     let mut seen = HashSet::new();
@@ -203,6 +314,8 @@ fn collect_vars(pool: &Pool, e: ExprId, out: &mut HashSet<u32>) {
             Node::Ite { c, t, f, .. } => stack.extend([*c, *t, *f]),
             Node::ZExt { a, .. } | Node::SExt { a, .. } | Node::Extract { a, .. } => stack.push(*a),
             Node::Concat { hi, lo, .. } => stack.extend([*hi, *lo]),
+            Node::FBin { a, b, .. } | Node::FCmp { a, b, .. } => stack.extend([*a, *b]),
+            Node::FCast { a, .. } => stack.push(*a),
         }
     }
 }
@@ -236,8 +349,9 @@ impl SolverFront {
         SolverFront { backends, cache: HashMap::new(), stats: SolverStats::default(), timeout, deadline: None }
     }
 
+    /// Z3, then local search for what Z3 cannot decide in time.
     pub fn with_z3(timeout: Duration) -> SolverFront {
-        SolverFront::new(vec![Box::new(Z3Backend::new())], timeout)
+        SolverFront::new(vec![Box::new(Z3Backend::new()), Box::new(super::walk::WalkBackend::new(1))], timeout)
     }
 
     /// Finds values for the variables so that `goal` holds together with every prefix
@@ -262,13 +376,16 @@ impl SolverFront {
         }
         let t = Instant::now();
         let mut answer = Answer::Unknown;
+        // Floating-point queries get a short Z3 budget: when it gives up, local search is
+        // usually faster than waiting.
+        let base = if key.iter().any(|c| has_float(pool, *c)) { self.timeout.min(Duration::from_secs(1)) } else { self.timeout };
         let timeout = match self.deadline {
-            Some(d) => self.timeout.min(d.saturating_duration_since(Instant::now())).max(Duration::from_millis(1)),
-            None => self.timeout,
+            Some(d) => base.min(d.saturating_duration_since(Instant::now())).max(Duration::from_millis(1)),
+            None => base,
         };
         for b in self.backends.iter_mut() {
             self.stats.backend_calls += 1;
-            answer = b.check(pool, &key, timeout);
+            answer = b.check(pool, &key, timeout, current);
             match &answer {
                 Answer::Sat(a) => {
                     // Validate by concrete evaluation before anyone uses it.
