@@ -181,6 +181,14 @@ pub fn run(s: &mut Session, strategy: Box<dyn Strategy>, seed: u64, cfg: &Config
     c.solver.deadline = Some(s.start + s.budget.time);
     let mut first = RandomInputs { rng: SmallRng::seed_from_u64(seed) };
     c.execute(s, &mut first, cfg, 0, "concolic")?;
+    // When symbolic search stalls, a short burst of random testing (a hundred times more paths
+    // per second) often covers what the solver cannot; starting with one was measured to starve
+    // the CFG-directed search of its nearby targets, so it only runs on stalls.
+    let burst = (s.budget.time / 50).clamp(Duration::from_millis(20), Duration::from_millis(500));
+    let stall = (s.budget.time / 10).max(Duration::from_millis(200));
+    let mut last_covered = s.ledger.covered;
+    let mut last_progress = std::time::Instant::now();
+    let mut bursts = 0u64;
     while !s.should_stop() {
         if !c.step(s, cfg)? {
             // Every pending branch has been tried: the (bounded) path space is exhausted.
@@ -192,8 +200,28 @@ pub fn run(s: &mut Session, strategy: Box<dyn Strategy>, seed: u64, cfg: &Config
             let mut r = RandomInputs { rng: SmallRng::seed_from_u64(seed.wrapping_add(c.stats.paths)) };
             c.execute(s, &mut r, cfg, 0, "concolic")?;
         }
+        if s.ledger.covered > last_covered {
+            last_covered = s.ledger.covered;
+            last_progress = std::time::Instant::now();
+        } else if last_progress.elapsed() >= stall {
+            bursts += 1;
+            random_burst(s, seed.wrapping_add(bursts), cfg, burst)?;
+            last_covered = s.ledger.covered;
+            last_progress = std::time::Instant::now();
+        }
         progress(s, &c);
     }
     c.stats.pending_left = c.pending.live();
     Ok(c)
+}
+
+/// Random runs for `time`.
+fn random_burst(s: &mut Session, seed: u64, cfg: &Config, time: Duration) -> anyhow::Result<()> {
+    let end = std::time::Instant::now() + time;
+    let mut src = RandomInputs { rng: SmallRng::seed_from_u64(seed ^ 0x5eed) };
+    while std::time::Instant::now() < end && !s.should_stop() {
+        let r = s.program.run(&mut src, cfg);
+        s.record(&r, "random")?;
+    }
+    Ok(())
 }

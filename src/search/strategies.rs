@@ -102,8 +102,8 @@ impl Strategy for UniformRandom {
 }
 
 /// CFG-directed: the pending branch whose target is statically closest to an uncovered goal
-/// (a branch that itself covers an uncovered goal is at distance 0). Ties are broken at random,
-/// then by shallower depth.
+/// (a branch that itself covers an uncovered goal is at distance 0). Ties go to the
+/// shallower branch, then at random.
 #[derive(Default)]
 pub struct CfgDirected {
     all: Vec<PendingId>,
@@ -128,12 +128,13 @@ impl Strategy for CfgDirected {
         if self.all.is_empty() {
             return None;
         }
+        // Closest first; among equals, the shallowest, then at random.
         let mut best: Vec<usize> = vec![];
-        let mut best_key = (u32::MAX, usize::MAX);
+        let mut best_key = (u32::MAX, 0usize);
         for (i, id) in self.all.iter().enumerate() {
             let p = pool.get(*id).unwrap();
             let key = (distance(p, ctx), p.depth);
-            if key.0 < best_key.0 || (key.0 == best_key.0 && key.1 < best_key.1) {
+            if key.0 < best_key.0 || (key.0 == best_key.0 && key.1 < best_key.1) || best.is_empty() {
                 best_key = key;
                 best.clear();
                 best.push(i);

@@ -77,7 +77,7 @@ impl Backend for WalkBackend {
     }
 
     fn check(&mut self, pool: &Pool, constraints: &[ExprId], timeout: Duration, current: &dyn Fn(u32) -> u64) -> Answer {
-        let deadline = Instant::now() + timeout.min(Duration::from_secs(2));
+        let deadline = Instant::now() + timeout.min(Duration::from_millis(300));
         let mut vars: Vec<(u32, u8)> = vec![];
         // Float variables: those feeding floating-point operations directly.
         let mut floats: HashSet<u32> = HashSet::new();
