@@ -129,7 +129,7 @@ enum Cmd {
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// Search strategy (all but `random` are concolic).
-        #[arg(long, value_enum, default_value = "cfg")]
+        #[arg(long, value_enum, default_value = "expectation")]
         strategy: Strategy,
         #[arg(long)]
         max_tests: Option<usize>,

@@ -1,4 +1,4 @@
-//! Concolic search reaches every feasible branch of the team's test programs within 10 s, and
+//! Concolic search (CFG-directed; tests/expectation.rs covers the default strategy) reaches every feasible branch of the team's test programs within 10 s, and
 //! every test it writes replays natively with the goals it claims.
 
 mod common;
@@ -17,7 +17,7 @@ fn concolic_reaches_every_feasible_branch() {
         let name = p.file_name().unwrap().to_string_lossy().to_string();
         let out = dir.path().join(&name);
         let o = Command::new(env!("CARGO_BIN_EXE_cairn"))
-            .args(["gen", p.to_str().unwrap(), "--out", out.to_str().unwrap(), "--time", "10s", "--seed", "1"])
+            .args(["gen", p.to_str().unwrap(), "--out", out.to_str().unwrap(), "--time", "10s", "--seed", "1", "--strategy", "cfg"])
             .output()
             .unwrap();
         assert!(o.status.success(), "{name}: {}", String::from_utf8_lossy(&o.stderr));

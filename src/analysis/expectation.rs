@@ -55,10 +55,8 @@ pub fn call_context(parent: u64, site: u32) -> u64 {
 /// The function where a run's first frame starts: `main` runs through the runtime's
 /// `__cairn_start` (as in `Machine::run_main`).
 pub fn start_function(m: &Module, entry: &str) -> Option<FuncId> {
-    if entry == "main" {
-        if let Some(&f) = m.func_by_name.get("__cairn_start") {
-            return Some(f);
-        }
+    if let (true, Some(&f)) = (entry == "main", m.func_by_name.get("__cairn_start")) {
+        return Some(f);
     }
     m.func_by_name.get(entry).copied()
 }

@@ -77,11 +77,9 @@ impl Strategy for Expectation {
     }
 
     fn select(&mut self, pool: &PendingPool, ctx: &mut Ctx) -> Option<PendingId> {
-        if let Some(g) = &mut self.graph {
-            if self.weights_for.as_deref() != Some(ctx.covered) {
-                g.update(ctx.covered);
-                self.weights_for = Some(ctx.covered.to_vec());
-            }
+        if let Some(g) = self.graph.as_mut().filter(|_| self.weights_for.as_deref() != Some(ctx.covered)) {
+            g.update(ctx.covered);
+            self.weights_for = Some(ctx.covered.to_vec());
         }
         loop {
             let mut best: Option<usize> = None;
