@@ -33,6 +33,10 @@ struct Front {
     /// Data model of the target: LP64 (x86-64) or ILP32 (clang -m32).
     #[arg(long, value_enum, default_value = "lp64")]
     data_model: Dm,
+    /// Test one function (unit mode): its parameters are inputs, pointers point to fresh
+    /// 64-byte input buffers.
+    #[arg(long, default_value = "main")]
+    entry: String,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -238,7 +242,11 @@ fn progress_bar() -> Option<indicatif::ProgressBar> {
 
 fn load_program(files: &[PathBuf], front: &Front) -> Result<Program> {
     let m = load(files, &front.opts())?;
-    let p = Program::new(m);
+    let mut p = Program::new(m);
+    if p.module.function(&front.entry).is_none_or(|f| f.blocks.is_empty()) {
+        bail!("no function `{}` with a body in the program", front.entry);
+    }
+    p.entry = front.entry.clone();
     for name in p.unknown_externs() {
         eprintln!("cairn: warning: no model of external function `{name}`: its results are treated as inputs");
     }
@@ -309,7 +317,8 @@ fn real_main(cli: Cli) -> Result<i32> {
         }
         Cmd::Prove { files, out, time, goals, arg, front } => {
             let p = load_program(&files, &front)?;
-            let writer = SuiteWriter::create(&out, &files[0], &p.module, goals == GoalSet::Error)?;
+            let mut writer = SuiteWriter::create(&out, &files[0], &p.module, goals == GoalSet::Error)?;
+            writer.set_entry(&p.module, &p.entry)?;
             let budget = Budget { time: time * 2, max_tests: None, max_iterations: None };
             let mut s = Session::new(&p, writer, budget, interrupt_flag());
             if goals == GoalSet::Error {
@@ -325,7 +334,8 @@ fn real_main(cli: Cli) -> Result<i32> {
         }
         Cmd::Gen { files, out, time, seed, strategy, max_tests, max_iterations, max_steps, goals, prove, front } => {
             let p = load_program(&files, &front)?;
-            let writer = SuiteWriter::create(&out, &files[0], &p.module, goals == GoalSet::Error)?;
+            let mut writer = SuiteWriter::create(&out, &files[0], &p.module, goals == GoalSet::Error)?;
+            writer.set_entry(&p.module, &p.entry)?;
             let interrupted = interrupt_flag();
             // With --prove, testing gets two thirds of the budget and the model checker the rest.
             let test_time = if prove { time * 2 / 3 } else { time };
@@ -383,7 +393,7 @@ fn real_main(cli: Cli) -> Result<i32> {
             }
             let p = load(&args, &front.opts()).context("loading the program")?;
             let goals = Goals::of(&p);
-            let rep = cairn::output::replay::replay(&args, &front.opts(), &dir, &p, &goals)?;
+            let rep = cairn::output::replay::replay(&args, &front.opts(), &dir, &p, &goals, &front.entry)?;
             if json {
                 println!("{}", serde_json::to_string_pretty(&rep)?);
             } else {

@@ -238,3 +238,20 @@ fn error_goals_mode_finds_the_error_behind_an_assumption() {
     let covers_error = test_files(&out.join("test-suite")).iter().any(|p| std::fs::read_to_string(p).unwrap().contains("coversError=\"true\""));
     assert!(covers_error);
 }
+
+#[test]
+fn unit_mode_tests_one_function_and_replays_natively() {
+    let dir = tmp("cli-unit");
+    let p = root().join("tests/programs/unit/parse_field.c").display().to_string();
+    let out = dir.path().join("u");
+    let s = generate(&p, &out, &["--time", "10s", "--entry", "parse_field"]);
+    // Every branch of parse_field (and of main, which the static check proves dead here).
+    assert_eq!(s["goals"]["unknown"], 0, "{s}");
+    let meta = std::fs::read_to_string(out.join("test-suite/metadata.xml")).unwrap();
+    assert!(meta.contains("<entryfunction>parse_field</entryfunction>"));
+    let o = cairn(&["replay", "--entry", "parse_field", &p, out.to_str().unwrap()]);
+    assert!(o.status.success(), "replay failed:\n{}", text(&o));
+    let o = cairn(&["gen", &p, "--entry", "nope", "--out", dir.path().join("x").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("no function `nope`"));
+}

@@ -126,6 +126,9 @@ pub enum VarArg {
     Agg(Vec<u8>),
 }
 
+/// Bytes behind each pointer parameter of a unit-mode entry function.
+pub const UNIT_BUFFER: u64 = 64;
+
 /// Executor state for one run. Create with `Machine::new`, run with `run_main`.
 pub struct Machine<'m> {
     pub module: &'m Module,
@@ -253,23 +256,71 @@ impl<'m> Machine<'m> {
     fn start(&mut self, fid: FuncId) -> Result<(), Stop> {
         let f = &self.module.functions[fid as usize];
         let mut args = vec![];
-        // main(argc, argv): a single program-name argument, as a test harness would run it.
-        if !f.params.is_empty() {
-            let name = self.mem.malloc(5)?;
-            self.mem.write(name, b"prog\0")?;
-            let pb = self.ptr_bits / 8;
-            let argv = self.mem.malloc(2 * pb as u64)?;
-            self.mem.write_uint(argv, pb, name)?;
-            for (i, p) in f.params.iter().enumerate() {
-                let v = match (i, p) {
-                    (0, _) => 1,
-                    (1, _) => argv,
-                    _ => 0,
-                };
-                args.push(VarArg::Scalar(v, p.ty()));
+        if f.name == "main" || f.name == "__cairn_start" {
+            // main(argc, argv): a single program-name argument, as a test harness would run it.
+            if !f.params.is_empty() {
+                let name = self.mem.malloc(5)?;
+                self.mem.write(name, b"prog\0")?;
+                let pb = self.ptr_bits / 8;
+                let argv = self.mem.malloc(2 * pb as u64)?;
+                self.mem.write_uint(argv, pb, name)?;
+                for (i, p) in f.params.iter().enumerate() {
+                    let v = match (i, p) {
+                        (0, _) => 1,
+                        (1, _) => argv,
+                        _ => 0,
+                    };
+                    args.push(VarArg::Scalar(v, p.ty()));
+                }
+            }
+        } else {
+            // Unit mode: the entry function's parameters are inputs.
+            let params = f.params.clone();
+            let mut shadows = vec![];
+            for p in &params {
+                let (arg, sh) = self.unit_param(p.ty())?;
+                args.push(arg);
+                shadows.push(sh);
+            }
+            if let Some(sh) = &mut self.sym {
+                sh.args = shadows;
             }
         }
         self.push_frame(fid, &args, None)
+    }
+
+    /// One parameter of a unit-mode entry: scalars are inputs; a pointer points to a fresh
+    /// buffer of `UNIT_BUFFER` input bytes, NUL-terminated so it is also a valid string.
+    fn unit_param(&mut self, ty: Ty) -> Result<(VarArg, crate::smt::expr::ExprId), Stop> {
+        let kind = match ty {
+            Ty::Int(1) => InputKind::Bool,
+            Ty::Int(8) => InputKind::Char,
+            Ty::Int(16) => InputKind::Short,
+            Ty::Int(32) => InputKind::Int,
+            Ty::Int(_) => InputKind::LongLong,
+            Ty::F32 => InputKind::Float,
+            Ty::F64 => InputKind::Double,
+            Ty::Ptr => {
+                let buf = self.mem.malloc(UNIT_BUFFER)?;
+                let mut v = self.next_input(InputKind::Bytes, UNIT_BUFFER as usize);
+                v.bytes.resize(UNIT_BUFFER as usize, 0);
+                v.bytes[UNIT_BUFFER as usize - 1] = 0;
+                self.mem.write(buf, &v.bytes)?;
+                if let Some(last) = self.inputs.last_mut() {
+                    last.bytes = v.bytes.clone();
+                    last.name = "param".into();
+                }
+                for i in 0..UNIT_BUFFER - 1 {
+                    let e = self.input_var(i as u32, 8);
+                    self.set_mem_shadow(buf + i, 1, e);
+                }
+                return Ok((VarArg::Scalar(buf, Ty::Ptr), NONE));
+            }
+            _ => return Ok((VarArg::Scalar(0, ty), NONE)),
+        };
+        let v = self.next_input(kind, 0);
+        let e = self.input_var(0, v.width as u8);
+        Ok((VarArg::Scalar(v.bits, ty), e))
     }
 
     fn stop_outcome(&self, s: Stop) -> Outcome {
@@ -676,9 +727,12 @@ impl<'m> Machine<'m> {
                         sh.regs.truncate(fr.rb);
                     }
                     if self.frames.is_empty() {
-                        if let Some(VarArg::Scalar(v, _)) = rv {
-                            self.libc.main_ret = sext(v, 32) as i64;
-                        }
+                        // The exit status is the entry's return value when it is an integer
+                        // (as the unit-mode harness returns it), else 0.
+                        self.libc.main_ret = match rv {
+                            Some(VarArg::Scalar(v, Ty::Int(_))) => sext(v, 32) as i64,
+                            _ => 0,
+                        };
                         return Ok(false);
                     }
                     if let Some(rv) = rv {

@@ -118,3 +118,67 @@ pub fn harness_c(m: &Module) -> String {
     }
     s
 }
+
+/// The harness of unit mode: `main` reads the entry function's parameters as the interpreter
+/// does (scalars from the test, pointers to NUL-terminated byte buffers) and calls it. The
+/// program's own `main`, if any, is renamed at compile time (`-Dmain=cairn_program_main`).
+pub fn harness_c_for(m: &Module, entry: &str) -> String {
+    use crate::ir::Ty;
+    let mut s = harness_c(m);
+    if entry == "main" {
+        return s;
+    }
+    let Some(f) = m.function(entry) else { return s };
+    let cty = |t: Ty| -> Option<&'static str> {
+        Some(match t {
+            Ty::Void => "void",
+            Ty::Int(1) => "_Bool",
+            Ty::Int(8) => "signed char",
+            Ty::Int(16) => "short",
+            Ty::Int(32) => "int",
+            Ty::Int(_) => "long long",
+            Ty::F32 => "float",
+            Ty::F64 => "double",
+            Ty::Ptr => "void *",
+            Ty::Agg(_) => return None,
+        })
+    };
+    let params: Vec<Option<&str>> = f.params.iter().map(|p| cty(p.ty())).collect();
+    let (Some(ret), true) = (cty(f.ret), params.iter().all(|p| p.is_some())) else {
+        s.push_str(&format!("#error \"unit mode: `{entry}` passes structs by value\"\n"));
+        return s;
+    };
+    let decl: Vec<&str> = params.iter().map(|p| p.unwrap()).collect();
+    s.push_str(&format!("\nextern {ret} {entry}({});\n", if decl.is_empty() { "void".to_string() } else { decl.join(", ") }));
+    s.push_str(&format!("static unsigned char cairn_buf[{}][{}];\n", f.params.len().max(1), crate::exec::machine::UNIT_BUFFER));
+    s.push_str("int main(void) {\n");
+    let mut call = vec![];
+    for (i, p) in f.params.iter().enumerate() {
+        let read = match p.ty() {
+            Ty::Int(1) => "cairn_u() != 0".to_string(),
+            Ty::Int(_) => format!("({})cairn_s()", decl[i]),
+            Ty::F32 => "(float)cairn_d()".to_string(),
+            Ty::F64 => "cairn_d()".to_string(),
+            _ => {
+                s.push_str(&format!(
+                    "  {{ const char *h = cairn_next(); for (int k = 0; k < {n}; k++) {{ unsigned v = 0; if (h[0] && h[1]) {{ sscanf(h, \"%2x\", &v); h += 2; }} cairn_buf[{i}][k] = (unsigned char)v; }} cairn_buf[{i}][{n} - 1] = 0; }}\n",
+                    n = crate::exec::machine::UNIT_BUFFER
+                ));
+                format!("(void *)cairn_buf[{i}]")
+            }
+        };
+        if !matches!(p.ty(), Ty::Ptr) {
+            s.push_str(&format!("  {} a{i} = {read};\n", decl[i]));
+            call.push(format!("a{i}"));
+        } else {
+            call.push(read);
+        }
+    }
+    let invoke = format!("{entry}({})", call.join(", "));
+    if matches!(f.ret, Ty::Int(_)) {
+        s.push_str(&format!("  return (int){invoke};\n}}\n"));
+    } else {
+        s.push_str(&format!("  {invoke};\n  return 0;\n}}\n"));
+    }
+    s
+}

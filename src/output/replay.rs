@@ -106,7 +106,7 @@ fn run_with_timeout(cmd: &mut Command, limit: Duration) -> Result<Option<i32>> {
     }
 }
 
-pub fn replay(sources: &[PathBuf], opts: &CompileOptions, dir: &Path, module: &Module, goals: &Goals) -> Result<ReplayReport> {
+pub fn replay(sources: &[PathBuf], opts: &CompileOptions, dir: &Path, module: &Module, goals: &Goals, entry: &str) -> Result<ReplayReport> {
     let tmp = TempDir::new("replay")?;
     let sources: Vec<PathBuf> = sources.iter().map(|s| s.canonicalize().unwrap_or_else(|_| s.clone())).collect();
     let sources = &sources[..];
@@ -128,7 +128,13 @@ pub fn replay(sources: &[PathBuf], opts: &CompileOptions, dir: &Path, module: &M
     let mut objs = vec![];
     for (i, s) in sources.iter().enumerate() {
         let o = tmp.path().join(format!("src{i}.o"));
-        let out = Command::new(CLANG).args(&common).args(["--coverage", "-c", "-o"]).arg(&o).arg(s).output().context("running clang-19")?;
+        let mut cmd = Command::new(CLANG);
+        cmd.args(&common).args(["--coverage", "-c", "-o"]).arg(&o).arg(s);
+        if entry != "main" {
+            // Unit mode: the harness has the `main`.
+            cmd.arg("-Dmain=cairn_program_main");
+        }
+        let out = cmd.output().context("running clang-19")?;
         if !out.status.success() {
             bail!("native compile of {} failed:\n{}", s.display(), String::from_utf8_lossy(&out.stderr));
         }

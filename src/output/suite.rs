@@ -68,6 +68,7 @@ pub struct SuiteWriter {
     last_row: (usize, usize, usize),
     program: PathBuf,
     spec_error: bool,
+    entry: String,
 }
 
 fn xml_escape(s: &str) -> String {
@@ -97,9 +98,17 @@ impl SuiteWriter {
             last_row: (usize::MAX, 0, 0),
             program: program.to_path_buf(),
             spec_error,
+            entry: "main".into(),
         };
         w.write_metadata(module)?;
         Ok(w)
+    }
+
+    /// Unit mode: the harness calls `entry`, and the metadata names it.
+    pub fn set_entry(&mut self, module: &Module, entry: &str) -> Result<()> {
+        self.entry = entry.to_string();
+        fs::write(self.dir.join("replay/harness.c"), crate::output::harness::harness_c_for(module, entry))?;
+        self.write_metadata(module)
     }
 
     pub fn elapsed(&self) -> f64 {
@@ -118,11 +127,12 @@ impl SuiteWriter {
         let arch = if module.data_model == crate::ir::DataModel::ILP32 { "32bit" } else { "64bit" };
         let now = chrono_like_now();
         let s = format!(
-            "{XML_HEAD}<!DOCTYPE test-metadata PUBLIC \"+//IDN sosy-lab.org//DTD test-format test-metadata 1.1//EN\" \"https://sosy-lab.org/test-format/test-metadata-1.1.dtd\">\n<test-metadata>\n  <sourcecodelang>C</sourcecodelang>\n  <producer>Cairn {}</producer>\n  <specification>{}</specification>\n  <programfile>{}</programfile>\n  <programhash>{}</programhash>\n  <entryfunction>main</entryfunction>\n  <architecture>{}</architecture>\n  <creationtime>{}</creationtime>\n</test-metadata>\n",
+            "{XML_HEAD}<!DOCTYPE test-metadata PUBLIC \"+//IDN sosy-lab.org//DTD test-format test-metadata 1.1//EN\" \"https://sosy-lab.org/test-format/test-metadata-1.1.dtd\">\n<test-metadata>\n  <sourcecodelang>C</sourcecodelang>\n  <producer>Cairn {}</producer>\n  <specification>{}</specification>\n  <programfile>{}</programfile>\n  <programhash>{}</programhash>\n  <entryfunction>{}</entryfunction>\n  <architecture>{}</architecture>\n  <creationtime>{}</creationtime>\n</test-metadata>\n",
             env!("CARGO_PKG_VERSION"),
             xml_escape(spec),
             xml_escape(&self.program.display().to_string()),
             hash,
+            xml_escape(&self.entry),
             arch,
             now
         );
