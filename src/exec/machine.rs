@@ -116,6 +116,8 @@ struct Frame {
     ret: Option<Val>,
     stack_mark: usize,
     varargs: Vec<VarArg>,
+    /// Symbolic shadows of the variadic arguments (concolic runs).
+    varargs_sh: Vec<ExprIdAlias>,
     /// Call-string context: `call_context` of the caller's context and the call site.
     ctx: u64,
 }
@@ -359,12 +361,15 @@ impl<'m> Machine<'m> {
                 (None, a) => varargs.push(a.clone()),
             }
         }
+        let mut varargs_sh = vec![];
         if let Some(sh) = &mut self.sym {
             sh.regs.resize(rb + f.reg_init.len(), NONE);
             let args = std::mem::take(&mut sh.args);
             for (i, e) in args.into_iter().enumerate() {
-                if let (Some(Val::Reg(r, _)), true) = (f.params.get(i), e != NONE) {
-                    sh.regs[rb + *r as usize] = e;
+                match f.params.get(i) {
+                    Some(Val::Reg(r, _)) if e != NONE => sh.regs[rb + *r as usize] = e,
+                    None => varargs_sh.push(e),
+                    _ => {}
                 }
             }
         }
@@ -383,7 +388,7 @@ impl<'m> Machine<'m> {
         }
         // Frames are pushed by calls (at `cur_site`) and by `start` (the root).
         let ctx = self.frames.last().map_or(ROOT_CONTEXT, |f| call_context(f.ctx, self.cur_site));
-        self.frames.push(Frame { func: fid, block: 0, ip: 0, rb, ab, ret, stack_mark, varargs, ctx });
+        self.frames.push(Frame { func: fid, block: 0, ip: 0, rb, ab, ret, stack_mark, varargs, varargs_sh, ctx });
         Ok(())
     }
 
@@ -948,6 +953,11 @@ impl<'m> Machine<'m> {
         let fr = self.frames.last().unwrap();
         let func = &self.module.functions[fr.func as usize];
         let varargs = fr.varargs.clone();
+        let shadows = fr.varargs_sh.clone();
+        // (address, bytes, shadow) of each integer argument placed in memory: `va_arg` reads
+        // them back from there, so their symbolic values must be there too.
+        let mut placed: Vec<(u64, u32, ExprIdAlias)> = vec![];
+        let sh_of = |i: usize| shadows.get(i).copied().unwrap_or(NONE);
         if self.ptr_bits == 64 {
             // x86-64 SysV: { i32 gp_offset, i32 fp_offset, ptr overflow_arg_area, ptr reg_save_area }
             let named_gp = func.params.iter().filter(|p| matches!(p.ty(), Ty::Int(_) | Ty::Ptr)).count();
@@ -955,22 +965,29 @@ impl<'m> Machine<'m> {
             let save = self.mem.alloca(176, 16)?;
             let mut overflow_bytes: Vec<u8> = vec![];
             let (mut gp, mut fp) = (named_gp, named_fp);
-            for a in &varargs {
+            let mut overflow_placed: Vec<(usize, u32, ExprIdAlias)> = vec![];
+            for (ai, a) in varargs.iter().enumerate() {
                 match a {
                     VarArg::Scalar(v, t) if t.is_float() => {
                         let bits = if *t == Ty::F32 { (f32::from_bits(*v as u32) as f64).to_bits() } else { *v };
                         if fp < 8 {
+                            if *t == Ty::F64 {
+                                placed.push((save + 48 + 16 * fp as u64, 8, sh_of(ai)));
+                            }
                             self.mem.write_uint(save + 48 + 16 * fp as u64, 8, bits)?;
                             fp += 1;
                         } else {
                             overflow_bytes.extend_from_slice(&bits.to_le_bytes());
                         }
                     }
-                    VarArg::Scalar(v, _) => {
+                    VarArg::Scalar(v, t) => {
+                        let n = t.store_size(self.module.data_model);
                         if gp < 6 {
                             self.mem.write_uint(save + 8 * gp as u64, 8, *v)?;
+                            placed.push((save + 8 * gp as u64, n, sh_of(ai)));
                             gp += 1;
                         } else {
+                            overflow_placed.push((overflow_bytes.len(), n, sh_of(ai)));
                             overflow_bytes.extend_from_slice(&v.to_le_bytes());
                         }
                     }
@@ -984,6 +1001,7 @@ impl<'m> Machine<'m> {
             }
             let ov = self.mem.alloca(overflow_bytes.len().max(8) as u64, 16)?;
             self.mem.write(ov, &overflow_bytes)?;
+            placed.extend(overflow_placed.into_iter().map(|(o, n, e)| (ov + o as u64, n, e)));
             self.mem.write_uint(list, 4, (8 * named_gp.min(6)) as u64)?;
             self.mem.write_uint(list + 4, 4, (48 + 16 * named_fp.min(8)) as u64)?;
             self.mem.write_uint(list + 8, 8, ov)?;
@@ -991,7 +1009,8 @@ impl<'m> Machine<'m> {
         } else {
             // i386: va_list is a pointer into the argument area, 4-byte slots.
             let mut bytes: Vec<u8> = vec![];
-            for a in &varargs {
+            let mut area_placed: Vec<(usize, u32, ExprIdAlias)> = vec![];
+            for (ai, a) in varargs.iter().enumerate() {
                 match a {
                     VarArg::Scalar(v, t) => {
                         let (bits, n) = match t {
@@ -1000,6 +1019,9 @@ impl<'m> Machine<'m> {
                             Ty::Int(64) => (*v, 8),
                             _ => (*v, 4),
                         };
+                        if *t != Ty::F32 {
+                            area_placed.push((bytes.len(), t.store_size(self.module.data_model), sh_of(ai)));
+                        }
                         bytes.extend_from_slice(&bits.to_le_bytes()[..n]);
                     }
                     VarArg::Agg(b) => {
@@ -1013,6 +1035,12 @@ impl<'m> Machine<'m> {
             let area = self.mem.alloca(bytes.len().max(4) as u64, 16)?;
             self.mem.write(area, &bytes)?;
             self.mem.write_uint(list, 4, area)?;
+            placed.extend(area_placed.into_iter().map(|(o, n, e)| (area + o as u64, n, e)));
+        }
+        for (addr, n, e) in placed {
+            if e != NONE {
+                self.set_mem_shadow(addr, n, e);
+            }
         }
         Ok(())
     }
