@@ -52,7 +52,10 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut time = 3.0;
     let mut seeds = 10u64;
-    let mut strategies: Vec<String> = ["expectation", "cfg", "random-branch", "uniform-random"].iter().map(|s| s.to_string()).collect();
+    let mut strategies: Vec<String> = ["expectation", "cfg", "random-branch", "uniform-random"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
     let mut files: Vec<PathBuf> = vec![];
     let mut i = 0;
     while i < args.len() {
@@ -77,17 +80,43 @@ fn main() {
     if files.is_empty() {
         for d in ["tests/programs/concolic", "tests/programs/search"] {
             let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(d);
-            let mut v: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "c")).collect();
+            let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.extension().is_some_and(|e| e == "c"))
+                .collect();
             v.sort();
             files.extend(v);
         }
     }
     println!("budget {time}s per run, {seeds} seeds; means over seeds");
-    println!("inputs = test inputs (runs) until the final coverage; inputs_all = until all reachable goals are covered");
-    println!("(censored at the budget when not reached: a lower bound, marked >=); kept = tests kept by cairn");
-    println!("(common = coverage every run of every strategy reached; inputs_common = inputs to reach it)");
-    println!("{:<20} {:<15} {:>10} {:>6} {:>9} {:>11} {:>7} {:>8} {:>6} {:>9}", "program", "strategy", "covered", "reach", "inputs", "inputs_all", "kept", "t_final", "common", "inp_comm");
-    let mut total_ratio: Vec<(String, Vec<f64>, Vec<f64>)> = strategies.iter().skip(1).map(|s| (s.clone(), vec![], vec![])).collect();
+    println!(
+        "inputs = test inputs (runs) until the final coverage; inputs_all = until all reachable goals are covered"
+    );
+    println!(
+        "(censored at the budget when not reached: a lower bound, marked >=); kept = tests kept by cairn"
+    );
+    println!(
+        "(common = coverage every run of every strategy reached; inputs_common = inputs to reach it)"
+    );
+    println!(
+        "{:<20} {:<15} {:>10} {:>6} {:>9} {:>11} {:>7} {:>8} {:>6} {:>9}",
+        "program",
+        "strategy",
+        "covered",
+        "reach",
+        "inputs",
+        "inputs_all",
+        "kept",
+        "t_final",
+        "common",
+        "inp_comm"
+    );
+    let mut total_ratio: Vec<(String, Vec<f64>, Vec<f64>)> = strategies
+        .iter()
+        .skip(1)
+        .map(|s| (s.clone(), vec![], vec![]))
+        .collect();
     for f in &files {
         let m = match load(std::slice::from_ref(f), &CompileOptions::default()) {
             Ok(m) => m,
@@ -99,8 +128,20 @@ fn main() {
         let p = Program::new(m);
         let infeasible = infeasible_count(f);
         let name = f.file_name().unwrap().to_string_lossy().to_string();
-        let all_runs: Vec<Vec<Run>> = strategies.iter().map(|st| (0..seeds).map(|seed| run_one(&p, f, st, seed, time, infeasible)).collect()).collect();
-        let common = all_runs.iter().flatten().map(|r| r.covered).min().unwrap_or(0);
+        let all_runs: Vec<Vec<Run>> = strategies
+            .iter()
+            .map(|st| {
+                (0..seeds)
+                    .map(|seed| run_one(&p, f, st, seed, time, infeasible))
+                    .collect()
+            })
+            .collect();
+        let common = all_runs
+            .iter()
+            .flatten()
+            .map(|r| r.covered)
+            .min()
+            .unwrap_or(0);
         let mut means: Vec<(f64, bool, f64)> = vec![];
         for (st, runs) in strategies.iter().zip(&all_runs) {
             let n = runs.len() as f64;
@@ -138,20 +179,33 @@ fn main() {
                     let rc = e_common / o_common.max(1e-9);
                     total_ratio[k].1.push(r);
                     total_ratio[k].2.push(rc);
-                    format!("{s} {}{r:.2} (common {rc:.2})", if ec || *oc { "~" } else { "" })
+                    format!(
+                        "{s} {}{r:.2} (common {rc:.2})",
+                        if ec || *oc { "~" } else { "" }
+                    )
                 })
                 .collect();
-            println!("{:<20} ratio {} / other, inputs_all (inputs_common): {}", name, strategies[0], parts.join(", "));
+            println!(
+                "{:<20} ratio {} / other, inputs_all (inputs_common): {}",
+                name,
+                strategies[0],
+                parts.join(", ")
+            );
         }
     }
     if strategies.len() > 1 {
         println!();
         for (s, v, vc) in &total_ratio {
             for (what, v) in [("inputs_all", v), ("inputs_common", vc)] {
-                let geo = (v.iter().map(|x| x.max(1e-9).ln()).sum::<f64>() / v.len().max(1) as f64).exp();
+                let geo =
+                    (v.iter().map(|x| x.max(1e-9).ln()).sum::<f64>() / v.len().max(1) as f64).exp();
                 let below = v.iter().filter(|x| **x < 0.995).count();
                 let above = v.iter().filter(|x| **x > 1.005).count();
-                println!("{} / {s}, {what}: geometric mean ratio {geo:.2} over {} programs ({below} below 1, {above} above 1)", strategies[0], v.len());
+                println!(
+                    "{} / {s}, {what}: geometric mean ratio {geo:.2} over {} programs ({below} below 1, {above} above 1)",
+                    strategies[0],
+                    v.len()
+                );
             }
         }
     }
@@ -160,22 +214,43 @@ fn main() {
 /// The `/* infeasible: N */` comment of a test program (None: unknown, run the whole budget).
 fn infeasible_count(f: &Path) -> Option<usize> {
     let src = std::fs::read_to_string(f).ok()?;
-    src.lines().find_map(|l| l.split("infeasible:").nth(1)).and_then(|r| r.split_whitespace().next()?.parse().ok())
+    src.lines()
+        .find_map(|l| l.split("infeasible:").nth(1))
+        .and_then(|r| r.split_whitespace().next()?.parse().ok())
 }
 
-fn run_one(p: &Program, f: &Path, strategy: &str, seed: u64, time: f64, infeasible: Option<usize>) -> Run {
+fn run_one(
+    p: &Program,
+    f: &Path,
+    strategy: &str,
+    seed: u64,
+    time: f64,
+    infeasible: Option<usize>,
+) -> Run {
     let tmp = TempDir::new("bench").unwrap();
     let w = SuiteWriter::create(tmp.path(), f, &p.module, false).unwrap();
-    let budget = Budget { time: Duration::from_secs_f64(time), max_tests: None, max_iterations: None };
+    let budget = Budget {
+        time: Duration::from_secs_f64(time),
+        max_tests: None,
+        max_iterations: None,
+    };
     let stop = Arc::new(AtomicBool::new(false));
     let mut s = Session::new(p, w, budget, stop.clone());
     let reachable = infeasible.map(|n| s.goals.len().saturating_sub(n));
-    let cfg = Config { max_steps: 10_000_000, ..Config::default() };
+    let cfg = Config {
+        max_steps: 10_000_000,
+        ..Config::default()
+    };
     let mut last = (0usize, 0u64, 0usize, 0.0f64);
     let mut curve = vec![];
     let mut track = |s: &Session| {
         if s.ledger.covered > last.0 {
-            last = (s.ledger.covered, s.iterations, s.out.tests, s.start.elapsed().as_secs_f64());
+            last = (
+                s.ledger.covered,
+                s.iterations,
+                s.out.tests,
+                s.start.elapsed().as_secs_f64(),
+            );
             curve.push((s.ledger.covered, s.iterations));
         }
         // All reachable goals covered: nothing left to measure.
@@ -183,7 +258,8 @@ fn run_one(p: &Program, f: &Path, strategy: &str, seed: u64, time: f64, infeasib
             stop.store(true, Ordering::Relaxed);
         }
     };
-    let strat = cairn::search::by_name(strategy).unwrap_or_else(|| panic!("unknown strategy {strategy}"));
+    let strat =
+        cairn::search::by_name(strategy).unwrap_or_else(|| panic!("unknown strategy {strategy}"));
     cairn::driver::concolic::run(&mut s, strat, seed, &cfg, &mut |s, _| track(s)).unwrap();
     track(&s);
     let reached = reachable.is_some_and(|r| s.ledger.covered >= r);

@@ -10,21 +10,38 @@ use std::process::Command;
 use std::time::Instant;
 
 fn main() {
-    let mut files: Vec<PathBuf> = std::env::args().skip(1).filter(|a| a.ends_with(".c")).map(PathBuf::from).collect();
+    let mut files: Vec<PathBuf> = std::env::args()
+        .skip(1)
+        .filter(|a| a.ends_with(".c"))
+        .map(PathBuf::from)
+        .collect();
     if files.is_empty() {
         files.push(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("benches/programs/cpu_mix.c"));
     }
-    println!("{:<20} {:>12} {:>10} {:>12} {:>10} {:>9}", "program", "IR instrs", "cairn s", "instr/s", "native s", "slowdown");
+    println!(
+        "{:<20} {:>12} {:>10} {:>12} {:>10} {:>9}",
+        "program", "IR instrs", "cairn s", "instr/s", "native s", "slowdown"
+    );
     for f in files {
         let m = load(std::slice::from_ref(&f), &CompileOptions::default()).expect("load");
         let p = Program::new(m);
-        let cfg = Config { max_steps: u64::MAX, ..Config::default() };
+        let cfg = Config {
+            max_steps: u64::MAX,
+            ..Config::default()
+        };
         let t = Instant::now();
         let r = p.run(&mut Replay::new(vec![]), &cfg);
         let cairn_s = t.elapsed().as_secs_f64();
         let tmp = TempDir::new("bench").unwrap();
         let exe = tmp.path().join("native");
-        let ok = Command::new("clang-19").args(["-O0", "-w", "-o"]).arg(&exe).arg(&f).arg("-lm").status().map(|s| s.success()).unwrap_or(false);
+        let ok = Command::new("clang-19")
+            .args(["-O0", "-w", "-o"])
+            .arg(&exe)
+            .arg(&f)
+            .arg("-lm")
+            .status()
+            .map(|s| s.success())
+            .unwrap_or(false);
         let mut native_s = f64::NAN;
         if ok {
             // best of 5 native runs

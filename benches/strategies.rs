@@ -29,7 +29,18 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut time = 5.0;
     let mut seeds = 1u64;
-    let mut strategies: Vec<String> = ["random", "dfs", "random-branch", "uniform-random", "cfg", "generational", "expectation"].iter().map(|s| s.to_string()).collect();
+    let mut strategies: Vec<String> = [
+        "random",
+        "dfs",
+        "random-branch",
+        "uniform-random",
+        "cfg",
+        "generational",
+        "expectation",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
     let mut files: Vec<PathBuf> = vec![];
     let mut i = 0;
     while i < args.len() {
@@ -54,13 +65,20 @@ fn main() {
     if files.is_empty() {
         for d in ["tests/programs/concolic", "tests/programs/search"] {
             let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(d);
-            let mut v: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "c")).collect();
+            let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.extension().is_some_and(|e| e == "c"))
+                .collect();
             v.sort();
             files.extend(v);
         }
     }
     println!("budget {time}s per run, {seeds} seed(s); figures are means over seeds");
-    println!("{:<22} {:<15} {:>9} {:>9} {:>8} {:>9} {:>9} {:>9}", "program", "strategy", "covered", "t_final", "tests", "paths/s", "solver#", "solver_s");
+    println!(
+        "{:<22} {:<15} {:>9} {:>9} {:>8} {:>9} {:>9} {:>9}",
+        "program", "strategy", "covered", "t_final", "tests", "paths/s", "solver#", "solver_s"
+    );
     for f in &files {
         let m = match load(std::slice::from_ref(f), &CompileOptions::default()) {
             Ok(m) => m,
@@ -101,20 +119,33 @@ fn main() {
 fn run_one(p: &Program, f: &std::path::Path, strategy: &str, seed: u64, time: f64) -> Row {
     let tmp = TempDir::new("bench").unwrap();
     let w = SuiteWriter::create(tmp.path(), f, &p.module, false).unwrap();
-    let budget = Budget { time: Duration::from_secs_f64(time), max_tests: None, max_iterations: None };
+    let budget = Budget {
+        time: Duration::from_secs_f64(time),
+        max_tests: None,
+        max_iterations: None,
+    };
     let mut s = Session::new(p, w, budget, Arc::new(AtomicBool::new(false)));
-    let cfg = Config { max_steps: 10_000_000, ..Config::default() };
+    let cfg = Config {
+        max_steps: 10_000_000,
+        ..Config::default()
+    };
     let mut last = (0usize, 0.0f64, 0usize);
     let mut track = |s: &Session| {
         if s.ledger.covered > last.0 {
-            last = (s.ledger.covered, s.start.elapsed().as_secs_f64(), s.out.tests);
+            last = (
+                s.ledger.covered,
+                s.start.elapsed().as_secs_f64(),
+                s.out.tests,
+            );
         }
     };
     let (calls, solver_s, paths) = if strategy == "random" {
         // Random testing, observed run by run.
         use cairn::exec::input::RandomInputs;
         use rand::SeedableRng;
-        let mut src = RandomInputs { rng: rand::rngs::SmallRng::seed_from_u64(seed) };
+        let mut src = RandomInputs {
+            rng: rand::rngs::SmallRng::seed_from_u64(seed),
+        };
         while !s.should_stop() {
             let r = s.program.run(&mut src, &cfg);
             s.record(&r, "random").unwrap();
@@ -122,10 +153,16 @@ fn run_one(p: &Program, f: &std::path::Path, strategy: &str, seed: u64, time: f6
         }
         (0.0, 0.0, s.iterations as f64)
     } else {
-        let strat = cairn::search::by_name(strategy).unwrap_or_else(|| panic!("unknown strategy {strategy}"));
-        let c = cairn::driver::concolic::run(&mut s, strat, seed, &cfg, &mut |s, _| track(s)).unwrap();
+        let strat = cairn::search::by_name(strategy)
+            .unwrap_or_else(|| panic!("unknown strategy {strategy}"));
+        let c =
+            cairn::driver::concolic::run(&mut s, strat, seed, &cfg, &mut |s, _| track(s)).unwrap();
         track(&s);
-        (c.solver.stats.backend_calls as f64, c.solver.stats.time_s, c.stats.paths as f64)
+        (
+            c.solver.stats.backend_calls as f64,
+            c.solver.stats.time_s,
+            c.stats.paths as f64,
+        )
     };
     let elapsed = s.start.elapsed().as_secs_f64().max(1e-6);
     Row {

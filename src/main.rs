@@ -16,7 +16,11 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 #[derive(Parser)]
-#[command(name = "cairn", version, about = "Cairn: test generation for C programs")]
+#[command(
+    name = "cairn",
+    version,
+    about = "Cairn: test generation for C programs"
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -199,7 +203,10 @@ fn parse_duration(s: &str) -> Result<Duration, String> {
     } else {
         (s, 1.0)
     };
-    let v: f64 = num.trim().parse().map_err(|_| format!("invalid duration `{s}`"))?;
+    let v: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| format!("invalid duration `{s}`"))?;
     Ok(Duration::from_secs_f64(v * mult))
 }
 
@@ -211,14 +218,23 @@ fn interrupt_flag() -> Arc<AtomicBool> {
 }
 
 /// Writes goals.json, summary.json and the zip; prints the one-line summary.
-fn finish(s: &mut Session, p: &Program, out: &std::path::Path, extra: serde_json::Value) -> Result<i32> {
+fn finish(
+    s: &mut Session,
+    p: &Program,
+    out: &std::path::Path,
+    extra: serde_json::Value,
+) -> Result<i32> {
     let summary = s.out.finish(&p.module, &s.goals, &s.ledger, extra)?;
     println!(
         "cairn: {} goals ({} branch outcomes, {} error calls{}): {} covered, {} unreachable, {} unknown; {} tests in {:.1}s -> {}",
         s.ledger.total(),
         s.goals.num_branches,
         s.goals.len() - s.goals.num_branches,
-        if s.ledger.ignored > 0 { format!(", {} ignored", s.ledger.ignored) } else { String::new() },
+        if s.ledger.ignored > 0 {
+            format!(", {} ignored", s.ledger.ignored)
+        } else {
+            String::new()
+        },
         s.ledger.covered,
         s.ledger.unreachable,
         s.ledger.unknown(),
@@ -236,19 +252,27 @@ fn progress_bar() -> Option<indicatif::ProgressBar> {
         return None;
     }
     let b = indicatif::ProgressBar::new(0);
-    b.set_style(indicatif::ProgressStyle::with_template("{elapsed_precise} goals {pos}/{len} {msg}").unwrap());
+    b.set_style(
+        indicatif::ProgressStyle::with_template("{elapsed_precise} goals {pos}/{len} {msg}")
+            .unwrap(),
+    );
     Some(b)
 }
 
 fn load_program(files: &[PathBuf], front: &Front) -> Result<Program> {
     let m = load(files, &front.opts())?;
     let mut p = Program::new(m);
-    if p.module.function(&front.entry).is_none_or(|f| f.blocks.is_empty()) {
+    if p.module
+        .function(&front.entry)
+        .is_none_or(|f| f.blocks.is_empty())
+    {
         bail!("no function `{}` with a body in the program", front.entry);
     }
     p.entry = front.entry.clone();
     for name in p.unknown_externs() {
-        eprintln!("cairn: warning: no model of external function `{name}`: its results are treated as inputs");
+        eprintln!(
+            "cairn: warning: no model of external function `{name}`: its results are treated as inputs"
+        );
     }
     Ok(p)
 }
@@ -271,14 +295,27 @@ fn real_main(cli: Cli) -> Result<i32> {
             print!("{}", print_module(&m));
             Ok(0)
         }
-        Cmd::Run { files, inputs, test, json, max_steps, front } => {
+        Cmd::Run {
+            files,
+            inputs,
+            test,
+            json,
+            max_steps,
+            front,
+        } => {
             let p = load_program(&files, &front)?;
             let values = match test {
-                Some(t) => cairn::output::suite::read_test_values(&t)?.into_iter().map(|(_, v)| v).collect(),
+                Some(t) => cairn::output::suite::read_test_values(&t)?
+                    .into_iter()
+                    .map(|(_, v)| v)
+                    .collect(),
                 None => inputs,
             };
             let mut src = Replay::new(values);
-            let cfg = Config { max_steps, ..Config::default() };
+            let cfg = Config {
+                max_steps,
+                ..Config::default()
+            };
             let r = p.run(&mut src, &cfg);
             for e in &src.errors {
                 eprintln!("cairn: warning: {e}");
@@ -293,7 +330,9 @@ fn real_main(cli: Cli) -> Result<i32> {
                     "steps": r.steps,
                     "stdout": String::from_utf8_lossy(&r.stdout),
                 });
-                if let Outcome::Fault { kind, loc } | Outcome::Unsupported { what: kind, loc } = &r.outcome {
+                if let Outcome::Fault { kind, loc } | Outcome::Unsupported { what: kind, loc } =
+                    &r.outcome
+                {
                     o["fault"] = serde_json::json!(kind);
                     o["location"] = serde_json::json!(p.module.loc_string(*loc));
                 }
@@ -302,10 +341,18 @@ fn real_main(cli: Cli) -> Result<i32> {
                 std::io::stdout().write_all(&r.stdout)?;
                 std::io::stderr().write_all(&r.stderr)?;
                 match &r.outcome {
-                    Outcome::Fault { kind, loc } => eprintln!("cairn: the program failed: {kind} at {}", p.module.loc_string(*loc)),
-                    Outcome::Unsupported { what, loc } => eprintln!("cairn: unsupported: {what} at {}", p.module.loc_string(*loc)),
+                    Outcome::Fault { kind, loc } => eprintln!(
+                        "cairn: the program failed: {kind} at {}",
+                        p.module.loc_string(*loc)
+                    ),
+                    Outcome::Unsupported { what, loc } => eprintln!(
+                        "cairn: unsupported: {what} at {}",
+                        p.module.loc_string(*loc)
+                    ),
                     Outcome::StepLimit => eprintln!("cairn: instruction limit reached"),
-                    Outcome::AssumeFailed => eprintln!("cairn: an assumption does not hold on these inputs"),
+                    Outcome::AssumeFailed => {
+                        eprintln!("cairn: an assumption does not hold on these inputs")
+                    }
                     _ => {}
                 }
             }
@@ -315,11 +362,23 @@ fn real_main(cli: Cli) -> Result<i32> {
                 o => o.exit_code(),
             })
         }
-        Cmd::Prove { files, out, time, goals, arg, front } => {
+        Cmd::Prove {
+            files,
+            out,
+            time,
+            goals,
+            arg,
+            front,
+        } => {
             let p = load_program(&files, &front)?;
-            let mut writer = SuiteWriter::create(&out, &files[0], &p.module, goals == GoalSet::Error)?;
+            let mut writer =
+                SuiteWriter::create(&out, &files[0], &p.module, goals == GoalSet::Error)?;
             writer.set_entry(&p.module, &p.entry)?;
-            let budget = Budget { time: time * 2, max_tests: None, max_iterations: None };
+            let budget = Budget {
+                time: time * 2,
+                max_tests: None,
+                max_iterations: None,
+            };
             let mut s = Session::new(&p, writer, budget, interrupt_flag());
             if goals == GoalSet::Error {
                 s.only_error_goals();
@@ -332,20 +391,40 @@ fn real_main(cli: Cli) -> Result<i32> {
             let extra = serde_json::json!({"mc": stats, "static_unreachable": dead});
             finish(&mut s, &p, &out, extra)
         }
-        Cmd::Gen { files, out, time, seed, strategy, max_tests, max_iterations, max_steps, goals, prove, front } => {
+        Cmd::Gen {
+            files,
+            out,
+            time,
+            seed,
+            strategy,
+            max_tests,
+            max_iterations,
+            max_steps,
+            goals,
+            prove,
+            front,
+        } => {
             let p = load_program(&files, &front)?;
-            let mut writer = SuiteWriter::create(&out, &files[0], &p.module, goals == GoalSet::Error)?;
+            let mut writer =
+                SuiteWriter::create(&out, &files[0], &p.module, goals == GoalSet::Error)?;
             writer.set_entry(&p.module, &p.entry)?;
             let interrupted = interrupt_flag();
             // With --prove, testing gets two thirds of the budget and the model checker the rest.
             let test_time = if prove { time * 2 / 3 } else { time };
-            let budget = Budget { time: test_time, max_tests, max_iterations };
+            let budget = Budget {
+                time: test_time,
+                max_tests,
+                max_iterations,
+            };
             let mut s = Session::new(&p, writer, budget, interrupted);
             if goals == GoalSet::Error {
                 s.only_error_goals();
             }
             let dead = cairn::driver::prove::static_check(&mut s);
-            let cfg = Config { max_steps, ..Config::default() };
+            let cfg = Config {
+                max_steps,
+                ..Config::default()
+            };
             let bar = progress_bar();
             let mut extra = serde_json::json!({"strategy": strategy.name(), "seed": seed});
             match strategy {
@@ -353,22 +432,23 @@ fn real_main(cli: Cli) -> Result<i32> {
                 st => {
                     let strat = cairn::search::by_name(st.name()).expect("strategy");
                     let mut last = std::time::Instant::now();
-                    let c = cairn::driver::concolic::run(&mut s, strat, seed, &cfg, &mut |s, c| {
-                        if let Some(b) = &bar {
-                            if last.elapsed().as_millis() >= 100 {
-                                last = std::time::Instant::now();
-                                b.set_position(s.ledger.covered as u64);
-                                b.set_message(format!(
-                                    "tests {} | paths {} | pending {} | solver {} calls {:.1}s",
-                                    s.out.tests,
-                                    c.stats.paths,
-                                    c.pending.live(),
-                                    c.solver.stats.backend_calls,
-                                    c.solver.stats.time_s
-                                ));
+                    let c =
+                        cairn::driver::concolic::run(&mut s, strat, seed, &cfg, &mut |s, c| {
+                            if let Some(b) = &bar {
+                                if last.elapsed().as_millis() >= 100 {
+                                    last = std::time::Instant::now();
+                                    b.set_position(s.ledger.covered as u64);
+                                    b.set_message(format!(
+                                        "tests {} | paths {} | pending {} | solver {} calls {:.1}s",
+                                        s.out.tests,
+                                        c.stats.paths,
+                                        c.pending.live(),
+                                        c.solver.stats.backend_calls,
+                                        c.solver.stats.time_s
+                                    ));
+                                }
                             }
-                        }
-                    })?;
+                        })?;
                     extra["concolic"] = serde_json::to_value(&c.stats)?;
                     extra["solver"] = serde_json::to_value(&c.solver.stats)?;
                 }
@@ -378,30 +458,67 @@ fn real_main(cli: Cli) -> Result<i32> {
             }
             extra["iterations"] = serde_json::json!(s.iterations);
             extra["static_unreachable"] = serde_json::json!(dead);
-            if prove && !s.ledger.all_decided() && !s.interrupted.load(std::sync::atomic::Ordering::Relaxed) {
+            if prove
+                && !s.ledger.all_decided()
+                && !s.interrupted.load(std::sync::atomic::Ordering::Relaxed)
+            {
                 let left = time.saturating_sub(s.start.elapsed());
                 s.budget.time = time;
-                let (_, stats, _) = cairn::driver::prove::run(&mut s, left.max(Duration::from_secs(1)))?;
+                let (_, stats, _) =
+                    cairn::driver::prove::run(&mut s, left.max(Duration::from_secs(1)))?;
                 extra["mc"] = serde_json::to_value(&stats)?;
             }
             finish(&mut s, &p, &out, extra)
         }
-        Cmd::Replay { mut args, json, front } => {
+        Cmd::Replay {
+            mut args,
+            json,
+            front,
+        } => {
             let dir = args.pop().unwrap();
             if !dir.is_dir() {
-                bail!("{} is not a directory (usage: cairn replay FILE.c... DIR)", dir.display());
+                bail!(
+                    "{} is not a directory (usage: cairn replay FILE.c... DIR)",
+                    dir.display()
+                );
             }
             let p = load(&args, &front.opts()).context("loading the program")?;
             let goals = Goals::of(&p);
-            let rep = cairn::output::replay::replay(&args, &front.opts(), &dir, &p, &goals, &front.entry)?;
+            let rep = cairn::output::replay::replay(
+                &args,
+                &front.opts(),
+                &dir,
+                &p,
+                &goals,
+                &front.entry,
+            )?;
             if json {
                 println!("{}", serde_json::to_string_pretty(&rep)?);
             } else {
-                let pct = |a: usize, b: usize| if b == 0 { 100.0 } else { 100.0 * a as f64 / b as f64 };
+                let pct = |a: usize, b: usize| {
+                    if b == 0 {
+                        100.0
+                    } else {
+                        100.0 * a as f64 / b as f64
+                    }
+                };
                 println!("replayed {} tests natively", rep.tests);
-                println!("native branch coverage (llvm-cov gcov): {}/{} ({:.1}%)", rep.branches_taken, rep.branches_total, pct(rep.branches_taken, rep.branches_total));
-                println!("native line coverage: {}/{} ({:.1}%)", rep.lines_executed, rep.lines_total, pct(rep.lines_executed, rep.lines_total));
-                println!("claimed goals confirmed natively: {} (not checkable at line level: {})", rep.claims_checked, rep.claims_unchecked);
+                println!(
+                    "native branch coverage (llvm-cov gcov): {}/{} ({:.1}%)",
+                    rep.branches_taken,
+                    rep.branches_total,
+                    pct(rep.branches_taken, rep.branches_total)
+                );
+                println!(
+                    "native line coverage: {}/{} ({:.1}%)",
+                    rep.lines_executed,
+                    rep.lines_total,
+                    pct(rep.lines_executed, rep.lines_total)
+                );
+                println!(
+                    "claimed goals confirmed natively: {} (not checkable at line level: {})",
+                    rep.claims_checked, rep.claims_unchecked
+                );
             }
             if !rep.mismatches.is_empty() {
                 for m in &rep.mismatches {

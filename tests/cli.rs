@@ -6,15 +6,26 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn cairn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cairn")).args(args).output().expect("run cairn")
+    Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args(args)
+        .output()
+        .expect("run cairn")
 }
 
 fn prog(name: &str) -> String {
-    root().join("tests/programs/cli").join(name).display().to_string()
+    root()
+        .join("tests/programs/cli")
+        .join(name)
+        .display()
+        .to_string()
 }
 
 fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
 }
 
 #[test]
@@ -22,7 +33,10 @@ fn c_that_does_not_compile_shows_clang_diagnostics() {
     let o = cairn(&["run", &prog("syntax_error.c")]);
     assert_eq!(o.status.code(), Some(2));
     let t = text(&o);
-    assert!(t.contains("does not compile") && t.contains("expected ';'"), "{t}");
+    assert!(
+        t.contains("does not compile") && t.contains("expected ';'"),
+        "{t}"
+    );
 }
 
 #[test]
@@ -30,7 +44,10 @@ fn unsupported_construct_is_named_with_its_location() {
     let o = cairn(&["run", &prog("inline_asm.c")]);
     assert_eq!(o.status.code(), Some(2));
     let t = text(&o);
-    assert!(t.contains("inline assembly") && t.contains("inline_asm.c:4"), "{t}");
+    assert!(
+        t.contains("inline assembly") && t.contains("inline_asm.c:4"),
+        "{t}"
+    );
 }
 
 #[test]
@@ -47,12 +64,20 @@ fn run_reproduces_output_and_exit_code() {
 
 #[test]
 fn crashes_are_classified_never_a_cairn_panic() {
-    for (k, fault) in [("3", "null pointer"), ("5", "division by zero"), ("7", "out-of-bounds")] {
+    for (k, fault) in [
+        ("3", "null pointer"),
+        ("5", "division by zero"),
+        ("7", "out-of-bounds"),
+    ] {
         let o = cairn(&["run", &prog("crashes.c"), "--inputs", k, "--json"]);
-        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", text(&o)));
+        let v: serde_json::Value =
+            serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", text(&o)));
         assert_eq!(v["outcome"], "fault", "{v}");
         assert!(v["fault"].as_str().unwrap().contains(fault), "{v}");
-        assert!(v["location"].as_str().unwrap().contains("crashes.c:"), "{v}");
+        assert!(
+            v["location"].as_str().unwrap().contains("crashes.c:"),
+            "{v}"
+        );
     }
 }
 
@@ -71,7 +96,10 @@ fn replay_ok(file: &str, out: &Path) -> String {
 }
 
 fn test_files(dir: &Path) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     v.sort();
     v
 }
@@ -87,52 +115,108 @@ fn gen_writes_every_output_and_replay_confirms_it() {
     assert_eq!(s["error_reached"], true);
     // tests/*.json and Test-Comp files, one each.
     let tests = test_files(&out.join("tests"));
-    let xmls: Vec<PathBuf> = test_files(&out.join("test-suite")).into_iter().filter(|p| p.file_name().unwrap() != "metadata.xml").collect();
+    let xmls: Vec<PathBuf> = test_files(&out.join("test-suite"))
+        .into_iter()
+        .filter(|p| p.file_name().unwrap() != "metadata.xml")
+        .collect();
     assert_eq!(tests.len(), s["tests"].as_u64().unwrap() as usize);
     assert_eq!(xmls.len(), tests.len());
     for x in &xmls {
         let t = std::fs::read_to_string(x).unwrap();
         let lines: Vec<&str> = t.lines().collect();
-        assert_eq!(lines[0], r#"<?xml version="1.0" encoding="UTF-8" standalone="no"?>"#);
-        assert_eq!(lines[1], r#"<!DOCTYPE testcase PUBLIC "+//IDN sosy-lab.org//DTD test-format testcase 1.1//EN" "https://sosy-lab.org/test-format/testcase-1.1.dtd">"#);
+        assert_eq!(
+            lines[0],
+            r#"<?xml version="1.0" encoding="UTF-8" standalone="no"?>"#
+        );
+        assert_eq!(
+            lines[1],
+            r#"<!DOCTYPE testcase PUBLIC "+//IDN sosy-lab.org//DTD test-format testcase 1.1//EN" "https://sosy-lab.org/test-format/testcase-1.1.dtd">"#
+        );
         assert!(lines[2].starts_with("<testcase"));
     }
     let meta = std::fs::read_to_string(out.join("test-suite/metadata.xml")).unwrap();
-    let order = ["sourcecodelang", "producer", "specification", "programfile", "programhash", "entryfunction", "architecture", "creationtime"];
-    let pos: Vec<usize> = order.iter().map(|t| meta.find(&format!("<{t}>")).unwrap_or_else(|| panic!("missing {t}"))).collect();
-    assert!(pos.windows(2).all(|w| w[0] < w[1]), "metadata children out of order");
+    let order = [
+        "sourcecodelang",
+        "producer",
+        "specification",
+        "programfile",
+        "programhash",
+        "entryfunction",
+        "architecture",
+        "creationtime",
+    ];
+    let pos: Vec<usize> = order
+        .iter()
+        .map(|t| {
+            meta.find(&format!("<{t}>"))
+                .unwrap_or_else(|| panic!("missing {t}"))
+        })
+        .collect();
+    assert!(
+        pos.windows(2).all(|w| w[0] < w[1]),
+        "metadata children out of order"
+    );
     assert!(meta.lines().nth(1).unwrap().contains("test-metadata 1.1"));
     assert!(out.join("test-suite.zip").metadata().unwrap().len() > 100);
-    let goals: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("goals.json")).unwrap()).unwrap();
+    let goals: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("goals.json")).unwrap()).unwrap();
     assert_eq!(goals.as_array().unwrap().len(), 35);
-    assert!(goals.as_array().unwrap().iter().all(|g| g["status"] == "covered" && g["line"].as_u64().unwrap() > 0));
+    assert!(
+        goals
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|g| g["status"] == "covered" && g["line"].as_u64().unwrap() > 0)
+    );
     let csv = std::fs::read_to_string(out.join("coverage.csv")).unwrap();
     assert!(csv.starts_with("time_s,covered,unreachable,tests\n"));
-    assert!(csv.lines().last().unwrap().ends_with(&format!(",35,0,{}", tests.len())), "{csv}");
+    assert!(
+        csv.lines()
+            .last()
+            .unwrap()
+            .ends_with(&format!(",35,0,{}", tests.len())),
+        "{csv}"
+    );
     // Native replay agrees with every claim and reaches every branch outcome.
     let r = replay_ok(&ex, &out);
-    assert!(r.contains("native branch coverage (llvm-cov gcov): 34/34"), "{r}");
+    assert!(
+        r.contains("native branch coverage (llvm-cov gcov): 34/34"),
+        "{r}"
+    );
 }
 
 #[test]
 fn crashing_and_hanging_programs_still_yield_suites() {
     let dir = tmp("cli-crash");
     let out = dir.path().join("c");
-    let s = generate(&prog("crashes.c"), &out, &["--time", "5s", "--strategy", "dfs"]);
+    let s = generate(
+        &prog("crashes.c"),
+        &out,
+        &["--time", "5s", "--strategy", "dfs"],
+    );
     assert!(s["goals"]["covered"].as_u64().unwrap() >= 5, "{s}");
     let faults: Vec<String> = test_files(&out.join("tests"))
         .iter()
-        .filter_map(|p| serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(p).unwrap()).ok())
+        .filter_map(|p| {
+            serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(p).unwrap()).ok()
+        })
         .filter(|t| t["outcome"] == "fault")
         .map(|t| t["fault"].as_str().unwrap().to_string())
         .collect();
     for f in ["null pointer", "division by zero", "out-of-bounds"] {
-        assert!(faults.iter().any(|x| x.contains(f)), "no crashing test for {f}: {faults:?}");
+        assert!(
+            faults.iter().any(|x| x.contains(f)),
+            "no crashing test for {f}: {faults:?}"
+        );
     }
     replay_ok(&prog("crashes.c"), &out);
 
     let out = dir.path().join("h");
-    let s = generate(&prog("hangs.c"), &out, &["--time", "5s", "--max-steps", "100000"]);
+    let s = generate(
+        &prog("hangs.c"),
+        &out,
+        &["--time", "5s", "--max-steps", "100000"],
+    );
     // Everything but the exit of the endless loop, which no input reaches.
     assert_eq!(s["goals"]["covered"], 5, "{s}");
 }
@@ -140,12 +224,32 @@ fn crashing_and_hanging_programs_still_yield_suites() {
 #[test]
 fn input_conventions_of_klee_crest_and_unknown_externs() {
     let dir = tmp("cli-inputs");
-    for (p, expect_warning) in [("klee_style.c", false), ("crest_style.c", false), ("unknown_extern.c", true)] {
+    for (p, expect_warning) in [
+        ("klee_style.c", false),
+        ("crest_style.c", false),
+        ("unknown_extern.c", true),
+    ] {
         let out = dir.path().join(p);
-        let o = cairn(&["gen", &prog(p), "--out", out.to_str().unwrap(), "--time", "10s", "--seed", "3"]);
+        let o = cairn(&[
+            "gen",
+            &prog(p),
+            "--out",
+            out.to_str().unwrap(),
+            "--time",
+            "10s",
+            "--seed",
+            "3",
+        ]);
         assert!(o.status.success(), "{}", text(&o));
-        assert_eq!(text(&o).contains("no model of external function `sensor_read`"), expect_warning, "{}", text(&o));
-        let s: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+        assert_eq!(
+            text(&o).contains("no model of external function `sensor_read`"),
+            expect_warning,
+            "{}",
+            text(&o)
+        );
+        let s: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap())
+                .unwrap();
         // Concolic search decides every branch of these small programs.
         assert_eq!(s["goals"]["covered"], s["goals"]["total"], "{p}: {s}");
         if p != "unknown_extern.c" {
@@ -160,7 +264,16 @@ fn interrupted_generation_keeps_what_it_found() {
     let dir = tmp("cli-int");
     let out = dir.path().join("o");
     let mut child = Command::new(env!("CARGO_BIN_EXE_cairn"))
-        .args(["gen", &prog("hangs.c"), "--out", out.to_str().unwrap(), "--time", "60s", "--max-steps", "100000000"])
+        .args([
+            "gen",
+            &prog("hangs.c"),
+            "--out",
+            out.to_str().unwrap(),
+            "--time",
+            "60s",
+            "--max-steps",
+            "100000000",
+        ])
         .spawn()
         .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(1500));
@@ -190,25 +303,49 @@ fn testcov_accepts_the_test_comp_suite() {
     let t = text(&o);
     assert!(t.contains("Coverage: 100.0%"), "testcov:\n{t}");
     let tests = test_files(&out.join("tests")).len();
-    assert!(t.contains(&format!("Tests run: {tests}")), "testcov did not run every test:\n{t}");
+    assert!(
+        t.contains(&format!("Tests run: {tests}")),
+        "testcov did not run every test:\n{t}"
+    );
 }
 
 #[test]
 fn gen_with_prove_decides_everything_and_writes_the_arg() {
     let dir = tmp("cli-prove");
-    let p = root().join("tests/programs/mc/loop_flag.c").display().to_string();
+    let p = root()
+        .join("tests/programs/mc/loop_flag.c")
+        .display()
+        .to_string();
     let out = dir.path().join("g");
     let s = generate(&p, &out, &["--time", "30s", "--prove"]);
     assert_eq!(s["goals"]["unknown"], 0, "{s}");
     assert_eq!(s["goals"]["unreachable"], 2, "{s}");
-    let goals: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("goals.json")).unwrap()).unwrap();
-    let proved: Vec<&serde_json::Value> = goals.as_array().unwrap().iter().filter(|g| g["status"] == "unreachable").collect();
-    assert!(proved.iter().all(|g| g["proof"] == "model checker"), "{proved:?}");
+    let goals: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("goals.json")).unwrap()).unwrap();
+    let proved: Vec<&serde_json::Value> = goals
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["status"] == "unreachable")
+        .collect();
+    assert!(
+        proved.iter().all(|g| g["proof"] == "model checker"),
+        "{proved:?}"
+    );
     replay_ok(&p, &out);
 
     let out = dir.path().join("p");
     let dot = dir.path().join("arg.dot");
-    let o = cairn(&["prove", &p, "--out", out.to_str().unwrap(), "--time", "30s", "--arg", dot.to_str().unwrap()]);
+    let o = cairn(&[
+        "prove",
+        &p,
+        "--out",
+        out.to_str().unwrap(),
+        "--time",
+        "30s",
+        "--arg",
+        dot.to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "{}", text(&o));
     let d = std::fs::read_to_string(&dot).unwrap();
     assert!(d.starts_with("digraph arg {") && d.contains("->"), "{d}");
@@ -229,29 +366,53 @@ fn static_check_proves_dead_code_unreachable() {
 fn error_goals_mode_finds_the_error_behind_an_assumption() {
     let dir = tmp("cli-error");
     let out = dir.path().join("e");
-    let s = generate(&prog("assume_error.c"), &out, &["--time", "20s", "--goals", "error"]);
+    let s = generate(
+        &prog("assume_error.c"),
+        &out,
+        &["--time", "20s", "--goals", "error"],
+    );
     assert_eq!(s["goals"]["total"], 1, "{s}");
     assert_eq!(s["goals"]["covered"], 1, "{s}");
     assert_eq!(s["error_reached"], true);
     let meta = std::fs::read_to_string(out.join("test-suite/metadata.xml")).unwrap();
     assert!(meta.contains("COVER EDGES(@CALL(reach_error))"));
-    let covers_error = test_files(&out.join("test-suite")).iter().any(|p| std::fs::read_to_string(p).unwrap().contains("coversError=\"true\""));
+    let covers_error = test_files(&out.join("test-suite")).iter().any(|p| {
+        std::fs::read_to_string(p)
+            .unwrap()
+            .contains("coversError=\"true\"")
+    });
     assert!(covers_error);
 }
 
 #[test]
 fn unit_mode_tests_one_function_and_replays_natively() {
     let dir = tmp("cli-unit");
-    let p = root().join("tests/programs/unit/parse_field.c").display().to_string();
+    let p = root()
+        .join("tests/programs/unit/parse_field.c")
+        .display()
+        .to_string();
     let out = dir.path().join("u");
     let s = generate(&p, &out, &["--time", "10s", "--entry", "parse_field"]);
     // Every branch of parse_field (and of main, which the static check proves dead here).
     assert_eq!(s["goals"]["unknown"], 0, "{s}");
     let meta = std::fs::read_to_string(out.join("test-suite/metadata.xml")).unwrap();
     assert!(meta.contains("<entryfunction>parse_field</entryfunction>"));
-    let o = cairn(&["replay", "--entry", "parse_field", &p, out.to_str().unwrap()]);
+    let o = cairn(&[
+        "replay",
+        "--entry",
+        "parse_field",
+        &p,
+        out.to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "replay failed:\n{}", text(&o));
-    let o = cairn(&["gen", &p, "--entry", "nope", "--out", dir.path().join("x").to_str().unwrap()]);
+    let o = cairn(&[
+        "gen",
+        &p,
+        "--entry",
+        "nope",
+        "--out",
+        dir.path().join("x").to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).contains("no function `nope`"));
 }

@@ -34,7 +34,13 @@ fn check(dm: DataModel, vectors: u64) {
     let mut total = 0usize;
     let mut failures = vec![];
     for p in &progs {
-        let m = match load(&[p.clone()], &CompileOptions { data_model: dm, ..Default::default() }) {
+        let m = match load(
+            &[p.clone()],
+            &CompileOptions {
+                data_model: dm,
+                ..Default::default()
+            },
+        ) {
             Ok(m) => m,
             // Some programs assume 64-bit longs and are not valid C for ILP32.
             Err(e) if dm == DataModel::ILP32 && format!("{e:#}").contains("does not compile") => {
@@ -47,16 +53,30 @@ fn check(dm: DataModel, vectors: u64) {
         let harness = dir.path().join("harness.c");
         std::fs::write(&harness, cairn::output::harness::harness_c(&prog.module)).unwrap();
         let exe = dir.path().join("prog");
-        native_build(&[p.clone(), harness.clone()], &exe, if dm == DataModel::ILP32 { &["-m32"] } else { &[] }).unwrap_or_else(|e| panic!("{}: native build failed: {e}", p.display()));
+        native_build(
+            &[p.clone(), harness.clone()],
+            &exe,
+            if dm == DataModel::ILP32 {
+                &["-m32"]
+            } else {
+                &[]
+            },
+        )
+        .unwrap_or_else(|e| panic!("{}: native build failed: {e}", p.display()));
         for seed in 0..vectors {
-            let mut src = RandomInputs { rng: rand::rngs::SmallRng::seed_from_u64(seed * 7919 + 1) };
+            let mut src = RandomInputs {
+                rng: rand::rngs::SmallRng::seed_from_u64(seed * 7919 + 1),
+            };
             let r = prog.run(&mut src, &run_cfg());
             if matches!(r.outcome, Outcome::StepLimit | Outcome::AssumeFailed) {
                 continue;
             }
             let test = dir.path().join("t.json");
             write_test(&test, &r.inputs);
-            let n = native_run(Command::new(&exe).env("CAIRN_TEST", &test), Duration::from_secs(10));
+            let n = native_run(
+                Command::new(&exe).env("CAIRN_TEST", &test),
+                Duration::from_secs(10),
+            );
             total += 1;
             let same_out = n.stdout == r.stdout;
             let same_code = n.code == Some(r.outcome.exit_code());
@@ -72,12 +92,24 @@ fn check(dm: DataModel, vectors: u64) {
                     if same_out {
                         String::new()
                     } else {
-                        format!("\n  cairn stdout:  {:?}\n  native stdout: {:?}", String::from_utf8_lossy(&r.stdout), String::from_utf8_lossy(&n.stdout))
+                        format!(
+                            "\n  cairn stdout:  {:?}\n  native stdout: {:?}",
+                            String::from_utf8_lossy(&r.stdout),
+                            String::from_utf8_lossy(&n.stdout)
+                        )
                     }
                 ));
             }
         }
     }
-    println!("fidelity ({dm:?}): {} programs, {agree}/{total} input vectors agree exactly", progs.len());
-    assert!(failures.is_empty(), "{} disagreements:\n{}", total - agree, failures.join("\n"));
+    println!(
+        "fidelity ({dm:?}): {} programs, {agree}/{total} input vectors agree exactly",
+        progs.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} disagreements:\n{}",
+        total - agree,
+        failures.join("\n")
+    );
 }

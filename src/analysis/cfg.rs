@@ -26,7 +26,14 @@ impl Icfg {
         let rets: Vec<Vec<u32>> = m
             .functions
             .iter()
-            .map(|f| f.blocks.iter().enumerate().filter(|(_, b)| matches!(b.term, Terminator::Ret { .. })).map(|(i, _)| i as u32).collect())
+            .map(|f| {
+                f.blocks
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, b)| matches!(b.term, Terminator::Ret { .. }))
+                    .map(|(i, _)| i as u32)
+                    .collect()
+            })
             .collect();
         for (fi, f) in m.functions.iter().enumerate() {
             for (bi, b) in f.blocks.iter().enumerate() {
@@ -35,11 +42,29 @@ impl Icfg {
                     preds[(base[fi] + s) as usize].push(me);
                 }
                 match &b.term {
-                    Terminator::CondBr { then_goal, else_goal, .. } => {
-                        goals[me as usize].extend([*then_goal, *else_goal].into_iter().filter(|g| *g != NO_GOAL));
+                    Terminator::CondBr {
+                        then_goal,
+                        else_goal,
+                        ..
+                    } => {
+                        goals[me as usize].extend(
+                            [*then_goal, *else_goal]
+                                .into_iter()
+                                .filter(|g| *g != NO_GOAL),
+                        );
                     }
-                    Terminator::Switch { cases, default_goal, .. } => {
-                        goals[me as usize].extend(cases.iter().map(|c| c.2).chain([*default_goal]).filter(|g| *g != NO_GOAL));
+                    Terminator::Switch {
+                        cases,
+                        default_goal,
+                        ..
+                    } => {
+                        goals[me as usize].extend(
+                            cases
+                                .iter()
+                                .map(|c| c.2)
+                                .chain([*default_goal])
+                                .filter(|g| *g != NO_GOAL),
+                        );
                     }
                     _ => {}
                 }
@@ -49,10 +74,16 @@ impl Icfg {
                         Inst::Call { site, .. } | Inst::CallExtern { site, .. } => Some(*site),
                         _ => None,
                     };
-                    if let Some(k) = site.and_then(|st| error_goals.error_sites.iter().position(|e| *e == st)) {
+                    if let Some(k) =
+                        site.and_then(|st| error_goals.error_sites.iter().position(|e| *e == st))
+                    {
                         goals[me as usize].push((error_goals.num_branches + k) as u32);
                     }
-                    if let Inst::Call { callee: Callee::Func(t), .. } = i {
+                    if let Inst::Call {
+                        callee: Callee::Func(t),
+                        ..
+                    } = i
+                    {
                         let t = *t as usize;
                         if m.functions[t].blocks.is_empty() {
                             continue;
@@ -81,7 +112,10 @@ pub struct Distances {
 
 impl Distances {
     pub fn unknown() -> Distances {
-        Distances { dist: vec![], base: vec![] }
+        Distances {
+            dist: vec![],
+            base: vec![],
+        }
     }
 
     pub fn compute(g: &Icfg, covered: &[bool]) -> Distances {
@@ -89,7 +123,10 @@ impl Distances {
         let mut dist = vec![u32::MAX; n];
         let mut q = VecDeque::new();
         for (b, gs) in g.goals.iter().enumerate() {
-            if gs.iter().any(|&x| !covered.get(x as usize).copied().unwrap_or(true)) {
+            if gs
+                .iter()
+                .any(|&x| !covered.get(x as usize).copied().unwrap_or(true))
+            {
                 dist[b] = 0;
                 q.push_back(b as u32);
             }
@@ -103,10 +140,17 @@ impl Distances {
                 }
             }
         }
-        Distances { dist, base: g.base.clone() }
+        Distances {
+            dist,
+            base: g.base.clone(),
+        }
     }
 
     pub fn of(&self, f: FuncId, b: BlockId) -> u32 {
-        self.base.get(f as usize).and_then(|base| self.dist.get((base + b) as usize)).copied().unwrap_or(u32::MAX)
+        self.base
+            .get(f as usize)
+            .and_then(|base| self.dist.get((base + b) as usize))
+            .copied()
+            .unwrap_or(u32::MAX)
     }
 }

@@ -9,7 +9,9 @@ use std::collections::HashSet;
 
 /// Goal ids proven unreachable, with the reason.
 pub fn dead_goals(m: &Module, entry: &str) -> Vec<(GoalId, &'static str)> {
-    let Some(&root) = m.func_by_name.get(entry) else { return vec![] };
+    let Some(&root) = m.func_by_name.get(entry) else {
+        return vec![];
+    };
     let fptrs: HashSet<u64> = m.func_addrs.iter().copied().collect();
     let mut taken: HashSet<FuncId> = HashSet::new();
     let mut note = |v: u64| {
@@ -31,7 +33,10 @@ pub fn dead_goals(m: &Module, entry: &str) -> Vec<(GoalId, &'static str)> {
         }
     }
     let mut live: HashSet<FuncId> = HashSet::new();
-    let mut stack: Vec<FuncId> = std::iter::once(root).chain(taken).chain(m.func_by_name.get("__cairn_start").copied()).collect();
+    let mut stack: Vec<FuncId> = std::iter::once(root)
+        .chain(taken)
+        .chain(m.func_by_name.get("__cairn_start").copied())
+        .collect();
     let mut live_blocks: HashSet<(FuncId, BlockId)> = HashSet::new();
     while let Some(f) = stack.pop() {
         if !live.insert(f) {
@@ -48,7 +53,11 @@ pub fn dead_goals(m: &Module, entry: &str) -> Vec<(GoalId, &'static str)> {
             }
             let blk = &func.blocks[b as usize];
             for i in &blk.insts {
-                if let Inst::Call { callee: Callee::Func(t), .. } = i {
+                if let Inst::Call {
+                    callee: Callee::Func(t),
+                    ..
+                } = i
+                {
                     stack.push(*t);
                 }
             }
@@ -64,7 +73,13 @@ pub fn dead_goals(m: &Module, entry: &str) -> Vec<(GoalId, &'static str)> {
             continue;
         }
         let func = &m.functions[g.func as usize];
-        if let Terminator::CondBr { cond, then_goal, else_goal, .. } = &func.blocks[g.block as usize].term {
+        if let Terminator::CondBr {
+            cond,
+            then_goal,
+            else_goal,
+            ..
+        } = &func.blocks[g.block as usize].term
+        {
             if let Some(v) = constant(func, *cond) {
                 let dead = if v & 1 == 1 { *else_goal } else { *then_goal };
                 if dead == gid as GoalId {
@@ -81,7 +96,10 @@ fn constant(f: &Function, r: Reg) -> Option<u64> {
     if f.reg_tys.get(r as usize).is_some_and(|t| *t != Ty::Void) {
         return None;
     }
-    if f.params.iter().any(|p| matches!(p, Val::Reg(x, _) if *x == r)) {
+    if f.params
+        .iter()
+        .any(|p| matches!(p, Val::Reg(x, _) if *x == r))
+    {
         return None;
     }
     Some(f.reg_init[r as usize])
@@ -89,7 +107,12 @@ fn constant(f: &Function, r: Reg) -> Option<u64> {
 
 fn live_successors(f: &Function, b: &Block) -> Vec<BlockId> {
     match &b.term {
-        Terminator::CondBr { cond, then_edge, else_edge, .. } => match constant(f, *cond) {
+        Terminator::CondBr {
+            cond,
+            then_edge,
+            else_edge,
+            ..
+        } => match constant(f, *cond) {
             Some(v) if v & 1 == 1 => vec![then_edge.target],
             Some(_) => vec![else_edge.target],
             None => vec![then_edge.target, else_edge.target],

@@ -74,9 +74,29 @@ struct FuncBranches {
 
 fn outcomes(t: &Terminator) -> Option<Vec<(BlockId, GoalId)>> {
     match t {
-        Terminator::CondBr { then_edge, else_edge, then_goal, else_goal, .. } => Some(vec![(then_edge.target, *then_goal), (else_edge.target, *else_goal)]),
+        Terminator::CondBr {
+            then_edge,
+            else_edge,
+            then_goal,
+            else_goal,
+            ..
+        } => Some(vec![
+            (then_edge.target, *then_goal),
+            (else_edge.target, *else_goal),
+        ]),
         // Same order as the shadow records switch outcomes: cases, then default.
-        Terminator::Switch { cases, default, default_goal, .. } => Some(cases.iter().map(|c| (c.1.target, c.2)).chain([(default.target, *default_goal)]).collect()),
+        Terminator::Switch {
+            cases,
+            default,
+            default_goal,
+            ..
+        } => Some(
+            cases
+                .iter()
+                .map(|c| (c.1.target, c.2))
+                .chain([(default.target, *default_goal)])
+                .collect(),
+        ),
         _ => None,
     }
 }
@@ -131,7 +151,12 @@ impl ExpectationGraph {
             .functions
             .iter()
             .map(|f| {
-                let mut b = FuncBranches { first: vec![NONE; f.blocks.len()], count: vec![0; f.blocks.len()], targets: vec![], goals: vec![] };
+                let mut b = FuncBranches {
+                    first: vec![NONE; f.blocks.len()],
+                    count: vec![0; f.blocks.len()],
+                    targets: vec![],
+                    goals: vec![],
+                };
                 for (i, blk) in f.blocks.iter().enumerate() {
                     if let Some(os) = outcomes(&blk.term) {
                         b.first[i] = b.targets.len() as u32;
@@ -157,7 +182,9 @@ impl ExpectationGraph {
             weights: vec![],
             truncated: false,
         };
-        let Some(root) = start_function(m, entry) else { return g };
+        let Some(root) = start_function(m, entry) else {
+            return g;
+        };
         if m.functions[root as usize].blocks.is_empty() {
             return g;
         }
@@ -174,7 +201,14 @@ impl ExpectationGraph {
             let f = &m.functions[g.ctxs[c as usize].func as usize];
             for (bi, b) in f.blocks.iter().enumerate() {
                 for (k, inst) in b.insts.iter().enumerate() {
-                    let Inst::Call { callee: Callee::Func(t), site, .. } = inst else { continue };
+                    let Inst::Call {
+                        callee: Callee::Func(t),
+                        site,
+                        ..
+                    } = inst
+                    else {
+                        continue;
+                    };
                     if m.functions[*t as usize].blocks.is_empty() || g.on_call_string(c, *t) {
                         continue;
                     }
@@ -200,11 +234,17 @@ impl ExpectationGraph {
             for (bi, blk) in f.blocks.iter().enumerate() {
                 if outcomes(&blk.term).is_some() {
                     blocks.push(bi as BlockId);
-                    g.copies.entry((func, bi as BlockId)).or_default().push(g.ctxs[c as usize].node_base + g.fb[func as usize].first[bi]);
+                    g.copies
+                        .entry((func, bi as BlockId))
+                        .or_default()
+                        .push(g.ctxs[c as usize].node_base + g.fb[func as usize].first[bi]);
                 }
             }
             for bi in blocks {
-                let (first, count) = (g.fb[func as usize].first[bi as usize], g.fb[func as usize].count[bi as usize]);
+                let (first, count) = (
+                    g.fb[func as usize].first[bi as usize],
+                    g.fb[func as usize].count[bi as usize],
+                );
                 for o in first..first + count {
                     g.goal.push(g.fb[func as usize].goals[o as usize]);
                     let target = g.fb[func as usize].targets[o as usize];
@@ -223,9 +263,22 @@ impl ExpectationGraph {
         g
     }
 
-    fn add_context(&mut self, func: FuncId, parent: u32, call: (BlockId, u32), hash: u64, nodes: &mut usize) -> u32 {
+    fn add_context(
+        &mut self,
+        func: FuncId,
+        parent: u32,
+        call: (BlockId, u32),
+        hash: u64,
+        nodes: &mut usize,
+    ) -> u32 {
         let id = self.ctxs.len() as u32;
-        self.ctxs.push(Context { func, parent, call, hash, node_base: *nodes as u32 });
+        self.ctxs.push(Context {
+            func,
+            parent,
+            call,
+            hash,
+            node_base: *nodes as u32,
+        });
         self.by_hash.insert(hash, id);
         *nodes += self.fb[func as usize].targets.len();
         id
@@ -243,7 +296,14 @@ impl ExpectationGraph {
 
     /// The first branch blocks (context, block) reached from `start` (context, block, instruction)
     /// without passing another branch.
-    fn first_branches(&self, m: &Module, children: &HashMap<(u32, BlockId, u32), u32>, start: (u32, BlockId, u32), seen: &mut HashSet<(u32, BlockId, u32)>, out: &mut Vec<(u32, BlockId)>) {
+    fn first_branches(
+        &self,
+        m: &Module,
+        children: &HashMap<(u32, BlockId, u32), u32>,
+        start: (u32, BlockId, u32),
+        seen: &mut HashSet<(u32, BlockId, u32)>,
+        out: &mut Vec<(u32, BlockId)>,
+    ) {
         seen.clear();
         out.clear();
         let mut work = vec![start];
@@ -266,7 +326,9 @@ impl ExpectationGraph {
             match &blk.term {
                 Terminator::CondBr { .. } | Terminator::Switch { .. } => out.push((c, b)),
                 Terminator::Br { edge } => push((c, edge.target, 0), &mut work),
-                Terminator::Ret { .. } if ctx.parent != NONE => push((ctx.parent, ctx.call.0, ctx.call.1 + 1), &mut work),
+                Terminator::Ret { .. } if ctx.parent != NONE => {
+                    push((ctx.parent, ctx.call.0, ctx.call.1 + 1), &mut work)
+                }
                 Terminator::Ret { .. } | Terminator::Unreachable => {}
             }
         }
@@ -284,15 +346,29 @@ impl ExpectationGraph {
 
     /// Copy of the branch outcome a decision took or could take: the decision was recorded at
     /// (`ctx`, `func`, `block`) and its outcome `o` leads to `target`.
-    pub fn locate(&self, ctx: u64, func: FuncId, block: BlockId, o: usize, target: BlockId) -> Target {
-        let Some(fb) = self.fb.get(func as usize) else { return Target::Other };
+    pub fn locate(
+        &self,
+        ctx: u64,
+        func: FuncId,
+        block: BlockId,
+        o: usize,
+        target: BlockId,
+    ) -> Target {
+        let Some(fb) = self.fb.get(func as usize) else {
+            return Target::Other;
+        };
         let first = fb.first.get(block as usize).copied().unwrap_or(NONE);
         // Checks are recorded at their block with the block itself as target.
-        if first == NONE || o as u32 >= fb.count[block as usize] || fb.targets[(first + o as u32) as usize] != target {
+        if first == NONE
+            || o as u32 >= fb.count[block as usize]
+            || fb.targets[(first + o as u32) as usize] != target
+        {
             return Target::Other;
         }
         match self.by_hash.get(&ctx) {
-            Some(&c) if self.ctxs[c as usize].func == func => Target::Copy(self.ctxs[c as usize].node_base + first + o as u32),
+            Some(&c) if self.ctxs[c as usize].func == func => {
+                Target::Copy(self.ctxs[c as usize].node_base + first + o as u32)
+            }
             _ => Target::Branch(func, block, o as u32),
         }
     }
@@ -302,7 +378,10 @@ impl ExpectationGraph {
         match t {
             Target::Copy(n) => self.weights[n as usize],
             Target::Branch(f, b, o) => match self.copies.get(&(f, b)) {
-                Some(bases) => bases.iter().map(|&n| self.weights[(n + o) as usize]).fold(0.0, f64::max),
+                Some(bases) => bases
+                    .iter()
+                    .map(|&n| self.weights[(n + o) as usize])
+                    .fold(0.0, f64::max),
                 // No copy at all (only reached indirectly): rule 1.
                 None => {
                     let fb = &self.fb[f as usize];
@@ -400,12 +479,22 @@ mod tests {
     /// Block of the (single) branch at source line `line` of function `f`.
     fn branch_at(m: &Module, f: &str, line: u32) -> (FuncId, BlockId) {
         let fid = m.func_by_name[f];
-        (fid, m.branch_goals.iter().find(|g| g.func == fid && g.loc.line == line).unwrap().block)
+        (
+            fid,
+            m.branch_goals
+                .iter()
+                .find(|g| g.func == fid && g.loc.line == line)
+                .unwrap()
+                .block,
+        )
     }
 
     /// Nodes of outcome `o` of the branch at `line` of `f`, one per copy.
     fn nodes_at(m: &Module, g: &ExpectationGraph, f: &str, line: u32, o: u32) -> Vec<u32> {
-        g.copies[&branch_at(m, f, line)].iter().map(|b| b + o).collect()
+        g.copies[&branch_at(m, f, line)]
+            .iter()
+            .map(|b| b + o)
+            .collect()
     }
 
     fn goal_of(m: &Module, f: FuncId, b: BlockId, o: u32) -> GoalId {
@@ -453,7 +542,10 @@ int main(void) {
         // The second copy of leaf has no successors: 1 each; the first copy leads to the second:
         // 1 + 1 = 2 each. a > 0 false -> first copy: 2 + 1 = 3.
         let w: Vec<f64> = leaf_t.iter().map(|&n| g.weights[n as usize]).collect();
-        assert!(w.iter().any(|&x| close(x, 2.0)) && w.iter().any(|&x| close(x, 1.0)), "{w:?}");
+        assert!(
+            w.iter().any(|&x| close(x, 2.0)) && w.iter().any(|&x| close(x, 1.0)),
+            "{w:?}"
+        );
         let outer_f = nodes_at(&m, &g, "main", 9, 1)[0];
         assert!(close(g.weights[outer_f as usize], 3.0));
 
@@ -468,15 +560,26 @@ int main(void) {
         g.update(&cov);
         assert!(close(g.weights[outer_t as usize], 0.0));
         // a > 0 false (covered) -> first leaf copy (uncovered, weighs 2 each) -> alpha * 2.
-        assert!(close(g.weights[outer_f as usize], ALPHA * 2.0), "{}", g.weights[outer_f as usize]);
+        assert!(
+            close(g.weights[outer_f as usize], ALPHA * 2.0),
+            "{}",
+            g.weights[outer_f as usize]
+        );
         // Cover leaf's true side: first copy's true outcome is covered; its ISBs are the second
         // copy's outcomes, which weigh 0 (covered, leaf) and 1 (uncovered): unequal -> W_avg.
         let (lf, lb) = branch_at(&m, "leaf", 3);
         let lt = goal_of(&m, lf, lb, 0);
         cov[lt as usize] = true;
         g.update(&cov);
-        let first_copy_t = *leaf_t.iter().max_by(|a, b| g.weights[**a as usize].total_cmp(&g.weights[**b as usize])).unwrap();
-        assert!(close(g.weights[first_copy_t as usize], 0.5), "{}", g.weights[first_copy_t as usize]);
+        let first_copy_t = *leaf_t
+            .iter()
+            .max_by(|a, b| g.weights[**a as usize].total_cmp(&g.weights[**b as usize]))
+            .unwrap();
+        assert!(
+            close(g.weights[first_copy_t as usize], 0.5),
+            "{}",
+            g.weights[first_copy_t as usize]
+        );
     }
 
     #[test]

@@ -58,19 +58,36 @@ impl Goals {
             for b in &f.blocks {
                 for i in &b.insts {
                     let (site, name) = match i {
-                        Inst::Call { callee: Callee::Func(t), site, .. } => (*site, m.functions[*t as usize].name.as_str()),
-                        Inst::CallExtern { ext, site, .. } => (*site, m.externs[*ext as usize].name.as_str()),
+                        Inst::Call {
+                            callee: Callee::Func(t),
+                            site,
+                            ..
+                        } => (*site, m.functions[*t as usize].name.as_str()),
+                        Inst::CallExtern { ext, site, .. } => {
+                            (*site, m.externs[*ext as usize].name.as_str())
+                        }
                         _ => continue,
                     };
                     if is_error_function(name) {
                         let loc = m.call_sites[site as usize];
-                        goals.push(Goal { id: goals.len(), kind: GoalKind::Error, function: f.name.clone(), outcome: name.to_string(), loc, target_loc: loc });
+                        goals.push(Goal {
+                            id: goals.len(),
+                            kind: GoalKind::Error,
+                            function: f.name.clone(),
+                            outcome: name.to_string(),
+                            loc,
+                            target_loc: loc,
+                        });
                         error_sites.push(site);
                     }
                 }
             }
         }
-        Goals { goals, num_branches, error_sites }
+        Goals {
+            goals,
+            num_branches,
+            error_sites,
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -83,7 +100,13 @@ impl Goals {
 
     /// Goal ids covered by a run.
     pub fn covered_by(&self, r: &RunResult) -> Vec<usize> {
-        let mut v: Vec<usize> = r.branches.iter().enumerate().filter(|(_, b)| **b).map(|(i, _)| i).collect();
+        let mut v: Vec<usize> = r
+            .branches
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| **b)
+            .map(|(i, _)| i)
+            .collect();
         for s in &r.errors_hit {
             if let Some(k) = self.error_sites.iter().position(|e| e == s) {
                 v.push(self.num_branches + k);

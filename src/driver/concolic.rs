@@ -45,7 +45,12 @@ pub struct Concolic {
 }
 
 /// Runs the program once with a symbolic shadow; returns the result and its decisions.
-pub fn symbolic_run(s: &Session, pool: &mut Pool, input: &mut dyn crate::exec::InputSource, cfg: &Config) -> RunResult {
+pub fn symbolic_run(
+    s: &Session,
+    pool: &mut Pool,
+    input: &mut dyn crate::exec::InputSource,
+    cfg: &Config,
+) -> RunResult {
     let p = s.program;
     let mut m = Machine::new(&p.module, &p.exts, cfg.clone(), input);
     m.sym = Some(Shadow::new(pool));
@@ -53,7 +58,12 @@ pub fn symbolic_run(s: &Session, pool: &mut Pool, input: &mut dyn crate::exec::I
 }
 
 impl Concolic {
-    pub fn new(s: &Session, mut strategy: Box<dyn Strategy>, seed: u64, solver_timeout: Duration) -> Concolic {
+    pub fn new(
+        s: &Session,
+        mut strategy: Box<dyn Strategy>,
+        seed: u64,
+        solver_timeout: Duration,
+    ) -> Concolic {
         strategy.prepare(s.program);
         let icfg = Icfg::new(&s.program.module);
         Concolic {
@@ -72,7 +82,11 @@ impl Concolic {
     }
 
     fn covered(s: &Session) -> Vec<bool> {
-        s.ledger.status.iter().map(|st| !matches!(st, Status::Unknown)).collect()
+        s.ledger
+            .status
+            .iter()
+            .map(|st| !matches!(st, Status::Unknown))
+            .collect()
     }
 
     fn refresh_distances(&mut self, s: &Session) {
@@ -84,21 +98,43 @@ impl Concolic {
     }
 
     /// Executes one input, records it in the session and the tree.
-    pub fn execute(&mut self, s: &mut Session, input: &mut dyn crate::exec::InputSource, cfg: &Config, bound: usize, found_by: &str) -> anyhow::Result<Rc<RunPath>> {
+    pub fn execute(
+        &mut self,
+        s: &mut Session,
+        input: &mut dyn crate::exec::InputSource,
+        cfg: &Config,
+        bound: usize,
+        found_by: &str,
+    ) -> anyhow::Result<Rc<RunPath>> {
         let mut r = symbolic_run(s, &mut self.pool, input, cfg);
         let records = std::mem::take(&mut r.path);
         if std::env::var_os("CAIRN_DEBUG_PATHS").is_some() {
-            eprintln!("run: {} symbolic decisions, {} concretizations, inputs {:?}", records.len(), r.concretized, r.inputs.iter().map(|i| i.to_text()).collect::<Vec<_>>());
+            eprintln!(
+                "run: {} symbolic decisions, {} concretizations, inputs {:?}",
+                records.len(),
+                r.concretized,
+                r.inputs.iter().map(|i| i.to_text()).collect::<Vec<_>>()
+            );
         }
         self.stats.paths += 1;
         self.stats.concretizations += r.concretized;
         let fresh = s.record(&r, found_by)?;
         self.runs += 1;
-        let run = Rc::new(RunPath { id: self.runs, records, inputs: r.inputs.clone(), new_goals: fresh.len(), bound });
+        let run = Rc::new(RunPath {
+            id: self.runs,
+            records,
+            inputs: r.inputs.clone(),
+            new_goals: fresh.len(),
+            bound,
+        });
         let new = self.tree.insert(&run);
         self.refresh_distances(s);
         let covered = Self::covered(s);
-        let mut ctx = Ctx { rng: &mut self.rng, covered: &covered, dist: &self.dist };
+        let mut ctx = Ctx {
+            rng: &mut self.rng,
+            covered: &covered,
+            dist: &self.dist,
+        };
         for p in new {
             let id = self.pending.add(p.clone());
             self.strategy.add(id, &p, &mut ctx);
@@ -114,7 +150,9 @@ impl Concolic {
         let mut v = p.run.inputs.clone();
         for (var, val) in a {
             let key = self.pool.vars[*var as usize];
-            let Some(iv) = v.get_mut(key.input as usize) else { continue };
+            let Some(iv) = v.get_mut(key.input as usize) else {
+                continue;
+            };
             if iv.kind == InputKind::Bytes {
                 if let Some(b) = iv.bytes.get_mut(key.byte as usize) {
                     *b = *val as u8;
@@ -131,20 +169,28 @@ impl Concolic {
         self.refresh_distances(s);
         let covered = Self::covered(s);
         let id = {
-            let mut ctx = Ctx { rng: &mut self.rng, covered: &covered, dist: &self.dist };
+            let mut ctx = Ctx {
+                rng: &mut self.rng,
+                covered: &covered,
+                dist: &self.dist,
+            };
             self.strategy.select(&self.pending, &mut ctx)
         };
         let Some(id) = id else {
             self.stats.pending_left = self.pending.live();
             return Ok(false);
         };
-        let Some(p) = self.pending.take(id) else { return Ok(true) };
+        let Some(p) = self.pending.take(id) else {
+            return Ok(true);
+        };
         let (prefix, goal) = p.query();
         let vars = self.pool.vars.clone();
         let current = |v: u32| -> u64 {
             let k = vars[v as usize];
             match p.run.inputs.get(k.input as usize) {
-                Some(iv) if iv.kind == InputKind::Bytes => iv.bytes.get(k.byte as usize).copied().unwrap_or(0) as u64,
+                Some(iv) if iv.kind == InputKind::Bytes => {
+                    iv.bytes.get(k.byte as usize).copied().unwrap_or(0) as u64
+                }
                 Some(iv) => iv.bits,
                 None => 0,
             }
@@ -156,12 +202,23 @@ impl Concolic {
         };
         match ans {
             Answer::Sat(a) => {
-                let values = if a.is_empty() { inputs } else { self.inputs_for(&p, &a) };
-                let mut src = Seeded { values, pos: 0, fallback: RandomInputs { rng: SmallRng::seed_from_u64(self.stats.paths) } };
+                let values = if a.is_empty() {
+                    inputs
+                } else {
+                    self.inputs_for(&p, &a)
+                };
+                let mut src = Seeded {
+                    values,
+                    pos: 0,
+                    fallback: RandomInputs {
+                        rng: SmallRng::seed_from_u64(self.stats.paths),
+                    },
+                };
                 let run = self.execute(s, &mut src, cfg, p.depth + 1, "concolic")?;
                 let followed = run.records.len() > p.depth
                     && run.records[p.depth].taken == p.outcome
-                    && (p.depth == 0 || run.records[p.depth - 1].block == p.run.records[p.depth - 1].block);
+                    && (p.depth == 0
+                        || run.records[p.depth - 1].block == p.run.records[p.depth - 1].block);
                 if !followed {
                     self.stats.divergences += 1;
                 }
@@ -176,10 +233,18 @@ impl Concolic {
 
 /// `cairn gen --strategy NAME`: concolic testing until the budget is spent or every path has
 /// been explored.
-pub fn run(s: &mut Session, strategy: Box<dyn Strategy>, seed: u64, cfg: &Config, progress: &mut dyn FnMut(&Session, &Concolic)) -> anyhow::Result<Concolic> {
+pub fn run(
+    s: &mut Session,
+    strategy: Box<dyn Strategy>,
+    seed: u64,
+    cfg: &Config,
+    progress: &mut dyn FnMut(&Session, &Concolic),
+) -> anyhow::Result<Concolic> {
     let mut c = Concolic::new(s, strategy, seed, Duration::from_secs(5));
     c.solver.deadline = Some(s.start + s.budget.time);
-    let mut first = RandomInputs { rng: SmallRng::seed_from_u64(seed) };
+    let mut first = RandomInputs {
+        rng: SmallRng::seed_from_u64(seed),
+    };
     c.execute(s, &mut first, cfg, 0, "concolic")?;
     // When symbolic search stalls, a short burst of random testing (a hundred times more paths
     // per second) often covers what the solver cannot; starting with one was measured to starve
@@ -197,7 +262,9 @@ pub fn run(s: &mut Session, strategy: Box<dyn Strategy>, seed: u64, cfg: &Config
                 c.stats.exhausted = true;
                 break;
             }
-            let mut r = RandomInputs { rng: SmallRng::seed_from_u64(seed.wrapping_add(c.stats.paths)) };
+            let mut r = RandomInputs {
+                rng: SmallRng::seed_from_u64(seed.wrapping_add(c.stats.paths)),
+            };
             c.execute(s, &mut r, cfg, 0, "concolic")?;
         }
         if s.ledger.covered > last_covered {
@@ -218,7 +285,9 @@ pub fn run(s: &mut Session, strategy: Box<dyn Strategy>, seed: u64, cfg: &Config
 /// Random runs for `time`.
 fn random_burst(s: &mut Session, seed: u64, cfg: &Config, time: Duration) -> anyhow::Result<()> {
     let end = std::time::Instant::now() + time;
-    let mut src = RandomInputs { rng: SmallRng::seed_from_u64(seed ^ 0x5eed) };
+    let mut src = RandomInputs {
+        rng: SmallRng::seed_from_u64(seed ^ 0x5eed),
+    };
     while std::time::Instant::now() < end && !s.should_stop() {
         let r = s.program.run(&mut src, cfg);
         s.record(&r, "random")?;

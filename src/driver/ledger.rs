@@ -26,12 +26,22 @@ pub struct Ledger {
 
 impl Ledger {
     pub fn new(goals: &Goals) -> Ledger {
-        Ledger { status: vec![Status::Unknown; goals.len()], covered: 0, unreachable: 0, violations: vec![], ignored: 0 }
+        Ledger {
+            status: vec![Status::Unknown; goals.len()],
+            covered: 0,
+            unreachable: 0,
+            violations: vec![],
+            ignored: 0,
+        }
     }
 
     /// Goals in `covers` not covered yet.
     pub fn new_goals(&self, covers: &[usize]) -> Vec<usize> {
-        covers.iter().copied().filter(|&g| !matches!(self.status[g], Status::Covered(_) | Status::Ignored)).collect()
+        covers
+            .iter()
+            .copied()
+            .filter(|&g| !matches!(self.status[g], Status::Covered(_) | Status::Ignored))
+            .collect()
     }
 
     /// Takes a goal out of this run.
@@ -51,7 +61,9 @@ impl Ledger {
         match &self.status[goal] {
             Status::Covered(_) | Status::Ignored => false,
             Status::Unreachable(how) => {
-                eprintln!("cairn: SOUNDNESS BUG: goal {goal} was proven unreachable ({how}) but test {test} covers it");
+                eprintln!(
+                    "cairn: SOUNDNESS BUG: goal {goal} was proven unreachable ({how}) but test {test} covers it"
+                );
                 self.violations.push(goal);
                 self.unreachable -= 1;
                 self.status[goal] = Status::Covered(test);

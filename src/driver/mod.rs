@@ -1,7 +1,7 @@
 //! Orchestrators: techniques that generate tests against the shared goal ledger.
 
-pub mod ledger;
 pub mod concolic;
+pub mod ledger;
 pub mod prove;
 pub mod random;
 pub mod session;

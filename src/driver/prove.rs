@@ -21,9 +21,20 @@ pub fn static_check(s: &mut Session) -> usize {
 /// Runs the coverage-driven CEGAR model checker for `time`; returns its ARG and statistics.
 pub fn run(s: &mut Session, time: Duration) -> anyhow::Result<(Arg, McStats, String)> {
     let p = s.program;
-    let entry = *p.module.func_by_name.get(&p.entry).ok_or_else(|| anyhow::anyhow!("no function `{}`", p.entry))?;
+    let entry = *p
+        .module
+        .func_by_name
+        .get(&p.entry)
+        .ok_or_else(|| anyhow::anyhow!("no function `{}`", p.entry))?;
     let model = Model::new(&p.module, &p.exts);
-    let mut mc = ModelChecker::new(model, entry, McConfig { time, ..McConfig::default() });
+    let mut mc = ModelChecker::new(
+        model,
+        entry,
+        McConfig {
+            time,
+            ..McConfig::default()
+        },
+    );
     let arg = mc.run(s)?;
     let dot = arg.to_dot(&p.module, &mc.model.pool);
     Ok((arg, mc.stats, dot))

@@ -8,7 +8,9 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
 pub fn run(s: &mut Session, seed: u64, cfg: &Config) -> anyhow::Result<()> {
-    let mut src = RandomInputs { rng: SmallRng::seed_from_u64(seed) };
+    let mut src = RandomInputs {
+        rng: SmallRng::seed_from_u64(seed),
+    };
     while !s.should_stop() {
         let r = s.program.run(&mut src, cfg);
         s.record(&r, "random")?;

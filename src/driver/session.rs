@@ -32,10 +32,26 @@ pub struct Session<'p> {
 }
 
 impl<'p> Session<'p> {
-    pub fn new(program: &'p Program, out: SuiteWriter, budget: Budget, interrupted: Arc<AtomicBool>) -> Session<'p> {
+    pub fn new(
+        program: &'p Program,
+        out: SuiteWriter,
+        budget: Budget,
+        interrupted: Arc<AtomicBool>,
+    ) -> Session<'p> {
         let goals = Goals::of(&program.module);
         let ledger = Ledger::new(&goals);
-        Session { program, goals, ledger, out, budget, start: Instant::now(), iterations: 0, interrupted, crash_sites: HashSet::new(), quiet: false }
+        Session {
+            program,
+            goals,
+            ledger,
+            out,
+            budget,
+            start: Instant::now(),
+            iterations: 0,
+            interrupted,
+            crash_sites: HashSet::new(),
+            quiet: false,
+        }
     }
 
     /// Test-Comp's coverage-error property: branch goals do not count, only error calls.
@@ -50,7 +66,10 @@ impl<'p> Session<'p> {
         self.interrupted.load(Ordering::Relaxed)
             || self.start.elapsed() >= self.budget.time
             || self.budget.max_tests.is_some_and(|m| self.out.tests >= m)
-            || self.budget.max_iterations.is_some_and(|m| self.iterations >= m)
+            || self
+                .budget
+                .max_iterations
+                .is_some_and(|m| self.iterations >= m)
             || self.ledger.all_decided()
     }
 
@@ -61,13 +80,17 @@ impl<'p> Session<'p> {
         let covers = self.goals.covered_by(r);
         let fresh = self.ledger.new_goals(&covers);
         let new_crash = match &r.outcome {
-            Outcome::Fault { kind, loc } => self.crash_sites.insert(format!("{kind}@{}:{}", loc.line, loc.col)),
+            Outcome::Fault { kind, loc } => self
+                .crash_sites
+                .insert(format!("{kind}@{}:{}", loc.line, loc.col)),
             _ => false,
         };
         if fresh.is_empty() && !new_crash {
             return Ok(fresh);
         }
-        let error = covers.iter().any(|&g| self.goals.goals[g].kind == GoalKind::Error);
+        let error = covers
+            .iter()
+            .any(|&g| self.goals.goals[g].kind == GoalKind::Error);
         let t = Test {
             inputs: r.inputs.clone(),
             covers: covers.clone(),

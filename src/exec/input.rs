@@ -132,7 +132,13 @@ pub struct InputValue {
 
 impl InputValue {
     pub fn int(kind: InputKind, width: u32, bits: u64) -> InputValue {
-        InputValue { kind, bits: crate::exec::ops::mask(bits, width), width, bytes: vec![], name: String::new() }
+        InputValue {
+            kind,
+            bits: crate::exec::ops::mask(bits, width),
+            width,
+            bytes: vec![],
+            name: String::new(),
+        }
     }
 
     /// Decimal for integers, C hex-float for floating values, hex for byte buffers.
@@ -158,16 +164,36 @@ impl InputValue {
         match kind {
             InputKind::Float | InputKind::Double => {
                 let v = parse_float(t).ok_or_else(|| format!("`{t}` is not a floating value"))?;
-                let bits = if kind == InputKind::Float { (v as f32).to_bits() as u64 } else { v.to_bits() };
-                Ok(InputValue { kind, bits, width: if kind == InputKind::Float { 32 } else { 64 }, bytes: vec![], name: String::new() })
+                let bits = if kind == InputKind::Float {
+                    (v as f32).to_bits() as u64
+                } else {
+                    v.to_bits()
+                };
+                Ok(InputValue {
+                    kind,
+                    bits,
+                    width: if kind == InputKind::Float { 32 } else { 64 },
+                    bytes: vec![],
+                    name: String::new(),
+                })
             }
             InputKind::Bytes => {
                 let t = t.trim_start_matches("0x");
                 if t.len() % 2 != 0 {
                     return Err(format!("`{t}` is not a hex byte string"));
                 }
-                let bytes = (0..t.len()).step_by(2).map(|i| u8::from_str_radix(&t[i..i + 2], 16)).collect::<Result<Vec<_>, _>>().map_err(|e| e.to_string())?;
-                Ok(InputValue { kind, bits: 0, width: 0, bytes, name: String::new() })
+                let bytes = (0..t.len())
+                    .step_by(2)
+                    .map(|i| u8::from_str_radix(&t[i..i + 2], 16))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(|e| e.to_string())?;
+                Ok(InputValue {
+                    kind,
+                    bits: 0,
+                    width: 0,
+                    bytes,
+                    name: String::new(),
+                })
             }
             _ => {
                 let bits = parse_int(t).ok_or_else(|| format!("`{t}` is not an integer"))?;
@@ -231,7 +257,11 @@ pub struct Replay {
 
 impl Replay {
     pub fn new(values: Vec<String>) -> Replay {
-        Replay { values, pos: 0, errors: vec![] }
+        Replay {
+            values,
+            pos: 0,
+            errors: vec![],
+        }
     }
 }
 
@@ -261,7 +291,13 @@ fn fit_len(mut v: InputValue, len: usize) -> InputValue {
 }
 
 pub fn zero(kind: InputKind, width: u32, len: usize) -> InputValue {
-    InputValue { kind, bits: 0, width, bytes: vec![0; len], name: String::new() }
+    InputValue {
+        kind,
+        bits: 0,
+        width,
+        bytes: vec![0; len],
+        name: String::new(),
+    }
 }
 
 /// Random values biased towards small magnitudes and boundary values, which is where branches
@@ -276,7 +312,13 @@ impl<R: Rng> RandomInputs<R> {
         let v: u64 = match r.gen_range(0..10) {
             0..=3 => r.gen_range(0..=16),
             4 => (r.gen_range(0..=16) as u64).wrapping_neg(),
-            5 => [0, 1, u64::MAX, 1u64 << (width.max(1) - 1), (1u64 << (width.max(1) - 1)).wrapping_sub(1)][r.gen_range(0..5)],
+            5 => [
+                0,
+                1,
+                u64::MAX,
+                1u64 << (width.max(1) - 1),
+                (1u64 << (width.max(1) - 1)).wrapping_sub(1),
+            ][r.gen_range(0..5)],
             6 => r.gen_range(0..=255),
             7 => r.gen_range(32..127),
             _ => r.r#gen(),
@@ -294,18 +336,35 @@ impl<R: Rng> InputSource for RandomInputs<R> {
                     0 => r.gen_range(-10..=10) as f64,
                     1 => r.gen_range(-1.0..1.0),
                     2 => r.gen_range(-1e6..1e6),
-                    3 => [0.0, -0.0, f64::INFINITY, f64::NEG_INFINITY, f64::NAN, 0.5][r.gen_range(0..6)],
+                    3 => [0.0, -0.0, f64::INFINITY, f64::NEG_INFINITY, f64::NAN, 0.5]
+                        [r.gen_range(0..6)],
                     _ => f64::from_bits(r.r#gen()),
                 };
-                let bits = if kind == InputKind::Float { (v as f32).to_bits() as u64 } else { v.to_bits() };
-                InputValue { kind, bits, width, bytes: vec![], name: String::new() }
+                let bits = if kind == InputKind::Float {
+                    (v as f32).to_bits() as u64
+                } else {
+                    v.to_bits()
+                };
+                InputValue {
+                    kind,
+                    bits,
+                    width,
+                    bytes: vec![],
+                    name: String::new(),
+                }
             }
             InputKind::Bytes => {
                 let mut b = vec![0u8; len];
                 for x in b.iter_mut() {
                     *x = self.int(8) as u8;
                 }
-                InputValue { kind, bits: 0, width: 0, bytes: b, name: String::new() }
+                InputValue {
+                    kind,
+                    bits: 0,
+                    width: 0,
+                    bytes: b,
+                    name: String::new(),
+                }
             }
             _ => {
                 let bits = self.int(width);
@@ -330,7 +389,12 @@ impl<R: Rng> InputSource for Seeded<R> {
         self.pos += 1;
         match v {
             Some(v) if v.kind == kind && (kind != InputKind::Bytes || v.bytes.len() == len) => v,
-            Some(v) if v.kind != InputKind::Bytes && kind != InputKind::Bytes && kind.int_info(64).is_some() && v.kind.int_info(64).is_some() => {
+            Some(v)
+                if v.kind != InputKind::Bytes
+                    && kind != InputKind::Bytes
+                    && kind.int_info(64).is_some()
+                    && v.kind.int_info(64).is_some() =>
+            {
                 InputValue::int(kind, width, v.bits)
             }
             _ => self.fallback.next(kind, width, len),

@@ -5,9 +5,9 @@
 use super::input::InputKind;
 use super::machine::{Machine, Stop, VarArg};
 use super::ops::{mask, sext};
+use super::shadow::{BranchRecord, NONE};
 use crate::ir::{ASSUME_VIOLATED, IPred, Module, NO_GOAL, Ty, Val};
 use crate::smt::expr::ExprId;
-use super::shadow::{BranchRecord, NONE};
 
 /// What an external function is, resolved once per module.
 #[derive(Clone, Debug)]
@@ -222,7 +222,10 @@ pub fn init(m: &mut Machine) {
         let p = alloc(m, pb as u64);
         let _ = wuint(m, p, pb, t + 256);
         m.libc.ctype_b = p;
-        for (which, tbl) in [(0, *libc_ctype_tolower_loc()), (1, *libc_ctype_toupper_loc())] {
+        for (which, tbl) in [
+            (0, *libc_ctype_tolower_loc()),
+            (1, *libc_ctype_toupper_loc()),
+        ] {
             let mut bytes = vec![];
             for i in -128i32..256 {
                 bytes.extend_from_slice(&(*tbl.offset(i as isize)).to_le_bytes());
@@ -299,7 +302,10 @@ fn set_ret_shadow(m: &mut Machine, e: ExprId) {
 }
 
 fn arg_shadow(m: &Machine, i: usize) -> ExprId {
-    m.sym.as_ref().and_then(|s| s.args.get(i).copied()).unwrap_or(NONE)
+    m.sym
+        .as_ref()
+        .and_then(|s| s.args.get(i).copied())
+        .unwrap_or(NONE)
 }
 
 fn scalar(a: &VarArg) -> u64 {
@@ -355,7 +361,12 @@ fn emit(m: &mut Machine, s: Stream, bytes: &[u8]) {
 }
 
 /// Executes a call of external function `ext`. Returns the call's value, if any.
-pub fn call(m: &mut Machine, ext: u32, args: &[VarArg], dst: Option<Val>) -> Result<Option<VarArg>, Stop> {
+pub fn call(
+    m: &mut Machine,
+    ext: u32,
+    args: &[VarArg],
+    dst: Option<Val>,
+) -> Result<Option<VarArg>, Stop> {
     use Ext::*;
     let e = &m.exts[ext as usize];
     let a = |i: usize| args.get(i).map(scalar).unwrap_or(0);
@@ -364,11 +375,14 @@ pub fn call(m: &mut Machine, ext: u32, args: &[VarArg], dst: Option<Val>) -> Res
         Nondet(k) => {
             let v = m.next_input(*k, 0);
             let ty = dst.map(|d| d.ty()).unwrap_or(Ty::Int(64));
-            if matches!(ty, Ty::F32 | Ty::F64) && matches!(k, InputKind::Float | InputKind::Double) {
+            if matches!(ty, Ty::F32 | Ty::F64) && matches!(k, InputKind::Float | InputKind::Double)
+            {
                 // Floats are symbolic as their IEEE bit patterns.
                 let e = m.input_var(0, v.width as u8);
                 set_ret_shadow(m, e);
-            } else if let (Ty::Int(w), false) = (ty, matches!(k, InputKind::Float | InputKind::Double)) {
+            } else if let (Ty::Int(w), false) =
+                (ty, matches!(k, InputKind::Float | InputKind::Double))
+            {
                 let signed = k.int_info(64).is_some_and(|i| i.1);
                 let e = input_shadow(m, v.width, w as u32, signed);
                 set_ret_shadow(m, e);
@@ -388,7 +402,11 @@ pub fn call(m: &mut Machine, ext: u32, args: &[VarArg], dst: Option<Val>) -> Res
         }
         MakeSymbolic => {
             let (p, n) = (a(0), a(1));
-            let name = m.mem.cstr(a(2)).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
+            let name = m
+                .mem
+                .cstr(a(2))
+                .map(|b| String::from_utf8_lossy(&b).into_owned())
+                .unwrap_or_default();
             let mut v = m.next_input(InputKind::Bytes, n as usize);
             v.bytes.resize(n as usize, 0);
             wmem(m, p, &v.bytes)?;
@@ -415,7 +433,13 @@ pub fn call(m: &mut Machine, ext: u32, args: &[VarArg], dst: Option<Val>) -> Res
                 let holds = s.pool.cmp(IPred::Ne, c, z);
                 let violated = s.pool.not(holds);
                 let taken = if holds_now { 0 } else { 1 };
-                s.path.push(BranchRecord { func: 0, block: 0, taken, outcomes: vec![(holds, NO_GOAL, 0), (violated, ASSUME_VIOLATED, 0)], ctx });
+                s.path.push(BranchRecord {
+                    func: 0,
+                    block: 0,
+                    taken,
+                    outcomes: vec![(holds, NO_GOAL, 0), (violated, ASSUME_VIOLATED, 0)],
+                    ctx,
+                });
             }
             if !holds_now {
                 return Err(Stop::AssumeFailed);
@@ -614,16 +638,31 @@ pub fn call(m: &mut Machine, ext: u32, args: &[VarArg], dst: Option<Val>) -> Res
                 wuint(m, a(1), pb, a(0) + used)?;
             }
             if matches!(e, Strtof) {
-                Some(VarArg::Scalar(unsafe { libc::strtof(c.as_ptr(), std::ptr::null_mut()) }.to_bits() as u64, Ty::F32))
+                Some(VarArg::Scalar(
+                    unsafe { libc::strtof(c.as_ptr(), std::ptr::null_mut()) }.to_bits() as u64,
+                    Ty::F32,
+                ))
             } else {
                 Some(VarArg::Scalar(v.to_bits(), Ty::F64))
             }
         }
         Math1(f) => Some(VarArg::Scalar(f(f64_arg(&args[0])).to_bits(), Ty::F64)),
-        Math2(f) => Some(VarArg::Scalar(f(f64_arg(&args[0]), f64_arg(&args[1])).to_bits(), Ty::F64)),
-        Math1F(f) => Some(VarArg::Scalar(f(f32::from_bits(a(0) as u32)).to_bits() as u64, Ty::F32)),
-        Math2F(f) => Some(VarArg::Scalar(f(f32::from_bits(a(0) as u32), f32::from_bits(a(1) as u32)).to_bits() as u64, Ty::F32)),
-        Ldexp => Some(VarArg::Scalar(unsafe { libm_ldexp(f64_arg(&args[0]), sext(a(1), 32) as i32) }.to_bits(), Ty::F64)),
+        Math2(f) => Some(VarArg::Scalar(
+            f(f64_arg(&args[0]), f64_arg(&args[1])).to_bits(),
+            Ty::F64,
+        )),
+        Math1F(f) => Some(VarArg::Scalar(
+            f(f32::from_bits(a(0) as u32)).to_bits() as u64,
+            Ty::F32,
+        )),
+        Math2F(f) => Some(VarArg::Scalar(
+            f(f32::from_bits(a(0) as u32), f32::from_bits(a(1) as u32)).to_bits() as u64,
+            Ty::F32,
+        )),
+        Ldexp => Some(VarArg::Scalar(
+            unsafe { libm_ldexp(f64_arg(&args[0]), sext(a(1), 32) as i32) }.to_bits(),
+            Ty::F64,
+        )),
         Frexp => {
             let mut e: i32 = 0;
             let r = unsafe { libm_frexp(f64_arg(&args[0]), &mut e) };
@@ -634,7 +673,11 @@ pub fn call(m: &mut Machine, ext: u32, args: &[VarArg], dst: Option<Val>) -> Res
             let x = f64_arg(&args[0]);
             let ip = x.trunc();
             wuint(m, a(1), 8, ip.to_bits())?;
-            let frac = if x.is_infinite() { 0.0f64.copysign(x) } else { x - ip };
+            let frac = if x.is_infinite() {
+                0.0f64.copysign(x)
+            } else {
+                x - ip
+            };
             Some(VarArg::Scalar(frac.to_bits(), Ty::F64))
         }
         Nop => ret(0),
@@ -655,7 +698,11 @@ pub fn call(m: &mut Machine, ext: u32, args: &[VarArg], dst: Option<Val>) -> Res
                     let kind = match t {
                         Ty::F32 => InputKind::Float,
                         Ty::F64 => InputKind::Double,
-                        Ty::Ptr => return Err(Stop::Unsupported(format!("call of unknown external function `{name}` returning a pointer"))),
+                        Ty::Ptr => {
+                            return Err(Stop::Unsupported(format!(
+                                "call of unknown external function `{name}` returning a pointer"
+                            )));
+                        }
                         Ty::Int(1) => InputKind::Bool,
                         Ty::Int(8) => InputKind::Char,
                         Ty::Int(16) => InputKind::Short,
@@ -669,7 +716,11 @@ pub fn call(m: &mut Machine, ext: u32, args: &[VarArg], dst: Option<Val>) -> Res
                     }
                     Some(VarArg::Scalar(v.bits, t))
                 }
-                Some(Val::Agg(..)) => return Err(Stop::Unsupported(format!("call of unknown external function `{name}` returning a struct"))),
+                Some(Val::Agg(..)) => {
+                    return Err(Stop::Unsupported(format!(
+                        "call of unknown external function `{name}` returning a struct"
+                    )));
+                }
                 None => None,
             }
         }
@@ -899,7 +950,14 @@ pub fn format(m: &Machine, fmt_addr: u64, args: &mut dyn ArgSource) -> Result<Ve
                     b"(null)".to_vec()
                 } else {
                     match precision {
-                        Some(n) => m.mem.rest(p)?.iter().take(n as usize).take_while(|&&b| b != 0).copied().collect(),
+                        Some(n) => m
+                            .mem
+                            .rest(p)?
+                            .iter()
+                            .take(n as usize)
+                            .take_while(|&&b| b != 0)
+                            .copied()
+                            .collect(),
                         None => m.mem.cstr(p)?,
                     }
                 };
@@ -931,21 +989,34 @@ pub fn format(m: &Machine, fmt_addr: u64, args: &mut dyn ArgSource) -> Result<Ve
     Ok(out)
 }
 
-fn c_fmt_call(spec: &[u8], f: impl Fn(*mut libc::c_char, usize, *const libc::c_char) -> i32) -> Vec<u8> {
+fn c_fmt_call(
+    spec: &[u8],
+    f: impl Fn(*mut libc::c_char, usize, *const libc::c_char) -> i32,
+) -> Vec<u8> {
     let mut spec = spec.to_vec();
     spec.push(0);
-    let n = f(std::ptr::null_mut(), 0, spec.as_ptr() as *const libc::c_char);
+    let n = f(
+        std::ptr::null_mut(),
+        0,
+        spec.as_ptr() as *const libc::c_char,
+    );
     if n < 0 {
         return vec![];
     }
     let mut buf = vec![0u8; n as usize + 1];
-    f(buf.as_mut_ptr() as *mut libc::c_char, buf.len(), spec.as_ptr() as *const libc::c_char);
+    f(
+        buf.as_mut_ptr() as *mut libc::c_char,
+        buf.len(),
+        spec.as_ptr() as *const libc::c_char,
+    );
     buf.truncate(n as usize);
     buf
 }
 
 fn c_fmt_i(spec: &[u8], v: i64) -> Vec<u8> {
-    c_fmt_call(spec, |b, n, f| unsafe { libc::snprintf(b, n, f, v as libc::c_longlong) })
+    c_fmt_call(spec, |b, n, f| unsafe {
+        libc::snprintf(b, n, f, v as libc::c_longlong)
+    })
 }
 
 fn c_fmt_f(spec: &[u8], v: f64) -> Vec<u8> {
@@ -953,13 +1024,17 @@ fn c_fmt_f(spec: &[u8], v: f64) -> Vec<u8> {
 }
 
 fn c_fmt_p(spec: &[u8], v: u64) -> Vec<u8> {
-    c_fmt_call(spec, |b, n, f| unsafe { libc::snprintf(b, n, f, v as usize as *const libc::c_void) })
+    c_fmt_call(spec, |b, n, f| unsafe {
+        libc::snprintf(b, n, f, v as usize as *const libc::c_void)
+    })
 }
 
 fn c_fmt_s(spec: &[u8], s: &[u8]) -> Vec<u8> {
     let mut z = s.to_vec();
     z.push(0);
-    c_fmt_call(spec, |b, n, f| unsafe { libc::snprintf(b, n, f, z.as_ptr() as *const libc::c_char) })
+    c_fmt_call(spec, |b, n, f| unsafe {
+        libc::snprintf(b, n, f, z.as_ptr() as *const libc::c_char)
+    })
 }
 
 /// scanf: each conversion reads one input value of its type.
@@ -968,7 +1043,13 @@ fn scanf(m: &mut Machine, fmt_addr: u64, args: &[VarArg]) -> Result<i32, Stop> {
     let mut i = 0;
     let mut argi = 1;
     let mut count = 0;
-    let long_kind = |signed: bool| if signed { InputKind::Long } else { InputKind::ULong };
+    let long_kind = |signed: bool| {
+        if signed {
+            InputKind::Long
+        } else {
+            InputKind::ULong
+        }
+    };
     while i < fmt.len() {
         if fmt[i] != b'%' {
             i += 1;
@@ -998,15 +1079,44 @@ fn scanf(m: &mut Machine, fmt_addr: u64, args: &[VarArg]) -> Result<i32, Stop> {
         }
         let signed = matches!(conv, b'd' | b'i');
         let kind = match (conv, len.as_str()) {
-            (b'd' | b'i' | b'u' | b'x' | b'X' | b'o', "hh") => if signed { InputKind::Char } else { InputKind::UChar },
-            (b'd' | b'i' | b'u' | b'x' | b'X' | b'o', "h") => if signed { InputKind::Short } else { InputKind::UShort },
+            (b'd' | b'i' | b'u' | b'x' | b'X' | b'o', "hh") => {
+                if signed {
+                    InputKind::Char
+                } else {
+                    InputKind::UChar
+                }
+            }
+            (b'd' | b'i' | b'u' | b'x' | b'X' | b'o', "h") => {
+                if signed {
+                    InputKind::Short
+                } else {
+                    InputKind::UShort
+                }
+            }
             (b'd' | b'i' | b'u' | b'x' | b'X' | b'o', "l" | "z" | "j" | "t") => long_kind(signed),
-            (b'd' | b'i' | b'u' | b'x' | b'X' | b'o', "ll" | "q") => if signed { InputKind::LongLong } else { InputKind::ULongLong },
-            (b'd' | b'i' | b'u' | b'x' | b'X' | b'o', _) => if signed { InputKind::Int } else { InputKind::UInt },
+            (b'd' | b'i' | b'u' | b'x' | b'X' | b'o', "ll" | "q") => {
+                if signed {
+                    InputKind::LongLong
+                } else {
+                    InputKind::ULongLong
+                }
+            }
+            (b'd' | b'i' | b'u' | b'x' | b'X' | b'o', _) => {
+                if signed {
+                    InputKind::Int
+                } else {
+                    InputKind::UInt
+                }
+            }
             (b'f' | b'e' | b'g' | b'E' | b'G' | b'a', "l") => InputKind::Double,
             (b'f' | b'e' | b'g' | b'E' | b'G' | b'a', "") => InputKind::Float,
             (b'c', "") => InputKind::Char,
-            _ => return Err(Stop::Unsupported(format!("scanf conversion %{len}{}", conv as char))),
+            _ => {
+                return Err(Stop::Unsupported(format!(
+                    "scanf conversion %{len}{}",
+                    conv as char
+                )));
+            }
         };
         let v = m.next_input(kind, 0);
         if suppress {

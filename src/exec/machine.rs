@@ -25,7 +25,12 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Self {
-        Config { max_steps: 50_000_000, max_depth: 20_000, echo_stdout: false, heap_limit: 1 << 30 }
+        Config {
+            max_steps: 50_000_000,
+            max_depth: 20_000,
+            echo_stdout: false,
+            heap_limit: 1 << 30,
+        }
     }
 }
 
@@ -39,10 +44,16 @@ pub enum Outcome {
     /// An assumption (`__VERIFIER_assume`, `klee_assume`) did not hold: the path is infeasible.
     AssumeFailed,
     /// A runtime error of the program: what, and where.
-    Fault { kind: String, loc: Loc },
+    Fault {
+        kind: String,
+        loc: Loc,
+    },
     StepLimit,
     /// The program reached something Cairn cannot execute.
-    Unsupported { what: String, loc: Loc },
+    Unsupported {
+        what: String,
+        loc: Loc,
+    },
 }
 
 impl Outcome {
@@ -156,7 +167,12 @@ pub struct Machine<'m> {
 }
 
 impl<'m> Machine<'m> {
-    pub fn new(module: &'m Module, exts: &'m [Ext], cfg: Config, input: &'m mut dyn InputSource) -> Machine<'m> {
+    pub fn new(
+        module: &'m Module,
+        exts: &'m [Ext],
+        cfg: Config,
+        input: &'m mut dyn InputSource,
+    ) -> Machine<'m> {
         let mut mem = Memory::new(module.globals_end);
         mem.heap_limit = cfg.heap_limit;
         for g in &module.globals {
@@ -189,7 +205,11 @@ impl<'m> Machine<'m> {
 
     /// Reads the next input value of `kind` and records it in the test.
     pub fn next_input(&mut self, kind: InputKind, len: usize) -> InputValue {
-        let long_bits = if self.module.data_model == DataModel::ILP32 { 32 } else { 64 };
+        let long_bits = if self.module.data_model == DataModel::ILP32 {
+            32
+        } else {
+            64
+        };
         let width = match kind {
             InputKind::Float => 32,
             InputKind::Double => 64,
@@ -236,7 +256,10 @@ impl<'m> Machine<'m> {
     /// Runs `entry` (normally `main`, with `argc = 1`, `argv = {"prog", NULL}`) to completion.
     pub fn run_main(mut self, entry: &str) -> RunResult {
         let outcome = match self.module.func_by_name.get(entry) {
-            None => Outcome::Unsupported { what: format!("no function `{entry}`"), loc: Loc::default() },
+            None => Outcome::Unsupported {
+                what: format!("no function `{entry}`"),
+                loc: Loc::default(),
+            },
             Some(&fid) => match self.start(self.start_function(entry).unwrap_or(fid)) {
                 Ok(()) => self.run_loop(),
                 Err(s) => self.stop_outcome(s),
@@ -252,7 +275,11 @@ impl<'m> Machine<'m> {
 
     /// `main` starts through the runtime's `__cairn_start`, which calls `exit` with its value.
     fn start_function(&self, entry: &str) -> Option<FuncId> {
-        if entry == "main" { self.module.func_by_name.get("__cairn_start").copied() } else { None }
+        if entry == "main" {
+            self.module.func_by_name.get("__cairn_start").copied()
+        } else {
+            None
+        }
     }
 
     fn start(&mut self, fid: FuncId) -> Result<(), Stop> {
@@ -330,9 +357,15 @@ impl<'m> Machine<'m> {
             Stop::Exit(c) => Outcome::Exit(c),
             Stop::Abort => Outcome::Abort,
             Stop::AssumeFailed => Outcome::AssumeFailed,
-            Stop::Fault(kind) => Outcome::Fault { kind, loc: self.cur_loc },
+            Stop::Fault(kind) => Outcome::Fault {
+                kind,
+                loc: self.cur_loc,
+            },
             Stop::StepLimit => Outcome::StepLimit,
-            Stop::Unsupported(what) => Outcome::Unsupported { what, loc: self.cur_loc },
+            Stop::Unsupported(what) => Outcome::Unsupported {
+                what,
+                loc: self.cur_loc,
+            },
         }
     }
 
@@ -342,7 +375,10 @@ impl<'m> Machine<'m> {
         }
         let f = &self.module.functions[fid as usize];
         if f.blocks.is_empty() {
-            return Err(Stop::Unsupported(format!("call of `{}` which has no body", f.name)));
+            return Err(Stop::Unsupported(format!(
+                "call of `{}` which has no body",
+                f.name
+            )));
         }
         let rb = self.regs.len();
         let ab = self.aggs.len();
@@ -357,7 +393,12 @@ impl<'m> Machine<'m> {
                     let n = (*n as usize).min(bytes.len());
                     self.aggs[s..s + n].copy_from_slice(&bytes[..n]);
                 }
-                (Some(_), _) => return Err(Stop::Fault(format!("call of `{}` with mismatched arguments", f.name))),
+                (Some(_), _) => {
+                    return Err(Stop::Fault(format!(
+                        "call of `{}` with mismatched arguments",
+                        f.name
+                    )));
+                }
                 (None, a) => varargs.push(a.clone()),
             }
         }
@@ -387,8 +428,22 @@ impl<'m> Machine<'m> {
             }
         }
         // Frames are pushed by calls (at `cur_site`) and by `start` (the root).
-        let ctx = self.frames.last().map_or(ROOT_CONTEXT, |f| call_context(f.ctx, self.cur_site));
-        self.frames.push(Frame { func: fid, block: 0, ip: 0, rb, ab, ret, stack_mark, varargs, varargs_sh, ctx });
+        let ctx = self
+            .frames
+            .last()
+            .map_or(ROOT_CONTEXT, |f| call_context(f.ctx, self.cur_site));
+        self.frames.push(Frame {
+            func: fid,
+            block: 0,
+            ip: 0,
+            rb,
+            ab,
+            ret,
+            stack_mark,
+            varargs,
+            varargs_sh,
+            ctx,
+        });
         Ok(())
     }
 
@@ -396,7 +451,9 @@ impl<'m> Machine<'m> {
     fn val_of(&self, rb: usize, ab: usize, v: Val) -> VarArg {
         match v {
             Val::Reg(r, t) => VarArg::Scalar(self.regs[rb + r as usize], t),
-            Val::Agg(s, n) => VarArg::Agg(self.aggs[ab + s as usize..ab + s as usize + n as usize].to_vec()),
+            Val::Agg(s, n) => {
+                VarArg::Agg(self.aggs[ab + s as usize..ab + s as usize + n as usize].to_vec())
+            }
         }
     }
 
@@ -407,7 +464,9 @@ impl<'m> Machine<'m> {
             None => return,
         };
         match (dst, v) {
-            (Some(Val::Reg(r, t)), VarArg::Scalar(x, _)) => self.regs[rb + r as usize] = mask(*x, t.bits_with(self.ptr_bits)),
+            (Some(Val::Reg(r, t)), VarArg::Scalar(x, _)) => {
+                self.regs[rb + r as usize] = mask(*x, t.bits_with(self.ptr_bits))
+            }
             (Some(Val::Agg(s, n)), VarArg::Agg(bytes)) => {
                 let s = ab + s as usize;
                 let n = (n as usize).min(bytes.len());
@@ -463,13 +522,16 @@ impl<'m> Machine<'m> {
                                 self.cur_loc = block.locs[ip - 1];
                                 return Err(Stop::Fault(match e {
                                     ops::ArithFault::DivByZero => "division by zero".into(),
-                                    ops::ArithFault::DivOverflow => "division overflow (INT_MIN / -1)".into(),
+                                    ops::ArithFault::DivOverflow => {
+                                        "division overflow (INT_MIN / -1)".into()
+                                    }
                                 }));
                             }
                         }
                     }
                     Inst::ICmp { pred, w, dst, a, b } => {
-                        regs[*dst as usize] = ops::icmp(*pred, *w, regs[*a as usize], regs[*b as usize]) as u64;
+                        regs[*dst as usize] =
+                            ops::icmp(*pred, *w, regs[*a as usize], regs[*b as usize]) as u64;
                     }
                     Inst::Load { dst, ty, addr } => {
                         let a = regs[*addr as usize];
@@ -500,33 +562,83 @@ impl<'m> Machine<'m> {
                             return Err(e.into());
                         }
                     }
-                    Inst::Gep { dst, base, offset, terms } => {
+                    Inst::Gep {
+                        dst,
+                        base,
+                        offset,
+                        terms,
+                    } => {
                         let mut v = regs[*base as usize].wrapping_add(*offset as u64);
                         for (r, w, scale) in terms {
-                            v = v.wrapping_add((sext(regs[*r as usize], *w as u32)).wrapping_mul(*scale) as u64);
+                            v = v.wrapping_add(
+                                (sext(regs[*r as usize], *w as u32)).wrapping_mul(*scale) as u64,
+                            );
                         }
                         regs[*dst as usize] = mask(v, pbits);
                     }
-                    Inst::Cast { op, from, to, dst, a } => {
+                    Inst::Cast {
+                        op,
+                        from,
+                        to,
+                        dst,
+                        a,
+                    } => {
                         regs[*dst as usize] = ops::cast(*op, *from, *to, regs[*a as usize], pbits);
                     }
-                    Inst::Select { dst, cond, t, f, .. } => {
-                        regs[*dst as usize] = if regs[*cond as usize] & 1 != 0 { regs[*t as usize] } else { regs[*f as usize] };
+                    Inst::Select {
+                        dst, cond, t, f, ..
+                    } => {
+                        regs[*dst as usize] = if regs[*cond as usize] & 1 != 0 {
+                            regs[*t as usize]
+                        } else {
+                            regs[*f as usize]
+                        };
                     }
                     Inst::FBin { op, ty, dst, a, b } => {
-                        regs[*dst as usize] = ops::fbin(*op, *ty, regs[*a as usize], regs[*b as usize]);
+                        regs[*dst as usize] =
+                            ops::fbin(*op, *ty, regs[*a as usize], regs[*b as usize]);
                     }
                     Inst::FNeg { ty, dst, a } => {
-                        regs[*dst as usize] = regs[*a as usize] ^ if *ty == Ty::F32 { 1u64 << 31 } else { 1u64 << 63 };
+                        regs[*dst as usize] = regs[*a as usize]
+                            ^ if *ty == Ty::F32 {
+                                1u64 << 31
+                            } else {
+                                1u64 << 63
+                            };
                     }
-                    Inst::FCmp { pred, ty, dst, a, b } => {
-                        regs[*dst as usize] = ops::fcmp(*pred, *ty, regs[*a as usize], regs[*b as usize]) as u64;
+                    Inst::FCmp {
+                        pred,
+                        ty,
+                        dst,
+                        a,
+                        b,
+                    } => {
+                        regs[*dst as usize] =
+                            ops::fcmp(*pred, *ty, regs[*a as usize], regs[*b as usize]) as u64;
                     }
-                    Inst::SelectAgg { dst, size, cond, t, f } => {
-                        let src = if regs[*cond as usize] & 1 != 0 { *t } else { *f };
-                        self.aggs.copy_within(ab + src as usize..ab + (src + size) as usize, ab + *dst as usize);
+                    Inst::SelectAgg {
+                        dst,
+                        size,
+                        cond,
+                        t,
+                        f,
+                    } => {
+                        let src = if regs[*cond as usize] & 1 != 0 {
+                            *t
+                        } else {
+                            *f
+                        };
+                        self.aggs.copy_within(
+                            ab + src as usize..ab + (src + size) as usize,
+                            ab + *dst as usize,
+                        );
                     }
-                    Inst::Alloca { dst, elem_size, count, align } => {
+                    Inst::Alloca {
+                        dst,
+                        elem_size,
+                        count,
+                        align,
+                    } => {
                         let n = elem_size.saturating_mul(regs[*count as usize]);
                         match self.mem.alloca(n, *align) {
                             Ok(a) => self.regs[rb + *dst as usize] = a,
@@ -558,7 +670,12 @@ impl<'m> Machine<'m> {
                             return Err(e.into());
                         }
                     }
-                    Inst::ExtractValue { dst, ty, agg, offset } => {
+                    Inst::ExtractValue {
+                        dst,
+                        ty,
+                        agg,
+                        offset,
+                    } => {
                         let n = match ty {
                             Ty::Ptr => pbytes,
                             t => t.store_size(module.data_model),
@@ -566,13 +683,26 @@ impl<'m> Machine<'m> {
                         let s = ab + (*agg + *offset) as usize;
                         let mut b = [0u8; 8];
                         b[..n].copy_from_slice(&self.aggs[s..s + n]);
-                        self.regs[rb + *dst as usize] = mask(u64::from_le_bytes(b), ty.bits_with(pbits));
+                        self.regs[rb + *dst as usize] =
+                            mask(u64::from_le_bytes(b), ty.bits_with(pbits));
                     }
-                    Inst::ExtractAgg { dst, size, agg, offset } => {
+                    Inst::ExtractAgg {
+                        dst,
+                        size,
+                        agg,
+                        offset,
+                    } => {
                         let s = ab + (*agg + *offset) as usize;
-                        self.aggs.copy_within(s..s + *size as usize, ab + *dst as usize);
+                        self.aggs
+                            .copy_within(s..s + *size as usize, ab + *dst as usize);
                     }
-                    Inst::InsertValue { dst, size, agg, val, offset } => {
+                    Inst::InsertValue {
+                        dst,
+                        size,
+                        agg,
+                        val,
+                        offset,
+                    } => {
                         let (d, s) = (ab + *dst as usize, ab + *agg as usize);
                         if d != s {
                             self.aggs.copy_within(s..s + *size as usize, d);
@@ -589,7 +719,8 @@ impl<'m> Machine<'m> {
                             }
                             Val::Agg(s2, n) => {
                                 let o = d + *offset as usize;
-                                self.aggs.copy_within(ab + s2 as usize..ab + (s2 + n) as usize, o);
+                                self.aggs
+                                    .copy_within(ab + s2 as usize..ab + (s2 + n) as usize, o);
                             }
                         }
                     }
@@ -600,7 +731,11 @@ impl<'m> Machine<'m> {
                         }
                     }
                     Inst::MemCopy { dst, src, len, .. } => {
-                        let (d, s, n) = (regs[*dst as usize], regs[*src as usize], regs[*len as usize]);
+                        let (d, s, n) = (
+                            regs[*dst as usize],
+                            regs[*src as usize],
+                            regs[*len as usize],
+                        );
                         let _ = &s;
                         if let Err(e) = self.mem.copy(d, s, n) {
                             self.cur_loc = block.locs[ip - 1];
@@ -608,7 +743,11 @@ impl<'m> Machine<'m> {
                         }
                     }
                     Inst::MemSet { dst, byte, len } => {
-                        let (d, b, n) = (regs[*dst as usize], regs[*byte as usize], regs[*len as usize]);
+                        let (d, b, n) = (
+                            regs[*dst as usize],
+                            regs[*byte as usize],
+                            regs[*len as usize],
+                        );
                         if let Err(e) = self.mem.fill(d, b as u8, n) {
                             self.cur_loc = block.locs[ip - 1];
                             return Err(e.into());
@@ -625,7 +764,12 @@ impl<'m> Machine<'m> {
                         self.cur_loc = block.locs[ip - 1];
                         self.mem.copy(d, s, n)?;
                     }
-                    Inst::Call { callee, args, ret, site } => {
+                    Inst::Call {
+                        callee,
+                        args,
+                        ret,
+                        site,
+                    } => {
                         self.cur_loc = block.locs[ip - 1];
                         self.cur_site = *site;
                         let target = match callee {
@@ -635,7 +779,8 @@ impl<'m> Machine<'m> {
                                 self.resolve_fptr(a)?
                             }
                         };
-                        let argv: Vec<VarArg> = args.iter().map(|a| self.val_of(rb, ab, *a)).collect();
+                        let argv: Vec<VarArg> =
+                            args.iter().map(|a| self.val_of(rb, ab, *a)).collect();
                         self.shadow_args(args, rb);
                         {
                             let fr = self.frames.last_mut().unwrap();
@@ -660,10 +805,16 @@ impl<'m> Machine<'m> {
                             }
                         }
                     }
-                    Inst::CallExtern { ext, args, ret, site } => {
+                    Inst::CallExtern {
+                        ext,
+                        args,
+                        ret,
+                        site,
+                    } => {
                         self.cur_loc = block.locs[ip - 1];
                         self.cur_site = *site;
-                        let argv: Vec<VarArg> = args.iter().map(|a| self.val_of(rb, ab, *a)).collect();
+                        let argv: Vec<VarArg> =
+                            args.iter().map(|a| self.val_of(rb, ab, *a)).collect();
                         self.shadow_args(args, rb);
                         {
                             let fr = self.frames.last_mut().unwrap();
@@ -686,7 +837,13 @@ impl<'m> Machine<'m> {
             let regs = &mut self.regs[rb..];
             let edge = match &block.term {
                 Terminator::Br { edge } => edge,
-                Terminator::CondBr { cond, then_edge, else_edge, then_goal, else_goal } => {
+                Terminator::CondBr {
+                    cond,
+                    then_edge,
+                    else_edge,
+                    then_goal,
+                    else_goal,
+                } => {
                     if regs[*cond as usize] & 1 != 0 {
                         if *then_goal != NO_GOAL {
                             self.branches[*then_goal as usize] = true;
@@ -699,7 +856,13 @@ impl<'m> Machine<'m> {
                         else_edge
                     }
                 }
-                Terminator::Switch { val, w, cases, default, default_goal } => {
+                Terminator::Switch {
+                    val,
+                    w,
+                    cases,
+                    default,
+                    default_goal,
+                } => {
                     let v = mask(regs[*val as usize], *w as u32);
                     match cases.iter().find(|c| c.0 == v) {
                         Some((_, e, g)) => {
@@ -751,14 +914,20 @@ impl<'m> Machine<'m> {
                 }
                 Terminator::Unreachable => {
                     self.cur_loc = block.term_loc;
-                    return Err(Stop::Fault("reached `unreachable` (missing return or noreturn call returned)".into()));
+                    return Err(Stop::Fault(
+                        "reached `unreachable` (missing return or noreturn call returned)".into(),
+                    ));
                 }
             };
             // Phi moves: parallel copy.
             let mv = &edge.moves;
             if !mv.regs.is_empty() && self.sym.is_some() {
                 let sh = self.sym.as_mut().unwrap();
-                let vals: Vec<ExprIdAlias> = mv.regs.iter().map(|(_, s)| sh.regs[rb + *s as usize]).collect();
+                let vals: Vec<ExprIdAlias> = mv
+                    .regs
+                    .iter()
+                    .map(|(_, s)| sh.regs[rb + *s as usize])
+                    .collect();
                 for ((d, _), v) in mv.regs.iter().zip(vals) {
                     sh.regs[rb + *d as usize] = v;
                 }
@@ -778,7 +947,8 @@ impl<'m> Machine<'m> {
                             regs[*d as usize] = tmp[i];
                         }
                     } else {
-                        let vals: Vec<u64> = mv.regs.iter().map(|(_, s)| regs[*s as usize]).collect();
+                        let vals: Vec<u64> =
+                            mv.regs.iter().map(|(_, s)| regs[*s as usize]).collect();
                         for ((d, _), v) in mv.regs.iter().zip(vals) {
                             regs[*d as usize] = v;
                         }
@@ -786,7 +956,11 @@ impl<'m> Machine<'m> {
                 }
             }
             if !mv.aggs.is_empty() {
-                let vals: Vec<Vec<u8>> = mv.aggs.iter().map(|(_, s, n)| self.aggs[ab + *s as usize..ab + (*s + *n) as usize].to_vec()).collect();
+                let vals: Vec<Vec<u8>> = mv
+                    .aggs
+                    .iter()
+                    .map(|(_, s, n)| self.aggs[ab + *s as usize..ab + (*s + *n) as usize].to_vec())
+                    .collect();
                 for ((d, _, n), v) in mv.aggs.iter().zip(vals) {
                     self.aggs[ab + *d as usize..ab + (*d + *n) as usize].copy_from_slice(&v);
                 }
@@ -798,7 +972,16 @@ impl<'m> Machine<'m> {
 
     fn shadow_args(&mut self, args: &[Val], rb: usize) {
         if self.sym.is_some() {
-            let v: Vec<_> = args.iter().map(|a| if let Val::Reg(r, _) = a { self.sh(rb, *r) } else { NONE }).collect();
+            let v: Vec<_> = args
+                .iter()
+                .map(|a| {
+                    if let Val::Reg(r, _) = a {
+                        self.sh(rb, *r)
+                    } else {
+                        NONE
+                    }
+                })
+                .collect();
             let sh = self.sym.as_mut().unwrap();
             sh.args = v;
             sh.ret = NONE;
@@ -839,44 +1022,97 @@ impl<'m> Machine<'m> {
         if addr == 0 {
             return Err(Stop::Fault("call through a null function pointer".into()));
         }
-        Err(Stop::Fault(format!("call through an invalid function pointer {addr:#x}")))
+        Err(Stop::Fault(format!(
+            "call through an invalid function pointer {addr:#x}"
+        )))
     }
 
-    fn intrinsic(&mut self, op: IntrinsicOp, ty: Ty, dst: Val, args: &[Reg], rb: usize, ab: usize) -> Result<(), Stop> {
+    fn intrinsic(
+        &mut self,
+        op: IntrinsicOp,
+        ty: Ty,
+        dst: Val,
+        args: &[Reg],
+        rb: usize,
+        ab: usize,
+    ) -> Result<(), Stop> {
         use IntrinsicOp as I;
         let pb = self.ptr_bits;
         let w = ty.bits_with(pb);
         let a = |i: usize| self.regs[rb + args[i] as usize];
         let fl = |v: u64| ops::f64_of(ty, v);
-        let back = |x: f64| if ty == Ty::F32 { (x as f32).to_bits() as u64 } else { x.to_bits() };
+        let back = |x: f64| {
+            if ty == Ty::F32 {
+                (x as f32).to_bits() as u64
+            } else {
+                x.to_bits()
+            }
+        };
         let f32op = ty == Ty::F32;
         let v: u64 = match op {
             I::Copy => a(0),
-            I::SMax => if sext(a(0), w) >= sext(a(1), w) { a(0) } else { a(1) },
-            I::SMin => if sext(a(0), w) <= sext(a(1), w) { a(0) } else { a(1) },
+            I::SMax => {
+                if sext(a(0), w) >= sext(a(1), w) {
+                    a(0)
+                } else {
+                    a(1)
+                }
+            }
+            I::SMin => {
+                if sext(a(0), w) <= sext(a(1), w) {
+                    a(0)
+                } else {
+                    a(1)
+                }
+            }
             I::UMax => a(0).max(a(1)),
             I::UMin => a(0).min(a(1)),
             I::Abs => mask(sext(a(0), w).wrapping_abs() as u64, w),
             I::CtPop => a(0).count_ones() as u64,
             I::Ctlz => (a(0).leading_zeros() - (64 - w)) as u64,
-            I::Cttz => if a(0) == 0 { w as u64 } else { a(0).trailing_zeros() as u64 },
+            I::Cttz => {
+                if a(0) == 0 {
+                    w as u64
+                } else {
+                    a(0).trailing_zeros() as u64
+                }
+            }
             I::BSwap => a(0).swap_bytes() >> (64 - w),
             I::BitReverse => a(0).reverse_bits() >> (64 - w),
             I::Fshl | I::Fshr => {
                 let (x, y, s) = (a(0), a(1), a(2) % w as u64);
                 let concat = |hi: u64, lo: u64| ((hi as u128) << w) | lo as u128;
                 let c = concat(x, y);
-                if op == I::Fshl { mask((c << s >> w) as u64, w) } else { mask((c >> s) as u64, w) }
+                if op == I::Fshl {
+                    mask((c << s >> w) as u64, w)
+                } else {
+                    mask((c >> s) as u64, w)
+                }
             }
             I::SAddOv | I::UAddOv | I::SSubOv | I::USubOv | I::SMulOv | I::UMulOv => {
                 let (x, y) = (a(0), a(1));
                 let (r, o) = match op {
-                    I::SAddOv => { let r = sext(x, w) as i128 + sext(y, w) as i128; (r as u64, r != sext(mask(r as u64, w), w) as i128) }
-                    I::SSubOv => { let r = sext(x, w) as i128 - sext(y, w) as i128; (r as u64, r != sext(mask(r as u64, w), w) as i128) }
-                    I::SMulOv => { let r = sext(x, w) as i128 * sext(y, w) as i128; (r as u64, r != sext(mask(r as u64, w), w) as i128) }
-                    I::UAddOv => { let r = x as u128 + y as u128; (r as u64, r != mask(r as u64, w) as u128) }
+                    I::SAddOv => {
+                        let r = sext(x, w) as i128 + sext(y, w) as i128;
+                        (r as u64, r != sext(mask(r as u64, w), w) as i128)
+                    }
+                    I::SSubOv => {
+                        let r = sext(x, w) as i128 - sext(y, w) as i128;
+                        (r as u64, r != sext(mask(r as u64, w), w) as i128)
+                    }
+                    I::SMulOv => {
+                        let r = sext(x, w) as i128 * sext(y, w) as i128;
+                        (r as u64, r != sext(mask(r as u64, w), w) as i128)
+                    }
+                    I::UAddOv => {
+                        let r = x as u128 + y as u128;
+                        (r as u64, r != mask(r as u64, w) as u128)
+                    }
                     I::USubOv => (x.wrapping_sub(y), y > x),
-                    _ => { let r = x as u128 * y as u128; (r as u64, r != mask(r as u64, w) as u128) }
+                    _ => {
+                        let r = x as u128 * y as u128;
+                        (r as u64, r != mask(r as u64, w) as u128)
+                    }
                 };
                 if let Val::Agg(s, _) = dst {
                     let n = (w as usize).div_ceil(8);
@@ -903,9 +1139,23 @@ impl<'m> Machine<'m> {
             I::Trunc => back(fl(a(0)).trunc()),
             I::Round => back(fl(a(0)).round()),
             I::RoundEven | I::Rint => back(fl(a(0)).round_ties_even()),
-            I::Sqrt => if f32op { (f32::from_bits(a(0) as u32).sqrt()).to_bits() as u64 } else { back(fl(a(0)).sqrt()) },
+            I::Sqrt => {
+                if f32op {
+                    (f32::from_bits(a(0) as u32).sqrt()).to_bits() as u64
+                } else {
+                    back(fl(a(0)).sqrt())
+                }
+            }
             I::CopySign => back(fl(a(0)).copysign(fl(a(1)))),
-            I::Fma => if f32op { f32::from_bits(a(0) as u32).mul_add(f32::from_bits(a(1) as u32), f32::from_bits(a(2) as u32)).to_bits() as u64 } else { back(fl(a(0)).mul_add(fl(a(1)), fl(a(2)))) },
+            I::Fma => {
+                if f32op {
+                    f32::from_bits(a(0) as u32)
+                        .mul_add(f32::from_bits(a(1) as u32), f32::from_bits(a(2) as u32))
+                        .to_bits() as u64
+                } else {
+                    back(fl(a(0)).mul_add(fl(a(1)), fl(a(2))))
+                }
+            }
             I::FMulAdd => {
                 let m = ops::fbin(FBinOp::Mul, ty, a(0), a(1));
                 ops::fbin(FBinOp::Add, ty, m, a(2))
@@ -915,13 +1165,21 @@ impl<'m> Machine<'m> {
                 let neg = x.is_sign_negative();
                 let class = if x.is_nan() {
                     // Quiet NaN unless the quiet bit is clear.
-                    let quiet = if f32op { a(0) & (1 << 22) != 0 } else { a(0) & (1 << 51) != 0 };
+                    let quiet = if f32op {
+                        a(0) & (1 << 22) != 0
+                    } else {
+                        a(0) & (1 << 51) != 0
+                    };
                     if quiet { 1 } else { 0 }
                 } else if x.is_infinite() {
                     if neg { 2 } else { 9 }
                 } else if x == 0.0 {
                     if neg { 5 } else { 6 }
-                } else if if f32op { (x as f32).is_subnormal() } else { x.is_subnormal() } {
+                } else if if f32op {
+                    (x as f32).is_subnormal()
+                } else {
+                    x.is_subnormal()
+                } {
                     if neg { 4 } else { 7 }
                 } else if neg {
                     3
@@ -960,7 +1218,11 @@ impl<'m> Machine<'m> {
         let sh_of = |i: usize| shadows.get(i).copied().unwrap_or(NONE);
         if self.ptr_bits == 64 {
             // x86-64 SysV: { i32 gp_offset, i32 fp_offset, ptr overflow_arg_area, ptr reg_save_area }
-            let named_gp = func.params.iter().filter(|p| matches!(p.ty(), Ty::Int(_) | Ty::Ptr)).count();
+            let named_gp = func
+                .params
+                .iter()
+                .filter(|p| matches!(p.ty(), Ty::Int(_) | Ty::Ptr))
+                .count();
             let named_fp = func.params.iter().filter(|p| p.ty().is_float()).count();
             let save = self.mem.alloca(176, 16)?;
             let mut overflow_bytes: Vec<u8> = vec![];
@@ -969,7 +1231,11 @@ impl<'m> Machine<'m> {
             for (ai, a) in varargs.iter().enumerate() {
                 match a {
                     VarArg::Scalar(v, t) if t.is_float() => {
-                        let bits = if *t == Ty::F32 { (f32::from_bits(*v as u32) as f64).to_bits() } else { *v };
+                        let bits = if *t == Ty::F32 {
+                            (f32::from_bits(*v as u32) as f64).to_bits()
+                        } else {
+                            *v
+                        };
                         if fp < 8 {
                             if *t == Ty::F64 {
                                 placed.push((save + 48 + 16 * fp as u64, 8, sh_of(ai)));
@@ -1001,9 +1267,14 @@ impl<'m> Machine<'m> {
             }
             let ov = self.mem.alloca(overflow_bytes.len().max(8) as u64, 16)?;
             self.mem.write(ov, &overflow_bytes)?;
-            placed.extend(overflow_placed.into_iter().map(|(o, n, e)| (ov + o as u64, n, e)));
+            placed.extend(
+                overflow_placed
+                    .into_iter()
+                    .map(|(o, n, e)| (ov + o as u64, n, e)),
+            );
             self.mem.write_uint(list, 4, (8 * named_gp.min(6)) as u64)?;
-            self.mem.write_uint(list + 4, 4, (48 + 16 * named_fp.min(8)) as u64)?;
+            self.mem
+                .write_uint(list + 4, 4, (48 + 16 * named_fp.min(8)) as u64)?;
             self.mem.write_uint(list + 8, 8, ov)?;
             self.mem.write_uint(list + 16, 8, save)?;
         } else {
@@ -1020,7 +1291,11 @@ impl<'m> Machine<'m> {
                             _ => (*v, 4),
                         };
                         if *t != Ty::F32 {
-                            area_placed.push((bytes.len(), t.store_size(self.module.data_model), sh_of(ai)));
+                            area_placed.push((
+                                bytes.len(),
+                                t.store_size(self.module.data_model),
+                                sh_of(ai),
+                            ));
                         }
                         bytes.extend_from_slice(&bits.to_le_bytes()[..n]);
                     }
@@ -1035,7 +1310,11 @@ impl<'m> Machine<'m> {
             let area = self.mem.alloca(bytes.len().max(4) as u64, 16)?;
             self.mem.write(area, &bytes)?;
             self.mem.write_uint(list, 4, area)?;
-            placed.extend(area_placed.into_iter().map(|(o, n, e)| (area + o as u64, n, e)));
+            placed.extend(
+                area_placed
+                    .into_iter()
+                    .map(|(o, n, e)| (area + o as u64, n, e)),
+            );
         }
         for (addr, n, e) in placed {
             if e != NONE {
@@ -1045,7 +1324,6 @@ impl<'m> Machine<'m> {
         Ok(())
     }
 }
-
 
 type ExprIdAlias = crate::smt::expr::ExprId;
 

@@ -83,7 +83,14 @@ impl Memory {
     /// Places a global at its precomputed address (globals are added in address order).
     pub fn add_global(&mut self, base: u64, data: Vec<u8>, read_only: bool) {
         let size = data.len() as u64;
-        self.objs.push(Object { base, data, size, kind: ObjKind::Global, alive: true, read_only });
+        self.objs.push(Object {
+            base,
+            data,
+            size,
+            kind: ObjKind::Global,
+            alive: true,
+            read_only,
+        });
     }
 
     pub fn malloc(&mut self, size: u64) -> R<u64> {
@@ -97,7 +104,14 @@ impl Memory {
         }
         self.heap_next = end;
         self.heap_live += size;
-        self.objs.push(Object { base, data: vec![0; size as usize], size, kind: ObjKind::Heap, alive: true, read_only: false });
+        self.objs.push(Object {
+            base,
+            data: vec![0; size as usize],
+            size,
+            kind: ObjKind::Heap,
+            alive: true,
+            read_only: false,
+        });
         Ok(base)
     }
 
@@ -144,7 +158,14 @@ impl Memory {
             return Err(MemFault::StackOverflow);
         }
         self.stack_next = end;
-        self.stack.push(Object { base, data: vec![0; size as usize], size, kind: ObjKind::Stack, alive: true, read_only: false });
+        self.stack.push(Object {
+            base,
+            data: vec![0; size as usize],
+            size,
+            kind: ObjKind::Stack,
+            alive: true,
+            read_only: false,
+        });
         Ok(base)
     }
 
@@ -162,7 +183,11 @@ impl Memory {
 
     /// Base and size of the live object containing `addr`.
     pub fn object_bounds(&self, addr: u64) -> Option<(u64, u64)> {
-        let o = if addr >= STACK_BASE { self.find_stack(addr).map(|i| &self.stack[i]) } else { self.find_global(addr).map(|i| &self.objs[i]) }?;
+        let o = if addr >= STACK_BASE {
+            self.find_stack(addr).map(|i| &self.stack[i])
+        } else {
+            self.find_global(addr).map(|i| &self.objs[i])
+        }?;
         (o.alive && addr < o.base + o.size).then_some((o.base, o.size))
     }
 

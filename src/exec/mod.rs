@@ -22,7 +22,11 @@ pub struct Program {
 impl Program {
     pub fn new(module: Module) -> Program {
         let exts = libc::resolve(&module);
-        Program { module, exts, entry: "main".into() }
+        Program {
+            module,
+            exts,
+            entry: "main".into(),
+        }
     }
 
     /// Runs the program once, drawing inputs from `input`.
@@ -35,7 +39,13 @@ impl Program {
     pub fn unknown_externs(&self) -> Vec<&str> {
         self.exts
             .iter()
-            .filter_map(|e| if let libc::Ext::Unknown(n) = e { Some(n.as_str()) } else { None })
+            .filter_map(|e| {
+                if let libc::Ext::Unknown(n) = e {
+                    Some(n.as_str())
+                } else {
+                    None
+                }
+            })
             .collect()
     }
 }

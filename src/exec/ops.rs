@@ -10,7 +10,11 @@ pub fn mask(v: u64, w: u32) -> u64 {
 
 #[inline(always)]
 pub fn sext(v: u64, w: u32) -> i64 {
-    if w >= 64 || w == 0 { v as i64 } else { ((v << (64 - w)) as i64) >> (64 - w) }
+    if w >= 64 || w == 0 {
+        v as i64
+    } else {
+        ((v << (64 - w)) as i64) >> (64 - w)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,7 +54,11 @@ pub fn bin(op: BinOp, w: u8, a: u64, b: u64) -> Result<u64, ArithFault> {
             if y == -1 && x == sext(1u64 << (w - 1), w) && w >= 32 {
                 return Err(ArithFault::DivOverflow);
             }
-            let r = if op == BinOp::SDiv { x.wrapping_div(y) } else { x.wrapping_rem(y) };
+            let r = if op == BinOp::SDiv {
+                x.wrapping_div(y)
+            } else {
+                x.wrapping_rem(y)
+            };
             mask(r as u64, w)
         }
         BinOp::Shl | BinOp::LShr | BinOp::AShr => {
@@ -58,10 +66,18 @@ pub fn bin(op: BinOp, w: u8, a: u64, b: u64) -> Result<u64, ArithFault> {
             let amt = (b & if w > 32 { 63 } else { 31 }) as u32;
             match op {
                 BinOp::Shl => {
-                    if amt >= w { 0 } else { mask(a << amt, w) }
+                    if amt >= w {
+                        0
+                    } else {
+                        mask(a << amt, w)
+                    }
                 }
                 BinOp::LShr => {
-                    if amt >= w { 0 } else { a >> amt }
+                    if amt >= w {
+                        0
+                    } else {
+                        a >> amt
+                    }
                 }
                 _ => {
                     let s = sext(a, w);
@@ -91,7 +107,11 @@ pub fn icmp(p: IPred, w: u8, a: u64, b: u64) -> bool {
 
 #[inline(always)]
 pub fn f64_of(ty: Ty, v: u64) -> f64 {
-    if ty == Ty::F32 { f32::from_bits(v as u32) as f64 } else { f64::from_bits(v) }
+    if ty == Ty::F32 {
+        f32::from_bits(v as u32) as f64
+    } else {
+        f64::from_bits(v)
+    }
 }
 
 pub fn fbin(op: FBinOp, ty: Ty, a: u64, b: u64) -> u64 {
@@ -143,9 +163,15 @@ pub fn fcmp(p: FPred, ty: Ty, a: u64, b: u64) -> bool {
 
 /// cvttsd2si: truncation, or the "integer indefinite" value when out of range or NaN.
 fn cvtt(x: f64, bits: u32) -> u64 {
-    let (lo, hi) = if bits == 64 { (-9223372036854775808.0, 9223372036854775808.0) } else { (-2147483648.0, 2147483648.0) };
+    let (lo, hi) = if bits == 64 {
+        (-9223372036854775808.0, 9223372036854775808.0)
+    } else {
+        (-2147483648.0, 2147483648.0)
+    };
     if x.is_nan() || x < lo || x >= hi {
-        if x.trunc() == lo { return mask(lo as i64 as u64, bits) }
+        if x.trunc() == lo {
+            return mask(lo as i64 as u64, bits);
+        }
         return 1u64 << (bits - 1);
     }
     mask(x.trunc() as i64 as u64, bits)
@@ -162,7 +188,11 @@ pub fn cast(op: CastOp, from: Ty, to: Ty, a: u64, ptr_bits: u32) -> u64 {
         CastOp::FpExt => (f32::from_bits(a as u32) as f64).to_bits(),
         CastOp::FpToSi => {
             let x = f64_of(from, a);
-            if tw == 64 { cvtt(x, 64) } else { mask(cvtt(x, 32), tw) }
+            if tw == 64 {
+                cvtt(x, 64)
+            } else {
+                mask(cvtt(x, 32), tw)
+            }
         }
         CastOp::FpToUi => {
             let x = f64_of(from, a);
@@ -180,11 +210,19 @@ pub fn cast(op: CastOp, from: Ty, to: Ty, a: u64, ptr_bits: u32) -> u64 {
         }
         CastOp::UiToFp => {
             let v = mask(a, fw);
-            if to == Ty::F32 { (v as f32).to_bits() as u64 } else { (v as f64).to_bits() }
+            if to == Ty::F32 {
+                (v as f32).to_bits() as u64
+            } else {
+                (v as f64).to_bits()
+            }
         }
         CastOp::SiToFp => {
             let v = sext(a, fw);
-            if to == Ty::F32 { (v as f32).to_bits() as u64 } else { (v as f64).to_bits() }
+            if to == Ty::F32 {
+                (v as f32).to_bits() as u64
+            } else {
+                (v as f64).to_bits()
+            }
         }
     }
 }

@@ -58,7 +58,16 @@ pub struct Shadow<'p> {
 
 impl<'p> Shadow<'p> {
     pub fn new(pool: &'p mut Pool) -> Shadow<'p> {
-        Shadow { pool, regs: vec![], mem: BTreeMap::new(), path: vec![], args: vec![], ret: NONE, concretized: 0, max_path: 100_000 }
+        Shadow {
+            pool,
+            regs: vec![],
+            mem: BTreeMap::new(),
+            path: vec![],
+            args: vec![],
+            ret: NONE,
+            concretized: 0,
+            max_path: 100_000,
+        }
     }
 }
 
@@ -98,7 +107,11 @@ impl<'m> Machine<'m> {
                 s.regs.resize(i + 1, NONE);
             }
             // A constant expression is no shadow at all.
-            s.regs[i] = if e != NONE && s.pool.as_const(e).is_some() { NONE } else { e };
+            s.regs[i] = if e != NONE && s.pool.as_const(e).is_some() {
+                NONE
+            } else {
+                e
+            };
         }
     }
 
@@ -141,7 +154,11 @@ impl<'m> Machine<'m> {
         let Some(s) = &mut self.sym else { return };
         if e == NONE || s.pool.as_const(e).is_some() {
             if !s.mem.is_empty() {
-                let keys: Vec<u64> = s.mem.range(addr..addr + n as u64).map(|(k, _)| *k).collect();
+                let keys: Vec<u64> = s
+                    .mem
+                    .range(addr..addr + n as u64)
+                    .map(|(k, _)| *k)
+                    .collect();
                 for k in keys {
                     s.mem.remove(&k);
                 }
@@ -164,7 +181,11 @@ impl<'m> Machine<'m> {
             if s.mem.is_empty() {
                 return;
             }
-            let keys: Vec<u64> = s.mem.range(addr..addr.saturating_add(len)).map(|(k, _)| *k).collect();
+            let keys: Vec<u64> = s
+                .mem
+                .range(addr..addr.saturating_add(len))
+                .map(|(k, _)| *k)
+                .collect();
             for k in keys {
                 s.mem.remove(&k);
             }
@@ -177,8 +198,16 @@ impl<'m> Machine<'m> {
         if s.mem.is_empty() {
             return;
         }
-        let moved: Vec<(u64, ExprId)> = s.mem.range(src..src.saturating_add(len)).map(|(k, v)| (k - src + dst, *v)).collect();
-        let keys: Vec<u64> = s.mem.range(dst..dst.saturating_add(len)).map(|(k, _)| *k).collect();
+        let moved: Vec<(u64, ExprId)> = s
+            .mem
+            .range(src..src.saturating_add(len))
+            .map(|(k, v)| (k - src + dst, *v))
+            .collect();
+        let keys: Vec<u64> = s
+            .mem
+            .range(dst..dst.saturating_add(len))
+            .map(|(k, _)| *k)
+            .collect();
         for k in keys {
             s.mem.remove(&k);
         }
@@ -203,7 +232,8 @@ impl<'m> Machine<'m> {
                 if sa == NONE && sb == NONE {
                     return self.set_sh(rb, *dst, NONE);
                 }
-                if sb != NONE && matches!(op, BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem) {
+                if sb != NONE && matches!(op, BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem)
+                {
                     // Division by an input: the divisor being zero is an alternative to explore.
                     let pool = &mut *self.sym.as_mut().unwrap().pool;
                     let z = pool.constant(*w, 0);
@@ -223,7 +253,13 @@ impl<'m> Machine<'m> {
                 let e = self.sym.as_mut().unwrap().pool.cmp(*pred, x, y);
                 self.set_sh(rb, *dst, e);
             }
-            Inst::Cast { op, from, to, dst, a } => {
+            Inst::Cast {
+                op,
+                from,
+                to,
+                dst,
+                a,
+            } => {
                 let sa = self.sh(rb, *a);
                 if sa == NONE {
                     return self.set_sh(rb, *dst, NONE);
@@ -244,10 +280,20 @@ impl<'m> Machine<'m> {
                 }
                 self.set_sh(rb, *dst, e);
             }
-            Inst::Select { ty, dst, cond, t, f } => {
+            Inst::Select {
+                ty,
+                dst,
+                cond,
+                t,
+                f,
+            } => {
                 let (sc, st, sf) = (self.sh(rb, *cond), self.sh(rb, *t), self.sh(rb, *f));
                 if sc == NONE {
-                    let pick = if self.regs[rb + *cond as usize] & 1 != 0 { st } else { sf };
+                    let pick = if self.regs[rb + *cond as usize] & 1 != 0 {
+                        st
+                    } else {
+                        sf
+                    };
                     return self.set_sh(rb, *dst, pick);
                 }
                 let w = ty.bits_with(pb) as u8;
@@ -256,7 +302,12 @@ impl<'m> Machine<'m> {
                 let e = self.sym.as_mut().unwrap().pool.ite(sc, x, y);
                 self.set_sh(rb, *dst, e);
             }
-            Inst::Gep { dst, base, terms, offset } => {
+            Inst::Gep {
+                dst,
+                base,
+                terms,
+                offset,
+            } => {
                 let sbase = self.sh(rb, *base);
                 let symbolic_terms = terms.iter().any(|(r, _, _)| self.sh(rb, *r) != NONE);
                 if sbase == NONE && !symbolic_terms {
@@ -265,11 +316,20 @@ impl<'m> Machine<'m> {
                 let w = pb as u8;
                 let mut e = self.sh_expr(rb, *base, w);
                 let pool_off = self.sym.as_mut().unwrap().pool.constant(w, *offset as u64);
-                e = self.sym.as_mut().unwrap().pool.bin(BinOp::Add, w, e, pool_off);
+                e = self
+                    .sym
+                    .as_mut()
+                    .unwrap()
+                    .pool
+                    .bin(BinOp::Add, w, e, pool_off);
                 for (r, iw, scale) in terms {
                     let idx = self.sh_expr(rb, *r, *iw);
                     let pool = &mut *self.sym.as_mut().unwrap().pool;
-                    let idx = if *iw < w { pool.sext(w, idx) } else { pool.extract(w, 0, idx) };
+                    let idx = if *iw < w {
+                        pool.sext(w, idx)
+                    } else {
+                        pool.extract(w, 0, idx)
+                    };
                     let sc = pool.constant(w, *scale as u64);
                     let t = pool.bin(BinOp::Mul, w, idx, sc);
                     e = pool.bin(BinOp::Add, w, e, t);
@@ -283,7 +343,11 @@ impl<'m> Machine<'m> {
                 if sa != NONE {
                     self.check_pointer(site, sa, a, n);
                 }
-                let e = if sa != NONE { self.symbolic_load(sa, a, n) } else { self.mem_shadow(a, n) };
+                let e = if sa != NONE {
+                    self.symbolic_load(sa, a, n)
+                } else {
+                    self.mem_shadow(a, n)
+                };
                 self.set_sh(rb, *dst, e);
             }
             Inst::Store { ty, addr, val } => {
@@ -303,7 +367,12 @@ impl<'m> Machine<'m> {
                 self.clear_mem_shadow(a, *size as u64);
             }
             Inst::ExtractValue { dst, .. } => self.set_sh(rb, *dst, NONE),
-            Inst::Intrinsic { op, ty, dst: Val::Reg(d, _), args } => {
+            Inst::Intrinsic {
+                op,
+                ty,
+                dst: Val::Reg(d, _),
+                args,
+            } => {
                 let any = args.iter().any(|r| self.sh(rb, *r) != NONE);
                 if !any {
                     return self.set_sh(rb, *d, NONE);
@@ -311,7 +380,10 @@ impl<'m> Machine<'m> {
                 let w = ty.bits_with(pb) as u8;
                 let e = match op {
                     IntrinsicOp::Copy => self.sh(rb, args[0]),
-                    IntrinsicOp::SMax | IntrinsicOp::SMin | IntrinsicOp::UMax | IntrinsicOp::UMin => {
+                    IntrinsicOp::SMax
+                    | IntrinsicOp::SMin
+                    | IntrinsicOp::UMax
+                    | IntrinsicOp::UMin => {
                         let (x, y) = (self.sh_expr(rb, args[0], w), self.sh_expr(rb, args[1], w));
                         let pred = match op {
                             IntrinsicOp::SMax => IPred::Sge,
@@ -346,7 +418,11 @@ impl<'m> Machine<'m> {
                     }
                     IntrinsicOp::FMulAdd => {
                         // Unfused, as the x86-64 code clang emits without FMA.
-                        let (x, y, z) = (self.sh_expr(rb, args[0], w), self.sh_expr(rb, args[1], w), self.sh_expr(rb, args[2], w));
+                        let (x, y, z) = (
+                            self.sh_expr(rb, args[0], w),
+                            self.sh_expr(rb, args[1], w),
+                            self.sh_expr(rb, args[2], w),
+                        );
                         let pool = &mut *self.sym.as_mut().unwrap().pool;
                         let m = pool.fbin(FBinOp::Mul, w, x, y);
                         pool.fbin(FBinOp::Add, w, m, z)
@@ -372,13 +448,21 @@ impl<'m> Machine<'m> {
                 };
                 self.set_sh(rb, *d, e);
             }
-            Inst::Intrinsic { dst: Val::Agg(..), args, .. } => {
+            Inst::Intrinsic {
+                dst: Val::Agg(..),
+                args,
+                ..
+            } => {
                 if args.iter().any(|r| self.sh(rb, *r) != NONE) {
                     self.concretize();
                 }
             }
             Inst::MemCopy { dst, src, len, .. } => {
-                let (d, s, n) = (self.regs[rb + *dst as usize], self.regs[rb + *src as usize], self.regs[rb + *len as usize]);
+                let (d, s, n) = (
+                    self.regs[rb + *dst as usize],
+                    self.regs[rb + *src as usize],
+                    self.regs[rb + *len as usize],
+                );
                 if self.sh(rb, *len) != NONE {
                     self.concretize();
                 }
@@ -416,7 +500,13 @@ impl<'m> Machine<'m> {
                 let e = pool.bin(BinOp::Xor, w, sa, sign);
                 self.set_sh(rb, *dst, e);
             }
-            Inst::FCmp { pred, ty, dst, a, b } => {
+            Inst::FCmp {
+                pred,
+                ty,
+                dst,
+                a,
+                b,
+            } => {
                 if self.sh(rb, *a) == NONE && self.sh(rb, *b) == NONE {
                     return self.set_sh(rb, *dst, NONE);
                 }
@@ -442,12 +532,20 @@ impl<'m> Machine<'m> {
         let bad = s.pool.not(ok);
         let ctx = self.context();
         let s = self.sym.as_mut().unwrap();
-        s.path.push(BranchRecord { func: site.0, block: site.1, taken: 0, outcomes: vec![(ok, NO_GOAL, site.1), (bad, NO_GOAL, site.1)], ctx });
+        s.path.push(BranchRecord {
+            func: site.0,
+            block: site.1,
+            taken: 0,
+            outcomes: vec![(ok, NO_GOAL, site.1), (bad, NO_GOAL, site.1)],
+            ctx,
+        });
     }
 
     /// An access of `n` bytes through a symbolic pointer: in bounds of the object it hit.
     fn check_pointer(&mut self, site: (FuncId, BlockId), addr_e: ExprId, addr: u64, n: u32) {
-        let Some((base, size)) = self.mem.object_bounds(addr) else { return };
+        let Some((base, size)) = self.mem.object_bounds(addr) else {
+            return;
+        };
         if size < n as u64 {
             return;
         }
@@ -472,7 +570,11 @@ impl<'m> Machine<'m> {
         }
         let w = (n * 8) as u8;
         let aw = self.ptr_bits as u8;
-        let stride = if (addr - base) % n as u64 == 0 { n as u64 } else { 1 };
+        let stride = if (addr - base) % n as u64 == 0 {
+            n as u64
+        } else {
+            1
+        };
         let mut elems: Vec<(u64, ExprId)> = vec![];
         let mut off = 0u64;
         while off + n as u64 <= size {
@@ -499,30 +601,70 @@ impl<'m> Machine<'m> {
             let r = tree(pool, a, aw, &e[mid..]);
             pool.ite(c, l, r)
         }
-        let result = if elems.is_empty() { None } else { Some(tree(&mut *self.sym.as_mut().unwrap().pool, addr_e, aw, &elems)) };
+        let result = if elems.is_empty() {
+            None
+        } else {
+            Some(tree(
+                &mut *self.sym.as_mut().unwrap().pool,
+                addr_e,
+                aw,
+                &elems,
+            ))
+        };
         result.unwrap_or(NONE)
     }
 
     /// Records a symbolic branch decision (conditional branch or switch) of the current block.
-    pub(super) fn shadow_branch(&mut self, term: &Terminator, rb: usize, func: FuncId, block: BlockId) {
+    pub(super) fn shadow_branch(
+        &mut self,
+        term: &Terminator,
+        rb: usize,
+        func: FuncId,
+        block: BlockId,
+    ) {
         let Some(s) = &self.sym else { return };
         if s.path.len() >= s.max_path {
             return;
         }
         match term {
-            Terminator::CondBr { cond, then_edge, else_edge, then_goal, else_goal } => {
+            Terminator::CondBr {
+                cond,
+                then_edge,
+                else_edge,
+                then_goal,
+                else_goal,
+            } => {
                 let c = self.sh(rb, *cond);
                 if c == NONE {
                     return;
                 }
-                let taken = if self.regs[rb + *cond as usize] & 1 != 0 { 0 } else { 1 };
+                let taken = if self.regs[rb + *cond as usize] & 1 != 0 {
+                    0
+                } else {
+                    1
+                };
                 let pool = &mut *self.sym.as_mut().unwrap().pool;
                 let c = pool.extract(1, 0, c);
                 let nc = pool.not(c);
-                let rec = BranchRecord { func, block, taken, outcomes: vec![(c, *then_goal, then_edge.target), (nc, *else_goal, else_edge.target)], ctx: self.context() };
+                let rec = BranchRecord {
+                    func,
+                    block,
+                    taken,
+                    outcomes: vec![
+                        (c, *then_goal, then_edge.target),
+                        (nc, *else_goal, else_edge.target),
+                    ],
+                    ctx: self.context(),
+                };
                 self.sym.as_mut().unwrap().path.push(rec);
             }
-            Terminator::Switch { val, w, cases, default, default_goal } => {
+            Terminator::Switch {
+                val,
+                w,
+                cases,
+                default,
+                default_goal,
+            } => {
                 let sv = self.sh(rb, *val);
                 if sv == NONE {
                     return;
@@ -543,7 +685,13 @@ impl<'m> Machine<'m> {
                     }
                 }
                 outcomes.push((none_match, *default_goal, default.target));
-                let rec = BranchRecord { func, block, taken, outcomes, ctx: self.context() };
+                let rec = BranchRecord {
+                    func,
+                    block,
+                    taken,
+                    outcomes,
+                    ctx: self.context(),
+                };
                 self.sym.as_mut().unwrap().path.push(rec);
             }
             _ => {}

@@ -13,7 +13,11 @@ pub struct CompileOptions {
 
 impl Default for CompileOptions {
     fn default() -> Self {
-        CompileOptions { includes: vec![], defines: vec![], data_model: DataModel::LP64 }
+        CompileOptions {
+            includes: vec![],
+            defines: vec![],
+            data_model: DataModel::LP64,
+        }
     }
 }
 
@@ -73,11 +77,18 @@ fn run(tool: &str, args: &[String]) -> Result<std::process::Output, FrontendErro
     Command::new(tool)
         .args(args)
         .output()
-        .map_err(|e| FrontendError::Tool { tool: tool.into(), err: e.to_string() })
+        .map_err(|e| FrontendError::Tool {
+            tool: tool.into(),
+            err: e.to_string(),
+        })
 }
 
 /// Compiles `sources` into a single bitcode file inside `workdir` and returns its path.
-pub fn compile_to_bitcode(sources: &[PathBuf], opts: &CompileOptions, workdir: &Path) -> Result<PathBuf, FrontendError> {
+pub fn compile_to_bitcode(
+    sources: &[PathBuf],
+    opts: &CompileOptions,
+    workdir: &Path,
+) -> Result<PathBuf, FrontendError> {
     std::fs::create_dir_all(workdir)?;
     let mut bcs = Vec::new();
     let rt = workdir.join(RUNTIME_FILE);
@@ -86,11 +97,20 @@ pub fn compile_to_bitcode(sources: &[PathBuf], opts: &CompileOptions, workdir: &
     all.push(rt);
     for (i, src) in all.iter().enumerate() {
         if !src.exists() {
-            return Err(FrontendError::Compile { file: src.display().to_string(), diagnostics: "no such file".into() });
+            return Err(FrontendError::Compile {
+                file: src.display().to_string(),
+                diagnostics: "no such file".into(),
+            });
         }
         let out = workdir.join(format!("{i}.bc"));
         let mut args = clang_flags(opts);
-        args.extend(["-c".into(), "-emit-llvm".into(), "-o".into(), out.display().to_string(), src.display().to_string()]);
+        args.extend([
+            "-c".into(),
+            "-emit-llvm".into(),
+            "-o".into(),
+            out.display().to_string(),
+            src.display().to_string(),
+        ]);
         let o = run(CLANG, &args)?;
         if !o.status.success() {
             return Err(FrontendError::Compile {
@@ -106,18 +126,34 @@ pub fn compile_to_bitcode(sources: &[PathBuf], opts: &CompileOptions, workdir: &
         args.extend(["-o".into(), out.display().to_string()]);
         let o = run(LLVM_LINK, &args)?;
         if !o.status.success() {
-            return Err(FrontendError::ToolFailed { tool: LLVM_LINK.into(), stderr: String::from_utf8_lossy(&o.stderr).into() });
+            return Err(FrontendError::ToolFailed {
+                tool: LLVM_LINK.into(),
+                stderr: String::from_utf8_lossy(&o.stderr).into(),
+            });
         }
         out
     };
     // mem2reg only: it turns scalar locals into SSA values and keeps every source branch.
     let out = workdir.join("final.bc");
     let normalized = workdir.join("normalized.bc");
-    super::normalize::normalize_bitcode(&linked, &normalized).map_err(|e| FrontendError::ToolFailed { tool: "normalize".into(), stderr: e })?;
-    let args = vec!["-passes=mem2reg".to_string(), normalized.display().to_string(), "-o".into(), out.display().to_string()];
+    super::normalize::normalize_bitcode(&linked, &normalized).map_err(|e| {
+        FrontendError::ToolFailed {
+            tool: "normalize".into(),
+            stderr: e,
+        }
+    })?;
+    let args = vec![
+        "-passes=mem2reg".to_string(),
+        normalized.display().to_string(),
+        "-o".into(),
+        out.display().to_string(),
+    ];
     let o = run(OPT, &args)?;
     if !o.status.success() {
-        return Err(FrontendError::ToolFailed { tool: OPT.into(), stderr: String::from_utf8_lossy(&o.stderr).into() });
+        return Err(FrontendError::ToolFailed {
+            tool: OPT.into(),
+            stderr: String::from_utf8_lossy(&o.stderr).into(),
+        });
     }
     Ok(out)
 }

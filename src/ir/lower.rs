@@ -6,8 +6,8 @@
 //! their name and source location, so a run never stops half-way on an unknown instruction.
 
 use super::*;
-use llvm_ir::types::{FPType, NamedStructDef};
 use llvm_ir::HasDebugLoc;
+use llvm_ir::types::{FPType, NamedStructDef};
 use llvm_ir::{self as l, Constant, ConstantRef, Name, Operand, Type, TypeRef};
 use std::path::Path;
 
@@ -21,12 +21,18 @@ pub struct LowerError {
 type Result<T> = std::result::Result<T, LowerError>;
 
 fn unsupported<T>(what: impl Into<String>, loc: &str) -> Result<T> {
-    Err(LowerError { what: what.into(), loc: loc.to_string() })
+    Err(LowerError {
+        what: what.into(),
+        loc: loc.to_string(),
+    })
 }
 
 /// Loads a bitcode file and lowers it.
 pub fn load_bitcode(path: &Path, dm: DataModel) -> Result<Module> {
-    let m = l::Module::from_bc_path(path).map_err(|e| LowerError { what: format!("cannot read bitcode: {e}"), loc: path.display().to_string() })?;
+    let m = l::Module::from_bc_path(path).map_err(|e| LowerError {
+        what: format!("cannot read bitcode: {e}"),
+        loc: path.display().to_string(),
+    })?;
     Lowerer::new(&m, dm).lower()
 }
 
@@ -49,11 +55,18 @@ impl<'a> Layout<'a> {
 
     fn align(&self, ty: &Type) -> u64 {
         match self.resolve(ty) {
-            Type::StructType { element_types, is_packed } => {
+            Type::StructType {
+                element_types,
+                is_packed,
+            } => {
                 if *is_packed {
                     1
                 } else {
-                    element_types.iter().map(|t| self.align(t)).max().unwrap_or(1)
+                    element_types
+                        .iter()
+                        .map(|t| self.align(t))
+                        .max()
+                        .unwrap_or(1)
                 }
             }
             Type::ArrayType { element_type, .. } => self.align(element_type),
@@ -61,7 +74,11 @@ impl<'a> Layout<'a> {
             Type::FPType(FPType::X86_FP80) | Type::FPType(FPType::FP128) => {
                 if self.dm == DataModel::ILP32 { 4 } else { 16 }
             }
-            Type::FuncType { .. } | Type::VoidType | Type::MetadataType | Type::LabelType | Type::TokenType => 1,
+            Type::FuncType { .. }
+            | Type::VoidType
+            | Type::MetadataType
+            | Type::LabelType
+            | Type::TokenType => 1,
             t => (self.m.data_layout.alignments.type_alignment(t).abi / 8).max(1) as u64,
         }
     }
@@ -86,12 +103,28 @@ impl<'a> Layout<'a> {
                 FPType::Half | FPType::BFloat => 2,
                 FPType::Single => 4,
                 FPType::Double => 8,
-                FPType::X86_FP80 => if self.dm == DataModel::ILP32 { 12 } else { 16 },
+                FPType::X86_FP80 => {
+                    if self.dm == DataModel::ILP32 {
+                        12
+                    } else {
+                        16
+                    }
+                }
                 _ => 16,
             },
-            Type::ArrayType { element_type, num_elements } => self.size(element_type) * *num_elements as u64,
-            Type::VectorType { element_type, num_elements, .. } => self.size(element_type) * *num_elements as u64,
-            Type::StructType { element_types, is_packed } => {
+            Type::ArrayType {
+                element_type,
+                num_elements,
+            } => self.size(element_type) * *num_elements as u64,
+            Type::VectorType {
+                element_type,
+                num_elements,
+                ..
+            } => self.size(element_type) * *num_elements as u64,
+            Type::StructType {
+                element_types,
+                is_packed,
+            } => {
                 let (_, end) = self.struct_offsets(element_types, *is_packed);
                 let a = self.align(ty);
                 end.div_ceil(a) * a
@@ -120,7 +153,10 @@ impl<'a> Layout<'a> {
         let mut cur = ty;
         for &i in indices {
             match self.resolve(cur) {
-                Type::StructType { element_types, is_packed } => {
+                Type::StructType {
+                    element_types,
+                    is_packed,
+                } => {
                     let (offs, _) = self.struct_offsets(element_types, *is_packed);
                     off += offs[i as usize];
                     cur = element_types[i as usize].as_ref();
@@ -172,7 +208,11 @@ fn mask(v: u64, w: u32) -> u64 {
 }
 
 fn sext(v: u64, w: u32) -> i64 {
-    if w >= 64 || w == 0 { v as i64 } else { ((v << (64 - w)) as i64) >> (64 - w) }
+    if w >= 64 || w == 0 {
+        v as i64
+    } else {
+        ((v << (64 - w)) as i64) >> (64 - w)
+    }
 }
 
 impl<'a> Lowerer<'a> {
@@ -204,7 +244,9 @@ impl<'a> Lowerer<'a> {
             None => Loc::default(),
             Some(d) => {
                 let path = match &d.directory {
-                    Some(dir) if !d.filename.starts_with('/') && !dir.is_empty() => format!("{}/{}", dir, d.filename),
+                    Some(dir) if !d.filename.starts_with('/') && !dir.is_empty() => {
+                        format!("{}/{}", dir, d.filename)
+                    }
                     _ => d.filename.clone(),
                 };
                 let n = self.files.len() as u32;
@@ -212,7 +254,11 @@ impl<'a> Lowerer<'a> {
                     self.out.files.push(path);
                     n
                 });
-                Loc { file, line: d.line, col: d.col.unwrap_or(0) }
+                Loc {
+                    file,
+                    line: d.line,
+                    col: d.col.unwrap_or(0),
+                }
             }
         }
     }
@@ -231,7 +277,12 @@ impl<'a> Lowerer<'a> {
             if d.name.starts_with("llvm.") {
                 continue;
             }
-            let ext = self.extern_decl(&d.name, &d.return_type, d.parameters.iter().map(|p| p.ty.clone()).collect(), d.is_var_arg);
+            let ext = self.extern_decl(
+                &d.name,
+                &d.return_type,
+                d.parameters.iter().map(|p| p.ty.clone()).collect(),
+                d.is_var_arg,
+            );
             let _ = ext;
         }
         // Global layout: deterministic, in module order, 16-byte red zones between objects.
@@ -242,7 +293,10 @@ impl<'a> Lowerer<'a> {
             let (size, align) = match &g.initializer {
                 Some(c) => {
                     let t = m.types.type_of(c);
-                    (self.lay.size(&t), self.lay.align(&t).max(g.alignment as u64 / 1).max(1))
+                    (
+                        self.lay.size(&t),
+                        self.lay.align(&t).max(g.alignment as u64 / 1).max(1),
+                    )
                 }
                 None => (64, 16), // external data (stdin, errno...): opaque zeroed storage
             };
@@ -259,7 +313,14 @@ impl<'a> Lowerer<'a> {
             if let Some(c) = &g.initializer {
                 self.const_bytes(c, &mut init, &name)?;
             }
-            self.out.globals.push(Global { name, addr, size, align, init, read_only: g.is_constant });
+            self.out.globals.push(Global {
+                name,
+                addr,
+                size,
+                align,
+                init,
+                read_only: g.is_constant,
+            });
         }
         for f in &m.functions {
             let lf = self.function(f)?;
@@ -268,14 +329,28 @@ impl<'a> Lowerer<'a> {
         Ok(self.out)
     }
 
-    fn extern_decl(&mut self, name: &str, ret: &TypeRef, params: Vec<TypeRef>, var_arg: bool) -> u32 {
+    fn extern_decl(
+        &mut self,
+        name: &str,
+        ret: &TypeRef,
+        params: Vec<TypeRef>,
+        var_arg: bool,
+    ) -> u32 {
         if let Some(&i) = self.extern_by_name.get(name) {
             return i;
         }
         let i = self.out.externs.len() as u32;
         let ret = self.lay.ty(ret).unwrap_or(Ty::Void);
-        let params = params.iter().map(|t| self.lay.ty(t).unwrap_or(Ty::Void)).collect();
-        self.out.externs.push(Extern { name: name.to_string(), ret, params, is_var_arg: var_arg });
+        let params = params
+            .iter()
+            .map(|t| self.lay.ty(t).unwrap_or(Ty::Void))
+            .collect();
+        self.out.externs.push(Extern {
+            name: name.to_string(),
+            ret,
+            params,
+            is_var_arg: var_arg,
+        });
         let addr = layout::FUNC_BASE + 16 * (self.m.functions.len() as u64 + i as u64);
         self.out.extern_addrs.push(addr);
         self.global_addr.insert(name.to_string(), addr);
@@ -323,12 +398,16 @@ impl<'a> Lowerer<'a> {
                         continue;
                     }
                     match self.lay.resolve(cur) {
-                        Type::StructType { element_types, is_packed } => {
+                        Type::StructType {
+                            element_types,
+                            is_packed,
+                        } => {
                             let (offs, _) = self.lay.struct_offsets(element_types, *is_packed);
                             off += offs[v as usize] as i64;
                             cur = element_types[v as usize].as_ref();
                         }
-                        Type::ArrayType { element_type, .. } | Type::VectorType { element_type, .. } => {
+                        Type::ArrayType { element_type, .. }
+                        | Type::VectorType { element_type, .. } => {
                             off += v * self.lay.size(element_type) as i64;
                             cur = element_type.as_ref();
                         }
@@ -366,12 +445,21 @@ impl<'a> Lowerer<'a> {
         self.m.types.i8()
     }
 
-    fn const_bin(&self, a: &ConstantRef, b: &ConstantRef, at: &str, f: impl Fn(u64, u64) -> u64) -> Result<u64> {
+    fn const_bin(
+        &self,
+        a: &ConstantRef,
+        b: &ConstantRef,
+        at: &str,
+        f: impl Fn(u64, u64) -> u64,
+    ) -> Result<u64> {
         let w = match self.lay.ty(&self.m.types.type_of(a)) {
             Ok(t) => t.bits(self.lay.dm),
             Err(_) => 64,
         };
-        Ok(mask(f(self.const_scalar(a, at)?, self.const_scalar(b, at)?), w))
+        Ok(mask(
+            f(self.const_scalar(a, at)?, self.const_scalar(b, at)?),
+            w,
+        ))
     }
 
     /// Writes the in-memory representation of a constant into `out` (sized to its type).
@@ -381,7 +469,9 @@ impl<'a> Lowerer<'a> {
             C::AggregateZero(_) | C::Undef(_) | C::Poison(_) | C::Null(_) => {
                 out.fill(0);
             }
-            C::Struct { values, is_packed, .. } => {
+            C::Struct {
+                values, is_packed, ..
+            } => {
                 let tys: Vec<TypeRef> = values.iter().map(|v| self.m.types.type_of(v)).collect();
                 let (offs, _) = self.lay.struct_offsets(&tys, *is_packed);
                 for ((v, t), off) in values.iter().zip(&tys).zip(offs) {
@@ -390,7 +480,10 @@ impl<'a> Lowerer<'a> {
                     self.const_bytes(v, &mut out[off..off + sz], at)?;
                 }
             }
-            C::Array { element_type, elements } => {
+            C::Array {
+                element_type,
+                elements,
+            } => {
                 let sz = self.lay.size(element_type) as usize;
                 for (i, e) in elements.iter().enumerate() {
                     self.const_bytes(e, &mut out[i * sz..(i + 1) * sz], at)?;
@@ -422,7 +515,10 @@ impl<'a> Lowerer<'a> {
             consts: HashMap::new(),
             blocks: HashMap::new(),
             fname: f.name.clone(),
-            in_runtime: f.debugloc.as_ref().is_some_and(|d| d.filename.ends_with(super::frontend::RUNTIME_FILE)),
+            in_runtime: f
+                .debugloc
+                .as_ref()
+                .is_some_and(|d| d.filename.ends_with(super::frontend::RUNTIME_FILE)),
         };
         for (i, b) in f.basic_blocks.iter().enumerate() {
             fl.blocks.insert(b.name.clone(), i as BlockId);
@@ -491,33 +587,66 @@ impl<'a> Lowerer<'a> {
             let term_loc = fl.lw.loc(b.term.get_debug_loc());
             let at = fl.lw_loc_str(b.term.get_debug_loc());
             let term = fl.term(&b.term, bi as BlockId, id, term_loc, &moves, &at)?;
-            blocks.push(Block { name: name_str(&b.name), insts, locs, term, term_loc });
+            blocks.push(Block {
+                name: name_str(&b.name),
+                insts,
+                locs,
+                term,
+                term_loc,
+            });
         }
         let num_regs = fl.reg_init.len() as u32;
-        let (reg_init, agg_init, reg_names, reg_tys) = (fl.reg_init, fl.agg_init, fl.reg_names, fl.reg_tys);
+        let (reg_init, agg_init, reg_names, reg_tys) =
+            (fl.reg_init, fl.agg_init, fl.reg_names, fl.reg_tys);
         // Goal target locations: the first located instruction of the target block.
         // Only real instructions count: a block that is just a jump carries the location of
         // whatever clang attached to the jump (often a closing brace no native block owns).
-        let first_loc = |b: &Block| -> Loc { b.locs.iter().copied().find(|l| l.line > 0).unwrap_or_default() };
+        let first_loc = |b: &Block| -> Loc {
+            b.locs
+                .iter()
+                .copied()
+                .find(|l| l.line > 0)
+                .unwrap_or_default()
+        };
         for g in self.out.branch_goals.iter_mut().filter(|g| g.func == id) {
             let term = &blocks[g.block as usize].term;
             let target = match term {
-                Terminator::CondBr { then_edge, else_edge, .. } => {
-                    if g.outcome == "true" { then_edge.target } else { else_edge.target }
+                Terminator::CondBr {
+                    then_edge,
+                    else_edge,
+                    ..
+                } => {
+                    if g.outcome == "true" {
+                        then_edge.target
+                    } else {
+                        else_edge.target
+                    }
                 }
                 Terminator::Switch { cases, default, .. } => {
                     if g.outcome == "default" {
                         default.target
                     } else {
-                        let v: u64 = g.outcome.trim_start_matches("case ").parse::<i64>().map(|x| x as u64).unwrap_or(0);
-                        cases.iter().find(|c| sext(c.0, 64) as u64 == v || c.0 == v).map(|c| c.1.target).unwrap_or(default.target)
+                        let v: u64 = g
+                            .outcome
+                            .trim_start_matches("case ")
+                            .parse::<i64>()
+                            .map(|x| x as u64)
+                            .unwrap_or(0);
+                        cases
+                            .iter()
+                            .find(|c| sext(c.0, 64) as u64 == v || c.0 == v)
+                            .map(|c| c.1.target)
+                            .unwrap_or(default.target)
                     }
                 }
                 _ => continue,
             };
             g.target_loc = first_loc(&blocks[target as usize]);
         }
-        let ret = self.lay.ty(&f.return_type).map_err(|e| LowerError { what: e, loc: format!("function {}", f.name) })?;
+        let ret = self.lay.ty(&f.return_type).map_err(|e| LowerError {
+            what: e,
+            loc: format!("function {}", f.name),
+        })?;
         Ok(Function {
             name: f.name.clone(),
             id,
@@ -591,7 +720,13 @@ struct FnLower<'l, 'a> {
 impl<'l, 'a> FnLower<'l, 'a> {
     fn lw_loc_str(&mut self, d: &Option<l::DebugLoc>) -> String {
         match d {
-            Some(d) => format!("{}:{}:{} (in {})", d.filename, d.line, d.col.unwrap_or(0), self.fname),
+            Some(d) => format!(
+                "{}:{}:{} (in {})",
+                d.filename,
+                d.line,
+                d.col.unwrap_or(0),
+                self.fname
+            ),
             None => format!("function {}", self.fname),
         }
     }
@@ -643,7 +778,8 @@ impl<'l, 'a> FnLower<'l, 'a> {
                         let mut bytes = vec![0u8; n as usize];
                         self.lw.const_bytes(c, &mut bytes, at)?;
                         let slot = self.new_agg(n);
-                        self.agg_init[slot as usize..slot as usize + n as usize].copy_from_slice(&bytes);
+                        self.agg_init[slot as usize..slot as usize + n as usize]
+                            .copy_from_slice(&bytes);
                         Ok(Val::Agg(slot, n))
                     }
                     Ok(t) => {
@@ -665,7 +801,10 @@ impl<'l, 'a> FnLower<'l, 'a> {
     }
 
     fn ty_of(&self, op: &Operand) -> Ty {
-        self.lw.lay.ty(&self.lw.m.types.type_of(op)).unwrap_or(Ty::Void)
+        self.lw
+            .lay
+            .ty(&self.lw.m.types.type_of(op))
+            .unwrap_or(Ty::Void)
     }
 
     fn dst(&self, n: &Name) -> Reg {
@@ -683,14 +822,26 @@ impl<'l, 'a> FnLower<'l, 'a> {
         }
     }
 
-    fn inst(&mut self, inst: &l::Instruction, out: &mut Vec<Inst>, loc: Loc, at: &str) -> Result<()> {
+    fn inst(
+        &mut self,
+        inst: &l::Instruction,
+        out: &mut Vec<Inst>,
+        loc: Loc,
+        at: &str,
+    ) -> Result<()> {
         use l::Instruction as I;
         macro_rules! bin {
             ($x:expr, $op:expr) => {{
                 let w = self.int_w(&$x.operand0, at)?;
                 let a = self.reg(&$x.operand0, at)?;
                 let b = self.reg(&$x.operand1, at)?;
-                out.push(Inst::Bin { op: $op, w, dst: self.dst(&$x.dest), a, b });
+                out.push(Inst::Bin {
+                    op: $op,
+                    w,
+                    dst: self.dst(&$x.dest),
+                    a,
+                    b,
+                });
             }};
         }
         macro_rules! fbin {
@@ -698,15 +849,30 @@ impl<'l, 'a> FnLower<'l, 'a> {
                 let ty = self.ty_of(&$x.operand0);
                 let a = self.reg(&$x.operand0, at)?;
                 let b = self.reg(&$x.operand1, at)?;
-                out.push(Inst::FBin { op: $op, ty, dst: self.dst(&$x.dest), a, b });
+                out.push(Inst::FBin {
+                    op: $op,
+                    ty,
+                    dst: self.dst(&$x.dest),
+                    a,
+                    b,
+                });
             }};
         }
         macro_rules! cast {
             ($x:expr, $op:expr) => {{
                 let from = self.ty_of(&$x.operand);
-                let to = self.lw.lay.ty(&$x.to_type).map_err(|e| LowerError { what: e, loc: at.into() })?;
+                let to = self.lw.lay.ty(&$x.to_type).map_err(|e| LowerError {
+                    what: e,
+                    loc: at.into(),
+                })?;
                 let a = self.reg(&$x.operand, at)?;
-                out.push(Inst::Cast { op: $op, from, to, dst: self.dst(&$x.dest), a });
+                out.push(Inst::Cast {
+                    op: $op,
+                    from,
+                    to,
+                    dst: self.dst(&$x.dest),
+                    a,
+                });
             }};
         }
         match inst {
@@ -731,19 +897,35 @@ impl<'l, 'a> FnLower<'l, 'a> {
             I::FNeg(x) => {
                 let ty = self.ty_of(&x.operand);
                 let a = self.reg(&x.operand, at)?;
-                out.push(Inst::FNeg { ty, dst: self.dst(&x.dest), a });
+                out.push(Inst::FNeg {
+                    ty,
+                    dst: self.dst(&x.dest),
+                    a,
+                });
             }
             I::ICmp(x) => {
                 let w = self.int_w(&x.operand0, at)?;
                 let a = self.reg(&x.operand0, at)?;
                 let b = self.reg(&x.operand1, at)?;
-                out.push(Inst::ICmp { pred: ipred(x.predicate), w, dst: self.dst(&x.dest), a, b });
+                out.push(Inst::ICmp {
+                    pred: ipred(x.predicate),
+                    w,
+                    dst: self.dst(&x.dest),
+                    a,
+                    b,
+                });
             }
             I::FCmp(x) => {
                 let ty = self.ty_of(&x.operand0);
                 let a = self.reg(&x.operand0, at)?;
                 let b = self.reg(&x.operand1, at)?;
-                out.push(Inst::FCmp { pred: fpred(x.predicate), ty, dst: self.dst(&x.dest), a, b });
+                out.push(Inst::FCmp {
+                    pred: fpred(x.predicate),
+                    ty,
+                    dst: self.dst(&x.dest),
+                    a,
+                    b,
+                });
             }
             I::Trunc(x) => cast!(x, CastOp::Trunc),
             I::ZExt(x) => cast!(x, CastOp::ZExt),
@@ -761,16 +943,42 @@ impl<'l, 'a> FnLower<'l, 'a> {
             I::Freeze(x) => {
                 let a = self.operand(&x.operand, at)?;
                 match a {
-                    Val::Reg(a, t) => out.push(Inst::Cast { op: CastOp::Bits, from: t, to: t, dst: self.dst(&x.dest), a }),
-                    Val::Agg(s, n) => out.push(Inst::ExtractAgg { dst: self.dst(&x.dest), size: n, agg: s, offset: 0 }),
+                    Val::Reg(a, t) => out.push(Inst::Cast {
+                        op: CastOp::Bits,
+                        from: t,
+                        to: t,
+                        dst: self.dst(&x.dest),
+                        a,
+                    }),
+                    Val::Agg(s, n) => out.push(Inst::ExtractAgg {
+                        dst: self.dst(&x.dest),
+                        size: n,
+                        agg: s,
+                        offset: 0,
+                    }),
                 }
             }
             I::Phi(_) => {} // resolved on edges
             I::Select(x) => {
                 let cond = self.reg(&x.condition, at)?;
-                match (self.operand(&x.true_value, at)?, self.operand(&x.false_value, at)?) {
-                    (Val::Reg(t, ty), Val::Reg(f, _)) => out.push(Inst::Select { ty, dst: self.dst(&x.dest), cond, t, f }),
-                    (Val::Agg(t, n), Val::Agg(f, _)) => out.push(Inst::SelectAgg { dst: self.dst(&x.dest), size: n, cond, t, f }),
+                match (
+                    self.operand(&x.true_value, at)?,
+                    self.operand(&x.false_value, at)?,
+                ) {
+                    (Val::Reg(t, ty), Val::Reg(f, _)) => out.push(Inst::Select {
+                        ty,
+                        dst: self.dst(&x.dest),
+                        cond,
+                        t,
+                        f,
+                    }),
+                    (Val::Agg(t, n), Val::Agg(f, _)) => out.push(Inst::SelectAgg {
+                        dst: self.dst(&x.dest),
+                        size: n,
+                        cond,
+                        t,
+                        f,
+                    }),
                     _ => return unsupported("select over vectors", at),
                 }
             }
@@ -778,7 +986,12 @@ impl<'l, 'a> FnLower<'l, 'a> {
                 let elem_size = self.lw.lay.size(&x.allocated_type);
                 let count = self.reg(&x.num_elements, at)?;
                 let align = (x.alignment.max(1)).max(self.lw.lay.align(&x.allocated_type) as u32);
-                out.push(Inst::Alloca { dst: self.dst(&x.dest), elem_size, count, align });
+                out.push(Inst::Alloca {
+                    dst: self.dst(&x.dest),
+                    elem_size,
+                    count,
+                    align,
+                });
             }
             I::Load(x) => {
                 let addr = self.reg(&x.address, at)?;
@@ -806,12 +1019,16 @@ impl<'l, 'a> FnLower<'l, 'a> {
                     } else {
                         let resolved = self.lw.lay.resolve(cur.as_ref()).clone();
                         match &resolved {
-                            Type::StructType { element_types, is_packed } => {
+                            Type::StructType {
+                                element_types,
+                                is_packed,
+                            } => {
                                 let fi = match idx.as_constant() {
                                     Some(Constant::Int { value, .. }) => *value as usize,
                                     _ => return unsupported("non-constant struct index", at),
                                 };
-                                let (offs, _) = self.lw.lay.struct_offsets(element_types, *is_packed);
+                                let (offs, _) =
+                                    self.lw.lay.struct_offsets(element_types, *is_packed);
                                 offset += offs[fi] as i64;
                                 cur = element_types[fi].clone();
                                 continue;
@@ -824,7 +1041,9 @@ impl<'l, 'a> FnLower<'l, 'a> {
                         }
                     }
                     match idx.as_constant() {
-                        Some(Constant::Int { bits, value }) => offset = offset.wrapping_add(sext(*value, *bits).wrapping_mul(scale)),
+                        Some(Constant::Int { bits, value }) => {
+                            offset = offset.wrapping_add(sext(*value, *bits).wrapping_mul(scale))
+                        }
                         _ => {
                             let w = self.int_w(idx, at)?;
                             let r = self.reg(idx, at)?;
@@ -832,40 +1051,77 @@ impl<'l, 'a> FnLower<'l, 'a> {
                         }
                     }
                 }
-                out.push(Inst::Gep { dst: self.dst(&x.dest), base, offset, terms });
+                out.push(Inst::Gep {
+                    dst: self.dst(&x.dest),
+                    base,
+                    offset,
+                    terms,
+                });
             }
             I::ExtractValue(x) => {
                 let agg_ty = self.lw.m.types.type_of(&x.aggregate);
-                let (off, _) = self.lw.lay.member(unsafe { &*(agg_ty.as_ref() as *const Type) }, &x.indices);
+                let (off, _) = self
+                    .lw
+                    .lay
+                    .member(unsafe { &*(agg_ty.as_ref() as *const Type) }, &x.indices);
                 let agg = match self.operand(&x.aggregate, at)? {
                     Val::Agg(s, _) => s,
                     _ => return unsupported("extractvalue from a non-aggregate", at),
                 };
                 match self.vals[&x.dest] {
-                    Val::Reg(dst, ty) => out.push(Inst::ExtractValue { dst, ty, agg, offset: off as u32 }),
-                    Val::Agg(dst, size) => out.push(Inst::ExtractAgg { dst, size, agg, offset: off as u32 }),
+                    Val::Reg(dst, ty) => out.push(Inst::ExtractValue {
+                        dst,
+                        ty,
+                        agg,
+                        offset: off as u32,
+                    }),
+                    Val::Agg(dst, size) => out.push(Inst::ExtractAgg {
+                        dst,
+                        size,
+                        agg,
+                        offset: off as u32,
+                    }),
                 }
             }
             I::InsertValue(x) => {
                 let agg_ty = self.lw.m.types.type_of(&x.aggregate);
-                let (off, _) = self.lw.lay.member(unsafe { &*(agg_ty.as_ref() as *const Type) }, &x.indices);
+                let (off, _) = self
+                    .lw
+                    .lay
+                    .member(unsafe { &*(agg_ty.as_ref() as *const Type) }, &x.indices);
                 let (agg, size) = match self.operand(&x.aggregate, at)? {
                     Val::Agg(s, n) => (s, n),
                     _ => return unsupported("insertvalue into a non-aggregate", at),
                 };
                 let val = self.operand(&x.element, at)?;
-                out.push(Inst::InsertValue { dst: self.dst(&x.dest), size, agg, val, offset: off as u32 });
+                out.push(Inst::InsertValue {
+                    dst: self.dst(&x.dest),
+                    size,
+                    agg,
+                    val,
+                    offset: off as u32,
+                });
             }
             I::Call(x) => self.call(x, out, loc, at)?,
             I::Fence(_) => {}
-            other => return unsupported(format!("instruction `{}`", first_word(&other.to_string())), at),
+            other => {
+                return unsupported(
+                    format!("instruction `{}`", first_word(&other.to_string())),
+                    at,
+                );
+            }
         }
         Ok(())
     }
 
     fn int_cast_op(&self, from: &Operand, to: &TypeRef) -> CastOp {
         let fw = self.ty_of(from).bits(self.lw.lay.dm);
-        let tw = self.lw.lay.ty(to).map(|t| t.bits(self.lw.lay.dm)).unwrap_or(64);
+        let tw = self
+            .lw
+            .lay
+            .ty(to)
+            .map(|t| t.bits(self.lw.lay.dm))
+            .unwrap_or(64);
         if tw < fw {
             CastOp::Trunc
         } else if tw > fw {
@@ -875,7 +1131,13 @@ impl<'l, 'a> FnLower<'l, 'a> {
         }
     }
 
-    fn call(&mut self, x: &l::instruction::Call, out: &mut Vec<Inst>, loc: Loc, at: &str) -> Result<()> {
+    fn call(
+        &mut self,
+        x: &l::instruction::Call,
+        out: &mut Vec<Inst>,
+        loc: Loc,
+        at: &str,
+    ) -> Result<()> {
         let callee = match &x.function {
             either::Either::Left(_) => return unsupported("inline assembly", at),
             either::Either::Right(op) => op,
@@ -897,47 +1159,108 @@ impl<'l, 'a> FnLower<'l, 'a> {
                 let name = name_str(name);
                 if let Some(&fid) = self.lw.out.func_by_name.get(&name) {
                     self.lw.out.call_sites.push(loc);
-                    out.push(Inst::Call { callee: Callee::Func(fid), args, ret, site });
+                    out.push(Inst::Call {
+                        callee: Callee::Func(fid),
+                        args,
+                        ret,
+                        site,
+                    });
                     return Ok(());
                 }
                 if name.starts_with("llvm.") {
                     return self.intrinsic(&name, args, ret, out, at);
                 }
                 let (rt, pts, va) = match x.function_ty.as_ref() {
-                    Type::FuncType { result_type, param_types, is_var_arg } => (result_type.clone(), param_types.clone(), *is_var_arg),
+                    Type::FuncType {
+                        result_type,
+                        param_types,
+                        is_var_arg,
+                    } => (result_type.clone(), param_types.clone(), *is_var_arg),
                     _ => (self.lw.m.types.void(), vec![], true),
                 };
                 let ext = self.lw.extern_decl(&name, &rt, pts, va);
                 self.lw.out.call_sites.push(loc);
-                out.push(Inst::CallExtern { ext, args, ret, site });
+                out.push(Inst::CallExtern {
+                    ext,
+                    args,
+                    ret,
+                    site,
+                });
                 return Ok(());
             }
         }
         let r = self.reg(callee, at)?;
         self.lw.out.call_sites.push(loc);
-        out.push(Inst::Call { callee: Callee::Indirect(r), args, ret, site });
+        out.push(Inst::Call {
+            callee: Callee::Indirect(r),
+            args,
+            ret,
+            site,
+        });
         Ok(())
     }
 
-    fn intrinsic(&mut self, name: &str, args: Vec<Val>, ret: Option<Val>, out: &mut Vec<Inst>, at: &str) -> Result<()> {
+    fn intrinsic(
+        &mut self,
+        name: &str,
+        args: Vec<Val>,
+        ret: Option<Val>,
+        out: &mut Vec<Inst>,
+        at: &str,
+    ) -> Result<()> {
         let base = intrinsic_base(name);
-        let regs: Vec<Reg> = args.iter().filter_map(|a| if let Val::Reg(r, _) = a { Some(*r) } else { None }).collect();
+        let regs: Vec<Reg> = args
+            .iter()
+            .filter_map(|a| {
+                if let Val::Reg(r, _) = a {
+                    Some(*r)
+                } else {
+                    None
+                }
+            })
+            .collect();
         let ty = args.first().map(|a| a.ty()).unwrap_or(Ty::Void);
         let op = |o: IntrinsicOp| Some(o);
         let iop = match base.as_str() {
-            "dbg.declare" | "dbg.value" | "dbg.label" | "dbg.assign" | "lifetime.start" | "lifetime.end" | "assume" | "va_end"
-            | "stackrestore" | "experimental.noalias.scope.decl" | "invariant.start" | "invariant.end" | "sideeffect"
-            | "prefetch" | "donothing" => None,
+            "dbg.declare"
+            | "dbg.value"
+            | "dbg.label"
+            | "dbg.assign"
+            | "lifetime.start"
+            | "lifetime.end"
+            | "assume"
+            | "va_end"
+            | "stackrestore"
+            | "experimental.noalias.scope.decl"
+            | "invariant.start"
+            | "invariant.end"
+            | "sideeffect"
+            | "prefetch"
+            | "donothing" => None,
             "memcpy" | "memcpy.inline" => {
-                out.push(Inst::MemCopy { dst: regs[0], src: regs[1], len: regs[2], overlapping: false });
+                out.push(Inst::MemCopy {
+                    dst: regs[0],
+                    src: regs[1],
+                    len: regs[2],
+                    overlapping: false,
+                });
                 return Ok(());
             }
             "memmove" => {
-                out.push(Inst::MemCopy { dst: regs[0], src: regs[1], len: regs[2], overlapping: true });
+                out.push(Inst::MemCopy {
+                    dst: regs[0],
+                    src: regs[1],
+                    len: regs[2],
+                    overlapping: true,
+                });
                 return Ok(());
             }
             "memset" | "memset.inline" => {
-                out.push(Inst::MemSet { dst: regs[0], byte: regs[1], len: regs[2] });
+                out.push(Inst::MemSet {
+                    dst: regs[0],
+                    byte: regs[1],
+                    len: regs[2],
+                });
                 return Ok(());
             }
             "va_start" => {
@@ -945,20 +1268,36 @@ impl<'l, 'a> FnLower<'l, 'a> {
                 return Ok(());
             }
             "va_copy" => {
-                out.push(Inst::VaCopy { dst: regs[0], src: regs[1] });
+                out.push(Inst::VaCopy {
+                    dst: regs[0],
+                    src: regs[1],
+                });
                 return Ok(());
             }
             "trap" | "debugtrap" | "ubsantrap" => {
-                let ext = self.lw.extern_decl("abort", &self.lw.m.types.void(), vec![], false);
+                let ext = self
+                    .lw
+                    .extern_decl("abort", &self.lw.m.types.void(), vec![], false);
                 let site = self.lw.out.call_sites.len() as u32;
                 self.lw.out.call_sites.push(Loc::default());
-                out.push(Inst::CallExtern { ext, args: vec![], ret: None, site });
+                out.push(Inst::CallExtern {
+                    ext,
+                    args: vec![],
+                    ret: None,
+                    site,
+                });
                 return Ok(());
             }
             "stacksave" => {
                 if let Some(Val::Reg(d, t)) = ret {
                     let z = self.const_reg(0);
-                    out.push(Inst::Cast { op: CastOp::Bits, from: t, to: t, dst: d, a: z });
+                    out.push(Inst::Cast {
+                        op: CastOp::Bits,
+                        from: t,
+                        to: t,
+                        dst: d,
+                        a: z,
+                    });
                 }
                 return Ok(());
             }
@@ -968,18 +1307,35 @@ impl<'l, 'a> FnLower<'l, 'a> {
                     let min = args.get(1).map(|_| 0).unwrap_or(0);
                     let _ = min;
                     let v = self.const_reg(mask(u64::MAX, t.bits(self.lw.lay.dm)));
-                    out.push(Inst::Cast { op: CastOp::Bits, from: t, to: t, dst: d, a: v });
+                    out.push(Inst::Cast {
+                        op: CastOp::Bits,
+                        from: t,
+                        to: t,
+                        dst: d,
+                        a: v,
+                    });
                 }
                 return Ok(());
             }
             "is.constant" => {
                 if let Some(Val::Reg(d, t)) = ret {
                     let z = self.const_reg(0);
-                    out.push(Inst::Cast { op: CastOp::Bits, from: t, to: t, dst: d, a: z });
+                    out.push(Inst::Cast {
+                        op: CastOp::Bits,
+                        from: t,
+                        to: t,
+                        dst: d,
+                        a: z,
+                    });
                 }
                 return Ok(());
             }
-            "expect" | "expect.with.probability" | "ssa.copy" | "annotation" | "launder.invariant.group" | "strip.invariant.group" => op(IntrinsicOp::Copy),
+            "expect"
+            | "expect.with.probability"
+            | "ssa.copy"
+            | "annotation"
+            | "launder.invariant.group"
+            | "strip.invariant.group" => op(IntrinsicOp::Copy),
             "smax" => op(IntrinsicOp::SMax),
             "smin" => op(IntrinsicOp::SMin),
             "umax" => op(IntrinsicOp::UMax),
@@ -1028,7 +1384,12 @@ impl<'l, 'a> FnLower<'l, 'a> {
         };
         let Some(iop) = iop else { return Ok(()) };
         let Some(dst) = ret else { return Ok(()) };
-        out.push(Inst::Intrinsic { op: iop, ty, dst, args: regs });
+        out.push(Inst::Intrinsic {
+            op: iop,
+            ty,
+            dst,
+            args: regs,
+        });
         Ok(())
     }
 
@@ -1037,16 +1398,33 @@ impl<'l, 'a> FnLower<'l, 'a> {
             return NO_GOAL;
         }
         let goals = &mut self.lw.out.branch_goals;
-        goals.push(BranchGoal { func, block, outcome, loc, target_loc: Loc::default() });
+        goals.push(BranchGoal {
+            func,
+            block,
+            outcome,
+            loc,
+            target_loc: Loc::default(),
+        });
         (goals.len() - 1) as GoalId
     }
 
     fn edge(&self, from: BlockId, to: &Name, moves: &HashMap<(BlockId, BlockId), Moves>) -> Edge {
         let target = self.blocks[to];
-        Edge { target, moves: moves.get(&(from, target)).cloned().unwrap_or_default() }
+        Edge {
+            target,
+            moves: moves.get(&(from, target)).cloned().unwrap_or_default(),
+        }
     }
 
-    fn term(&mut self, t: &l::Terminator, bi: BlockId, fid: FuncId, loc: Loc, moves: &HashMap<(BlockId, BlockId), Moves>, at: &str) -> Result<Terminator> {
+    fn term(
+        &mut self,
+        t: &l::Terminator,
+        bi: BlockId,
+        fid: FuncId,
+        loc: Loc,
+        moves: &HashMap<(BlockId, BlockId), Moves>,
+        at: &str,
+    ) -> Result<Terminator> {
         use l::Terminator as T;
         Ok(match t {
             T::Ret(r) => Terminator::Ret {
@@ -1055,7 +1433,9 @@ impl<'l, 'a> FnLower<'l, 'a> {
                     None => None,
                 },
             },
-            T::Br(b) => Terminator::Br { edge: self.edge(bi, &b.dest, moves) },
+            T::Br(b) => Terminator::Br {
+                edge: self.edge(bi, &b.dest, moves),
+            },
             T::CondBr(c) => {
                 let cond = self.reg(&c.condition, at)?;
                 let then_goal = self.new_goal(fid, bi, "true".into(), loc);
@@ -1078,10 +1458,21 @@ impl<'l, 'a> FnLower<'l, 'a> {
                     cases.push((v, self.edge(bi, dest, moves), g));
                 }
                 let default_goal = self.new_goal(fid, bi, "default".into(), loc);
-                Terminator::Switch { val, w, cases, default: self.edge(bi, &s.default_dest, moves), default_goal }
+                Terminator::Switch {
+                    val,
+                    w,
+                    cases,
+                    default: self.edge(bi, &s.default_dest, moves),
+                    default_goal,
+                }
             }
             T::Unreachable(_) => Terminator::Unreachable,
-            other => return unsupported(format!("terminator `{}`", first_word(&other.to_string())), at),
+            other => {
+                return unsupported(
+                    format!("terminator `{}`", first_word(&other.to_string())),
+                    at,
+                );
+            }
         })
     }
 }
@@ -1099,8 +1490,14 @@ fn first_word(s: &str) -> String {
 fn intrinsic_base(name: &str) -> String {
     let is_type = |p: &str| {
         let (head, rest) = p.split_at(1.min(p.len()));
-        (matches!(head, "i" | "f" | "p" | "v") && !rest.is_empty() && rest.chars().next().is_some_and(|c| c.is_ascii_digit()))
+        (matches!(head, "i" | "f" | "p" | "v")
+            && !rest.is_empty()
+            && rest.chars().next().is_some_and(|c| c.is_ascii_digit()))
             || matches!(p, "bf16" | "ppcf128" | "x86_fp80")
     };
-    name.trim_start_matches("llvm.").split('.').take_while(|p| !is_type(p)).collect::<Vec<_>>().join(".")
+    name.trim_start_matches("llvm.")
+        .split('.')
+        .take_while(|p| !is_type(p))
+        .collect::<Vec<_>>()
+        .join(".")
 }

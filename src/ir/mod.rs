@@ -284,41 +284,174 @@ impl Val {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Inst {
-    Bin { op: BinOp, w: u8, dst: Reg, a: Reg, b: Reg },
-    FBin { op: FBinOp, ty: Ty, dst: Reg, a: Reg, b: Reg },
-    FNeg { ty: Ty, dst: Reg, a: Reg },
-    ICmp { pred: IPred, w: u8, dst: Reg, a: Reg, b: Reg },
-    FCmp { pred: FPred, ty: Ty, dst: Reg, a: Reg, b: Reg },
-    Cast { op: CastOp, from: Ty, to: Ty, dst: Reg, a: Reg },
-    Select { ty: Ty, dst: Reg, cond: Reg, t: Reg, f: Reg },
-    SelectAgg { dst: AggSlot, size: u32, cond: Reg, t: AggSlot, f: AggSlot },
-    Alloca { dst: Reg, elem_size: u64, count: Reg, align: u32 },
-    Load { dst: Reg, ty: Ty, addr: Reg },
-    LoadAgg { dst: AggSlot, size: u32, addr: Reg },
-    Store { ty: Ty, addr: Reg, val: Reg },
-    StoreAgg { size: u32, addr: Reg, val: AggSlot },
+    Bin {
+        op: BinOp,
+        w: u8,
+        dst: Reg,
+        a: Reg,
+        b: Reg,
+    },
+    FBin {
+        op: FBinOp,
+        ty: Ty,
+        dst: Reg,
+        a: Reg,
+        b: Reg,
+    },
+    FNeg {
+        ty: Ty,
+        dst: Reg,
+        a: Reg,
+    },
+    ICmp {
+        pred: IPred,
+        w: u8,
+        dst: Reg,
+        a: Reg,
+        b: Reg,
+    },
+    FCmp {
+        pred: FPred,
+        ty: Ty,
+        dst: Reg,
+        a: Reg,
+        b: Reg,
+    },
+    Cast {
+        op: CastOp,
+        from: Ty,
+        to: Ty,
+        dst: Reg,
+        a: Reg,
+    },
+    Select {
+        ty: Ty,
+        dst: Reg,
+        cond: Reg,
+        t: Reg,
+        f: Reg,
+    },
+    SelectAgg {
+        dst: AggSlot,
+        size: u32,
+        cond: Reg,
+        t: AggSlot,
+        f: AggSlot,
+    },
+    Alloca {
+        dst: Reg,
+        elem_size: u64,
+        count: Reg,
+        align: u32,
+    },
+    Load {
+        dst: Reg,
+        ty: Ty,
+        addr: Reg,
+    },
+    LoadAgg {
+        dst: AggSlot,
+        size: u32,
+        addr: Reg,
+    },
+    Store {
+        ty: Ty,
+        addr: Reg,
+        val: Reg,
+    },
+    StoreAgg {
+        size: u32,
+        addr: Reg,
+        val: AggSlot,
+    },
     /// dst = base + offset + Σ sext(index) * scale
-    Gep { dst: Reg, base: Reg, offset: i64, terms: Vec<(Reg, u8, i64)> },
-    ExtractValue { dst: Reg, ty: Ty, agg: AggSlot, offset: u32 },
-    ExtractAgg { dst: AggSlot, size: u32, agg: AggSlot, offset: u32 },
-    InsertValue { dst: AggSlot, size: u32, agg: AggSlot, val: Val, offset: u32 },
-    Intrinsic { op: IntrinsicOp, ty: Ty, dst: Val, args: Vec<Reg> },
-    MemCopy { dst: Reg, src: Reg, len: Reg, overlapping: bool },
-    MemSet { dst: Reg, byte: Reg, len: Reg },
-    VaStart { list: Reg },
-    VaCopy { dst: Reg, src: Reg },
-    Call { callee: Callee, args: Vec<Val>, ret: Option<Val>, site: u32 },
+    Gep {
+        dst: Reg,
+        base: Reg,
+        offset: i64,
+        terms: Vec<(Reg, u8, i64)>,
+    },
+    ExtractValue {
+        dst: Reg,
+        ty: Ty,
+        agg: AggSlot,
+        offset: u32,
+    },
+    ExtractAgg {
+        dst: AggSlot,
+        size: u32,
+        agg: AggSlot,
+        offset: u32,
+    },
+    InsertValue {
+        dst: AggSlot,
+        size: u32,
+        agg: AggSlot,
+        val: Val,
+        offset: u32,
+    },
+    Intrinsic {
+        op: IntrinsicOp,
+        ty: Ty,
+        dst: Val,
+        args: Vec<Reg>,
+    },
+    MemCopy {
+        dst: Reg,
+        src: Reg,
+        len: Reg,
+        overlapping: bool,
+    },
+    MemSet {
+        dst: Reg,
+        byte: Reg,
+        len: Reg,
+    },
+    VaStart {
+        list: Reg,
+    },
+    VaCopy {
+        dst: Reg,
+        src: Reg,
+    },
+    Call {
+        callee: Callee,
+        args: Vec<Val>,
+        ret: Option<Val>,
+        site: u32,
+    },
     /// Calls to functions that have no body: libc models, input functions, unknown externals.
-    CallExtern { ext: u32, args: Vec<Val>, ret: Option<Val>, site: u32 },
+    CallExtern {
+        ext: u32,
+        args: Vec<Val>,
+        ret: Option<Val>,
+        site: u32,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Terminator {
-    Ret { val: Option<Val> },
-    Br { edge: Edge },
-    CondBr { cond: Reg, then_edge: Edge, else_edge: Edge, then_goal: GoalId, else_goal: GoalId },
+    Ret {
+        val: Option<Val>,
+    },
+    Br {
+        edge: Edge,
+    },
+    CondBr {
+        cond: Reg,
+        then_edge: Edge,
+        else_edge: Edge,
+        then_goal: GoalId,
+        else_goal: GoalId,
+    },
     /// Cases in order; each case and the default is a goal.
-    Switch { val: Reg, w: u8, cases: Vec<(u64, Edge, GoalId)>, default: Edge, default_goal: GoalId },
+    Switch {
+        val: Reg,
+        w: u8,
+        cases: Vec<(u64, Edge, GoalId)>,
+        default: Edge,
+        default_goal: GoalId,
+    },
     Unreachable,
 }
 
@@ -327,7 +460,11 @@ impl Terminator {
         match self {
             Terminator::Ret { .. } | Terminator::Unreachable => vec![],
             Terminator::Br { edge } => vec![edge.target],
-            Terminator::CondBr { then_edge, else_edge, .. } => vec![then_edge.target, else_edge.target],
+            Terminator::CondBr {
+                then_edge,
+                else_edge,
+                ..
+            } => vec![then_edge.target, else_edge.target],
             Terminator::Switch { cases, default, .. } => {
                 let mut v: Vec<BlockId> = cases.iter().map(|c| c.1.target).collect();
                 v.push(default.target);
@@ -438,14 +575,24 @@ pub mod layout {
 
 impl Module {
     pub fn function(&self, name: &str) -> Option<&Function> {
-        self.func_by_name.get(name).map(|&i| &self.functions[i as usize])
+        self.func_by_name
+            .get(name)
+            .map(|&i| &self.functions[i as usize])
     }
     pub fn loc_string(&self, loc: Loc) -> String {
-        let file = self.files.get(loc.file as usize).map(|s| s.as_str()).unwrap_or("?");
+        let file = self
+            .files
+            .get(loc.file as usize)
+            .map(|s| s.as_str())
+            .unwrap_or("?");
         format!("{}:{}:{}", file, loc.line, loc.col)
     }
     pub fn num_insts(&self) -> usize {
-        self.functions.iter().flat_map(|f| &f.blocks).map(|b| b.insts.len() + 1).sum()
+        self.functions
+            .iter()
+            .flat_map(|f| &f.blocks)
+            .map(|b| b.insts.len() + 1)
+            .sum()
     }
 }
 

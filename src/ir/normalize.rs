@@ -36,7 +36,11 @@ pub fn normalize_bitcode(input: &Path, output: &Path) -> Result<(), String> {
         // with the new operand and picked up by the next pass.
         for _ in 0..64 {
             let geps = collect_geps(m);
-            let inner: Vec<LLVMValueRef> = geps.iter().copied().filter(|&g| !is_canonical(g, i8t) && !has_gep_operand(g, i8t)).collect();
+            let inner: Vec<LLVMValueRef> = geps
+                .iter()
+                .copied()
+                .filter(|&g| !is_canonical(g, i8t) && !has_gep_operand(g, i8t))
+                .collect();
             if inner.is_empty() {
                 break;
             }
@@ -60,7 +64,9 @@ pub fn normalize_bitcode(input: &Path, output: &Path) -> Result<(), String> {
 }
 
 unsafe fn is_gep_ce(v: LLVMValueRef) -> bool {
-    unsafe { !LLVMIsAConstantExpr(v).is_null() && LLVMGetConstOpcode(v) == LLVMOpcode::LLVMGetElementPtr }
+    unsafe {
+        !LLVMIsAConstantExpr(v).is_null() && LLVMGetConstOpcode(v) == LLVMOpcode::LLVMGetElementPtr
+    }
 }
 
 unsafe fn is_canonical(g: LLVMValueRef, i8t: LLVMTypeRef) -> bool {
@@ -70,7 +76,9 @@ unsafe fn is_canonical(g: LLVMValueRef, i8t: LLVMTypeRef) -> bool {
 /// True if a non-canonical GEP occurs inside `g`'s operands (then `g` is not innermost).
 unsafe fn has_gep_operand(g: LLVMValueRef, i8t: LLVMTypeRef) -> bool {
     unsafe {
-        let mut stack: Vec<LLVMValueRef> = (0..LLVMGetNumOperands(g)).map(|i| LLVMGetOperand(g, i as u32)).collect();
+        let mut stack: Vec<LLVMValueRef> = (0..LLVMGetNumOperands(g))
+            .map(|i| LLVMGetOperand(g, i as u32))
+            .collect();
         while let Some(v) = stack.pop() {
             if LLVMIsAConstantExpr(v).is_null() {
                 continue;
@@ -144,7 +152,11 @@ unsafe fn collect_geps(m: LLVMModuleRef) -> Vec<LLVMValueRef> {
             f = LLVMGetNextFunction(f);
         }
         while let Some(v) = roots.pop() {
-            if v.is_null() || LLVMIsAConstant(v).is_null() || !LLVMIsAGlobalValue(v).is_null() || !seen.insert(v) {
+            if v.is_null()
+                || LLVMIsAConstant(v).is_null()
+                || !LLVMIsAGlobalValue(v).is_null()
+                || !seen.insert(v)
+            {
                 continue;
             }
             if is_gep_ce(v) {

@@ -23,7 +23,11 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 /// The pseudo-location before `main`: its one edge initializes tracked globals.
-const INIT: Loc = Loc { func: u32::MAX, block: 0, ip: 0 };
+const INIT: Loc = Loc {
+    func: u32::MAX,
+    block: 0,
+    ip: 0,
+};
 
 #[derive(Clone, Debug)]
 pub struct ArgNode {
@@ -73,7 +77,13 @@ pub struct McConfig {
 
 impl Default for McConfig {
     fn default() -> Self {
-        McConfig { time: Duration::from_secs(30), max_nodes: 50_000, max_stack: 32, max_preds_per_loc: 96, query_timeout: Duration::from_secs(5) }
+        McConfig {
+            time: Duration::from_secs(30),
+            max_nodes: 50_000,
+            max_stack: 32,
+            max_preds_per_loc: 96,
+            query_timeout: Duration::from_secs(5),
+        }
     }
 }
 
@@ -93,13 +103,27 @@ type PostKey = (Vec<ExprId>, Loc, usize, Option<Loc>, Loc, usize);
 
 impl<'m> ModelChecker<'m> {
     pub fn new(model: Model<'m>, entry: FuncId, cfg: McConfig) -> ModelChecker<'m> {
-        ModelChecker { model, preds: HashMap::new(), solver: Z3Backend::new(), stats: McStats::default(), cfg, given_up: HashSet::new(), entry, post_cache: HashMap::new() }
+        ModelChecker {
+            model,
+            preds: HashMap::new(),
+            solver: Z3Backend::new(),
+            stats: McStats::default(),
+            cfg,
+            given_up: HashSet::new(),
+            entry,
+            post_cache: HashMap::new(),
+        }
     }
 
     fn check(&mut self, constraints: &[ExprId]) -> Answer {
         self.stats.solver_calls += 1;
         let t = Instant::now();
-        let a = self.solver.check(&self.model.pool, constraints, self.cfg.query_timeout, &|_| 0);
+        let a = self.solver.check(
+            &self.model.pool,
+            constraints,
+            self.cfg.query_timeout,
+            &|_| 0,
+        );
         self.stats.solver_time_s += t.elapsed().as_secs_f64();
         a
     }
@@ -108,8 +132,16 @@ impl<'m> ModelChecker<'m> {
         if loc == INIT {
             let assigns = self.model.initial_assigns();
             return vec![super::model::Transition {
-                effect: Effect { assigns, guards: vec![], havocs: vec![] },
-                next: Next::Goto(Loc { func: self.entry, block: 0, ip: 0 }),
+                effect: Effect {
+                    assigns,
+                    guards: vec![],
+                    havocs: vec![],
+                },
+                next: Next::Goto(Loc {
+                    func: self.entry,
+                    block: 0,
+                    ip: 0,
+                }),
                 goal: None,
                 error_site: None,
             }];
@@ -120,9 +152,14 @@ impl<'m> ModelChecker<'m> {
     /// Effect of returning from `callee` to `ret_to`: the caller's result register.
     fn return_effect(&mut self, ret_to: Loc, callee: FuncId) -> Effect {
         let m = self.model.m;
-        let call = &m.functions[ret_to.func as usize].blocks[ret_to.block as usize].insts[(ret_to.ip - 1) as usize];
+        let call = &m.functions[ret_to.func as usize].blocks[ret_to.block as usize].insts
+            [(ret_to.ip - 1) as usize];
         let mut eff = Effect::default();
-        if let crate::ir::Inst::Call { ret: Some(crate::ir::Val::Reg(d, t)), .. } = call {
+        if let crate::ir::Inst::Call {
+            ret: Some(crate::ir::Val::Reg(d, t)),
+            ..
+        } = call
+        {
             let rv = self.model.ret_var(callee, *t);
             let src = self.model.var_expr(rv);
             let dst = self.dst_var(ret_to.func, *d, *t);
@@ -141,7 +178,17 @@ impl<'m> ModelChecker<'m> {
     fn wp(&mut self, e: ExprId, eff: &Effect) -> ExprId {
         let map: HashMap<u32, ExprId> = eff.assigns.iter().copied().collect();
         let mut memo = HashMap::new();
-        self.model.pool.substitute(e, &mut |_, k| if k.byte == 0 { map.get(&k.input).copied() } else { None }, &mut memo)
+        self.model.pool.substitute(
+            e,
+            &mut |_, k| {
+                if k.byte == 0 {
+                    map.get(&k.input).copied()
+                } else {
+                    None
+                }
+            },
+            &mut memo,
+        )
     }
 
     fn mentions_havoc(&mut self, e: ExprId) -> bool {
@@ -153,7 +200,12 @@ impl<'m> ModelChecker<'m> {
     }
 
     /// Abstract post: None if the edge is infeasible from `preds`.
-    fn post(&mut self, preds: &[ExprId], effects: &[Rc<Effect>], target: Loc) -> Option<Vec<ExprId>> {
+    fn post(
+        &mut self,
+        preds: &[ExprId],
+        effects: &[Rc<Effect>],
+        target: Loc,
+    ) -> Option<Vec<ExprId>> {
         // Guards, each over the pre-state of its own effect: bring all to the source state.
         let mut cons: Vec<ExprId> = preds.to_vec();
         let mut composed: Vec<Rc<Effect>> = vec![];
@@ -184,16 +236,27 @@ impl<'m> ModelChecker<'m> {
         }
         self.stats.solver_calls += negs.len() as u64;
         let t = Instant::now();
-        let answers = self.solver.check_each(&self.model.pool, &cons, &negs, self.cfg.query_timeout);
+        let answers =
+            self.solver
+                .check_each(&self.model.pool, &cons, &negs, self.cfg.query_timeout);
         self.stats.solver_time_s += t.elapsed().as_secs_f64();
-        let mut out: Vec<ExprId> = candidates.iter().zip(answers).filter(|(_, a)| *a == Answer::Unsat).map(|(p, _)| *p).collect();
+        let mut out: Vec<ExprId> = candidates
+            .iter()
+            .zip(answers)
+            .filter(|(_, a)| *a == Answer::Unsat)
+            .map(|(p, _)| *p)
+            .collect();
         out.sort();
         Some(out)
     }
 
     /// SSA path formula of the edges from the root to `node`: guards, and the input havocs in
     /// execution order.
-    fn path_formula(&mut self, arg: &Arg, node: usize) -> (Vec<ExprId>, Vec<(ExprId, InputKind)>, Vec<(usize, usize)>) {
+    fn path_formula(
+        &mut self,
+        arg: &Arg,
+        node: usize,
+    ) -> (Vec<ExprId>, Vec<(ExprId, InputKind)>, Vec<(usize, usize)>) {
         let chain = arg.path_to(node);
         let mut env: HashMap<u32, ExprId> = HashMap::new();
         let mut occurrence: HashMap<u32, u32> = HashMap::new();
@@ -230,7 +293,11 @@ impl<'m> ModelChecker<'m> {
                     guards.push(s);
                     origin.push((i, ei));
                 }
-                let new: Vec<(u32, ExprId)> = eff.assigns.iter().map(|(v, e)| (*v, self.model.pool.substitute(*e, &mut sub, &mut memo))).collect();
+                let new: Vec<(u32, ExprId)> = eff
+                    .assigns
+                    .iter()
+                    .map(|(v, e)| (*v, self.model.pool.substitute(*e, &mut sub, &mut memo)))
+                    .collect();
                 for (v, e) in new {
                     env.insert(v, e);
                 }
@@ -240,13 +307,24 @@ impl<'m> ModelChecker<'m> {
     }
 
     /// New predicates from an infeasible path: WP of the unsat core's guards, per location.
-    fn refine(&mut self, arg: &Arg, node: usize, guards: &[ExprId], origin: &[(usize, usize)]) -> usize {
+    fn refine(
+        &mut self,
+        arg: &Arg,
+        node: usize,
+        guards: &[ExprId],
+        origin: &[(usize, usize)],
+    ) -> usize {
         // Deletion-based unsat core over the guards.
         let mut core: Vec<usize> = (0..guards.len()).collect();
         if guards.len() <= 80 {
             let mut i = 0;
             while i < core.len() {
-                let trial: Vec<ExprId> = core.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, g)| guards[*g]).collect();
+                let trial: Vec<ExprId> = core
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| *j != i)
+                    .map(|(_, g)| guards[*g])
+                    .collect();
                 if self.check(&trial) == Answer::Unsat {
                     core.remove(i);
                 } else {
@@ -264,7 +342,9 @@ impl<'m> ModelChecker<'m> {
             // in guard order, so count the earlier ones.
             let eff = arg.nodes[n].effects[ei].clone();
             let idx = origin[..gi].iter().filter(|o| **o == (n, ei)).count();
-            let Some(mut g) = eff.guards.get(idx).copied() else { continue };
+            let Some(mut g) = eff.guards.get(idx).copied() else {
+                continue;
+            };
             // Back through earlier effects of the same edge.
             for e in arg.nodes[n].effects[..ei].iter().rev() {
                 g = self.wp(g, e);
@@ -368,7 +448,9 @@ impl<'m> ModelChecker<'m> {
             }
             let func = &m.functions[h.func as usize];
             let blk = &func.blocks[h.block as usize];
-            let Terminator::CondBr { cond, .. } = &blk.term else { continue };
+            let Terminator::CondBr { cond, .. } = &blk.term else {
+                continue;
+            };
             let Some((pred, w, a, b)) = blk.insts.iter().find_map(|i| match i {
                 Inst::ICmp { pred, w, dst, a, b } if dst == cond => Some((*pred, *w, *a, *b)),
                 _ => None,
@@ -377,7 +459,11 @@ impl<'m> ModelChecker<'m> {
             };
             let signed = matches!(pred, IPred::Slt | IPred::Sle | IPred::Sgt | IPred::Sge);
             let le = if signed { IPred::Sle } else { IPred::Ule };
-            let is_const = |r: u32| func.reg_tys.get(r as usize).is_none_or(|t| *t == crate::ir::Ty::Void);
+            let is_const = |r: u32| {
+                func.reg_tys
+                    .get(r as usize)
+                    .is_none_or(|t| *t == crate::ir::Ty::Void)
+            };
             let vars: Vec<ExprId> = [a, b]
                 .into_iter()
                 .filter(|r| !is_const(*r))
@@ -416,7 +502,12 @@ impl<'m> ModelChecker<'m> {
             // Add at the header, and (as preconditions) at the locations leading to its first
             // visit, so that the abstraction can carry the fact into the loop.
             let chain = arg.path_to(node);
-            let visits: Vec<usize> = chain.iter().enumerate().filter(|(_, i)| arg.nodes[**i].loc == h).map(|(k, _)| k).collect();
+            let visits: Vec<usize> = chain
+                .iter()
+                .enumerate()
+                .filter(|(_, i)| arg.nodes[**i].loc == h)
+                .map(|(k, _)| k)
+                .collect();
             for c in cands {
                 if self.model.pool.as_const(c).is_some() {
                     continue;
@@ -432,7 +523,11 @@ impl<'m> ModelChecker<'m> {
                         }
                         at -= 1;
                         let l = arg.nodes[chain[at]].loc;
-                        if l == h || self.mentions_havoc(g) || self.model.pool.as_const(g).is_some() || l == INIT {
+                        if l == h
+                            || self.mentions_havoc(g)
+                            || self.model.pool.as_const(g).is_some()
+                            || l == INIT
+                        {
                             break;
                         }
                         added += self.add_predicate(l, g);
@@ -449,11 +544,26 @@ impl<'m> ModelChecker<'m> {
         let func = &self.model.m.functions[f as usize];
         let mut v = vec![];
         for (bi, b) in func.blocks.iter().enumerate() {
-            v.push(Loc { func: f, block: bi as u32, ip: 0 });
+            v.push(Loc {
+                func: f,
+                block: bi as u32,
+                ip: 0,
+            });
             for (ii, i) in b.insts.iter().enumerate() {
-                if matches!(i, crate::ir::Inst::Call { .. } | crate::ir::Inst::CallExtern { .. }) {
-                    v.push(Loc { func: f, block: bi as u32, ip: ii as u32 });
-                    v.push(Loc { func: f, block: bi as u32, ip: ii as u32 + 1 });
+                if matches!(
+                    i,
+                    crate::ir::Inst::Call { .. } | crate::ir::Inst::CallExtern { .. }
+                ) {
+                    v.push(Loc {
+                        func: f,
+                        block: bi as u32,
+                        ip: ii as u32,
+                    });
+                    v.push(Loc {
+                        func: f,
+                        block: bi as u32,
+                        ip: ii as u32 + 1,
+                    });
                 }
             }
         }
@@ -461,8 +571,17 @@ impl<'m> ModelChecker<'m> {
     }
 
     /// Replays a model of a path as a test in the interpreter.
-    fn test_from_model(&mut self, s: &mut Session, inputs: &[(ExprId, InputKind)], model: &crate::smt::solver::Assignment) -> anyhow::Result<Vec<usize>> {
-        let long_bits = if s.program.module.data_model == crate::ir::DataModel::ILP32 { 32 } else { 64 };
+    fn test_from_model(
+        &mut self,
+        s: &mut Session,
+        inputs: &[(ExprId, InputKind)],
+        model: &crate::smt::solver::Assignment,
+    ) -> anyhow::Result<Vec<usize>> {
+        let long_bits = if s.program.module.data_model == crate::ir::DataModel::ILP32 {
+            32
+        } else {
+            64
+        };
         let mut values = vec![];
         for (e, kind) in inputs {
             let id = match self.model.pool.node(*e) {
@@ -473,8 +592,17 @@ impl<'m> ModelChecker<'m> {
             let w = kind.int_info(long_bits).map(|i| i.0).unwrap_or(64);
             values.push(InputValue::int(*kind, w, v));
         }
-        let mut src = Seeded { values, pos: 0, fallback: crate::exec::input::RandomInputs { rng: <rand::rngs::SmallRng as rand::SeedableRng>::seed_from_u64(0) } };
-        let cfg = crate::exec::Config { max_steps: 10_000_000, ..Default::default() };
+        let mut src = Seeded {
+            values,
+            pos: 0,
+            fallback: crate::exec::input::RandomInputs {
+                rng: <rand::rngs::SmallRng as rand::SeedableRng>::seed_from_u64(0),
+            },
+        };
+        let cfg = crate::exec::Config {
+            max_steps: 10_000_000,
+            ..Default::default()
+        };
         let r = s.program.run(&mut src, &cfg);
         self.stats.tests += 1;
         let covers = s.goals.covered_by(&r);
@@ -484,24 +612,52 @@ impl<'m> ModelChecker<'m> {
 
     /// One ARG construction. Returns Some(arg) when complete or stopped by a cap, None when a
     /// refinement asks for a rebuild.
-    fn build(&mut self, s: &mut Session, goals: &Goals, deadline: Instant) -> anyhow::Result<Option<Arg>> {
+    fn build(
+        &mut self,
+        s: &mut Session,
+        goals: &Goals,
+        deadline: Instant,
+    ) -> anyhow::Result<Option<Arg>> {
         self.stats.arg_builds += 1;
-        let mut arg = Arg { complete: true, ..Default::default() };
-        arg.nodes.push(ArgNode { loc: INIT, stack: Rc::new(vec![]), preds: vec![], parent: None, effects: vec![], goal: None, error_site: None, covered_by: None });
+        let mut arg = Arg {
+            complete: true,
+            ..Default::default()
+        };
+        arg.nodes.push(ArgNode {
+            loc: INIT,
+            stack: Rc::new(vec![]),
+            preds: vec![],
+            parent: None,
+            effects: vec![],
+            goal: None,
+            error_site: None,
+            covered_by: None,
+        });
         let mut by_loc: HashMap<(Loc, Rc<Vec<Loc>>), Vec<usize>> = HashMap::new();
         let mut work: VecDeque<usize> = VecDeque::from([0]);
         // After refinement stops, completing the ARG may take a while longer, but not forever.
         let hard_deadline = deadline + self.cfg.time / 2;
         while let Some(n) = work.pop_front() {
-            if arg.nodes.len() >= self.cfg.max_nodes || Instant::now() > hard_deadline || s.interrupted.load(std::sync::atomic::Ordering::Relaxed) {
+            if arg.nodes.len() >= self.cfg.max_nodes
+                || Instant::now() > hard_deadline
+                || s.interrupted.load(std::sync::atomic::Ordering::Relaxed)
+            {
                 arg.complete = false;
                 break;
             }
-            let (loc, stack, preds) = (arg.nodes[n].loc, arg.nodes[n].stack.clone(), arg.nodes[n].preds.clone());
+            let (loc, stack, preds) = (
+                arg.nodes[n].loc,
+                arg.nodes[n].stack.clone(),
+                arg.nodes[n].preds.clone(),
+            );
             // Coverage by an earlier, weaker state at the same place.
             let key = (loc, stack.clone());
             if let Some(others) = by_loc.get(&key) {
-                if let Some(&c) = others.iter().find(|&&o| o != n && arg.nodes[o].covered_by.is_none() && arg.nodes[o].preds.iter().all(|p| preds.contains(p))) {
+                if let Some(&c) = others.iter().find(|&&o| {
+                    o != n
+                        && arg.nodes[o].covered_by.is_none()
+                        && arg.nodes[o].preds.iter().all(|p| preds.contains(p))
+                }) {
                     arg.nodes[n].covered_by = Some(c);
                     continue;
                 }
@@ -518,7 +674,14 @@ impl<'m> ModelChecker<'m> {
                         }
                         let mut st = (*stack).clone();
                         st.push(*ret_to);
-                        (Some(Loc { func: *callee, block: 0, ip: 0 }), Rc::new(st))
+                        (
+                            Some(Loc {
+                                func: *callee,
+                                block: 0,
+                                ip: 0,
+                            }),
+                            Rc::new(st),
+                        )
                     }
                     Next::Return => match stack.last() {
                         Some(ret_to) => {
@@ -535,7 +698,14 @@ impl<'m> ModelChecker<'m> {
                 let target = next_loc.unwrap_or(loc);
                 // Posts are pure functions of (state, edge, target predicates): rebuilds after a
                 // refinement reuse them.
-                let key = (preds.clone(), loc, ti, next_stack.last().copied(), target, self.preds.get(&target).map_or(0, |v| v.len()));
+                let key = (
+                    preds.clone(),
+                    loc,
+                    ti,
+                    next_stack.last().copied(),
+                    target,
+                    self.preds.get(&target).map_or(0, |v| v.len()),
+                );
                 let post = match self.post_cache.get(&key) {
                     Some(p) => p.clone(),
                     None => {
@@ -546,7 +716,16 @@ impl<'m> ModelChecker<'m> {
                 };
                 let Some(new_preds) = post else { continue };
                 let c = arg.nodes.len();
-                arg.nodes.push(ArgNode { loc: target, stack: next_stack, preds: new_preds, parent: Some(n), effects, goal: t.goal, error_site: t.error_site, covered_by: None });
+                arg.nodes.push(ArgNode {
+                    loc: target,
+                    stack: next_stack,
+                    preds: new_preds,
+                    parent: Some(n),
+                    effects,
+                    goal: t.goal,
+                    error_site: t.error_site,
+                    covered_by: None,
+                });
                 if let Some(g) = t.goal {
                     arg.reached_goals.insert(g);
                 }
@@ -554,9 +733,18 @@ impl<'m> ModelChecker<'m> {
                     arg.reached_error_sites.insert(e);
                 }
                 // A goal edge not yet covered: is the path to it feasible?
-                let goal_id = t.goal.map(|g| g as usize).or_else(|| t.error_site.and_then(|e| goals.error_sites.iter().position(|x| *x == e).map(|k| goals.num_branches + k)));
+                let goal_id = t.goal.map(|g| g as usize).or_else(|| {
+                    t.error_site.and_then(|e| {
+                        goals
+                            .error_sites
+                            .iter()
+                            .position(|x| *x == e)
+                            .map(|k| goals.num_branches + k)
+                    })
+                });
                 if let Some(gid) = goal_id {
-                    let pending = s.ledger.status[gid] == Status::Unknown && !self.given_up.contains(&(gid as u32));
+                    let pending = s.ledger.status[gid] == Status::Unknown
+                        && !self.given_up.contains(&(gid as u32));
                     if pending {
                         let (guards, inputs, origin) = self.path_formula(&arg, c);
                         match self.check(&guards) {
@@ -567,7 +755,11 @@ impl<'m> ModelChecker<'m> {
                                 }
                             }
                             Answer::Unsat => {
-                                if Instant::now() < deadline && self.loop_templates(&arg, c) + self.refine(&arg, c, &guards, &origin) > 0 {
+                                if Instant::now() < deadline
+                                    && self.loop_templates(&arg, c)
+                                        + self.refine(&arg, c, &guards, &origin)
+                                        > 0
+                                {
                                     self.stats.refinements += 1;
                                     return Ok(None);
                                 }
@@ -603,7 +795,10 @@ impl<'m> ModelChecker<'m> {
             let mut locs: Vec<&Loc> = self.preds.keys().collect();
             locs.sort();
             for l in locs {
-                let ps: Vec<String> = self.preds[l].iter().map(|p| self.model.pool.show(*p)).collect();
+                let ps: Vec<String> = self.preds[l]
+                    .iter()
+                    .map(|p| self.model.pool.show(*p))
+                    .collect();
                 eprintln!("{l:?}: {}", ps.join("  "));
             }
         }
@@ -615,7 +810,8 @@ impl<'m> ModelChecker<'m> {
                 let reached = if g.id < goals.num_branches {
                     arg.reached_goals.contains(&(g.id as u32))
                 } else {
-                    arg.reached_error_sites.contains(&goals.error_sites[g.id - goals.num_branches])
+                    arg.reached_error_sites
+                        .contains(&goals.error_sites[g.id - goals.num_branches])
                 };
                 let func = s.program.module.func_by_name.get(&g.function).copied();
                 if !reached && func.is_some_and(|f| !self.model.unprovable_funcs.contains(&f)) {
@@ -662,10 +858,17 @@ impl Arg {
                 "init".to_string()
             } else {
                 let f = &m.functions[n.loc.func as usize];
-                format!("{}:{}:{}", f.name, f.blocks[n.loc.block as usize].name, n.loc.ip)
+                format!(
+                    "{}:{}:{}",
+                    f.name, f.blocks[n.loc.block as usize].name, n.loc.ip
+                )
             };
             let preds: Vec<String> = n.preds.iter().map(|p| pool.show(*p)).collect();
-            s.push_str(&format!("  n{i} [label=\"{}\\n{}\"];\n", place.replace('"', "'"), preds.join("\\n").replace('"', "'")));
+            s.push_str(&format!(
+                "  n{i} [label=\"{}\\n{}\"];\n",
+                place.replace('"', "'"),
+                preds.join("\\n").replace('"', "'")
+            ));
             if let Some(p) = n.parent {
                 let label = match (n.goal, n.error_site) {
                     (Some(g), _) => format!("goal {g}"),

@@ -52,7 +52,10 @@ pub struct Effect {
 pub enum Next {
     Goto(Loc),
     /// Inline call: push the return location, enter the callee.
-    Call { callee: FuncId, ret_to: Loc },
+    Call {
+        callee: FuncId,
+        ret_to: Loc,
+    },
     /// Return from the current function (value already assigned to the caller's register).
     Return,
     /// The path ends (exit, abort, error function, unreachable).
@@ -91,7 +94,19 @@ pub struct Model<'m> {
 }
 
 fn is_terminating(name: &str) -> bool {
-    matches!(name, "abort" | "exit" | "_exit" | "_Exit" | "__cairn_exit" | "__assert_fail" | "__assert_perror_fail" | "__assert" | "reach_error" | "__VERIFIER_error")
+    matches!(
+        name,
+        "abort"
+            | "exit"
+            | "_exit"
+            | "_Exit"
+            | "__cairn_exit"
+            | "__assert_fail"
+            | "__assert_perror_fail"
+            | "__assert"
+            | "reach_error"
+            | "__VERIFIER_error"
+    )
 }
 
 impl<'m> Model<'m> {
@@ -137,7 +152,12 @@ impl<'m> Model<'m> {
             cache: HashMap::new(),
             ptr_bits: m.data_model.ptr_bytes() * 8,
         };
-        model.summarized = m.functions.iter().filter(|f| is_runtime(m, f)).map(|f| f.id).collect();
+        model.summarized = m
+            .functions
+            .iter()
+            .filter(|f| is_runtime(m, f))
+            .map(|f| f.id)
+            .collect();
         model.find_tracked_globals();
         model.find_unprovable();
         model.find_summary_writes();
@@ -157,13 +177,21 @@ impl<'m> Model<'m> {
     /// The version-0 expression of variable `v`.
     pub fn var_expr(&mut self, v: u32) -> ExprId {
         let w = self.widths[v as usize];
-        self.pool.var(VarKey { input: v, byte: 0, w })
+        self.pool.var(VarKey {
+            input: v,
+            byte: 0,
+            w,
+        })
     }
 
     /// Variable `v` at SSA version `k` (path formulas).
     pub fn var_version(&mut self, v: u32, k: u32) -> ExprId {
         let w = self.widths[v as usize];
-        self.pool.var(VarKey { input: v, byte: k, w })
+        self.pool.var(VarKey {
+            input: v,
+            byte: k,
+            w,
+        })
     }
 
     fn reg_var(&mut self, f: FuncId, r: Reg, w: u8) -> u32 {
@@ -193,7 +221,11 @@ impl<'m> Model<'m> {
 
     /// Initial values of tracked globals.
     pub fn initial_assigns(&mut self) -> Vec<(u32, ExprId)> {
-        let mut addrs: Vec<(u64, Ty, u64)> = self.tracked.iter().map(|(a, (t, v))| (*a, *t, *v)).collect();
+        let mut addrs: Vec<(u64, Ty, u64)> = self
+            .tracked
+            .iter()
+            .map(|(a, (t, v))| (*a, *t, *v))
+            .collect();
         addrs.sort_by_key(|x| x.0);
         let mut out = vec![];
         for (a, t, v) in addrs {
@@ -205,7 +237,11 @@ impl<'m> Model<'m> {
     }
 
     fn const_value(&self, f: FuncId, r: Reg) -> Option<u64> {
-        if self.is_const[f as usize][r as usize] { Some(self.m.functions[f as usize].reg_init[r as usize]) } else { None }
+        if self.is_const[f as usize][r as usize] {
+            Some(self.m.functions[f as usize].reg_init[r as usize])
+        } else {
+            None
+        }
     }
 
     /// Globals whose address only appears as a load/store address of one scalar type.
@@ -213,10 +249,17 @@ impl<'m> Model<'m> {
         let m = self.m;
         let mut cells: HashMap<u64, Option<Ty>> = HashMap::new();
         let mut escaped: HashSet<usize> = HashSet::new();
-        let owner = |a: u64| -> Option<usize> { m.globals.iter().position(|g| a >= g.addr && a < g.addr + g.size) };
+        let owner = |a: u64| -> Option<usize> {
+            m.globals
+                .iter()
+                .position(|g| a >= g.addr && a < g.addr + g.size)
+        };
         for f in &m.functions {
             let fid = f.id;
-            let cst = |r: Reg| self.const_value(fid, r).filter(|v| *v >= layout::GLOBAL_BASE && *v < m.globals_end);
+            let cst = |r: Reg| {
+                self.const_value(fid, r)
+                    .filter(|v| *v >= layout::GLOBAL_BASE && *v < m.globals_end)
+            };
             for b in &f.blocks {
                 for i in &b.insts {
                     let (addr_ops, others): (Vec<(Reg, Ty)>, Vec<Reg>) = match i {
@@ -276,7 +319,10 @@ impl<'m> Model<'m> {
             }
             let Some(gi) = owner(a) else { continue };
             let g = &m.globals[gi];
-            if escaped.contains(&gi) || matches!(g.name.as_str(), "stdin" | "stdout" | "stderr") || g.init.is_empty() {
+            if escaped.contains(&gi)
+                || matches!(g.name.as_str(), "stdin" | "stdout" | "stderr")
+                || g.init.is_empty()
+            {
                 continue;
             }
             let n = t.store_size(m.data_model) as u64;
@@ -288,7 +334,11 @@ impl<'m> Model<'m> {
             b[..n as usize].copy_from_slice(&g.init[off..off + n as usize]);
             self.tracked.insert(a, (t, u64::from_le_bytes(b)));
         }
-        let keys: Vec<(u64, u64)> = self.tracked.iter().map(|(a, (t, _))| (*a, t.store_size(m.data_model) as u64)).collect();
+        let keys: Vec<(u64, u64)> = self
+            .tracked
+            .iter()
+            .map(|(a, (t, _))| (*a, t.store_size(m.data_model) as u64))
+            .collect();
         for (a, n) in &keys {
             if keys.iter().any(|(b, k)| b != a && *b < a + n && *a < b + k) {
                 self.tracked.remove(a);
@@ -302,9 +352,35 @@ impl<'m> Model<'m> {
         let callees: Vec<Vec<FuncId>> = m
             .functions
             .iter()
-            .map(|f| f.blocks.iter().flat_map(|b| &b.insts).filter_map(|i| if let Inst::Call { callee: Callee::Func(t), .. } = i { Some(*t) } else { None }).collect())
+            .map(|f| {
+                f.blocks
+                    .iter()
+                    .flat_map(|b| &b.insts)
+                    .filter_map(|i| {
+                        if let Inst::Call {
+                            callee: Callee::Func(t),
+                            ..
+                        } = i
+                        {
+                            Some(*t)
+                        } else {
+                            None
+                        }
+                    })
+                    .collect()
+            })
             .collect();
-        let has_indirect = m.functions.iter().any(|f| f.blocks.iter().flat_map(|b| &b.insts).any(|i| matches!(i, Inst::Call { callee: Callee::Indirect(_), .. })));
+        let has_indirect = m.functions.iter().any(|f| {
+            f.blocks.iter().flat_map(|b| &b.insts).any(|i| {
+                matches!(
+                    i,
+                    Inst::Call {
+                        callee: Callee::Indirect(_),
+                        ..
+                    }
+                )
+            })
+        });
         let mut roots: Vec<FuncId> = vec![];
         if has_indirect {
             // Address-taken functions: their address appears as a constant operand or in data.
@@ -313,7 +389,20 @@ impl<'m> Model<'m> {
                 for b in &f.blocks {
                     for i in &b.insts {
                         let ops = match i {
-                            Inst::Call { callee: Callee::Func(_), args, .. } => args.iter().filter_map(|a| if let Val::Reg(r, _) = a { Some(*r) } else { None }).collect(),
+                            Inst::Call {
+                                callee: Callee::Func(_),
+                                args,
+                                ..
+                            } => args
+                                .iter()
+                                .filter_map(|a| {
+                                    if let Val::Reg(r, _) = a {
+                                        Some(*r)
+                                    } else {
+                                        None
+                                    }
+                                })
+                                .collect(),
                             _ => inst_operands(i),
                         };
                         for r in ops {
@@ -356,7 +445,10 @@ impl<'m> Model<'m> {
         for (f, cs) in callees.iter().enumerate() {
             if is_runtime(m, &m.functions[f]) {
                 // (`main` is called by the runtime's start routine; it is the checker's entry.)
-                roots.extend(cs.iter().copied().filter(|c| !is_runtime(m, &m.functions[*c as usize]) && m.functions[*c as usize].name != "main"));
+                roots.extend(cs.iter().copied().filter(|c| {
+                    !is_runtime(m, &m.functions[*c as usize])
+                        && m.functions[*c as usize].name != "main"
+                }));
             }
         }
         let mut stack = roots;
@@ -397,7 +489,11 @@ impl<'m> Model<'m> {
                 all.extend(direct[&f].iter().copied());
                 for b in &m.functions[f as usize].blocks {
                     for i in &b.insts {
-                        if let Inst::Call { callee: Callee::Func(t), .. } = i {
+                        if let Inst::Call {
+                            callee: Callee::Func(t),
+                            ..
+                        } = i
+                        {
                             stack.push(*t);
                         }
                     }
@@ -423,7 +519,12 @@ impl<'m> Model<'m> {
         let m = self.m;
         let f = &m.functions[loc.func as usize];
         let b = &f.blocks[loc.block as usize];
-        let mut ex = SegExec { assigns: HashMap::new(), order: vec![], guards: vec![], havocs: vec![] };
+        let mut ex = SegExec {
+            assigns: HashMap::new(),
+            order: vec![],
+            guards: vec![],
+            havocs: vec![],
+        };
         let mut ip = loc.ip as usize;
         // A segment starting at a call executes the call first.
         if ip < b.insts.len() && is_call(&b.insts[ip]) {
@@ -434,7 +535,16 @@ impl<'m> Model<'m> {
             if is_call(i) {
                 // Stop before the call: the call location is a location of its own.
                 let eff = ex.finish();
-                return vec![Transition { effect: eff, next: Next::Goto(Loc { func: loc.func, block: loc.block, ip: ip as u32 }), goal: None, error_site: None }];
+                return vec![Transition {
+                    effect: eff,
+                    next: Next::Goto(Loc {
+                        func: loc.func,
+                        block: loc.block,
+                        ip: ip as u32,
+                    }),
+                    goal: None,
+                    error_site: None,
+                }];
             }
             self.step(loc.func, i, &mut ex);
             ip += 1;
@@ -450,30 +560,63 @@ impl<'m> Model<'m> {
                     let e = self.read(loc.func, *r, *t, &ex2);
                     self.set(&mut ex2, rv, e);
                 }
-                out.push(Transition { effect: ex2.finish(), next: Next::Return, goal: None, error_site: None });
+                out.push(Transition {
+                    effect: ex2.finish(),
+                    next: Next::Return,
+                    goal: None,
+                    error_site: None,
+                });
             }
             Terminator::Unreachable => {}
             Terminator::Br { edge } => {
                 let mut ex2 = ex;
                 self.moves(loc.func, &edge.moves, &mut ex2);
-                out.push(Transition { effect: ex2.finish(), next: Next::Goto(Loc { func: loc.func, block: edge.target, ip: 0 }), goal: None, error_site: None });
+                out.push(Transition {
+                    effect: ex2.finish(),
+                    next: Next::Goto(Loc {
+                        func: loc.func,
+                        block: edge.target,
+                        ip: 0,
+                    }),
+                    goal: None,
+                    error_site: None,
+                });
             }
-            Terminator::CondBr { cond, then_edge, else_edge, then_goal, else_goal } => {
+            Terminator::CondBr {
+                cond,
+                then_edge,
+                else_edge,
+                then_goal,
+                else_goal,
+            } => {
                 let c = self.read(loc.func, *cond, Ty::Int(1), &ex);
-                for (edge, goal, positive) in [(then_edge, *then_goal, true), (else_edge, *else_goal, false)] {
+                for (edge, goal, positive) in [
+                    (then_edge, *then_goal, true),
+                    (else_edge, *else_goal, false),
+                ] {
                     let mut ex2 = ex.clone();
                     let g = if positive { c } else { self.pool.not(c) };
                     ex2.guards.push(g);
                     self.moves(loc.func, &edge.moves, &mut ex2);
                     out.push(Transition {
                         effect: ex2.finish(),
-                        next: Next::Goto(Loc { func: loc.func, block: edge.target, ip: 0 }),
+                        next: Next::Goto(Loc {
+                            func: loc.func,
+                            block: edge.target,
+                            ip: 0,
+                        }),
                         goal: (goal != NO_GOAL).then_some(goal),
                         error_site: None,
                     });
                 }
             }
-            Terminator::Switch { val, w, cases, default, default_goal } => {
+            Terminator::Switch {
+                val,
+                w,
+                cases,
+                default,
+                default_goal,
+            } => {
                 let v = self.read(loc.func, *val, Ty::Int(*w), &ex);
                 let mut none = self.pool.constant(1, 1);
                 for (c, edge, goal) in cases {
@@ -484,14 +627,27 @@ impl<'m> Model<'m> {
                     let mut ex2 = ex.clone();
                     ex2.guards.push(eq);
                     self.moves(loc.func, &edge.moves, &mut ex2);
-                    out.push(Transition { effect: ex2.finish(), next: Next::Goto(Loc { func: loc.func, block: edge.target, ip: 0 }), goal: (*goal != NO_GOAL).then_some(*goal), error_site: None });
+                    out.push(Transition {
+                        effect: ex2.finish(),
+                        next: Next::Goto(Loc {
+                            func: loc.func,
+                            block: edge.target,
+                            ip: 0,
+                        }),
+                        goal: (*goal != NO_GOAL).then_some(*goal),
+                        error_site: None,
+                    });
                 }
                 let mut ex2 = ex;
                 ex2.guards.push(none);
                 self.moves(loc.func, &default.moves, &mut ex2);
                 out.push(Transition {
                     effect: ex2.finish(),
-                    next: Next::Goto(Loc { func: loc.func, block: default.target, ip: 0 }),
+                    next: Next::Goto(Loc {
+                        func: loc.func,
+                        block: default.target,
+                        ip: 0,
+                    }),
                     goal: (*default_goal != NO_GOAL).then_some(*default_goal),
                     error_site: None,
                 });
@@ -514,28 +670,55 @@ impl<'m> Model<'m> {
 
     fn call_transitions(&mut self, loc: Loc, inst: &Inst) -> Vec<Transition> {
         let m = self.m;
-        let ret_to = Loc { func: loc.func, block: loc.block, ip: loc.ip + 1 };
+        let ret_to = Loc {
+            func: loc.func,
+            block: loc.block,
+            ip: loc.ip + 1,
+        };
         let mut exv = SegExec::default();
         let ex = &mut exv;
         let (target, args, ret, site): (Option<FuncId>, &Vec<Val>, &Option<Val>, u32) = match inst {
-            Inst::Call { callee: Callee::Func(t), args, ret, site } => (Some(*t), args, ret, *site),
-            Inst::Call { args, ret, site, .. } => (None, args, ret, *site),
-            Inst::CallExtern { args, ret, site, .. } => (None, args, ret, *site),
+            Inst::Call {
+                callee: Callee::Func(t),
+                args,
+                ret,
+                site,
+            } => (Some(*t), args, ret, *site),
+            Inst::Call {
+                args, ret, site, ..
+            } => (None, args, ret, *site),
+            Inst::CallExtern {
+                args, ret, site, ..
+            } => (None, args, ret, *site),
             _ => unreachable!(),
         };
         let name: &str = match inst {
-            Inst::Call { callee: Callee::Func(t), .. } => &m.functions[*t as usize].name,
+            Inst::Call {
+                callee: Callee::Func(t),
+                ..
+            } => &m.functions[*t as usize].name,
             Inst::CallExtern { ext, .. } => &m.externs[*ext as usize].name,
             _ => "",
         };
         let error_site = crate::analysis::goals::is_error_function(name).then_some(site);
-        if error_site.is_some() || (target.is_none() && is_terminating(name)) || name == "__cairn_exit" {
-            return vec![Transition { effect: Effect::default(), next: Next::End, goal: None, error_site }];
+        if error_site.is_some()
+            || (target.is_none() && is_terminating(name))
+            || name == "__cairn_exit"
+        {
+            return vec![Transition {
+                effect: Effect::default(),
+                next: Next::End,
+                goal: None,
+                error_site,
+            }];
         }
         // Inline program functions that are neither library code nor recursive.
         if let Some(t) = target {
             let tf = &m.functions[t as usize];
-            if !tf.blocks.is_empty() && !self.summarized.contains(&t) && !self.unprovable_funcs.contains(&t) {
+            if !tf.blocks.is_empty()
+                && !self.summarized.contains(&t)
+                && !self.unprovable_funcs.contains(&t)
+            {
                 for (i, p) in tf.params.iter().enumerate() {
                     if let (Val::Reg(pr, pt), Some(a)) = (p, args.get(i)) {
                         let pv = self.reg_var(t, *pr, pt.bits_with(self.ptr_bits) as u8);
@@ -547,7 +730,12 @@ impl<'m> Model<'m> {
                     }
                 }
                 // Varargs of the callee and its aggregate parameters are havoc when read.
-                return vec![Transition { effect: std::mem::take(ex).finish(), next: Next::Call { callee: t, ret_to }, goal: None, error_site: None }];
+                return vec![Transition {
+                    effect: std::mem::take(ex).finish(),
+                    next: Next::Call { callee: t, ret_to },
+                    goal: None,
+                    error_site: None,
+                }];
             }
             // Summarized or unprovable: havoc the result and what it may write.
             if let Some(ws) = self.writes.get(&t).cloned() {
@@ -570,10 +758,19 @@ impl<'m> Model<'m> {
                 let h = self.havoc(ex, dv, None);
                 self.set(ex, dv, h);
             }
-            return vec![Transition { effect: std::mem::take(ex).finish(), next: Next::Goto(ret_to), goal: None, error_site: None }];
+            return vec![Transition {
+                effect: std::mem::take(ex).finish(),
+                next: Next::Goto(ret_to),
+                goal: None,
+                error_site: None,
+            }];
         }
         // Indirect calls: havoc everything tracked (the callee is unprovable anyway).
-        if let Inst::Call { callee: Callee::Indirect(_), .. } = inst {
+        if let Inst::Call {
+            callee: Callee::Indirect(_),
+            ..
+        } = inst
+        {
             let all: Vec<u64> = self.tracked.keys().copied().collect();
             for a in all {
                 let v = self.global_cell(a).unwrap();
@@ -597,13 +794,20 @@ impl<'m> Model<'m> {
                 }
             }
             Some(Ext::Abort) | Some(Ext::Exit) | Some(Ext::ErrorFn) | Some(Ext::AssertFail) => {
-                return vec![Transition { effect: Effect::default(), next: Next::End, goal: None, error_site }];
+                return vec![Transition {
+                    effect: Effect::default(),
+                    next: Next::End,
+                    goal: None,
+                    error_site,
+                }];
             }
             _ => {}
         }
         if let Some(Val::Reg(d, t)) = ret {
             let input = match ext {
-                Some(Ext::Nondet(k)) if !matches!(k, InputKind::Float | InputKind::Double) => Some(*k),
+                Some(Ext::Nondet(k)) if !matches!(k, InputKind::Float | InputKind::Double) => {
+                    Some(*k)
+                }
                 Some(Ext::Unknown(_)) if matches!(t, Ty::Int(_)) => Some(match t {
                     Ty::Int(1) => InputKind::Bool,
                     Ty::Int(8) => InputKind::Char,
@@ -617,7 +821,12 @@ impl<'m> Model<'m> {
             let h = self.havoc(ex, dv, input);
             self.set(ex, dv, h);
         }
-        vec![Transition { effect: std::mem::take(ex).finish(), next: Next::Goto(ret_to), goal: None, error_site: None }]
+        vec![Transition {
+            effect: std::mem::take(ex).finish(),
+            next: Next::Goto(ret_to),
+            goal: None,
+            error_site: None,
+        }]
     }
 
     /// A fresh havoc variable shaped like `like`.
@@ -683,11 +892,23 @@ impl<'m> Model<'m> {
 
     fn fit(&mut self, e: ExprId, w: u8) -> ExprId {
         let ew = self.pool.width(e);
-        if ew == w { e } else if ew > w { self.pool.extract(w, 0, e) } else { self.pool.zext(w, e) }
+        if ew == w {
+            e
+        } else if ew > w {
+            self.pool.extract(w, 0, e)
+        } else {
+            self.pool.zext(w, e)
+        }
     }
 
     fn reg_width(&self, f: FuncId, r: Reg) -> u8 {
-        self.width_of(self.m.functions[f as usize].reg_tys.get(r as usize).copied().unwrap_or(Ty::Void))
+        self.width_of(
+            self.m.functions[f as usize]
+                .reg_tys
+                .get(r as usize)
+                .copied()
+                .unwrap_or(Ty::Void),
+        )
     }
 
     fn step(&mut self, f: FuncId, i: &Inst, ex: &mut SegExec) {
@@ -707,7 +928,13 @@ impl<'m> Model<'m> {
                 let d = self.reg_var(f, *dst, 1);
                 self.set(ex, d, e);
             }
-            Inst::Cast { op, from, to, dst, a } => {
+            Inst::Cast {
+                op,
+                from,
+                to,
+                dst,
+                a,
+            } => {
                 let tw = to.bits_with(self.ptr_bits) as u8;
                 let d = self.reg_var(f, *dst, tw);
                 let e = match op {
@@ -728,7 +955,13 @@ impl<'m> Model<'m> {
                 };
                 self.set(ex, d, e);
             }
-            Inst::Select { ty, dst, cond, t, f: fv } => {
+            Inst::Select {
+                ty,
+                dst,
+                cond,
+                t,
+                f: fv,
+            } => {
                 let w = match ty {
                     Ty::Agg(_) | Ty::Void => 64,
                     t => t.bits_with(self.ptr_bits) as u8,
@@ -744,14 +977,23 @@ impl<'m> Model<'m> {
                 };
                 self.set(ex, d, e);
             }
-            Inst::Gep { dst, base, offset, terms } => {
+            Inst::Gep {
+                dst,
+                base,
+                offset,
+                terms,
+            } => {
                 let d = self.reg_var(f, *dst, pb);
                 let mut e = self.read(f, *base, Ty::Ptr, ex);
                 let o = self.pool.constant(pb, *offset as u64);
                 e = self.pool.bin(BinOp::Add, pb, e, o);
                 for (r, iw, scale) in terms {
                     let x = self.read(f, *r, Ty::Int(*iw), ex);
-                    let x = if *iw < pb { self.pool.sext(pb, x) } else { self.pool.extract(pb, 0, x) };
+                    let x = if *iw < pb {
+                        self.pool.sext(pb, x)
+                    } else {
+                        self.pool.extract(pb, 0, x)
+                    };
                     let s = self.pool.constant(pb, *scale as u64);
                     let t = self.pool.bin(BinOp::Mul, pb, x, s);
                     e = self.pool.bin(BinOp::Add, pb, e, t);
@@ -761,7 +1003,9 @@ impl<'m> Model<'m> {
             Inst::Load { dst, ty, addr } => {
                 let w = ty.bits_with(self.ptr_bits) as u8;
                 let d = self.reg_var(f, *dst, w);
-                let tracked = self.const_value(f, *addr).and_then(|a| self.tracked.get(&a).map(|(t, _)| (a, *t)));
+                let tracked = self
+                    .const_value(f, *addr)
+                    .and_then(|a| self.tracked.get(&a).map(|(t, _)| (a, *t)));
                 let e = match tracked {
                     Some((a, t)) if t == *ty => {
                         let v = self.global_cell(a).unwrap();
@@ -775,7 +1019,9 @@ impl<'m> Model<'m> {
                 self.set(ex, d, e);
             }
             Inst::Store { ty, addr, val } => {
-                let tracked = self.const_value(f, *addr).and_then(|a| self.tracked.get(&a).map(|(t, _)| (a, *t)));
+                let tracked = self
+                    .const_value(f, *addr)
+                    .and_then(|a| self.tracked.get(&a).map(|(t, _)| (a, *t)));
                 if let Some((a, t)) = tracked {
                     if t == *ty {
                         let v = self.global_cell(a).unwrap();
@@ -784,12 +1030,20 @@ impl<'m> Model<'m> {
                     }
                 }
             }
-            Inst::Intrinsic { op, ty, dst: Val::Reg(d, dt), args } => {
+            Inst::Intrinsic {
+                op,
+                ty,
+                dst: Val::Reg(d, dt),
+                args,
+            } => {
                 let w = dt.bits_with(self.ptr_bits) as u8;
                 let dv = self.reg_var(f, *d, w);
                 let e = match op {
                     IntrinsicOp::Copy if !ty.is_float() => self.read(f, args[0], *ty, ex),
-                    IntrinsicOp::SMax | IntrinsicOp::SMin | IntrinsicOp::UMax | IntrinsicOp::UMin => {
+                    IntrinsicOp::SMax
+                    | IntrinsicOp::SMin
+                    | IntrinsicOp::UMax
+                    | IntrinsicOp::UMin => {
                         let x = self.read(f, args[0], *ty, ex);
                         let y = self.read(f, args[1], *ty, ex);
                         let p = match op {
@@ -849,7 +1103,11 @@ impl SegExec {
     }
     fn finish(self) -> Effect {
         let assigns = self.order.iter().map(|v| (*v, self.assigns[v])).collect();
-        Effect { assigns, guards: self.guards, havocs: self.havocs }
+        Effect {
+            assigns,
+            guards: self.guards,
+            havocs: self.havocs,
+        }
     }
 }
 
@@ -858,14 +1116,22 @@ fn is_call(i: &Inst) -> bool {
 }
 
 fn is_runtime(m: &Module, f: &Function) -> bool {
-    m.files.get(f.loc.file as usize).is_some_and(|p| p.ends_with(crate::ir::frontend::RUNTIME_FILE))
+    m.files
+        .get(f.loc.file as usize)
+        .is_some_and(|p| p.ends_with(crate::ir::frontend::RUNTIME_FILE))
 }
 
 pub fn edges(t: &Terminator) -> Vec<&Edge> {
     match t {
         Terminator::Br { edge } => vec![edge],
-        Terminator::CondBr { then_edge, else_edge, .. } => vec![then_edge, else_edge],
-        Terminator::Switch { cases, default, .. } => cases.iter().map(|c| &c.1).chain([default]).collect(),
+        Terminator::CondBr {
+            then_edge,
+            else_edge,
+            ..
+        } => vec![then_edge, else_edge],
+        Terminator::Switch { cases, default, .. } => {
+            cases.iter().map(|c| &c.1).chain([default]).collect()
+        }
         _ => vec![],
     }
 }
@@ -889,7 +1155,10 @@ pub fn inst_dst(i: &Inst) -> Option<Val> {
 /// Registers read by an instruction (scalar operands).
 pub fn inst_operands(i: &Inst) -> Vec<Reg> {
     match i {
-        Inst::Bin { a, b, .. } | Inst::FBin { a, b, .. } | Inst::ICmp { a, b, .. } | Inst::FCmp { a, b, .. } => vec![*a, *b],
+        Inst::Bin { a, b, .. }
+        | Inst::FBin { a, b, .. }
+        | Inst::ICmp { a, b, .. }
+        | Inst::FCmp { a, b, .. } => vec![*a, *b],
         Inst::FNeg { a, .. } | Inst::Cast { a, .. } => vec![*a],
         Inst::Select { cond, t, f, .. } => vec![*cond, *t, *f],
         Inst::SelectAgg { cond, .. } => vec![*cond],
@@ -897,28 +1166,53 @@ pub fn inst_operands(i: &Inst) -> Vec<Reg> {
         Inst::Load { addr, .. } | Inst::LoadAgg { addr, .. } => vec![*addr],
         Inst::Store { addr, val, .. } => vec![*addr, *val],
         Inst::StoreAgg { addr, .. } => vec![*addr],
-        Inst::Gep { base, terms, .. } => std::iter::once(*base).chain(terms.iter().map(|t| t.0)).collect(),
-        Inst::InsertValue { val: Val::Reg(r, _), .. } => vec![*r],
+        Inst::Gep { base, terms, .. } => std::iter::once(*base)
+            .chain(terms.iter().map(|t| t.0))
+            .collect(),
+        Inst::InsertValue {
+            val: Val::Reg(r, _),
+            ..
+        } => vec![*r],
         Inst::Intrinsic { args, .. } => args.clone(),
         Inst::MemCopy { dst, src, len, .. } => vec![*dst, *src, *len],
         Inst::MemSet { dst, byte, len } => vec![*dst, *byte, *len],
         Inst::VaStart { list } => vec![*list],
         Inst::VaCopy { dst, src } => vec![*dst, *src],
         Inst::Call { callee, args, .. } => {
-            let mut v: Vec<Reg> = args.iter().filter_map(|a| if let Val::Reg(r, _) = a { Some(*r) } else { None }).collect();
+            let mut v: Vec<Reg> = args
+                .iter()
+                .filter_map(|a| {
+                    if let Val::Reg(r, _) = a {
+                        Some(*r)
+                    } else {
+                        None
+                    }
+                })
+                .collect();
             if let Callee::Indirect(r) = callee {
                 v.push(*r);
             }
             v
         }
-        Inst::CallExtern { args, .. } => args.iter().filter_map(|a| if let Val::Reg(r, _) = a { Some(*r) } else { None }).collect(),
+        Inst::CallExtern { args, .. } => args
+            .iter()
+            .filter_map(|a| {
+                if let Val::Reg(r, _) = a {
+                    Some(*r)
+                } else {
+                    None
+                }
+            })
+            .collect(),
         _ => vec![],
     }
 }
 
 fn term_operands(t: &Terminator) -> Vec<Reg> {
     let mut v = match t {
-        Terminator::Ret { val: Some(Val::Reg(r, _)) } => vec![*r],
+        Terminator::Ret {
+            val: Some(Val::Reg(r, _)),
+        } => vec![*r],
         Terminator::CondBr { cond, .. } => vec![*cond],
         Terminator::Switch { val, .. } => vec![*val],
         _ => vec![],
@@ -928,4 +1222,3 @@ fn term_operands(t: &Terminator) -> Vec<Reg> {
     }
     v
 }
-

@@ -145,12 +145,25 @@ pub fn harness_c_for(m: &Module, entry: &str) -> String {
     };
     let params: Vec<Option<&str>> = f.params.iter().map(|p| cty(p.ty())).collect();
     let (Some(ret), true) = (cty(f.ret), params.iter().all(|p| p.is_some())) else {
-        s.push_str(&format!("#error \"unit mode: `{entry}` passes structs by value\"\n"));
+        s.push_str(&format!(
+            "#error \"unit mode: `{entry}` passes structs by value\"\n"
+        ));
         return s;
     };
     let decl: Vec<&str> = params.iter().map(|p| p.unwrap()).collect();
-    s.push_str(&format!("\nextern {ret} {entry}({});\n", if decl.is_empty() { "void".to_string() } else { decl.join(", ") }));
-    s.push_str(&format!("static unsigned char cairn_buf[{}][{}];\n", f.params.len().max(1), crate::exec::machine::UNIT_BUFFER));
+    s.push_str(&format!(
+        "\nextern {ret} {entry}({});\n",
+        if decl.is_empty() {
+            "void".to_string()
+        } else {
+            decl.join(", ")
+        }
+    ));
+    s.push_str(&format!(
+        "static unsigned char cairn_buf[{}][{}];\n",
+        f.params.len().max(1),
+        crate::exec::machine::UNIT_BUFFER
+    ));
     s.push_str("int main(void) {\n");
     let mut call = vec![];
     for (i, p) in f.params.iter().enumerate() {

@@ -55,16 +55,24 @@ fn parse_gcov(text: &str) -> BTreeMap<String, FileCov> {
         if let Some(rest) = t.strip_prefix("branch") {
             if let Some(f) = &cur {
                 let fc = out.get_mut(f).unwrap();
-                let taken = rest.split_whitespace().nth(2).and_then(|x| x.parse::<u64>().ok()).unwrap_or(0);
+                let taken = rest
+                    .split_whitespace()
+                    .nth(2)
+                    .and_then(|x| x.parse::<u64>().ok())
+                    .unwrap_or(0);
                 fc.branches.insert((last_line, bidx), taken);
                 bidx += 1;
             }
             continue;
         }
         let mut parts = l.splitn(3, ':');
-        let (Some(count), Some(lineno), rest) = (parts.next(), parts.next(), parts.next()) else { continue };
+        let (Some(count), Some(lineno), rest) = (parts.next(), parts.next(), parts.next()) else {
+            continue;
+        };
         let count = count.trim();
-        let Ok(lineno) = lineno.trim().parse::<u32>() else { continue };
+        let Ok(lineno) = lineno.trim().parse::<u32>() else {
+            continue;
+        };
         if lineno == 0 {
             if let Some(src) = rest.and_then(|r| r.strip_prefix("Source:")) {
                 cur = Some(src.to_string());
@@ -79,7 +87,11 @@ fn parse_gcov(text: &str) -> BTreeMap<String, FileCov> {
         if count == "-" {
             continue;
         }
-        let c = if count.starts_with('#') || count.starts_with('=') { 0 } else { count.trim_end_matches('*').parse::<u64>().unwrap_or(0) };
+        let c = if count.starts_with('#') || count.starts_with('=') {
+            0
+        } else {
+            count.trim_end_matches('*').parse::<u64>().unwrap_or(0)
+        };
         let e = fc.lines.entry(lineno).or_insert(0);
         *e = (*e).max(c);
     }
@@ -87,12 +99,18 @@ fn parse_gcov(text: &str) -> BTreeMap<String, FileCov> {
 }
 
 fn run_with_timeout(cmd: &mut Command, limit: Duration) -> Result<Option<i32>> {
-    let mut child = cmd.stdout(Stdio::null()).stderr(Stdio::null()).stdin(Stdio::null()).spawn()?;
+    let mut child = cmd
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .stdin(Stdio::null())
+        .spawn()?;
     let start = Instant::now();
     loop {
         if let Some(st) = child.try_wait()? {
             use std::os::unix::process::ExitStatusExt;
-            return Ok(Some(st.code().unwrap_or_else(|| 128 + st.signal().unwrap_or(0))));
+            return Ok(Some(
+                st.code().unwrap_or_else(|| 128 + st.signal().unwrap_or(0)),
+            ));
         }
         if start.elapsed() > limit {
             // SIGTERM first: the harness then still writes its coverage counters.
@@ -106,14 +124,28 @@ fn run_with_timeout(cmd: &mut Command, limit: Duration) -> Result<Option<i32>> {
     }
 }
 
-pub fn replay(sources: &[PathBuf], opts: &CompileOptions, dir: &Path, module: &Module, goals: &Goals, entry: &str) -> Result<ReplayReport> {
+pub fn replay(
+    sources: &[PathBuf],
+    opts: &CompileOptions,
+    dir: &Path,
+    module: &Module,
+    goals: &Goals,
+    entry: &str,
+) -> Result<ReplayReport> {
     let tmp = TempDir::new("replay")?;
-    let sources: Vec<PathBuf> = sources.iter().map(|s| s.canonicalize().unwrap_or_else(|_| s.clone())).collect();
+    let sources: Vec<PathBuf> = sources
+        .iter()
+        .map(|s| s.canonicalize().unwrap_or_else(|_| s.clone()))
+        .collect();
     let sources = &sources[..];
     let dir = &dir.canonicalize()?;
     let harness = dir.join("replay/harness.c");
     if !harness.exists() {
-        bail!("{} not found: is {} a Cairn output directory?", harness.display(), dir.display());
+        bail!(
+            "{} not found: is {} a Cairn output directory?",
+            harness.display(),
+            dir.display()
+        );
     }
     let mut common: Vec<String> = vec!["-O0".into(), "-g".into(), "-w".into()];
     if opts.data_model == crate::ir::DataModel::ILP32 {
@@ -129,57 +161,112 @@ pub fn replay(sources: &[PathBuf], opts: &CompileOptions, dir: &Path, module: &M
     for (i, s) in sources.iter().enumerate() {
         let o = tmp.path().join(format!("src{i}.o"));
         let mut cmd = Command::new(CLANG);
-        cmd.args(&common).args(["--coverage", "-c", "-o"]).arg(&o).arg(s);
+        cmd.args(&common)
+            .args(["--coverage", "-c", "-o"])
+            .arg(&o)
+            .arg(s);
         if entry != "main" {
             // Unit mode: the harness has the `main`.
             cmd.arg("-Dmain=cairn_program_main");
         }
         let out = cmd.output().context("running clang-19")?;
         if !out.status.success() {
-            bail!("native compile of {} failed:\n{}", s.display(), String::from_utf8_lossy(&out.stderr));
+            bail!(
+                "native compile of {} failed:\n{}",
+                s.display(),
+                String::from_utf8_lossy(&out.stderr)
+            );
         }
         objs.push(o);
     }
     let ho = tmp.path().join("harness.o");
-    let out = Command::new(CLANG).args(&common).args(["-DCAIRN_GCOV", "-c", "-o"]).arg(&ho).arg(&harness).output()?;
+    let out = Command::new(CLANG)
+        .args(&common)
+        .args(["-DCAIRN_GCOV", "-c", "-o"])
+        .arg(&ho)
+        .arg(&harness)
+        .output()?;
     if !out.status.success() {
-        bail!("compiling the harness failed:\n{}", String::from_utf8_lossy(&out.stderr));
+        bail!(
+            "compiling the harness failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
     let exe = tmp.path().join("prog");
-    let out = Command::new(CLANG).args(&common).arg("--coverage").args(&objs).arg(&ho).arg("-o").arg(&exe).arg("-lm").output()?;
+    let out = Command::new(CLANG)
+        .args(&common)
+        .arg("--coverage")
+        .args(&objs)
+        .arg(&ho)
+        .arg("-o")
+        .arg(&exe)
+        .arg("-lm")
+        .output()?;
     if !out.status.success() {
-        bail!("linking the native replay binary failed:\n{}", String::from_utf8_lossy(&out.stderr));
+        bail!(
+            "linking the native replay binary failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
 
-    let mut tests: Vec<PathBuf> = std::fs::read_dir(dir.join("tests"))?.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|e| e == "json")).collect();
+    let mut tests: Vec<PathBuf> = std::fs::read_dir(dir.join("tests"))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
     tests.sort();
-    let mut rep = ReplayReport { tests: tests.len(), ..Default::default() };
+    let mut rep = ReplayReport {
+        tests: tests.len(),
+        ..Default::default()
+    };
     let mut all_lines: BTreeMap<(String, u32), u64> = BTreeMap::new();
     let mut all_branches: BTreeMap<(String, u32, u32), u64> = BTreeMap::new();
     for t in &tests {
         for o in &objs {
             let _ = std::fs::remove_file(o.with_extension("gcda"));
         }
-        let code = run_with_timeout(Command::new(&exe).env("CAIRN_TEST", t).current_dir(tmp.path()), Duration::from_secs(10))?;
+        let code = run_with_timeout(
+            Command::new(&exe)
+                .env("CAIRN_TEST", t)
+                .current_dir(tmp.path()),
+            Duration::from_secs(10),
+        )?;
         let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(t)?)?;
         let name = t.file_name().unwrap().to_string_lossy().to_string();
         match (code, json["exit_code"].as_i64()) {
             (None, _) => rep.mismatches.push(format!("{name}: native run timed out")),
-            (Some(c), Some(e)) if c as i64 != (e & 0xff) => rep.mismatches.push(format!("{name}: native exit code {c}, Cairn predicted {e}")),
+            (Some(c), Some(e)) if c as i64 != (e & 0xff) => rep
+                .mismatches
+                .push(format!("{name}: native exit code {c}, Cairn predicted {e}")),
             _ => {}
         }
         let mut cov: BTreeMap<String, FileCov> = BTreeMap::new();
         for (i, o) in objs.iter().enumerate() {
-            let out = Command::new(LLVM_COV).args(["gcov", "-b", "-c", "-t", "-o"]).arg(o).arg(&sources[i]).output().context("running llvm-cov-19 gcov")?;
+            let out = Command::new(LLVM_COV)
+                .args(["gcov", "-b", "-c", "-t", "-o"])
+                .arg(o)
+                .arg(&sources[i])
+                .output()
+                .context("running llvm-cov-19 gcov")?;
             if std::env::var_os("CAIRN_DEBUG_REPLAY").is_some() {
-                eprintln!("llvm-cov: {}\n{}", String::from_utf8_lossy(&out.stderr), String::from_utf8_lossy(&out.stdout).lines().take(3).collect::<Vec<_>>().join("\n"));
+                eprintln!(
+                    "llvm-cov: {}\n{}",
+                    String::from_utf8_lossy(&out.stderr),
+                    String::from_utf8_lossy(&out.stdout)
+                        .lines()
+                        .take(3)
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                );
             }
             for (f, c) in parse_gcov(&String::from_utf8_lossy(&out.stdout)) {
                 cov.insert(f, c);
             }
         }
         for (f, c) in &cov {
-            if !sources.iter().any(|s| same_file(&s.display().to_string(), f)) {
+            if !sources
+                .iter()
+                .any(|s| same_file(&s.display().to_string(), f))
+            {
                 continue;
             }
             for (l, n) in &c.lines {
@@ -190,18 +277,38 @@ pub fn replay(sources: &[PathBuf], opts: &CompileOptions, dir: &Path, module: &M
             }
         }
         for g in json["covers"].as_array().cloned().unwrap_or_default() {
-            let Some(g) = g.as_u64().map(|g| g as usize) else { continue };
+            let Some(g) = g.as_u64().map(|g| g as usize) else {
+                continue;
+            };
             let Some(goal) = goals.goals.get(g) else {
-                rep.mismatches.push(format!("{name}: claims unknown goal {g}"));
+                rep.mismatches
+                    .push(format!("{name}: claims unknown goal {g}"));
                 continue;
             };
             // The first instruction executed at the branch target; for targets that are bare
             // jumps, the branch itself (a weaker check).
-            let loc = if goal.kind == GoalKind::Error || goal.target_loc.line == 0 { goal.loc } else { goal.target_loc };
-            let file = module.files.get(loc.file as usize).cloned().unwrap_or_default();
-            let count = cov.iter().find(|(f, _)| same_file(f, &file)).and_then(|(_, c)| c.lines.get(&loc.line).copied());
+            let loc = if goal.kind == GoalKind::Error || goal.target_loc.line == 0 {
+                goal.loc
+            } else {
+                goal.target_loc
+            };
+            let file = module
+                .files
+                .get(loc.file as usize)
+                .cloned()
+                .unwrap_or_default();
+            let count = cov
+                .iter()
+                .find(|(f, _)| same_file(f, &file))
+                .and_then(|(_, c)| c.lines.get(&loc.line).copied());
             match count {
-                Some(0) => rep.mismatches.push(format!("{name}: claims goal {g} ({} {} at {}), but line {} never ran natively", goal.function, goal.outcome, module.loc_string(goal.loc), loc.line)),
+                Some(0) => rep.mismatches.push(format!(
+                    "{name}: claims goal {g} ({} {} at {}), but line {} never ran natively",
+                    goal.function,
+                    goal.outcome,
+                    module.loc_string(goal.loc),
+                    loc.line
+                )),
                 Some(_) => rep.claims_checked += 1,
                 None => rep.claims_unchecked += 1,
             }

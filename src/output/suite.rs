@@ -52,10 +52,14 @@ pub fn test_json(t: &Test) -> serde_json::Value {
 
 /// Reads the input values of a test file (for replay).
 pub fn read_test_values(path: &Path) -> Result<Vec<(String, String)>> {
-    let v: serde_json::Value = serde_json::from_str(&fs::read_to_string(path)?).with_context(|| format!("{}", path.display()))?;
+    let v: serde_json::Value = serde_json::from_str(&fs::read_to_string(path)?)
+        .with_context(|| format!("{}", path.display()))?;
     let mut out = vec![];
     for i in v["inputs"].as_array().cloned().unwrap_or_default() {
-        out.push((i["type"].as_str().unwrap_or("").to_string(), i["value"].as_str().unwrap_or("").to_string()));
+        out.push((
+            i["type"].as_str().unwrap_or("").to_string(),
+            i["value"].as_str().unwrap_or("").to_string(),
+        ));
     }
     Ok(out)
 }
@@ -72,14 +76,22 @@ pub struct SuiteWriter {
 }
 
 fn xml_escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 const XML_HEAD: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n";
 
 impl SuiteWriter {
     /// Creates the directory layout and the files that do not depend on results.
-    pub fn create(dir: &Path, program: &Path, module: &Module, spec_error: bool) -> Result<SuiteWriter> {
+    pub fn create(
+        dir: &Path,
+        program: &Path,
+        module: &Module,
+        spec_error: bool,
+    ) -> Result<SuiteWriter> {
         for sub in ["tests", "test-suite", "replay"] {
             let p = dir.join(sub);
             if p.exists() && sub != "replay" {
@@ -87,7 +99,10 @@ impl SuiteWriter {
             }
             fs::create_dir_all(&p).with_context(|| format!("cannot create {}", p.display()))?;
         }
-        fs::write(dir.join("replay/harness.c"), crate::output::harness::harness_c(module))?;
+        fs::write(
+            dir.join("replay/harness.c"),
+            crate::output::harness::harness_c(module),
+        )?;
         let mut csv = File::create(dir.join("coverage.csv"))?;
         writeln!(csv, "time_s,covered,unreachable,tests")?;
         let w = SuiteWriter {
@@ -107,7 +122,10 @@ impl SuiteWriter {
     /// Unit mode: the harness calls `entry`, and the metadata names it.
     pub fn set_entry(&mut self, module: &Module, entry: &str) -> Result<()> {
         self.entry = entry.to_string();
-        fs::write(self.dir.join("replay/harness.c"), crate::output::harness::harness_c_for(module, entry))?;
+        fs::write(
+            self.dir.join("replay/harness.c"),
+            crate::output::harness::harness_c_for(module, entry),
+        )?;
         self.write_metadata(module)
     }
 
@@ -124,7 +142,11 @@ impl SuiteWriter {
         } else {
             "COVER( init(main()), FQL(COVER EDGES(@DECISIONEDGE)) )"
         };
-        let arch = if module.data_model == crate::ir::DataModel::ILP32 { "32bit" } else { "64bit" };
+        let arch = if module.data_model == crate::ir::DataModel::ILP32 {
+            "32bit"
+        } else {
+            "64bit"
+        };
         let now = chrono_like_now();
         let s = format!(
             "{XML_HEAD}<!DOCTYPE test-metadata PUBLIC \"+//IDN sosy-lab.org//DTD test-format test-metadata 1.1//EN\" \"https://sosy-lab.org/test-format/test-metadata-1.1.dtd\">\n<test-metadata>\n  <sourcecodelang>C</sourcecodelang>\n  <producer>Cairn {}</producer>\n  <specification>{}</specification>\n  <programfile>{}</programfile>\n  <programhash>{}</programhash>\n  <entryfunction>{}</entryfunction>\n  <architecture>{}</architecture>\n  <creationtime>{}</creationtime>\n</test-metadata>\n",
@@ -148,9 +170,17 @@ impl SuiteWriter {
         fs::write(&p, serde_json::to_string_pretty(&test_json(t))? + "\n")?;
         let mut x = String::from(XML_HEAD);
         x.push_str("<!DOCTYPE testcase PUBLIC \"+//IDN sosy-lab.org//DTD test-format testcase 1.1//EN\" \"https://sosy-lab.org/test-format/testcase-1.1.dtd\">\n");
-        x.push_str(if t.error { "<testcase coversError=\"true\">\n" } else { "<testcase>\n" });
+        x.push_str(if t.error {
+            "<testcase coversError=\"true\">\n"
+        } else {
+            "<testcase>\n"
+        });
         for v in &t.inputs {
-            x.push_str(&format!("  <input type=\"{}\">{}</input>\n", xml_escape(v.kind.c_type()), xml_escape(&v.to_text())));
+            x.push_str(&format!(
+                "  <input type=\"{}\">{}</input>\n",
+                xml_escape(v.kind.c_type()),
+                xml_escape(&v.to_text())
+            ));
         }
         x.push_str("</testcase>\n");
         fs::write(self.dir.join(format!("test-suite/test{n:06}.xml")), x)?;
@@ -162,14 +192,27 @@ impl SuiteWriter {
         let row = (ledger.covered, ledger.unreachable, self.tests);
         if row != self.last_row {
             self.last_row = row;
-            writeln!(self.csv, "{:.3},{},{},{}", self.elapsed(), row.0, row.1, row.2)?;
+            writeln!(
+                self.csv,
+                "{:.3},{},{},{}",
+                self.elapsed(),
+                row.0,
+                row.1,
+                row.2
+            )?;
             self.csv.flush()?;
         }
         Ok(())
     }
 
     /// goals.json, summary.json and test-suite.zip.
-    pub fn finish(&mut self, module: &Module, goals: &Goals, ledger: &Ledger, extra: serde_json::Value) -> Result<serde_json::Value> {
+    pub fn finish(
+        &mut self,
+        module: &Module,
+        goals: &Goals,
+        ledger: &Ledger,
+        extra: serde_json::Value,
+    ) -> Result<serde_json::Value> {
         self.progress(ledger)?;
         let gj: Vec<serde_json::Value> = goals
             .goals
@@ -194,7 +237,10 @@ impl SuiteWriter {
                 })
             })
             .collect();
-        fs::write(self.dir.join("goals.json"), serde_json::to_string_pretty(&gj)? + "\n")?;
+        fs::write(
+            self.dir.join("goals.json"),
+            serde_json::to_string_pretty(&gj)? + "\n",
+        )?;
         let total = ledger.total();
         let reachable = total - ledger.unreachable;
         let mut summary = json!({
@@ -214,7 +260,10 @@ impl SuiteWriter {
                 s.insert(k.clone(), v.clone());
             }
         }
-        fs::write(self.dir.join("summary.json"), serde_json::to_string_pretty(&summary)? + "\n")?;
+        fs::write(
+            self.dir.join("summary.json"),
+            serde_json::to_string_pretty(&summary)? + "\n",
+        )?;
         self.write_zip()?;
         Ok(summary)
     }
@@ -222,8 +271,11 @@ impl SuiteWriter {
     fn write_zip(&self) -> Result<()> {
         let f = File::create(self.dir.join("test-suite.zip"))?;
         let mut z = zip::ZipWriter::new(f);
-        let opts: zip::write::SimpleFileOptions = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
-        let mut names: Vec<PathBuf> = fs::read_dir(self.dir.join("test-suite"))?.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        let opts: zip::write::SimpleFileOptions = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Deflated);
+        let mut names: Vec<PathBuf> = fs::read_dir(self.dir.join("test-suite"))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .collect();
         names.sort();
         for p in names {
             let name = format!("test-suite/{}", p.file_name().unwrap().to_string_lossy());
@@ -237,7 +289,10 @@ impl SuiteWriter {
 
 /// UTC timestamp `YYYY-MM-DDTHH:MM:SSZ` without a date-time crate.
 fn chrono_like_now() -> String {
-    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
     let days = secs / 86400;
     let rem = secs % 86400;
     // Civil-from-days (Howard Hinnant's algorithm).
@@ -251,5 +306,10 @@ fn chrono_like_now() -> String {
     let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = if m <= 2 { y + 1 } else { y };
-    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
 }

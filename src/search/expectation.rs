@@ -40,7 +40,13 @@ pub struct Expectation {
 
 impl Expectation {
     pub fn new(alpha: f64) -> Expectation {
-        Expectation { alpha, graph: None, weights_for: None, groups: vec![], group_of: HashMap::new() }
+        Expectation {
+            alpha,
+            graph: None,
+            weights_for: None,
+            groups: vec![],
+            group_of: HashMap::new(),
+        }
     }
 
     pub fn graph(&self) -> Option<&ExpectationGraph> {
@@ -60,7 +66,11 @@ impl Strategy for Expectation {
     }
 
     fn prepare(&mut self, program: &Program) {
-        self.graph = Some(ExpectationGraph::new(&program.module, &program.entry, self.alpha));
+        self.graph = Some(ExpectationGraph::new(
+            &program.module,
+            &program.entry,
+            self.alpha,
+        ));
     }
 
     fn add(&mut self, id: PendingId, p: &Pending, _: &mut Ctx) {
@@ -70,14 +80,22 @@ impl Strategy for Expectation {
             None => Target::Other,
         };
         let gi = *self.group_of.entry(target).or_insert_with(|| {
-            self.groups.push(Group { target, members: vec![], tried: 0 });
+            self.groups.push(Group {
+                target,
+                members: vec![],
+                tried: 0,
+            });
             self.groups.len() - 1
         });
         self.groups[gi].members.push(id);
     }
 
     fn select(&mut self, pool: &PendingPool, ctx: &mut Ctx) -> Option<PendingId> {
-        if let Some(g) = self.graph.as_mut().filter(|_| self.weights_for.as_deref() != Some(ctx.covered)) {
+        if let Some(g) = self
+            .graph
+            .as_mut()
+            .filter(|_| self.weights_for.as_deref() != Some(ctx.covered))
+        {
             g.update(ctx.covered);
             self.weights_for = Some(ctx.covered.to_vec());
         }
@@ -89,7 +107,11 @@ impl Strategy for Expectation {
                 if grp.members.is_empty() {
                     continue;
                 }
-                let w = self.graph.as_ref().map_or(0.0, |g| g.weight(grp.target, ctx.covered)) / (grp.tried + 1) as f64;
+                let w = self
+                    .graph
+                    .as_ref()
+                    .map_or(0.0, |g| g.weight(grp.target, ctx.covered))
+                    / (grp.tried + 1) as f64;
                 let eps = 1e-9 * f64::max(w.abs(), 1.0);
                 if best.is_none() || w > best_w + eps {
                     best = Some(i);

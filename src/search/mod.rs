@@ -41,7 +41,11 @@ impl PendingPool {
         self.live
     }
     pub fn ids(&self) -> impl Iterator<Item = PendingId> + '_ {
-        self.slots.iter().enumerate().filter(|(_, p)| p.is_some()).map(|(i, _)| i)
+        self.slots
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.is_some())
+            .map(|(i, _)| i)
     }
 }
 

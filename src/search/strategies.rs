@@ -8,11 +8,21 @@ use rand::Rng;
 use std::collections::{BinaryHeap, HashMap};
 use std::rc::Rc;
 
-pub const NAMES: &[&str] = &["dfs", "random-branch", "uniform-random", "cfg", "generational", "expectation"];
+pub const NAMES: &[&str] = &[
+    "dfs",
+    "random-branch",
+    "uniform-random",
+    "cfg",
+    "generational",
+    "expectation",
+];
 
 pub fn by_name(name: &str) -> Option<Box<dyn Strategy>> {
     Some(match name {
-        "dfs" => Box::new(Dfs { stack: vec![], bound: 2_000 }),
+        "dfs" => Box::new(Dfs {
+            stack: vec![],
+            bound: 2_000,
+        }),
         "random-branch" => Box::new(RandomBranch::default()),
         "uniform-random" => Box::new(UniformRandom::default()),
         "cfg" => Box::new(CfgDirected::default()),
@@ -134,7 +144,8 @@ impl Strategy for CfgDirected {
         for (i, id) in self.all.iter().enumerate() {
             let p = pool.get(*id).unwrap();
             let key = (distance(p, ctx), p.depth);
-            if key.0 < best_key.0 || (key.0 == best_key.0 && key.1 < best_key.1) || best.is_empty() {
+            if key.0 < best_key.0 || (key.0 == best_key.0 && key.1 < best_key.1) || best.is_empty()
+            {
                 best_key = key;
                 best.clear();
                 best.push(i);
@@ -167,7 +178,8 @@ impl Strategy for Generational {
     }
     fn on_run(&mut self, run: &Rc<RunPath>, _: &mut Ctx) {
         if self.by_run.contains_key(&run.id) {
-            self.runs.push((run.new_goals, std::cmp::Reverse(run.id), run.id));
+            self.runs
+                .push((run.new_goals, std::cmp::Reverse(run.id), run.id));
         }
     }
     fn select(&mut self, pool: &PendingPool, _: &mut Ctx) -> Option<PendingId> {

@@ -34,8 +34,14 @@ pub struct Pending {
 impl Pending {
     /// Path condition prefix (decisions before this one) and the negated condition.
     pub fn query(&self) -> (Vec<crate::smt::expr::ExprId>, crate::smt::expr::ExprId) {
-        let prefix = self.run.records[..self.depth].iter().map(|r| r.taken_cond()).collect();
-        (prefix, self.run.records[self.depth].outcomes[self.outcome].0)
+        let prefix = self.run.records[..self.depth]
+            .iter()
+            .map(|r| r.taken_cond())
+            .collect();
+        (
+            prefix,
+            self.run.records[self.depth].outcomes[self.outcome].0,
+        )
     }
 }
 
@@ -65,7 +71,11 @@ impl Tree {
 
     fn new_node(&mut self, r: &BranchRecord) -> NodeId {
         let n = r.outcomes.len();
-        self.nodes.push(Node { site: (r.func, r.block), children: vec![LEAF; n], seen: vec![false; n] });
+        self.nodes.push(Node {
+            site: (r.func, r.block),
+            children: vec![LEAF; n],
+            seen: vec![false; n],
+        });
         (self.nodes.len() - 1) as NodeId
     }
 
@@ -92,9 +102,20 @@ impl Tree {
             }
             for (o, (_, goal, target)) in r.outcomes.iter().enumerate() {
                 let n = &mut self.nodes[cur as usize];
-                if o != r.taken && !n.seen[o] && n.children[o] == LEAF && *goal != crate::ir::ASSUME_VIOLATED {
+                if o != r.taken
+                    && !n.seen[o]
+                    && n.children[o] == LEAF
+                    && *goal != crate::ir::ASSUME_VIOLATED
+                {
                     n.seen[o] = true;
-                    out.push(Pending { node: cur, outcome: o, depth: i, goal: *goal, target: (r.func, *target), run: run.clone() });
+                    out.push(Pending {
+                        node: cur,
+                        outcome: o,
+                        depth: i,
+                        goal: *goal,
+                        target: (r.func, *target),
+                        run: run.clone(),
+                    });
                 }
             }
             let n = &mut self.nodes[cur as usize];

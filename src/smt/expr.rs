@@ -13,26 +13,74 @@ pub struct ExprId(pub u32);
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Node {
-    Const { w: u8, v: u64 },
+    Const {
+        w: u8,
+        v: u64,
+    },
     /// Input variable `id` (see `Pool::var`).
-    Var { w: u8, id: u32 },
-    Bin { op: BinOp, w: u8, a: ExprId, b: ExprId },
+    Var {
+        w: u8,
+        id: u32,
+    },
+    Bin {
+        op: BinOp,
+        w: u8,
+        a: ExprId,
+        b: ExprId,
+    },
     /// 1-bit result.
-    Cmp { pred: IPred, a: ExprId, b: ExprId },
-    Ite { w: u8, c: ExprId, t: ExprId, f: ExprId },
-    ZExt { w: u8, a: ExprId },
-    SExt { w: u8, a: ExprId },
+    Cmp {
+        pred: IPred,
+        a: ExprId,
+        b: ExprId,
+    },
+    Ite {
+        w: u8,
+        c: ExprId,
+        t: ExprId,
+        f: ExprId,
+    },
+    ZExt {
+        w: u8,
+        a: ExprId,
+    },
+    SExt {
+        w: u8,
+        a: ExprId,
+    },
     /// Bits `lo .. lo + w` of `a`.
-    Extract { w: u8, lo: u8, a: ExprId },
+    Extract {
+        w: u8,
+        lo: u8,
+        a: ExprId,
+    },
     /// `hi` bits above `lo` bits.
-    Concat { w: u8, hi: ExprId, lo: ExprId },
+    Concat {
+        w: u8,
+        hi: ExprId,
+        lo: ExprId,
+    },
     /// IEEE floating point over bit patterns (32 or 64 bits wide), rounding to nearest even.
-    FBin { op: FBinOp, w: u8, a: ExprId, b: ExprId },
+    FBin {
+        op: FBinOp,
+        w: u8,
+        a: ExprId,
+        b: ExprId,
+    },
     /// 1-bit result; operands are `w`-bit floats.
-    FCmp { pred: FPred, w: u8, a: ExprId, b: ExprId },
+    FCmp {
+        pred: FPred,
+        w: u8,
+        a: ExprId,
+        b: ExprId,
+    },
     /// Conversions involving floats (`FpExt`, `FpTrunc`, `FpToSi`, `FpToUi`, `SiToFp`, `UiToFp`)
     /// to a `w`-bit result.
-    FCast { op: CastOp, w: u8, a: ExprId },
+    FCast {
+        op: CastOp,
+        w: u8,
+        a: ExprId,
+    },
 }
 
 fn fty(w: u8) -> Ty {
@@ -109,7 +157,10 @@ impl Pool {
     }
 
     pub fn constant(&mut self, w: u8, v: u64) -> ExprId {
-        self.intern(Node::Const { w, v: mask(v, w as u32) })
+        self.intern(Node::Const {
+            w,
+            v: mask(v, w as u32),
+        })
     }
 
     pub fn var(&mut self, key: VarKey) -> ExprId {
@@ -155,9 +206,19 @@ impl Pool {
         }
         // Constant folding through one level: (a + c1) + c2, (a + c1) - c2.
         if let (Add | Sub, Some(c2)) = (op, cb) {
-            if let Node::Bin { op: Add, a: inner, b: c1e, .. } = self.node(a).clone() {
+            if let Node::Bin {
+                op: Add,
+                a: inner,
+                b: c1e,
+                ..
+            } = self.node(a).clone()
+            {
                 if let Some(c1) = self.as_const(c1e) {
-                    let c = if op == Add { c1.wrapping_add(c2) } else { c1.wrapping_sub(c2) };
+                    let c = if op == Add {
+                        c1.wrapping_add(c2)
+                    } else {
+                        c1.wrapping_sub(c2)
+                    };
                     let k = self.constant(w, c);
                     return self.bin(Add, w, inner, k);
                 }
@@ -168,7 +229,11 @@ impl Pool {
             }
         }
         // Canonical order for commutative operators: constant last.
-        let (a, b) = if matches!(op, Add | Mul | And | Or | Xor) && ca.is_some() && cb.is_none() { (b, a) } else { (a, b) };
+        let (a, b) = if matches!(op, Add | Mul | And | Or | Xor) && ca.is_some() && cb.is_none() {
+            (b, a)
+        } else {
+            (a, b)
+        };
         // x86 masks shift counts; make it explicit so the solver sees the same semantics.
         // (Widths below 5 bits cannot hold a count that the mask would change.)
         let b = if matches!(op, Shl | LShr | AShr) && self.as_const(b).is_none() && w >= 5 {
@@ -186,7 +251,10 @@ impl Pool {
             return self.constant(1, ops::icmp(pred, w, x, y) as u64);
         }
         if a == b {
-            let v = matches!(pred, IPred::Eq | IPred::Uge | IPred::Ule | IPred::Sge | IPred::Sle);
+            let v = matches!(
+                pred,
+                IPred::Eq | IPred::Uge | IPred::Ule | IPred::Sge | IPred::Sle
+            );
             return self.constant(1, v as u64);
         }
         // (zext c) == 1 / != 0 on booleans: the condition itself.
@@ -227,13 +295,24 @@ impl Pool {
         if let Node::Cmp { pred, a, b } = self.node(c).clone() {
             return self.cmp(pred.negate(), a, b);
         }
-        if let Node::Bin { op: BinOp::Xor, w: 1, a, b } = self.node(c).clone() {
+        if let Node::Bin {
+            op: BinOp::Xor,
+            w: 1,
+            a,
+            b,
+        } = self.node(c).clone()
+        {
             if self.as_const(b) == Some(1) {
                 return a;
             }
         }
         let one = self.constant(1, 1);
-        self.intern(Node::Bin { op: BinOp::Xor, w: 1, a: c, b: one })
+        self.intern(Node::Bin {
+            op: BinOp::Xor,
+            w: 1,
+            a: c,
+            b: one,
+        })
     }
 
     pub fn and(&mut self, a: ExprId, b: ExprId) -> ExprId {
@@ -299,8 +378,12 @@ impl Pool {
             return self.constant(w, v >> lo);
         }
         match self.node(a).clone() {
-            Node::Extract { lo: l2, a: inner, .. } => return self.extract(w, lo + l2, inner),
-            Node::ZExt { a: inner, .. } | Node::SExt { a: inner, .. } if lo as u32 + w as u32 <= self.width(inner) as u32 => {
+            Node::Extract {
+                lo: l2, a: inner, ..
+            } => return self.extract(w, lo + l2, inner),
+            Node::ZExt { a: inner, .. } | Node::SExt { a: inner, .. }
+                if lo as u32 + w as u32 <= self.width(inner) as u32 =>
+            {
                 return self.extract(w, lo, inner);
             }
             Node::ZExt { a: inner, .. } if lo >= self.width(inner) => return self.constant(w, 0),
@@ -325,7 +408,9 @@ impl Pool {
             return self.constant(w, (h << lw) | l);
         }
         // Re-join adjacent extracts of the same value (bytes of a stored word loaded back).
-        if let (Node::Extract { lo: hl, a: ha, .. }, Node::Extract { lo: ll, a: la, .. }) = (self.node(hi).clone(), self.node(lo).clone()) {
+        if let (Node::Extract { lo: hl, a: ha, .. }, Node::Extract { lo: ll, a: la, .. }) =
+            (self.node(hi).clone(), self.node(lo).clone())
+        {
             if ha == la && ll + lw == hl {
                 return self.extract(w, ll, ha);
             }
@@ -335,8 +420,15 @@ impl Pool {
             return self.zext(w, lo);
         }
         // concat(extract(x, hi-part), concat(extract(x, mid), rest)) → concat(extract(x, hi+mid), rest)
-        if let (Node::Extract { lo: hl, a: ha, .. }, Node::Concat { hi: mh, lo: ml, .. }) = (self.node(hi).clone(), self.node(lo).clone()) {
-            if let Node::Extract { lo: mlo, a: ma, w: mw } = self.node(mh).clone() {
+        if let (Node::Extract { lo: hl, a: ha, .. }, Node::Concat { hi: mh, lo: ml, .. }) =
+            (self.node(hi).clone(), self.node(lo).clone())
+        {
+            if let Node::Extract {
+                lo: mlo,
+                a: ma,
+                w: mw,
+            } = self.node(mh).clone()
+            {
                 if ma == ha && mlo + mw == hl {
                     let joined = self.extract(hw + mw, mlo, ha);
                     return self.concat(joined, ml);
@@ -393,7 +485,9 @@ impl Pool {
                 Node::Ite { c, t, f, .. } => {
                     stack.extend([*c, *t, *f]);
                 }
-                Node::ZExt { a, .. } | Node::SExt { a, .. } | Node::Extract { a, .. } => stack.push(*a),
+                Node::ZExt { a, .. } | Node::SExt { a, .. } | Node::Extract { a, .. } => {
+                    stack.push(*a)
+                }
                 Node::Concat { hi, lo, .. } => {
                     stack.push(*hi);
                     stack.push(*lo);
@@ -413,7 +507,12 @@ impl Pool {
     }
 
     /// Concrete value of `e` when variable `i` has value `vals(i)`.
-    pub fn eval(&self, e: ExprId, vals: &dyn Fn(u32) -> u64, memo: &mut HashMap<ExprId, u64>) -> u64 {
+    pub fn eval(
+        &self,
+        e: ExprId,
+        vals: &dyn Fn(u32) -> u64,
+        memo: &mut HashMap<ExprId, u64>,
+    ) -> u64 {
         if let Some(v) = memo.get(&e) {
             return *v;
         }
@@ -433,20 +532,42 @@ impl Pool {
             }
             Node::Cmp { pred, a, b } => {
                 let w = self.width(*a);
-                ops::icmp(*pred, w, self.eval(*a, vals, memo), self.eval(*b, vals, memo)) as u64
+                ops::icmp(
+                    *pred,
+                    w,
+                    self.eval(*a, vals, memo),
+                    self.eval(*b, vals, memo),
+                ) as u64
             }
             Node::Ite { c, t, f, .. } => {
-                if self.eval(*c, vals, memo) & 1 == 1 { self.eval(*t, vals, memo) } else { self.eval(*f, vals, memo) }
+                if self.eval(*c, vals, memo) & 1 == 1 {
+                    self.eval(*t, vals, memo)
+                } else {
+                    self.eval(*f, vals, memo)
+                }
             }
             Node::ZExt { a, .. } => self.eval(*a, vals, memo),
-            Node::SExt { w, a } => mask(sext(self.eval(*a, vals, memo), self.width(*a) as u32) as u64, *w as u32),
+            Node::SExt { w, a } => mask(
+                sext(self.eval(*a, vals, memo), self.width(*a) as u32) as u64,
+                *w as u32,
+            ),
             Node::Extract { w, lo, a } => mask(self.eval(*a, vals, memo) >> lo, *w as u32),
             Node::Concat { hi, lo, .. } => {
                 let lw = self.width(*lo);
                 (self.eval(*hi, vals, memo) << lw) | self.eval(*lo, vals, memo)
             }
-            Node::FBin { op, w, a, b } => ops::fbin(*op, fty(*w), self.eval(*a, vals, memo), self.eval(*b, vals, memo)),
-            Node::FCmp { pred, w, a, b } => ops::fcmp(*pred, fty(*w), self.eval(*a, vals, memo), self.eval(*b, vals, memo)) as u64,
+            Node::FBin { op, w, a, b } => ops::fbin(
+                *op,
+                fty(*w),
+                self.eval(*a, vals, memo),
+                self.eval(*b, vals, memo),
+            ),
+            Node::FCmp { pred, w, a, b } => ops::fcmp(
+                *pred,
+                fty(*w),
+                self.eval(*a, vals, memo),
+                self.eval(*b, vals, memo),
+            ) as u64,
             Node::FCast { op, w, a } => {
                 let (from, to) = cast_tys(*op, self.width(*a), *w);
                 ops::cast(*op, from, to, self.eval(*a, vals, memo), 64)
@@ -462,17 +583,32 @@ impl Pool {
             Node::Const { w, v } => format!("{v}:{w}"),
             Node::Var { id, .. } => {
                 let k = self.vars[*id as usize];
-                if k.byte > 0 || k.w == 8 { format!("in{}[{}]", k.input, k.byte) } else { format!("in{}", k.input) }
+                if k.byte > 0 || k.w == 8 {
+                    format!("in{}[{}]", k.input, k.byte)
+                } else {
+                    format!("in{}", k.input)
+                }
             }
             Node::Bin { op, a, b, .. } => format!("({:?} {} {})", op, self.show(*a), self.show(*b)),
             Node::Cmp { pred, a, b } => format!("({:?} {} {})", pred, self.show(*a), self.show(*b)),
-            Node::Ite { c, t, f, .. } => format!("(ite {} {} {})", self.show(*c), self.show(*t), self.show(*f)),
+            Node::Ite { c, t, f, .. } => format!(
+                "(ite {} {} {})",
+                self.show(*c),
+                self.show(*t),
+                self.show(*f)
+            ),
             Node::ZExt { w, a } => format!("(zext{w} {})", self.show(*a)),
             Node::SExt { w, a } => format!("(sext{w} {})", self.show(*a)),
             Node::Extract { w, lo, a } => format!("(extract[{lo}+{w}] {})", self.show(*a)),
-            Node::Concat { hi, lo, .. } => format!("(concat {} {})", self.show(*hi), self.show(*lo)),
-            Node::FBin { op, a, b, .. } => format!("(f{:?} {} {})", op, self.show(*a), self.show(*b)),
-            Node::FCmp { pred, a, b, .. } => format!("(f{:?} {} {})", pred, self.show(*a), self.show(*b)),
+            Node::Concat { hi, lo, .. } => {
+                format!("(concat {} {})", self.show(*hi), self.show(*lo))
+            }
+            Node::FBin { op, a, b, .. } => {
+                format!("(f{:?} {} {})", op, self.show(*a), self.show(*b))
+            }
+            Node::FCmp { pred, a, b, .. } => {
+                format!("(f{:?} {} {})", pred, self.show(*a), self.show(*b))
+            }
             Node::FCast { op, w, a } => format!("({:?}{w} {})", op, self.show(*a)),
         }
     }
@@ -489,7 +625,12 @@ pub fn cast_tys(op: CastOp, aw: u8, w: u8) -> (Ty, Ty) {
 
 impl Pool {
     /// `e` with every variable `k` replaced by `f(k)` (kept when `f` returns None).
-    pub fn substitute(&mut self, e: ExprId, f: &mut dyn FnMut(&mut Pool, VarKey) -> Option<ExprId>, memo: &mut HashMap<ExprId, ExprId>) -> ExprId {
+    pub fn substitute(
+        &mut self,
+        e: ExprId,
+        f: &mut dyn FnMut(&mut Pool, VarKey) -> Option<ExprId>,
+        memo: &mut HashMap<ExprId, ExprId>,
+    ) -> ExprId {
         if let Some(r) = memo.get(&e) {
             return *r;
         }
@@ -508,7 +649,11 @@ impl Pool {
                 self.cmp(pred, a, b)
             }
             Node::Ite { c, t, f: ff, .. } => {
-                let (c, t, ff) = (self.substitute(c, f, memo), self.substitute(t, f, memo), self.substitute(ff, f, memo));
+                let (c, t, ff) = (
+                    self.substitute(c, f, memo),
+                    self.substitute(t, f, memo),
+                    self.substitute(ff, f, memo),
+                );
                 self.ite(c, t, ff)
             }
             Node::ZExt { w, a } => {
@@ -547,7 +692,12 @@ impl Pool {
     /// Conjuncts of a 1-bit conjunction (`and` trees), for predicate extraction.
     pub fn conjuncts(&self, e: ExprId, out: &mut Vec<ExprId>) {
         match self.node(e) {
-            Node::Bin { op: BinOp::And, w: 1, a, b } => {
+            Node::Bin {
+                op: BinOp::And,
+                w: 1,
+                a,
+                b,
+            } => {
                 let (a, b) = (*a, *b);
                 self.conjuncts(a, out);
                 self.conjuncts(b, out);

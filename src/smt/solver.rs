@@ -20,7 +20,13 @@ pub enum Answer {
 pub trait Backend {
     fn name(&self) -> &'static str;
     /// `current` gives the values of the run the query came from (a starting point).
-    fn check(&mut self, pool: &Pool, constraints: &[ExprId], timeout: Duration, current: &dyn Fn(u32) -> u64) -> Answer;
+    fn check(
+        &mut self,
+        pool: &Pool,
+        constraints: &[ExprId],
+        timeout: Duration,
+        current: &dyn Fn(u32) -> u64,
+    ) -> Answer;
 }
 
 /// Z3 over bit-vectors (system libz3 4.8.12 through the `z3` crate 0.22; see README).
@@ -39,7 +45,12 @@ impl Default for Z3Backend {
 
 impl Z3Backend {
     pub fn new() -> Z3Backend {
-        Z3Backend { solver: z3::Solver::new(), cache: HashMap::new(), vars: HashMap::new(), timeout_ms: 0 }
+        Z3Backend {
+            solver: z3::Solver::new(),
+            cache: HashMap::new(),
+            vars: HashMap::new(),
+            timeout_ms: 0,
+        }
     }
 
     fn set_timeout(&mut self, t: Duration) {
@@ -159,7 +170,9 @@ impl Z3Backend {
                 let rne = z3::ast::RoundingMode::round_nearest_ties_to_even();
                 let rtz = z3::ast::RoundingMode::round_towards_zero();
                 match op {
-                    CastOp::FpExt | CastOp::FpTrunc => fp_of(&x, aw).to_fp_with_rounding_mode(&rne, &fp_sort(w)).to_ieee_bv(),
+                    CastOp::FpExt | CastOp::FpTrunc => fp_of(&x, aw)
+                        .to_fp_with_rounding_mode(&rne, &fp_sort(w))
+                        .to_ieee_bv(),
                     CastOp::FpToSi => fp_of(&x, aw).to_sbv_with_rounding_mode(&rtz, w as u32),
                     CastOp::FpToUi => fp_of(&x, aw).to_ubv_with_rounding_mode(&rtz, w as u32),
                     CastOp::SiToFp => int_to_fp(&x, w, true).to_ieee_bv(),
@@ -175,7 +188,13 @@ impl Z3Backend {
 impl Z3Backend {
     /// For each `extra` constraint: is `base ∧ extra` satisfiable? Shares the base assertions
     /// (incremental solving); answers only Sat/Unsat/Unknown without models.
-    pub fn check_each(&mut self, pool: &Pool, base: &[ExprId], extra: &[ExprId], timeout: Duration) -> Vec<Answer> {
+    pub fn check_each(
+        &mut self,
+        pool: &Pool,
+        base: &[ExprId],
+        extra: &[ExprId],
+        timeout: Duration,
+    ) -> Vec<Answer> {
         use z3::ast::BV;
         self.set_timeout(timeout);
         self.solver.push();
@@ -205,7 +224,13 @@ impl Backend for Z3Backend {
         "z3"
     }
 
-    fn check(&mut self, pool: &Pool, constraints: &[ExprId], timeout: Duration, _current: &dyn Fn(u32) -> u64) -> Answer {
+    fn check(
+        &mut self,
+        pool: &Pool,
+        constraints: &[ExprId],
+        timeout: Duration,
+        _current: &dyn Fn(u32) -> u64,
+    ) -> Answer {
         use z3::ast::BV;
         self.set_timeout(timeout);
         self.solver.push();
@@ -239,7 +264,11 @@ impl Backend for Z3Backend {
 }
 
 fn fp_sort(w: u8) -> z3::Sort {
-    if w == 32 { z3::Sort::float32() } else { z3::Sort::double() }
+    if w == 32 {
+        z3::Sort::float32()
+    } else {
+        z3::Sort::double()
+    }
 }
 
 /// The float whose IEEE bit pattern is `x`.
@@ -248,7 +277,9 @@ fn fp_of(x: &z3::ast::BV, w: u8) -> z3::ast::Float {
     let ctx = z3::Context::thread_local();
     let sort = fp_sort(w);
     unsafe {
-        let raw = z3_sys::Z3_mk_fpa_to_fp_bv(ctx.get_z3_context(), x.get_z3_ast(), sort.get_z3_sort()).expect("fp from bv");
+        let raw =
+            z3_sys::Z3_mk_fpa_to_fp_bv(ctx.get_z3_context(), x.get_z3_ast(), sort.get_z3_sort())
+                .expect("fp from bv");
         z3::ast::Float::wrap(&ctx, raw)
     }
 }
@@ -275,7 +306,9 @@ fn int_to_fp(x: &z3::ast::BV, w: u8, signed: bool) -> z3::ast::Float {
 fn fp_rem(x: &z3::ast::Float, y: &z3::ast::Float) -> z3::ast::Float {
     let rtz = z3::ast::RoundingMode::round_towards_zero();
     let rne = z3::ast::RoundingMode::round_nearest_ties_to_even();
-    let q = x.div_with_rounding_mode(y, &rtz).round_to_integral_with_rounding_mode(&rtz);
+    let q = x
+        .div_with_rounding_mode(y, &rtz)
+        .round_to_integral_with_rounding_mode(&rtz);
     x.sub_with_rounding_mode(&q.mul_with_rounding_mode(y, &rne), &rne)
 }
 
@@ -346,24 +379,45 @@ pub struct SolverFront {
 
 impl SolverFront {
     pub fn new(backends: Vec<Box<dyn Backend>>, timeout: Duration) -> SolverFront {
-        SolverFront { backends, cache: HashMap::new(), stats: SolverStats::default(), timeout, deadline: None }
+        SolverFront {
+            backends,
+            cache: HashMap::new(),
+            stats: SolverStats::default(),
+            timeout,
+            deadline: None,
+        }
     }
 
     /// Z3, then local search for what Z3 cannot decide in time.
     pub fn with_z3(timeout: Duration) -> SolverFront {
-        SolverFront::new(vec![Box::new(Z3Backend::new()), Box::new(super::walk::WalkBackend::new(1))], timeout)
+        SolverFront::new(
+            vec![
+                Box::new(Z3Backend::new()),
+                Box::new(super::walk::WalkBackend::new(1)),
+            ],
+            timeout,
+        )
     }
 
     /// Finds values for the variables so that `goal` holds together with every prefix
     /// constraint it depends on. `current` gives the values of the run the prefix came from;
     /// variables outside the slice keep them (the prefix constraints they affect still hold).
-    pub fn solve(&mut self, pool: &mut Pool, prefix: &[ExprId], goal: ExprId, current: &dyn Fn(u32) -> u64) -> Answer {
+    pub fn solve(
+        &mut self,
+        pool: &mut Pool,
+        prefix: &[ExprId],
+        goal: ExprId,
+        current: &dyn Fn(u32) -> u64,
+    ) -> Answer {
         self.stats.queries += 1;
         let slice = independent_slice(pool, prefix, goal);
         // The current values may already satisfy the sliced query (e.g. negating a branch that
         // an earlier, different constraint already decided).
         let mut memo = HashMap::new();
-        if slice.iter().all(|&c| pool.eval(c, current, &mut memo) & 1 == 1) {
+        if slice
+            .iter()
+            .all(|&c| pool.eval(c, current, &mut memo) & 1 == 1)
+        {
             self.stats.solved_by_hint += 1;
             return Answer::Sat(Assignment::new());
         }
@@ -378,9 +432,15 @@ impl SolverFront {
         let mut answer = Answer::Unknown;
         // Floating-point queries get a short Z3 budget: when it gives up, local search is
         // usually faster than waiting.
-        let base = if key.iter().any(|c| has_float(pool, *c)) { self.timeout.min(Duration::from_secs(1)) } else { self.timeout };
+        let base = if key.iter().any(|c| has_float(pool, *c)) {
+            self.timeout.min(Duration::from_secs(1))
+        } else {
+            self.timeout
+        };
         let timeout = match self.deadline {
-            Some(d) => base.min(d.saturating_duration_since(Instant::now())).max(Duration::from_millis(1)),
+            Some(d) => base
+                .min(d.saturating_duration_since(Instant::now()))
+                .max(Duration::from_millis(1)),
             None => base,
         };
         for b in self.backends.iter_mut() {
@@ -402,11 +462,25 @@ impl SolverFront {
             }
         }
         self.stats.time_s += t.elapsed().as_secs_f64();
-        if std::env::var_os("CAIRN_DEBUG_SOLVER").is_some() && t.elapsed() > Duration::from_millis(200) {
-            eprintln!("solver: {:?} after {:.2}s on {} constraints:", answer, t.elapsed().as_secs_f64(), key.len());
+        if std::env::var_os("CAIRN_DEBUG_SOLVER").is_some()
+            && t.elapsed() > Duration::from_millis(200)
+        {
+            eprintln!(
+                "solver: {:?} after {:.2}s on {} constraints:",
+                answer,
+                t.elapsed().as_secs_f64(),
+                key.len()
+            );
             for c in &key {
                 let s = pool.show(*c);
-                eprintln!("  {}", if s.len() > 300 { format!("{}...", &s[..300]) } else { s });
+                eprintln!(
+                    "  {}",
+                    if s.len() > 300 {
+                        format!("{}...", &s[..300])
+                    } else {
+                        s
+                    }
+                );
             }
         }
         match &answer {
@@ -439,7 +513,12 @@ pub fn independent_slice(pool: &mut Pool, prefix: &[ExprId], goal: ExprId) -> Ve
             break;
         }
     }
-    let mut out: Vec<ExprId> = prefix.iter().zip(&taken).filter(|(_, t)| **t).map(|(c, _)| *c).collect();
+    let mut out: Vec<ExprId> = prefix
+        .iter()
+        .zip(&taken)
+        .filter(|(_, t)| **t)
+        .map(|(c, _)| *c)
+        .collect();
     out.push(goal);
     out
 }

@@ -17,20 +17,35 @@ pub struct WalkBackend {
 
 impl WalkBackend {
     pub fn new(seed: u64) -> WalkBackend {
-        WalkBackend { rng: SmallRng::seed_from_u64(seed) }
+        WalkBackend {
+            rng: SmallRng::seed_from_u64(seed),
+        }
     }
 }
 
 fn as_f64(bits: u64, w: u8) -> f64 {
-    if w == 32 { f32::from_bits(bits as u32) as f64 } else { f64::from_bits(bits) }
+    if w == 32 {
+        f32::from_bits(bits as u32) as f64
+    } else {
+        f64::from_bits(bits)
+    }
 }
 
 fn from_f64(x: f64, w: u8) -> u64 {
-    if w == 32 { (x as f32).to_bits() as u64 } else { x.to_bits() }
+    if w == 32 {
+        (x as f32).to_bits() as u64
+    } else {
+        x.to_bits()
+    }
 }
 
 /// How far an assignment is from satisfying `c` (0 when it does).
-fn distance(pool: &Pool, c: ExprId, vals: &dyn Fn(u32) -> u64, memo: &mut HashMap<ExprId, u64>) -> f64 {
+fn distance(
+    pool: &Pool,
+    c: ExprId,
+    vals: &dyn Fn(u32) -> u64,
+    memo: &mut HashMap<ExprId, u64>,
+) -> f64 {
     if pool.eval(c, vals, memo) & 1 == 1 {
         return 0.0;
     }
@@ -38,12 +53,22 @@ fn distance(pool: &Pool, c: ExprId, vals: &dyn Fn(u32) -> u64, memo: &mut HashMa
         Node::Cmp { a, b, .. } => {
             let w = pool.width(*a) as u32;
             let (x, y) = (pool.eval(*a, vals, memo), pool.eval(*b, vals, memo));
-            let (x, y) = (crate::exec::ops::sext(x, w) as f64, crate::exec::ops::sext(y, w) as f64);
+            let (x, y) = (
+                crate::exec::ops::sext(x, w) as f64,
+                crate::exec::ops::sext(y, w) as f64,
+            );
             1.0 + (x - y).abs().ln_1p()
         }
         Node::FCmp { w, a, b, .. } => {
-            let (x, y) = (as_f64(pool.eval(*a, vals, memo), *w), as_f64(pool.eval(*b, vals, memo), *w));
-            if x.is_nan() || y.is_nan() { 50.0 } else { 1.0 + (x - y).abs().ln_1p() }
+            let (x, y) = (
+                as_f64(pool.eval(*a, vals, memo), *w),
+                as_f64(pool.eval(*b, vals, memo), *w),
+            );
+            if x.is_nan() || y.is_nan() {
+                50.0
+            } else {
+                1.0 + (x - y).abs().ln_1p()
+            }
         }
         _ => 10.0,
     }
@@ -62,9 +87,15 @@ fn constants(pool: &Pool, cs: &[ExprId]) -> Vec<(u8, u64)> {
                 out.insert((*w, *v));
             }
             Node::Var { .. } => {}
-            Node::Bin { a, b, .. } | Node::Cmp { a, b, .. } | Node::FBin { a, b, .. } | Node::FCmp { a, b, .. } => stack.extend([*a, *b]),
+            Node::Bin { a, b, .. }
+            | Node::Cmp { a, b, .. }
+            | Node::FBin { a, b, .. }
+            | Node::FCmp { a, b, .. } => stack.extend([*a, *b]),
             Node::Ite { c, t, f, .. } => stack.extend([*c, *t, *f]),
-            Node::ZExt { a, .. } | Node::SExt { a, .. } | Node::Extract { a, .. } | Node::FCast { a, .. } => stack.push(*a),
+            Node::ZExt { a, .. }
+            | Node::SExt { a, .. }
+            | Node::Extract { a, .. }
+            | Node::FCast { a, .. } => stack.push(*a),
             Node::Concat { hi, lo, .. } => stack.extend([*hi, *lo]),
         }
     }
@@ -76,7 +107,13 @@ impl Backend for WalkBackend {
         "walk"
     }
 
-    fn check(&mut self, pool: &Pool, constraints: &[ExprId], timeout: Duration, current: &dyn Fn(u32) -> u64) -> Answer {
+    fn check(
+        &mut self,
+        pool: &Pool,
+        constraints: &[ExprId],
+        timeout: Duration,
+        current: &dyn Fn(u32) -> u64,
+    ) -> Answer {
         let deadline = Instant::now() + timeout.min(Duration::from_millis(300));
         let mut vars: Vec<(u32, u8)> = vec![];
         // Float variables: those feeding floating-point operations directly.
@@ -85,7 +122,13 @@ impl Backend for WalkBackend {
             let mut seen = HashSet::new();
             let mut stack: Vec<ExprId> = constraints.to_vec();
             let mut visited = HashSet::new();
-            let var_of = |e: ExprId| if let Node::Var { id, .. } = pool.node(e) { Some(*id) } else { None };
+            let var_of = |e: ExprId| {
+                if let Node::Var { id, .. } = pool.node(e) {
+                    Some(*id)
+                } else {
+                    None
+                }
+            };
             while let Some(e) = stack.pop() {
                 if !visited.insert(e) {
                     continue;
@@ -103,14 +146,22 @@ impl Backend for WalkBackend {
                         stack.extend([*a, *b]);
                     }
                     Node::FCast { op, a, .. } => {
-                        if matches!(op, crate::ir::CastOp::FpExt | crate::ir::CastOp::FpTrunc | crate::ir::CastOp::FpToSi | crate::ir::CastOp::FpToUi) {
+                        if matches!(
+                            op,
+                            crate::ir::CastOp::FpExt
+                                | crate::ir::CastOp::FpTrunc
+                                | crate::ir::CastOp::FpToSi
+                                | crate::ir::CastOp::FpToUi
+                        ) {
                             floats.extend(var_of(*a));
                         }
                         stack.push(*a);
                     }
                     Node::Bin { a, b, .. } | Node::Cmp { a, b, .. } => stack.extend([*a, *b]),
                     Node::Ite { c, t, f, .. } => stack.extend([*c, *t, *f]),
-                    Node::ZExt { a, .. } | Node::SExt { a, .. } | Node::Extract { a, .. } => stack.push(*a),
+                    Node::ZExt { a, .. } | Node::SExt { a, .. } | Node::Extract { a, .. } => {
+                        stack.push(*a)
+                    }
                     Node::Concat { hi, lo, .. } => stack.extend([*hi, *lo]),
                 }
             }
@@ -123,7 +174,10 @@ impl Backend for WalkBackend {
         let score = |a: &HashMap<u32, u64>| -> f64 {
             let vals = |v: u32| a.get(&v).copied().unwrap_or(0);
             let mut memo = HashMap::new();
-            constraints.iter().map(|c| distance(pool, *c, &vals, &mut memo)).sum()
+            constraints
+                .iter()
+                .map(|c| distance(pool, *c, &vals, &mut memo))
+                .sum()
         };
         let mut best = score(&cur);
         let mut steps = 0u64;
@@ -134,10 +188,17 @@ impl Backend for WalkBackend {
             let mask = crate::exec::ops::mask(u64::MAX, w as u32);
             let cand = if floats.contains(&v) && (w == 32 || w == 64) {
                 let x = as_f64(old, w);
-                let c = consts.iter().filter(|(cw, _)| *cw == w).map(|(_, c)| as_f64(*c, w)).collect::<Vec<_>>();
+                let c = consts
+                    .iter()
+                    .filter(|(cw, _)| *cw == w)
+                    .map(|(_, c)| as_f64(*c, w))
+                    .collect::<Vec<_>>();
                 let y = match self.rng.gen_range(0..8) {
                     0 if !c.is_empty() => c[self.rng.gen_range(0..c.len())],
-                    1 if !c.is_empty() => c[self.rng.gen_range(0..c.len())] * [0.5, 2.0, 4.0, -1.0, 3.0][self.rng.gen_range(0..5)],
+                    1 if !c.is_empty() => {
+                        c[self.rng.gen_range(0..c.len())]
+                            * [0.5, 2.0, 4.0, -1.0, 3.0][self.rng.gen_range(0..5)]
+                    }
                     2 => x + self.rng.gen_range(-1.0..1.0),
                     3 => x * (1.0 + self.rng.gen_range(-0.1..0.1)),
                     4 => -x,
@@ -147,7 +208,11 @@ impl Backend for WalkBackend {
                 };
                 from_f64(y, w)
             } else {
-                let c: Vec<u64> = consts.iter().filter(|(cw, _)| *cw == w).map(|(_, c)| *c).collect();
+                let c: Vec<u64> = consts
+                    .iter()
+                    .filter(|(cw, _)| *cw == w)
+                    .map(|(_, c)| *c)
+                    .collect();
                 (match self.rng.gen_range(0..7) {
                     0 if !c.is_empty() => c[self.rng.gen_range(0..c.len())],
                     1 => old.wrapping_add(1),
@@ -167,6 +232,10 @@ impl Backend for WalkBackend {
                 cur.insert(v, old);
             }
         }
-        if best == 0.0 { Answer::Sat(cur.into_iter().collect::<Assignment>()) } else { Answer::Unknown }
+        if best == 0.0 {
+            Answer::Sat(cur.into_iter().collect::<Assignment>())
+        } else {
+            Answer::Unknown
+        }
     }
 }

@@ -22,7 +22,8 @@ pub fn programs(dir: &str) -> Vec<PathBuf> {
 }
 
 pub fn load_program(p: &Path) -> Program {
-    let m = load(&[p.to_path_buf()], &CompileOptions::default()).unwrap_or_else(|e| panic!("{}: {e:#}", p.display()));
+    let m = load(&[p.to_path_buf()], &CompileOptions::default())
+        .unwrap_or_else(|e| panic!("{}: {e:#}", p.display()));
     Program::new(m)
 }
 
@@ -37,7 +38,11 @@ pub fn native_build(sources: &[PathBuf], exe: &Path, extra: &[&str]) -> Result<(
         .arg("-lm")
         .output()
         .map_err(|e| e.to_string())?;
-    if out.status.success() { Ok(()) } else { Err(String::from_utf8_lossy(&out.stderr).into_owned()) }
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+    }
 }
 
 pub struct NativeRun {
@@ -49,7 +54,12 @@ pub struct NativeRun {
 pub fn native_run(cmd: &mut Command, limit: Duration) -> NativeRun {
     use std::io::Read;
     use std::os::unix::process::ExitStatusExt;
-    let mut child = cmd.stdout(Stdio::piped()).stderr(Stdio::null()).stdin(Stdio::null()).spawn().expect("spawn");
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .stdin(Stdio::null())
+        .spawn()
+        .expect("spawn");
     let mut out = child.stdout.take().unwrap();
     let reader = std::thread::spawn(move || {
         let mut v = vec![];
@@ -68,7 +78,10 @@ pub fn native_run(cmd: &mut Command, limit: Duration) -> NativeRun {
         }
         std::thread::sleep(Duration::from_millis(1));
     };
-    NativeRun { stdout: reader.join().unwrap(), code }
+    NativeRun {
+        stdout: reader.join().unwrap(),
+        code,
+    }
 }
 
 /// Writes a test file in Cairn's format holding `inputs`.
@@ -78,7 +91,10 @@ pub fn write_test(path: &Path, inputs: &[InputValue]) {
 }
 
 pub fn run_cfg() -> Config {
-    Config { max_steps: 200_000_000, ..Config::default() }
+    Config {
+        max_steps: 200_000_000,
+        ..Config::default()
+    }
 }
 
 pub fn tmp(tag: &str) -> TempDir {
@@ -91,7 +107,10 @@ pub fn describe(r: &RunResult) -> String {
 
 /// The `/* infeasible: N */` annotation of a team test program.
 pub fn infeasible_count(src: &str) -> u64 {
-    src.lines().find_map(|l| l.split("infeasible:").nth(1)).and_then(|r| r.split_whitespace().next()?.parse().ok()).unwrap_or(0)
+    src.lines()
+        .find_map(|l| l.split("infeasible:").nth(1))
+        .and_then(|r| r.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
 }
 
 /// Runs `cairn gen --strategy S` for 10 s on every program of `dir`; returns the failures:
@@ -103,21 +122,49 @@ pub fn check_feasible_coverage(dir: &str, strategy: &str) -> Vec<String> {
         let name = p.file_name().unwrap().to_string_lossy().to_string();
         let out = tmpdir.path().join(&name);
         let o = Command::new(env!("CARGO_BIN_EXE_cairn"))
-            .args(["gen", p.to_str().unwrap(), "--out", out.to_str().unwrap(), "--time", "10s", "--seed", "1", "--strategy", strategy])
+            .args([
+                "gen",
+                p.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+                "--time",
+                "10s",
+                "--seed",
+                "1",
+                "--strategy",
+                strategy,
+            ])
             .output()
             .unwrap();
-        assert!(o.status.success(), "{name}: {}", String::from_utf8_lossy(&o.stderr));
-        let s: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+        assert!(
+            o.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let s: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap())
+                .unwrap();
         assert_eq!(s["strategy"], strategy);
-        let expect = s["goals"]["total"].as_u64().unwrap() - infeasible_count(&std::fs::read_to_string(&p).unwrap());
+        let expect = s["goals"]["total"].as_u64().unwrap()
+            - infeasible_count(&std::fs::read_to_string(&p).unwrap());
         let got = s["goals"]["covered"].as_u64().unwrap();
-        println!("{name}: {got}/{} goals ({expect} feasible) in {}s, {} tests, {} paths", s["goals"]["total"], s["time_s"], s["tests"], s["concolic"]["paths"]);
+        println!(
+            "{name}: {got}/{} goals ({expect} feasible) in {}s, {} tests, {} paths",
+            s["goals"]["total"], s["time_s"], s["tests"], s["concolic"]["paths"]
+        );
         if got != expect {
             failures.push(format!("{name}: covered {got}, feasible {expect}"));
         }
-        let r = Command::new(env!("CARGO_BIN_EXE_cairn")).args(["replay", p.to_str().unwrap(), out.to_str().unwrap()]).output().unwrap();
+        let r = Command::new(env!("CARGO_BIN_EXE_cairn"))
+            .args(["replay", p.to_str().unwrap(), out.to_str().unwrap()])
+            .output()
+            .unwrap();
         if !r.status.success() {
-            failures.push(format!("{name}: replay failed:\n{}{}", String::from_utf8_lossy(&r.stdout), String::from_utf8_lossy(&r.stderr)));
+            failures.push(format!(
+                "{name}: replay failed:\n{}{}",
+                String::from_utf8_lossy(&r.stdout),
+                String::from_utf8_lossy(&r.stderr)
+            ));
         }
     }
     failures
