@@ -9,7 +9,6 @@ use cairn::driver::session::{Budget, Session};
 use cairn::exec::{Config, Program};
 use cairn::ir::frontend::{CompileOptions, TempDir, load};
 use cairn::output::suite::SuiteWriter;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -25,55 +24,29 @@ struct Row {
     solver_s: f64,
 }
 
+#[path = "common/args.rs"]
+mod args;
+use args::BenchArgs;
+
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut time = 5.0;
-    let mut seeds = 1u64;
-    let mut strategies: Vec<String> = [
-        "random",
-        "dfs",
-        "random-branch",
-        "uniform-random",
-        "cfg",
-        "generational",
-        "expectation",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    let mut files: Vec<PathBuf> = vec![];
-    let mut i = 0;
-    while i < args.len() {
-        match args[i].as_str() {
-            "--time" => {
-                time = args[i + 1].parse().unwrap();
-                i += 1;
-            }
-            "--seeds" => {
-                seeds = args[i + 1].parse().unwrap();
-                i += 1;
-            }
-            "--strategies" => {
-                strategies = args[i + 1].split(',').map(|s| s.to_string()).collect();
-                i += 1;
-            }
-            a if a.ends_with(".c") => files.push(PathBuf::from(a)),
-            _ => {}
-        }
-        i += 1;
-    }
-    if files.is_empty() {
-        for d in ["tests/programs/concolic", "tests/programs/search"] {
-            let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(d);
-            let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-                .unwrap()
-                .map(|e| e.unwrap().path())
-                .filter(|p| p.extension().is_some_and(|e| e == "c"))
-                .collect();
-            v.sort();
-            files.extend(v);
-        }
-    }
+    let BenchArgs {
+        time,
+        seeds,
+        strategies,
+        files,
+    } = args::parse(
+        5.0,
+        1,
+        &[
+            "random",
+            "dfs",
+            "random-branch",
+            "uniform-random",
+            "cfg",
+            "generational",
+            "expectation",
+        ],
+    );
     println!("budget {time}s per run, {seeds} seed(s); figures are means over seeds");
     println!(
         "{:<22} {:<15} {:>9} {:>9} {:>8} {:>9} {:>9} {:>9}",

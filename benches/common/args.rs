@@ -1,0 +1,56 @@
+//! Command-line options shared by the search benchmarks.
+
+use std::path::PathBuf;
+
+pub struct BenchArgs {
+    pub time: f64,
+    pub seeds: u64,
+    pub strategies: Vec<String>,
+    pub files: Vec<PathBuf>,
+}
+
+/// `[--time SECS] [--seeds N] [--strategies a,b,..] [FILE.c ...]`; without files, every program
+/// in tests/programs/concolic and tests/programs/search.
+pub fn parse(time: f64, seeds: u64, strategies: &[&str]) -> BenchArgs {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut a = BenchArgs {
+        time,
+        seeds,
+        strategies: strategies.iter().map(|s| s.to_string()).collect(),
+        files: vec![],
+    };
+    let mut i = 0;
+    while i < args.len() {
+        let value = args.get(i + 1);
+        match (args[i].as_str(), value) {
+            ("--time", Some(v)) => a.time = v.parse().expect("--time SECS"),
+            ("--seeds", Some(v)) => a.seeds = v.parse().expect("--seeds N"),
+            ("--strategies", Some(v)) => {
+                a.strategies = v.split(',').map(|s| s.to_string()).collect()
+            }
+            (f, _) if f.ends_with(".c") => {
+                a.files.push(PathBuf::from(f));
+                i += 1;
+                continue;
+            }
+            _ => {
+                i += 1;
+                continue;
+            }
+        }
+        i += 2;
+    }
+    if a.files.is_empty() {
+        for d in ["tests/programs/concolic", "tests/programs/search"] {
+            let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(d);
+            let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.extension().is_some_and(|e| e == "c"))
+                .collect();
+            v.sort();
+            a.files.extend(v);
+        }
+    }
+    a
+}
