@@ -267,21 +267,14 @@ impl Pool {
                 }
             }
         }
+        // zext(bool) == c: a comparison of the boolean itself (or a constant).
         if let (Node::ZExt { a: inner, .. }, Some(c)) = (self.node(a).clone(), self.as_const(b)) {
             if self.width(inner) == 1 && matches!(pred, IPred::Eq | IPred::Ne) {
-                // zext(bool) == c
-                let truth = match (pred, c) {
-                    (IPred::Ne, 0) | (IPred::Eq, 1) => Some(true),
-                    (IPred::Eq, 0) | (IPred::Ne, 1) => Some(false),
-                    (IPred::Eq, _) => return self.constant(1, 0),
-                    (IPred::Ne, _) => return self.constant(1, 1),
-                    _ => None,
-                };
-                match truth {
-                    Some(true) => return inner,
-                    Some(false) => return self.not(inner),
-                    None => {}
+                if c > 1 {
+                    return self.constant(1, (pred == IPred::Ne) as u64);
                 }
+                let k = self.constant(1, c);
+                return self.cmp(pred, inner, k);
             }
         }
         self.intern(Node::Cmp { pred, a, b })
@@ -463,42 +456,53 @@ impl Pool {
         self.intern(Node::FCast { op, w, a })
     }
 
+    /// The operands of `e`.
+    pub fn children(&self, e: ExprId) -> Vec<ExprId> {
+        match self.node(e) {
+            Node::Const { .. } | Node::Var { .. } => vec![],
+            Node::Bin { a, b, .. }
+            | Node::Cmp { a, b, .. }
+            | Node::FBin { a, b, .. }
+            | Node::FCmp { a, b, .. } => vec![*a, *b],
+            Node::Ite { c, t, f, .. } => vec![*c, *t, *f],
+            Node::ZExt { a, .. }
+            | Node::SExt { a, .. }
+            | Node::Extract { a, .. }
+            | Node::FCast { a, .. } => vec![*a],
+            Node::Concat { hi, lo, .. } => vec![*hi, *lo],
+        }
+    }
+
+    /// Every expression reachable from `roots` (each once).
+    pub fn reachable(&self, roots: &[ExprId]) -> Vec<ExprId> {
+        let mut seen = std::collections::HashSet::new();
+        let mut stack = roots.to_vec();
+        let mut out = vec![];
+        while let Some(x) = stack.pop() {
+            if seen.insert(x) {
+                out.push(x);
+                stack.extend(self.children(x));
+            }
+        }
+        out
+    }
+
     /// Sorted input variables `e` depends on.
     pub fn vars_of(&mut self, e: ExprId) -> std::rc::Rc<Vec<u32>> {
         if let Some(v) = self.var_sets.get(&e) {
             return v.clone();
         }
-        let mut out: Vec<u32> = vec![];
-        let mut stack = vec![e];
-        let mut seen = std::collections::HashSet::new();
-        while let Some(x) = stack.pop() {
-            if !seen.insert(x) {
-                continue;
-            }
-            match self.node(x) {
-                Node::Const { .. } => {}
-                Node::Var { id, .. } => out.push(*id),
-                Node::Bin { a, b, .. } | Node::Cmp { a, b, .. } => {
-                    stack.push(*a);
-                    stack.push(*b);
+        let mut out: Vec<u32> = self
+            .reachable(&[e])
+            .into_iter()
+            .filter_map(|x| {
+                if let Node::Var { id, .. } = self.node(x) {
+                    Some(*id)
+                } else {
+                    None
                 }
-                Node::Ite { c, t, f, .. } => {
-                    stack.extend([*c, *t, *f]);
-                }
-                Node::ZExt { a, .. } | Node::SExt { a, .. } | Node::Extract { a, .. } => {
-                    stack.push(*a)
-                }
-                Node::Concat { hi, lo, .. } => {
-                    stack.push(*hi);
-                    stack.push(*lo);
-                }
-                Node::FBin { a, b, .. } | Node::FCmp { a, b, .. } => {
-                    stack.push(*a);
-                    stack.push(*b);
-                }
-                Node::FCast { a, .. } => stack.push(*a),
-            }
-        }
+            })
+            .collect();
         out.sort();
         out.dedup();
         let rc = std::rc::Rc::new(out);

@@ -313,42 +313,18 @@ fn fp_rem(x: &z3::ast::Float, y: &z3::ast::Float) -> z3::ast::Float {
 }
 
 fn has_float(pool: &Pool, e: ExprId) -> bool {
-    let mut stack = vec![e];
-    let mut seen = HashSet::new();
-    while let Some(x) = stack.pop() {
-        if !seen.insert(x) {
-            continue;
-        }
-        match pool.node(x) {
-            Node::FBin { .. } | Node::FCmp { .. } | Node::FCast { .. } => return true,
-            Node::Var { .. } | Node::Const { .. } => {}
-            Node::Bin { a, b, .. } | Node::Cmp { a, b, .. } => stack.extend([*a, *b]),
-            Node::Ite { c, t, f, .. } => stack.extend([*c, *t, *f]),
-            Node::ZExt { a, .. } | Node::SExt { a, .. } | Node::Extract { a, .. } => stack.push(*a),
-            Node::Concat { hi, lo, .. } => stack.extend([*hi, *lo]),
-        }
-    }
-    false
+    pool.reachable(&[e]).into_iter().any(|x| {
+        matches!(
+            pool.node(x),
+            Node::FBin { .. } | Node::FCmp { .. } | Node::FCast { .. }
+        )
+    })
 }
 
 fn collect_vars(pool: &Pool, e: ExprId, out: &mut HashSet<u32>) {
-    let mut stack = vec![e];
-    let mut seen = HashSet::new();
-    while let Some(x) = stack.pop() {
-        if !seen.insert(x) {
-            continue;
-        }
-        match pool.node(x) {
-            Node::Var { id, .. } => {
-                out.insert(*id);
-            }
-            Node::Const { .. } => {}
-            Node::Bin { a, b, .. } | Node::Cmp { a, b, .. } => stack.extend([*a, *b]),
-            Node::Ite { c, t, f, .. } => stack.extend([*c, *t, *f]),
-            Node::ZExt { a, .. } | Node::SExt { a, .. } | Node::Extract { a, .. } => stack.push(*a),
-            Node::Concat { hi, lo, .. } => stack.extend([*hi, *lo]),
-            Node::FBin { a, b, .. } | Node::FCmp { a, b, .. } => stack.extend([*a, *b]),
-            Node::FCast { a, .. } => stack.push(*a),
+    for x in pool.reachable(&[e]) {
+        if let Node::Var { id, .. } = pool.node(x) {
+            out.insert(*id);
         }
     }
 }

@@ -75,31 +75,20 @@ fn distance(
 }
 
 fn constants(pool: &Pool, cs: &[ExprId]) -> Vec<(u8, u64)> {
-    let mut out = HashSet::new();
-    let mut stack: Vec<ExprId> = cs.to_vec();
-    let mut seen = HashSet::new();
-    while let Some(e) = stack.pop() {
-        if !seen.insert(e) {
-            continue;
-        }
-        match pool.node(e) {
-            Node::Const { w, v } => {
-                out.insert((*w, *v));
+    let mut out: Vec<(u8, u64)> = pool
+        .reachable(cs)
+        .into_iter()
+        .filter_map(|e| {
+            if let Node::Const { w, v } = pool.node(e) {
+                Some((*w, *v))
+            } else {
+                None
             }
-            Node::Var { .. } => {}
-            Node::Bin { a, b, .. }
-            | Node::Cmp { a, b, .. }
-            | Node::FBin { a, b, .. }
-            | Node::FCmp { a, b, .. } => stack.extend([*a, *b]),
-            Node::Ite { c, t, f, .. } => stack.extend([*c, *t, *f]),
-            Node::ZExt { a, .. }
-            | Node::SExt { a, .. }
-            | Node::Extract { a, .. }
-            | Node::FCast { a, .. } => stack.push(*a),
-            Node::Concat { hi, lo, .. } => stack.extend([*hi, *lo]),
-        }
-    }
-    out.into_iter().collect()
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    out
 }
 
 impl Backend for WalkBackend {
@@ -115,57 +104,37 @@ impl Backend for WalkBackend {
         current: &dyn Fn(u32) -> u64,
     ) -> Answer {
         let deadline = Instant::now() + timeout.min(Duration::from_millis(300));
+        // Variables, and which of them are floats (they feed floating-point operations).
         let mut vars: Vec<(u32, u8)> = vec![];
-        // Float variables: those feeding floating-point operations directly.
         let mut floats: HashSet<u32> = HashSet::new();
-        {
-            let mut seen = HashSet::new();
-            let mut stack: Vec<ExprId> = constraints.to_vec();
-            let mut visited = HashSet::new();
-            let var_of = |e: ExprId| {
-                if let Node::Var { id, .. } = pool.node(e) {
-                    Some(*id)
-                } else {
-                    None
+        let var_of = |e: ExprId| {
+            if let Node::Var { id, .. } = pool.node(e) {
+                Some(*id)
+            } else {
+                None
+            }
+        };
+        for e in pool.reachable(constraints) {
+            match pool.node(e) {
+                Node::Var { id, w } => vars.push((*id, *w)),
+                Node::FBin { a, b, .. } | Node::FCmp { a, b, .. } => {
+                    floats.extend(var_of(*a).into_iter().chain(var_of(*b)))
                 }
-            };
-            while let Some(e) = stack.pop() {
-                if !visited.insert(e) {
-                    continue;
+                Node::FCast { op, a, .. }
+                    if matches!(
+                        op,
+                        crate::ir::CastOp::FpExt
+                            | crate::ir::CastOp::FpTrunc
+                            | crate::ir::CastOp::FpToSi
+                            | crate::ir::CastOp::FpToUi
+                    ) =>
+                {
+                    floats.extend(var_of(*a))
                 }
-                match pool.node(e) {
-                    Node::Var { id, w } => {
-                        if seen.insert(*id) {
-                            vars.push((*id, *w));
-                        }
-                    }
-                    Node::Const { .. } => {}
-                    Node::FBin { a, b, .. } | Node::FCmp { a, b, .. } => {
-                        floats.extend(var_of(*a));
-                        floats.extend(var_of(*b));
-                        stack.extend([*a, *b]);
-                    }
-                    Node::FCast { op, a, .. } => {
-                        if matches!(
-                            op,
-                            crate::ir::CastOp::FpExt
-                                | crate::ir::CastOp::FpTrunc
-                                | crate::ir::CastOp::FpToSi
-                                | crate::ir::CastOp::FpToUi
-                        ) {
-                            floats.extend(var_of(*a));
-                        }
-                        stack.push(*a);
-                    }
-                    Node::Bin { a, b, .. } | Node::Cmp { a, b, .. } => stack.extend([*a, *b]),
-                    Node::Ite { c, t, f, .. } => stack.extend([*c, *t, *f]),
-                    Node::ZExt { a, .. } | Node::SExt { a, .. } | Node::Extract { a, .. } => {
-                        stack.push(*a)
-                    }
-                    Node::Concat { hi, lo, .. } => stack.extend([*hi, *lo]),
-                }
+                _ => {}
             }
         }
+        vars.sort();
         if vars.is_empty() {
             return Answer::Unknown;
         }
