@@ -184,21 +184,21 @@ impl Concolic {
             return Ok(true);
         };
         let (prefix, goal) = p.query();
-        let vars = self.pool.vars.clone();
-        let current = |v: u32| -> u64 {
-            let k = vars[v as usize];
-            match p.run.inputs.get(k.input as usize) {
-                Some(iv) if iv.kind == InputKind::Bytes => {
-                    iv.bytes.get(k.byte as usize).copied().unwrap_or(0) as u64
-                }
-                Some(iv) => iv.bits,
-                None => 0,
-            }
-        };
         let inputs: Vec<InputValue> = p.run.inputs.clone();
         let ans = {
-            let cur = |v: u32| current(v);
-            self.solver.solve(&mut self.pool, &prefix, goal, &cur)
+            // A shared handle, released before the next run adds variables (no copy is made).
+            let vars = self.pool.vars.clone();
+            let current = |v: u32| -> u64 {
+                let k = vars[v as usize];
+                match p.run.inputs.get(k.input as usize) {
+                    Some(iv) if iv.kind == InputKind::Bytes => {
+                        iv.bytes.get(k.byte as usize).copied().unwrap_or(0) as u64
+                    }
+                    Some(iv) => iv.bits,
+                    None => 0,
+                }
+            };
+            self.solver.solve(&mut self.pool, &prefix, goal, &current)
         };
         match ans {
             Answer::Sat(a) => {

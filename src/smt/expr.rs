@@ -100,7 +100,7 @@ pub struct VarKey {
 pub struct Pool {
     nodes: Vec<Node>,
     map: HashMap<Node, ExprId>,
-    pub vars: Vec<VarKey>,
+    pub vars: std::rc::Rc<Vec<VarKey>>,
     var_map: HashMap<VarKey, u32>,
     /// Variables each expression depends on (sorted), computed lazily.
     var_sets: HashMap<ExprId, std::rc::Rc<Vec<u32>>>,
@@ -168,7 +168,7 @@ impl Pool {
             Some(&i) => i,
             None => {
                 let i = self.vars.len() as u32;
-                self.vars.push(key);
+                std::rc::Rc::make_mut(&mut self.vars).push(key);
                 self.var_map.insert(key, i);
                 i
             }
