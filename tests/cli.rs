@@ -291,7 +291,11 @@ fn testcov_accepts_the_test_comp_suite() {
     }
     let dir = tmp("cli-testcov");
     let out = dir.path().join("tri");
-    let ex = root().join("examples/triangle.c").display().to_string();
+    // TestCov writes `triangle.c.i` beside the program and `platform.info` in its working
+    // directory: give it a copy in the scratch directory, never the repository's file.
+    let ex = dir.path().join("triangle.c");
+    std::fs::copy(root().join("examples/triangle.c"), &ex).unwrap();
+    let ex = ex.display().to_string();
     generate(&ex, &out, &["--time", "20s"]);
     let o = Command::new("testcov")
         .args(["--no-isolation", "--no-plots", "-64", "--test-suite"])
