@@ -6,8 +6,8 @@ use crate::analysis::cfg::{Distances, Icfg};
 use crate::driver::ledger::Status;
 use crate::driver::session::Session;
 use crate::exec::input::{RandomInputs, Seeded};
-use crate::exec::shadow::Shadow;
-use crate::exec::{Config, InputKind, InputValue, Machine, RunResult};
+use crate::exec::shadow::{BranchRecord, Shadow};
+use crate::exec::{Config, InputKind, InputValue, RunResult};
 use crate::search::tree::{Pending, RunPath, Tree};
 use crate::search::{Ctx, PendingPool, Strategy};
 use crate::smt::expr::Pool;
@@ -44,17 +44,28 @@ pub struct Concolic {
     runs: usize,
 }
 
-/// Runs the program once with a symbolic shadow; returns the result and its decisions.
+/// A run with its symbolic decisions.
+pub struct SymbolicRun {
+    pub result: RunResult,
+    pub path: Vec<BranchRecord>,
+    /// Symbolic values replaced by concrete ones.
+    pub concretized: u64,
+}
+
+/// Runs the program once with a symbolic shadow.
 pub fn symbolic_run(
     s: &Session,
     pool: &mut Pool,
     input: &mut dyn crate::exec::InputSource,
     cfg: &Config,
-) -> RunResult {
-    let p = s.program;
-    let mut m = Machine::new(&p.module, &p.exts, cfg.clone(), input);
-    m.sym = Some(Shadow::new(pool));
-    m.run_main(&p.entry)
+) -> SymbolicRun {
+    let mut shadow = Shadow::new(pool);
+    let result = s.program.run_observed(input, cfg, &mut shadow);
+    SymbolicRun {
+        result,
+        path: shadow.path,
+        concretized: shadow.concretized,
+    }
 }
 
 impl Concolic {
@@ -106,18 +117,21 @@ impl Concolic {
         bound: usize,
         found_by: &str,
     ) -> anyhow::Result<Rc<RunPath>> {
-        let mut r = symbolic_run(s, &mut self.pool, input, cfg);
-        let records = std::mem::take(&mut r.path);
+        let SymbolicRun {
+            result: r,
+            path: records,
+            concretized,
+        } = symbolic_run(s, &mut self.pool, input, cfg);
         if std::env::var_os("CAIRN_DEBUG_PATHS").is_some() {
             eprintln!(
                 "run: {} symbolic decisions, {} concretizations, inputs {:?}",
                 records.len(),
-                r.concretized,
+                concretized,
                 r.inputs.iter().map(|i| i.to_text()).collect::<Vec<_>>()
             );
         }
         self.stats.paths += 1;
-        self.stats.concretizations += r.concretized;
+        self.stats.concretizations += concretized;
         let fresh = s.record(&r, found_by)?;
         self.runs += 1;
         let run = Rc::new(RunPath {

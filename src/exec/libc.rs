@@ -4,10 +4,9 @@
 
 use super::input::InputKind;
 use super::machine::{Machine, Stop, VarArg};
+use super::observer::InputUse;
 use super::ops::{mask, sext};
-use super::shadow::{BranchRecord, NONE};
-use crate::ir::{ASSUME_VIOLATED, IPred, Module, NO_GOAL, Ty, Val};
-use crate::smt::expr::ExprId;
+use crate::ir::{Module, Ty, Val};
 
 /// What an external function is, resolved once per module.
 #[derive(Clone, Debug)]
@@ -258,54 +257,31 @@ pub fn flush(m: &mut Machine) {
     m.libc.stdout_flushed = m.stdout.len();
 }
 
-// Memory writes by library models keep the symbolic shadow consistent.
+// Memory writes by library models are events, so observers (the symbolic shadow) stay
+// consistent with memory.
 fn wmem(m: &mut Machine, addr: u64, bytes: &[u8]) -> Result<(), super::memory::MemFault> {
-    m.clear_mem_shadow(addr, bytes.len() as u64);
-    m.mem.write(addr, bytes)
+    m.mem.write(addr, bytes)?;
+    let n = bytes.len() as u64;
+    m.notify(|o, v| o.mem_written(v, addr, n));
+    Ok(())
 }
 
-fn wuint(m: &mut Machine, addr: u64, n: u32, v: u64) -> Result<(), super::memory::MemFault> {
-    m.clear_mem_shadow(addr, n as u64);
-    m.mem.write_uint(addr, n, v)
+fn wuint(m: &mut Machine, addr: u64, n: u32, val: u64) -> Result<(), super::memory::MemFault> {
+    m.mem.write_uint(addr, n, val)?;
+    m.notify(|o, v| o.mem_written(v, addr, n as u64));
+    Ok(())
 }
 
 fn mcopy(m: &mut Machine, dst: u64, src: u64, n: u64) -> Result<(), super::memory::MemFault> {
     m.mem.copy(dst, src, n)?;
-    m.copy_mem_shadow(dst, src, n);
+    m.notify(|o, v| o.mem_copied(v, dst, src, n));
     Ok(())
 }
 
 fn mfill(m: &mut Machine, addr: u64, b: u8, n: u64) -> Result<(), super::memory::MemFault> {
-    m.clear_mem_shadow(addr, n);
-    m.mem.fill(addr, b, n)
-}
-
-/// The shadow of an integer input of `width` bits seen through a register of `dst_w` bits.
-fn input_shadow(m: &mut Machine, width: u32, dst_w: u32, signed: bool) -> ExprId {
-    let e = m.input_var(0, width as u8);
-    let Some(s) = &mut m.sym else { return NONE };
-    if dst_w == width || e == NONE {
-        e
-    } else if dst_w < width {
-        s.pool.extract(dst_w as u8, 0, e)
-    } else if signed {
-        s.pool.sext(dst_w as u8, e)
-    } else {
-        s.pool.zext(dst_w as u8, e)
-    }
-}
-
-fn set_ret_shadow(m: &mut Machine, e: ExprId) {
-    if let Some(s) = &mut m.sym {
-        s.ret = e;
-    }
-}
-
-fn arg_shadow(m: &Machine, i: usize) -> ExprId {
-    m.sym
-        .as_ref()
-        .and_then(|s| s.args.get(i).copied())
-        .unwrap_or(NONE)
+    m.mem.fill(addr, b, n)?;
+    m.notify(|o, v| o.mem_written(v, addr, n));
+    Ok(())
 }
 
 fn scalar(a: &VarArg) -> u64 {
@@ -375,20 +351,16 @@ pub fn call(
         Nondet(k) => {
             let v = m.next_input(*k, 0);
             let ty = dst.map(|d| d.ty()).unwrap_or(Ty::Int(64));
-            if matches!(ty, Ty::F32 | Ty::F64) && matches!(k, InputKind::Float | InputKind::Double)
-            {
+            let float_input = matches!(k, InputKind::Float | InputKind::Double);
+            let used = match ty {
                 // Floats are symbolic as their IEEE bit patterns.
-                let e = m.input_var(0, v.width as u8);
-                set_ret_shadow(m, e);
-            } else if let (Ty::Int(w), false) =
-                (ty, matches!(k, InputKind::Float | InputKind::Double))
-            {
-                let signed = k.int_info(64).is_some_and(|i| i.1);
-                let e = input_shadow(m, v.width, w as u32, signed);
-                set_ret_shadow(m, e);
-            } else if ty == Ty::Ptr {
-                let e = input_shadow(m, v.width, m.ptr_bits, false);
-                set_ret_shadow(m, e);
+                Ty::F32 | Ty::F64 if float_input => Some((v.width, false)),
+                Ty::Int(w) if !float_input => Some((w as u32, k.int_info(64).is_some_and(|i| i.1))),
+                Ty::Ptr => Some((m.ptr_bits, false)),
+                _ => None,
+            };
+            if let Some((w, signed)) = used {
+                m.input_used(InputUse::Ret { w, signed });
             }
             Some(VarArg::Scalar(v.bits, ty))
         }
@@ -396,8 +368,11 @@ pub fn call(
             let v = m.next_input(*k, 0);
             let n = v.width.div_ceil(8);
             wuint(m, a(0), n, v.bits)?;
-            let e = input_shadow(m, v.width, n * 8, k.int_info(64).is_some_and(|i| i.1));
-            m.set_mem_shadow(a(0), n, e);
+            m.input_used(InputUse::Mem {
+                addr: a(0),
+                n,
+                signed: k.int_info(64).is_some_and(|i| i.1),
+            });
             None
         }
         MakeSymbolic => {
@@ -414,33 +389,12 @@ pub fn call(
                 last.bytes = v.bytes.clone();
                 last.name = name;
             }
-            for i in 0..n {
-                let e = m.input_var(i as u32, 8);
-                m.set_mem_shadow(p + i, 1, e);
-            }
+            m.input_used(InputUse::Bytes { addr: p, n });
             None
         }
         Assume => {
-            let c = arg_shadow(m, 0);
             let holds_now = !(a(0) & 0xff == 0 && mask(a(0), 32) == 0);
-            // A symbolic assumption is part of the path condition. When it fails, search can
-            // flip it to find inputs that satisfy it; its violated side is never explored.
-            if c != NONE {
-                let ctx = m.context();
-                let s = m.sym.as_mut().unwrap();
-                let w = s.pool.width(c);
-                let z = s.pool.constant(w, 0);
-                let holds = s.pool.cmp(IPred::Ne, c, z);
-                let violated = s.pool.not(holds);
-                let taken = if holds_now { 0 } else { 1 };
-                s.path.push(BranchRecord {
-                    func: 0,
-                    block: 0,
-                    taken,
-                    outcomes: vec![(holds, NO_GOAL, 0), (violated, ASSUME_VIOLATED, 0)],
-                    ctx,
-                });
-            }
+            m.notify(|o, v| o.assume(v, holds_now));
             if !holds_now {
                 return Err(Stop::AssumeFailed);
             }
@@ -592,10 +546,18 @@ pub fn call(
             emit(m, Stream::Err, &line);
             None
         }
-        Getchar => ret(mask(getchar(m) as u64, 32)),
+        Getchar => {
+            let c = getchar(m);
+            m.input_used(InputUse::Char);
+            ret(mask(c as u64, 32))
+        }
         Fgetc => {
             let c = match stream(m, a(0)) {
-                Stream::In => getchar(m),
+                Stream::In => {
+                    let c = getchar(m);
+                    m.input_used(InputUse::Char);
+                    c
+                }
                 _ => -1,
             };
             ret(mask(c as u64, 32))
@@ -605,6 +567,7 @@ pub fn call(
             if !matches!(stream(m, a(2)), Stream::In) || n <= 0 {
                 return Ok(ret(0));
             }
+            let first = m.inputs.len();
             let mut s = vec![];
             while (s.len() as i64) < n - 1 {
                 let c = getchar(m);
@@ -621,6 +584,22 @@ pub fn call(
             }
             s.push(0);
             wmem(m, buf, &s)?;
+            // Each character read is the low byte of its input.
+            for i in 0..s.len() - 1 {
+                let (index, addr) = (first + i, buf + i as u64);
+                m.notify(|o, v| {
+                    o.input(
+                        v,
+                        index,
+                        32,
+                        InputUse::Mem {
+                            addr,
+                            n: 1,
+                            signed: false,
+                        },
+                    )
+                });
+            }
             ret(buf)
         }
         Scanf => ret(scanf(m, a(0), args)? as u64),
@@ -689,42 +668,52 @@ pub fn call(
             ret(0)
         }
         Unknown(name) => {
-            // Lazy-expansion style abstraction: the result of an unknown function is an input.
             if !m.libc.unknown_called.contains(name) {
                 m.libc.unknown_called.push(name.clone());
             }
-            match dst {
-                Some(Val::Reg(_, t)) => {
-                    let kind = match t {
-                        Ty::F32 => InputKind::Float,
-                        Ty::F64 => InputKind::Double,
-                        Ty::Ptr => {
-                            return Err(Stop::Unsupported(format!(
-                                "call of unknown external function `{name}` returning a pointer"
-                            )));
-                        }
-                        Ty::Int(1) => InputKind::Bool,
-                        Ty::Int(8) => InputKind::Char,
-                        Ty::Int(16) => InputKind::Short,
-                        Ty::Int(32) => InputKind::Int,
-                        _ => InputKind::LongLong,
-                    };
-                    let v = m.next_input(kind, 0);
-                    if let Ty::Int(w) = t {
-                        let e = input_shadow(m, v.width, w as u32, true);
-                        set_ret_shadow(m, e);
-                    }
-                    Some(VarArg::Scalar(v.bits, t))
-                }
-                Some(Val::Agg(..)) => {
-                    return Err(Stop::Unsupported(format!(
-                        "call of unknown external function `{name}` returning a struct"
-                    )));
-                }
-                None => None,
-            }
+            let name = name.clone();
+            return result_as_input(m, &name, dst);
         }
     })
+}
+
+/// The result of a call that is not executed (an external function without a model, or an
+/// abstracted call) becomes a fresh input, as lazy expansion abstracts calls.
+pub fn result_as_input(
+    m: &mut Machine,
+    name: &str,
+    dst: Option<Val>,
+) -> Result<Option<VarArg>, Stop> {
+    match dst {
+        Some(Val::Reg(_, t)) => {
+            let kind = match t {
+                Ty::F32 => InputKind::Float,
+                Ty::F64 => InputKind::Double,
+                Ty::Ptr => {
+                    return Err(Stop::Unsupported(format!(
+                        "call of `{name}` returning a pointer, which Cairn cannot make an input"
+                    )));
+                }
+                Ty::Int(1) => InputKind::Bool,
+                Ty::Int(8) => InputKind::Char,
+                Ty::Int(16) => InputKind::Short,
+                Ty::Int(32) => InputKind::Int,
+                _ => InputKind::LongLong,
+            };
+            let v = m.next_input(kind, 0);
+            if let Ty::Int(w) = t {
+                m.input_used(InputUse::Ret {
+                    w: w as u32,
+                    signed: true,
+                });
+            }
+            Ok(Some(VarArg::Scalar(v.bits, t)))
+        }
+        Some(Val::Agg(..)) => Err(Stop::Unsupported(format!(
+            "call of `{name}` returning a struct, which Cairn cannot make an input"
+        ))),
+        None => Ok(None),
+    }
 }
 
 unsafe extern "C" {
@@ -741,15 +730,6 @@ fn getchar(m: &mut Machine) -> i32 {
     let c = if c == -1 { -1 } else { c & 0xff };
     if let Some(last) = m.inputs.last_mut() {
         last.bits = mask(c as i64 as u64, 32);
-    }
-    // Symbolically: v == -1 ? -1 : (v & 0xff).
-    let e = m.input_var(0, 32);
-    if let Some(s) = &mut m.sym {
-        let minus1 = s.pool.constant(32, u32::MAX as u64);
-        let is_eof = s.pool.cmp(IPred::Eq, e, minus1);
-        let byte = s.pool.extract(8, 0, e);
-        let byte = s.pool.zext(32, byte);
-        s.ret = s.pool.ite(is_eof, minus1, byte);
     }
     c
 }

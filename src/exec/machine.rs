@@ -7,8 +7,8 @@
 use super::input::{InputKind, InputSource, InputValue};
 use super::libc::{self as clib, Ext};
 use super::memory::{MemFault, Memory};
+use super::observer::{CallAction, InputUse, Observer, Site, View};
 use super::ops::{self, mask, sext};
-use super::shadow::{NONE, Shadow};
 use crate::analysis::expectation::{ROOT_CONTEXT, call_context};
 use crate::ir::*;
 
@@ -112,10 +112,6 @@ pub struct RunResult {
     pub steps: u64,
     /// Names of unknown external functions whose results became inputs.
     pub unknown_externs: Vec<String>,
-    /// Symbolic branch decisions (concolic runs only).
-    pub path: Vec<super::shadow::BranchRecord>,
-    /// Symbolic values replaced by concrete ones (concolic runs only).
-    pub concretized: u64,
 }
 
 struct Frame {
@@ -127,8 +123,6 @@ struct Frame {
     ret: Option<Val>,
     stack_mark: usize,
     varargs: Vec<VarArg>,
-    /// Symbolic shadows of the variadic arguments (concolic runs).
-    varargs_sh: Vec<ExprIdAlias>,
     /// Call-string context: `call_context` of the caller's context and the call site.
     ctx: u64,
 }
@@ -162,8 +156,8 @@ pub struct Machine<'m> {
     pub libc: clib::LibcState,
     cur_site: u32,
     cur_loc: Loc,
-    /// The symbolic shadow, present in concolic runs.
-    pub sym: Option<Shadow<'m>>,
+    /// Whoever watches the run (the symbolic shadow, monitors...): told every event.
+    obs: Option<&'m mut dyn Observer>,
 }
 
 impl<'m> Machine<'m> {
@@ -197,10 +191,37 @@ impl<'m> Machine<'m> {
             libc: clib::LibcState::default(),
             cur_site: 0,
             cur_loc: Loc::default(),
-            sym: None,
+            obs: None,
         };
         clib::init(&mut m);
         m
+    }
+
+    /// Lets `obs` watch the run.
+    pub fn observe(&mut self, obs: &'m mut dyn Observer) {
+        self.obs = Some(obs);
+    }
+
+    /// Tells the observer (if any) about an event, with a view of the concrete state.
+    #[inline(always)]
+    pub fn notify<R>(&mut self, event: impl FnOnce(&mut dyn Observer, &View) -> R) -> Option<R> {
+        let obs = self.obs.as_deref_mut()?;
+        let view = View {
+            module: self.module,
+            regs: &self.regs,
+            mem: &self.mem,
+            ptr_bits: self.ptr_bits,
+            ctx: self.frames.last().map_or(ROOT_CONTEXT, |f| f.ctx),
+            depth: self.frames.len(),
+        };
+        Some(event(obs, &view))
+    }
+
+    /// The input just read (the last of the run) reaches the program as `used`.
+    pub fn input_used(&mut self, used: InputUse) {
+        let index = self.inputs.len() - 1;
+        let width = self.inputs[index].width;
+        self.notify(|o, v| o.input(v, index, width, used));
     }
 
     /// Reads the next input value of `kind` and records it in the test.
@@ -234,14 +255,8 @@ impl<'m> Machine<'m> {
         self.frames.last().map_or(ROOT_CONTEXT, |f| f.ctx)
     }
 
-    pub fn finish(mut self, outcome: Outcome) -> RunResult {
-        let (path, concretized) = match self.sym.take() {
-            Some(s) => (s.path, s.concretized),
-            None => (vec![], 0),
-        };
+    pub fn finish(self, outcome: Outcome) -> RunResult {
         RunResult {
-            path,
-            concretized,
             outcome,
             stdout: self.stdout,
             stderr: self.stderr,
@@ -305,14 +320,8 @@ impl<'m> Machine<'m> {
         } else {
             // Unit mode: the entry function's parameters are inputs.
             let params = f.params.clone();
-            let mut shadows = vec![];
-            for p in &params {
-                let (arg, sh) = self.unit_param(p.ty())?;
-                args.push(arg);
-                shadows.push(sh);
-            }
-            if let Some(sh) = &mut self.sym {
-                sh.args = shadows;
+            for (pos, p) in params.iter().enumerate() {
+                args.push(self.unit_param(pos, p.ty())?);
             }
         }
         self.push_frame(fid, &args, None)
@@ -320,7 +329,7 @@ impl<'m> Machine<'m> {
 
     /// One parameter of a unit-mode entry: scalars are inputs; a pointer points to a fresh
     /// buffer of `UNIT_BUFFER` input bytes, NUL-terminated so it is also a valid string.
-    fn unit_param(&mut self, ty: Ty) -> Result<(VarArg, crate::smt::expr::ExprId), Stop> {
+    fn unit_param(&mut self, pos: usize, ty: Ty) -> Result<VarArg, Stop> {
         let kind = match ty {
             Ty::Int(1) => InputKind::Bool,
             Ty::Int(8) => InputKind::Char,
@@ -339,17 +348,17 @@ impl<'m> Machine<'m> {
                     last.bytes = v.bytes.clone();
                     last.name = "param".into();
                 }
-                for i in 0..UNIT_BUFFER - 1 {
-                    let e = self.input_var(i as u32, 8);
-                    self.set_mem_shadow(buf + i, 1, e);
-                }
-                return Ok((VarArg::Scalar(buf, Ty::Ptr), NONE));
+                self.input_used(InputUse::Bytes {
+                    addr: buf,
+                    n: UNIT_BUFFER - 1,
+                });
+                return Ok(VarArg::Scalar(buf, Ty::Ptr));
             }
-            _ => return Ok((VarArg::Scalar(0, ty), NONE)),
+            _ => return Ok(VarArg::Scalar(0, ty)),
         };
         let v = self.next_input(kind, 0);
-        let e = self.input_var(0, v.width as u8);
-        Ok((VarArg::Scalar(v.bits, ty), e))
+        self.input_used(InputUse::Param { pos });
+        Ok(VarArg::Scalar(v.bits, ty))
     }
 
     fn stop_outcome(&self, s: Stop) -> Outcome {
@@ -402,29 +411,14 @@ impl<'m> Machine<'m> {
                 (None, a) => varargs.push(a.clone()),
             }
         }
-        let mut varargs_sh = vec![];
-        if let Some(sh) = &mut self.sym {
-            sh.regs.resize(rb + f.reg_init.len(), NONE);
-            let args = std::mem::take(&mut sh.args);
-            for (i, e) in args.into_iter().enumerate() {
-                match f.params.get(i) {
-                    Some(Val::Reg(r, _)) if e != NONE => sh.regs[rb + *r as usize] = e,
-                    None => varargs_sh.push(e),
-                    _ => {}
-                }
-            }
-        }
         let stack_mark = self.mem.stack_mark();
         for &(i, size, align) in &f.byval {
             if let Some(Val::Reg(r, _)) = f.params.get(i) {
                 let src = self.regs[rb + *r as usize];
                 let copy = self.mem.alloca(size, align)?;
                 self.mem.copy(copy, src, size)?;
-                self.copy_mem_shadow(copy, src, size);
+                self.notify(|o, v| o.mem_copied(v, copy, src, size));
                 self.regs[rb + *r as usize] = copy;
-                if let Some(sh) = &mut self.sym {
-                    sh.regs[rb + *r as usize] = NONE;
-                }
             }
         }
         // Frames are pushed by calls (at `cur_site`) and by `start` (the root).
@@ -441,9 +435,9 @@ impl<'m> Machine<'m> {
             ret,
             stack_mark,
             varargs,
-            varargs_sh,
             ctx,
         });
+        self.notify(|o, v| o.enter(v, fid, rb));
         Ok(())
     }
 
@@ -510,9 +504,12 @@ impl<'m> Machine<'m> {
             while ip < block.insts.len() {
                 let inst = &block.insts[ip];
                 ip += 1;
-                if self.sym.is_some() {
-                    self.shadow_inst(inst, rb, (fid, bid));
-                }
+                let at = Site {
+                    func: fid,
+                    block: bid,
+                    rb,
+                };
+                self.notify(|o, v| o.inst(v, inst, at));
                 let regs = &mut self.regs[rb..];
                 match inst {
                     Inst::Bin { op, w, dst, a, b } => {
@@ -781,7 +778,7 @@ impl<'m> Machine<'m> {
                         };
                         let argv: Vec<VarArg> =
                             args.iter().map(|a| self.val_of(rb, ab, *a)).collect();
-                        self.shadow_args(args, rb);
+                        self.notify(|o, v| o.call(v, args, rb));
                         {
                             let fr = self.frames.last_mut().unwrap();
                             fr.block = bid;
@@ -792,6 +789,18 @@ impl<'m> Machine<'m> {
                                 if self.is_error_fn(&module.functions[f as usize].name) {
                                     self.errors_hit.push(*site);
                                 }
+                                if self.notify(|o, v| o.call_action(v, f))
+                                    == Some(CallAction::Abstract)
+                                {
+                                    // The callee is not run: its result is a fresh input.
+                                    let name = &module.functions[f as usize].name;
+                                    let r = clib::result_as_input(self, name, *ret)?;
+                                    if let Some(r) = r {
+                                        self.set_ret(*ret, &r);
+                                    }
+                                    self.notify(|o, v| o.extern_returned(v, *ret, rb));
+                                    return Ok(true);
+                                }
                                 self.push_frame(f, &argv, *ret)?;
                                 return Ok(true);
                             }
@@ -800,7 +809,7 @@ impl<'m> Machine<'m> {
                                 if let Some(r) = r {
                                     self.set_ret(*ret, &r);
                                 }
-                                self.extern_returned(*ret, rb);
+                                self.notify(|o, v| o.extern_returned(v, *ret, rb));
                                 return Ok(true);
                             }
                         }
@@ -815,7 +824,7 @@ impl<'m> Machine<'m> {
                         self.cur_site = *site;
                         let argv: Vec<VarArg> =
                             args.iter().map(|a| self.val_of(rb, ab, *a)).collect();
-                        self.shadow_args(args, rb);
+                        self.notify(|o, v| o.call(v, args, rb));
                         {
                             let fr = self.frames.last_mut().unwrap();
                             fr.block = bid;
@@ -825,15 +834,18 @@ impl<'m> Machine<'m> {
                         if let Some(r) = r {
                             self.set_ret(*ret, &r);
                         }
-                        self.extern_returned(*ret, rb);
+                        self.notify(|o, v| o.extern_returned(v, *ret, rb));
                         return Ok(true);
                     }
                 }
             }
             // Terminator.
-            if self.sym.is_some() {
-                self.shadow_branch(&block.term, rb, fid, bid);
-            }
+            let at = Site {
+                func: fid,
+                block: bid,
+                rb,
+            };
+            self.notify(|o, v| o.terminator(v, &block.term, at));
             let regs = &mut self.regs[rb..];
             let edge = match &block.term {
                 Terminator::Br { edge } => edge,
@@ -881,19 +893,16 @@ impl<'m> Machine<'m> {
                 }
                 Terminator::Ret { val } => {
                     let rv = val.map(|v| self.val_of(rb, ab, v));
-                    let rv_sh = match val {
-                        Some(Val::Reg(r, _)) => self.sh(rb, *r),
-                        _ => NONE,
-                    };
+                    let n = self.frames.len();
+                    let caller = (n > 1).then(|| (self.frames[n - 2].rb, self.frames[n - 1].ret));
+                    let val = *val;
+                    self.notify(|o, v| o.ret(v, val, rb, caller));
                     let fr = self.frames.pop().unwrap();
                     if let Some((lo, hi)) = self.mem.pop_stack(fr.stack_mark) {
-                        self.clear_mem_shadow(lo, hi - lo);
+                        self.notify(|o, v| o.mem_written(v, lo, hi - lo));
                     }
                     self.regs.truncate(fr.rb);
                     self.aggs.truncate(fr.ab);
-                    if let Some(sh) = &mut self.sym {
-                        sh.regs.truncate(fr.rb);
-                    }
                     if self.frames.is_empty() {
                         // The exit status is the entry's return value when it is an integer
                         // (as the unit-mode harness returns it), else 0.
@@ -906,10 +915,6 @@ impl<'m> Machine<'m> {
                     if let Some(rv) = rv {
                         self.set_ret(fr.ret, &rv);
                     }
-                    if let (Some(sh), Some(Val::Reg(d, _))) = (&mut self.sym, fr.ret) {
-                        let crb = self.frames.last().unwrap().rb;
-                        sh.regs[crb + d as usize] = rv_sh;
-                    }
                     return Ok(true);
                 }
                 Terminator::Unreachable => {
@@ -921,16 +926,8 @@ impl<'m> Machine<'m> {
             };
             // Phi moves: parallel copy.
             let mv = &edge.moves;
-            if !mv.regs.is_empty() && self.sym.is_some() {
-                let sh = self.sym.as_mut().unwrap();
-                let vals: Vec<ExprIdAlias> = mv
-                    .regs
-                    .iter()
-                    .map(|(_, s)| sh.regs[rb + *s as usize])
-                    .collect();
-                for ((d, _), v) in mv.regs.iter().zip(vals) {
-                    sh.regs[rb + *d as usize] = v;
-                }
+            if !mv.regs.is_empty() {
+                self.notify(|o, v| o.edge(v, mv, rb));
             }
             let regs = &mut self.regs[rb..];
             if !mv.regs.is_empty() {
@@ -967,39 +964,6 @@ impl<'m> Machine<'m> {
             }
             bid = edge.target;
             ip = 0;
-        }
-    }
-
-    fn shadow_args(&mut self, args: &[Val], rb: usize) {
-        if self.sym.is_some() {
-            let v: Vec<_> = args
-                .iter()
-                .map(|a| {
-                    if let Val::Reg(r, _) = a {
-                        self.sh(rb, *r)
-                    } else {
-                        NONE
-                    }
-                })
-                .collect();
-            let sh = self.sym.as_mut().unwrap();
-            sh.args = v;
-            sh.ret = NONE;
-        }
-    }
-
-    /// After a library model returns: its result's shadow (inputs are symbolic).
-    fn extern_returned(&mut self, ret: Option<Val>, rb: usize) {
-        if let Some(sh) = &mut self.sym {
-            let e = std::mem::replace(&mut sh.ret, NONE);
-            sh.args.clear();
-            if let Some(Val::Reg(d, _)) = ret {
-                let i = rb + d as usize;
-                if sh.regs.len() <= i {
-                    sh.regs.resize(i + 1, NONE);
-                }
-                sh.regs[i] = e;
-            }
         }
     }
 
@@ -1211,11 +1175,9 @@ impl<'m> Machine<'m> {
         let fr = self.frames.last().unwrap();
         let func = &self.module.functions[fr.func as usize];
         let varargs = fr.varargs.clone();
-        let shadows = fr.varargs_sh.clone();
-        // (address, bytes, shadow) of each integer argument placed in memory: `va_arg` reads
-        // them back from there, so their symbolic values must be there too.
-        let mut placed: Vec<(u64, u32, ExprIdAlias)> = vec![];
-        let sh_of = |i: usize| shadows.get(i).copied().unwrap_or(NONE);
+        // (address, bytes, argument) of each integer argument placed in memory: `va_arg` reads
+        // them back from there, so observers learn where each one went.
+        let mut placed: Vec<(u64, u32, usize)> = vec![];
         if self.ptr_bits == 64 {
             // x86-64 SysV: { i32 gp_offset, i32 fp_offset, ptr overflow_arg_area, ptr reg_save_area }
             let named_gp = func
@@ -1227,7 +1189,7 @@ impl<'m> Machine<'m> {
             let save = self.mem.alloca(176, 16)?;
             let mut overflow_bytes: Vec<u8> = vec![];
             let (mut gp, mut fp) = (named_gp, named_fp);
-            let mut overflow_placed: Vec<(usize, u32, ExprIdAlias)> = vec![];
+            let mut overflow_placed: Vec<(usize, u32, usize)> = vec![];
             for (ai, a) in varargs.iter().enumerate() {
                 match a {
                     VarArg::Scalar(v, t) if t.is_float() => {
@@ -1238,7 +1200,7 @@ impl<'m> Machine<'m> {
                         };
                         if fp < 8 {
                             if *t == Ty::F64 {
-                                placed.push((save + 48 + 16 * fp as u64, 8, sh_of(ai)));
+                                placed.push((save + 48 + 16 * fp as u64, 8, ai));
                             }
                             self.mem.write_uint(save + 48 + 16 * fp as u64, 8, bits)?;
                             fp += 1;
@@ -1250,10 +1212,10 @@ impl<'m> Machine<'m> {
                         let n = t.store_size(self.module.data_model);
                         if gp < 6 {
                             self.mem.write_uint(save + 8 * gp as u64, 8, *v)?;
-                            placed.push((save + 8 * gp as u64, n, sh_of(ai)));
+                            placed.push((save + 8 * gp as u64, n, ai));
                             gp += 1;
                         } else {
-                            overflow_placed.push((overflow_bytes.len(), n, sh_of(ai)));
+                            overflow_placed.push((overflow_bytes.len(), n, ai));
                             overflow_bytes.extend_from_slice(&v.to_le_bytes());
                         }
                     }
@@ -1280,7 +1242,7 @@ impl<'m> Machine<'m> {
         } else {
             // i386: va_list is a pointer into the argument area, 4-byte slots.
             let mut bytes: Vec<u8> = vec![];
-            let mut area_placed: Vec<(usize, u32, ExprIdAlias)> = vec![];
+            let mut area_placed: Vec<(usize, u32, usize)> = vec![];
             for (ai, a) in varargs.iter().enumerate() {
                 match a {
                     VarArg::Scalar(v, t) => {
@@ -1294,7 +1256,7 @@ impl<'m> Machine<'m> {
                             area_placed.push((
                                 bytes.len(),
                                 t.store_size(self.module.data_model),
-                                sh_of(ai),
+                                ai,
                             ));
                         }
                         bytes.extend_from_slice(&bits.to_le_bytes()[..n]);
@@ -1316,16 +1278,12 @@ impl<'m> Machine<'m> {
                     .map(|(o, n, e)| (area + o as u64, n, e)),
             );
         }
-        for (addr, n, e) in placed {
-            if e != NONE {
-                self.set_mem_shadow(addr, n, e);
-            }
+        for (addr, n, index) in placed {
+            self.notify(|o, v| o.vararg_placed(v, index, addr, n));
         }
         Ok(())
     }
 }
-
-type ExprIdAlias = crate::smt::expr::ExprId;
 
 #[derive(Clone, Copy, Debug)]
 enum CallTarget {

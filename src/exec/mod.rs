@@ -4,6 +4,7 @@ pub mod input;
 pub mod libc;
 pub mod machine;
 pub mod memory;
+pub mod observer;
 pub mod ops;
 pub mod shadow;
 
@@ -32,6 +33,18 @@ impl Program {
     /// Runs the program once, drawing inputs from `input`.
     pub fn run(&self, input: &mut dyn InputSource, cfg: &Config) -> RunResult {
         let m = Machine::new(&self.module, &self.exts, cfg.clone(), input);
+        m.run_main(&self.entry)
+    }
+
+    /// Runs the program once with `obs` watching every event.
+    pub fn run_observed(
+        &self,
+        input: &mut dyn InputSource,
+        cfg: &Config,
+        obs: &mut dyn observer::Observer,
+    ) -> RunResult {
+        let mut m = Machine::new(&self.module, &self.exts, cfg.clone(), input);
+        m.observe(obs);
         m.run_main(&self.entry)
     }
 

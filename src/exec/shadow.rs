@@ -1,17 +1,19 @@
 //! The symbolic shadow of a run: for every register and memory byte that depends on inputs, the
 //! expression over input variables it equals, and the path condition of the branches taken.
+//! It is an [`Observer`] of the interpreter: it reads concrete values through the [`View`] and
+//! never changes the run.
 //!
 //! Policy (documented in the README):
-//! - Integers and pointers are tracked exactly; floating-point values and aggregates (struct
-//!   values in registers) are concretized: their shadow is dropped, which loses constraints but
-//!   never adds wrong ones.
+//! - Integers and pointers are tracked exactly; floating-point values are tracked as their IEEE
+//!   bit patterns; aggregates (struct values in registers) are concretized: their shadow is
+//!   dropped, which loses constraints but never adds wrong ones.
 //! - A load through a symbolic pointer into an object of at most `MAX_SYMBOLIC_OBJECT` bytes reads
 //!   an if-then-else over every element of the object, so the solver can pick any entry of an
 //!   input-indexed table; larger objects and stores through symbolic pointers are concretized.
 //! - Library models that write memory clear the shadow of what they write; memcpy/memmove/memset
 //!   move or set it.
 
-use super::machine::Machine;
+use super::observer::{InputUse, Observer, Site, View};
 use crate::ir::*;
 use crate::smt::expr::{ExprId, Pool, VarKey};
 use std::collections::BTreeMap;
@@ -30,7 +32,7 @@ pub struct BranchRecord {
     pub taken: usize,
     /// Every outcome: its condition, the goal it covers, and the target block.
     pub outcomes: Vec<(ExprId, GoalId, BlockId)>,
-    /// Call-string context of the decision (`Machine::context`): tells apart the copies of a
+    /// Call-string context of the decision (`View::ctx`): tells apart the copies of a
     /// function's branches per call site (uncovered-branch expectation search).
     pub ctx: u64,
 }
@@ -43,13 +45,17 @@ impl BranchRecord {
 
 pub struct Shadow<'p> {
     pub pool: &'p mut Pool,
-    pub regs: Vec<ExprId>,
-    pub mem: BTreeMap<u64, ExprId>,
+    /// Per register of every active frame (indexed like `View::regs`).
+    regs: Vec<ExprId>,
+    /// Per memory byte.
+    mem: BTreeMap<u64, ExprId>,
     pub path: Vec<BranchRecord>,
     /// Shadows of the arguments of the call being made.
-    pub args: Vec<ExprId>,
-    /// Shadow of the value an external function returns.
-    pub ret: ExprId,
+    args: Vec<ExprId>,
+    /// Shadow of the value the current library call returns.
+    ret: ExprId,
+    /// Per active frame: shadows of its variadic arguments.
+    varargs: Vec<Vec<ExprId>>,
     /// How many symbolic values were replaced by their concrete value.
     pub concretized: u64,
     /// Stop recording branches after this many (very long paths).
@@ -65,6 +71,7 @@ impl<'p> Shadow<'p> {
             path: vec![],
             args: vec![],
             ret: NONE,
+            varargs: vec![],
             concretized: 0,
             max_path: 100_000,
         }
@@ -81,177 +88,313 @@ fn size_of(ty: Ty, ptr_bytes: u32) -> u32 {
     }
 }
 
-impl<'m> Machine<'m> {
-    #[inline]
-    pub(super) fn sh(&self, rb: usize, r: Reg) -> ExprId {
-        match &self.sym {
-            Some(s) => s.regs.get(rb + r as usize).copied().unwrap_or(NONE),
-            None => NONE,
+impl Observer for Shadow<'_> {
+    fn inst(&mut self, v: &View, inst: &Inst, at: Site) {
+        self.shadow_inst(v, inst, at);
+    }
+
+    fn terminator(&mut self, v: &View, term: &Terminator, at: Site) {
+        self.shadow_branch(v, term, at);
+    }
+
+    fn edge(&mut self, _v: &View, moves: &Moves, rb: usize) {
+        // A parallel copy, like the concrete one.
+        let vals: Vec<ExprId> = moves.regs.iter().map(|(_, s)| self.reg(rb, *s)).collect();
+        for ((d, _), e) in moves.regs.iter().zip(vals) {
+            self.set_reg(rb, *d, e);
         }
+    }
+
+    fn call(&mut self, _v: &View, args: &[Val], rb: usize) {
+        self.args = args
+            .iter()
+            .map(|a| match a {
+                Val::Reg(r, _) => self.reg(rb, *r),
+                Val::Agg(..) => NONE,
+            })
+            .collect();
+        self.ret = NONE;
+    }
+
+    fn enter(&mut self, v: &View, func: FuncId, rb: usize) {
+        let f = &v.module.functions[func as usize];
+        self.regs.truncate(rb);
+        self.regs.resize(rb + f.reg_init.len(), NONE);
+        let args = std::mem::take(&mut self.args);
+        let mut varargs = vec![];
+        for (i, e) in args.into_iter().enumerate() {
+            match f.params.get(i) {
+                Some(Val::Reg(r, _)) => self.regs[rb + *r as usize] = e,
+                Some(Val::Agg(..)) => {}
+                None => varargs.push(e),
+            }
+        }
+        // A byval parameter now points to the callee's private copy: a concrete address.
+        for &(i, _, _) in &f.byval {
+            if let Some(Val::Reg(r, _)) = f.params.get(i) {
+                self.regs[rb + *r as usize] = NONE;
+            }
+        }
+        self.varargs.push(varargs);
+    }
+
+    fn ret(
+        &mut self,
+        _v: &View,
+        val: Option<Val>,
+        rb: usize,
+        caller: Option<(usize, Option<Val>)>,
+    ) {
+        let e = match val {
+            Some(Val::Reg(r, _)) => self.reg(rb, r),
+            _ => NONE,
+        };
+        self.regs.truncate(rb);
+        self.varargs.pop();
+        if let Some((crb, Some(Val::Reg(d, _)))) = caller {
+            self.set_reg(crb, d, e);
+        }
+    }
+
+    fn extern_returned(&mut self, _v: &View, dst: Option<Val>, rb: usize) {
+        let e = std::mem::replace(&mut self.ret, NONE);
+        self.args.clear();
+        if let Some(Val::Reg(d, _)) = dst {
+            self.set_reg(rb, d, e);
+        }
+    }
+
+    fn mem_written(&mut self, _v: &View, addr: u64, n: u64) {
+        self.clear_mem(addr, n);
+    }
+
+    fn mem_copied(&mut self, _v: &View, dst: u64, src: u64, n: u64) {
+        self.copy_mem(dst, src, n);
+    }
+
+    fn vararg_placed(&mut self, _v: &View, index: usize, addr: u64, n: u32) {
+        let e = self
+            .varargs
+            .last()
+            .and_then(|a| a.get(index).copied())
+            .unwrap_or(NONE);
+        if e != NONE {
+            self.set_mem(addr, n, e);
+        }
+    }
+
+    fn input(&mut self, _v: &View, index: usize, width: u32, used: InputUse) {
+        let var = |pool: &mut Pool, byte: u32, w: u8| {
+            pool.var(VarKey {
+                input: index as u32,
+                byte,
+                w,
+            })
+        };
+        match used {
+            InputUse::Ret { w, signed } => {
+                let e = var(self.pool, 0, width as u8);
+                self.ret = self.fit(e, w, signed);
+            }
+            InputUse::Char => {
+                // v == -1 ? -1 : (v & 0xff)
+                let e = var(self.pool, 0, 32);
+                let p = &mut *self.pool;
+                let minus1 = p.constant(32, u32::MAX as u64);
+                let is_eof = p.cmp(IPred::Eq, e, minus1);
+                let byte = p.extract(8, 0, e);
+                let byte = p.zext(32, byte);
+                self.ret = p.ite(is_eof, minus1, byte);
+            }
+            InputUse::Mem { addr, n, signed } => {
+                let e = var(self.pool, 0, width as u8);
+                let e = self.fit(e, n * 8, signed);
+                self.set_mem(addr, n, e);
+            }
+            InputUse::Bytes { addr, n } => {
+                for i in 0..n {
+                    let e = var(self.pool, i as u32, 8);
+                    self.set_mem(addr + i, 1, e);
+                }
+            }
+            InputUse::Param { pos } => {
+                let e = var(self.pool, 0, width as u8);
+                if self.args.len() <= pos {
+                    self.args.resize(pos + 1, NONE);
+                }
+                self.args[pos] = e;
+            }
+        }
+    }
+
+    fn assume(&mut self, v: &View, holds_now: bool) {
+        // A symbolic assumption is part of the path condition. When it fails, search can flip
+        // it to find inputs that satisfy it; its violated side is never explored.
+        let c = self.args.first().copied().unwrap_or(NONE);
+        if c == NONE || self.path.len() >= self.max_path {
+            return;
+        }
+        let p = &mut *self.pool;
+        let w = p.width(c);
+        let z = p.constant(w, 0);
+        let holds = p.cmp(IPred::Ne, c, z);
+        let violated = p.not(holds);
+        self.path.push(BranchRecord {
+            func: 0,
+            block: 0,
+            taken: if holds_now { 0 } else { 1 },
+            outcomes: vec![(holds, NO_GOAL, 0), (violated, ASSUME_VIOLATED, 0)],
+            ctx: v.ctx,
+        });
+    }
+}
+
+impl Shadow<'_> {
+    fn reg(&self, rb: usize, r: Reg) -> ExprId {
+        self.regs.get(rb + r as usize).copied().unwrap_or(NONE)
     }
 
     /// Shadow of register `r` as an expression (a constant if it is concrete).
-    fn sh_expr(&mut self, rb: usize, r: Reg, w: u8) -> ExprId {
-        let e = self.sh(rb, r);
+    fn reg_expr(&mut self, v: &View, rb: usize, r: Reg, w: u8) -> ExprId {
+        let e = self.reg(rb, r);
         if e != NONE {
             return e;
         }
-        let v = self.regs[rb + r as usize];
-        self.sym.as_mut().unwrap().pool.constant(w, v)
+        self.pool.constant(w, v.reg(rb, r))
     }
 
-    fn set_sh(&mut self, rb: usize, r: Reg, e: ExprId) {
-        if let Some(s) = &mut self.sym {
-            let i = rb + r as usize;
-            if s.regs.len() <= i {
-                s.regs.resize(i + 1, NONE);
-            }
-            // A constant expression is no shadow at all.
-            s.regs[i] = if e != NONE && s.pool.as_const(e).is_some() {
-                NONE
-            } else {
-                e
-            };
+    fn set_reg(&mut self, rb: usize, r: Reg, e: ExprId) {
+        let i = rb + r as usize;
+        if self.regs.len() <= i {
+            self.regs.resize(i + 1, NONE);
         }
+        // A constant expression is no shadow at all.
+        self.regs[i] = if e != NONE && self.pool.as_const(e).is_some() {
+            NONE
+        } else {
+            e
+        };
     }
 
-    /// Creates the input variable(s) of the input just consumed (`self.inputs.last()`).
-    pub fn input_var(&mut self, byte: u32, w: u8) -> ExprId {
-        let input = (self.inputs.len() - 1) as u32;
-        match &mut self.sym {
-            Some(s) => s.pool.var(VarKey { input, byte, w }),
-            None => NONE,
+    /// An input of `from` bits seen as an integer of `to` bits.
+    fn fit(&mut self, e: ExprId, to: u32, signed: bool) -> ExprId {
+        let from = self.pool.width(e) as u32;
+        if to == from {
+            e
+        } else if to < from {
+            self.pool.extract(to as u8, 0, e)
+        } else if signed {
+            self.pool.sext(to as u8, e)
+        } else {
+            self.pool.zext(to as u8, e)
         }
     }
 
     /// Symbolic bytes of `[addr, addr+n)` as one little-endian expression, or NONE if all concrete.
-    pub fn mem_shadow(&mut self, addr: u64, n: u32) -> ExprId {
-        let Some(s) = &self.sym else { return NONE };
-        if s.mem.is_empty() || s.mem.range(addr..addr + n as u64).next().is_none() {
+    fn mem_expr(&mut self, v: &View, addr: u64, n: u32) -> ExprId {
+        if self.mem.is_empty() || self.mem.range(addr..addr + n as u64).next().is_none() {
             return NONE;
         }
         let mut e: Option<ExprId> = None;
         for i in 0..n as u64 {
             let a = addr + i;
-            let byte = match self.sym.as_ref().unwrap().mem.get(&a) {
+            let byte = match self.mem.get(&a) {
                 Some(b) => *b,
                 None => {
-                    let v = self.mem.read_uint(a, 1).unwrap_or(0);
-                    self.sym.as_mut().unwrap().pool.constant(8, v)
+                    let c = v.mem.read_uint(a, 1).unwrap_or(0);
+                    self.pool.constant(8, c)
                 }
             };
-            let pool = &mut *self.sym.as_mut().unwrap().pool;
             e = Some(match e {
                 None => byte,
-                Some(lo) => pool.concat(byte, lo),
+                Some(lo) => self.pool.concat(byte, lo),
             });
         }
         e.unwrap_or(NONE)
     }
 
     /// Records the shadow of a store of `n` bytes (NONE clears).
-    pub fn set_mem_shadow(&mut self, addr: u64, n: u32, e: ExprId) {
-        let Some(s) = &mut self.sym else { return };
-        if e == NONE || s.pool.as_const(e).is_some() {
-            if !s.mem.is_empty() {
-                let keys: Vec<u64> = s
-                    .mem
-                    .range(addr..addr + n as u64)
-                    .map(|(k, _)| *k)
-                    .collect();
-                for k in keys {
-                    s.mem.remove(&k);
-                }
-            }
+    fn set_mem(&mut self, addr: u64, n: u32, e: ExprId) {
+        if e == NONE || self.pool.as_const(e).is_some() {
+            self.clear_mem(addr, n as u64);
             return;
         }
         for i in 0..n {
-            let b = s.pool.extract(8, (8 * i) as u8, e);
-            if s.pool.as_const(b).is_some() {
-                s.mem.remove(&(addr + i as u64));
+            let b = self.pool.extract(8, (8 * i) as u8, e);
+            if self.pool.as_const(b).is_some() {
+                self.mem.remove(&(addr + i as u64));
             } else {
-                s.mem.insert(addr + i as u64, b);
+                self.mem.insert(addr + i as u64, b);
             }
         }
     }
 
-    /// Clears the shadow of `[addr, addr+len)` (library writes, stack pops).
-    pub fn clear_mem_shadow(&mut self, addr: u64, len: u64) {
-        if let Some(s) = &mut self.sym {
-            if s.mem.is_empty() {
-                return;
-            }
-            let keys: Vec<u64> = s
-                .mem
-                .range(addr..addr.saturating_add(len))
-                .map(|(k, _)| *k)
-                .collect();
-            for k in keys {
-                s.mem.remove(&k);
-            }
+    /// Clears the shadow of `[addr, addr+len)`.
+    fn clear_mem(&mut self, addr: u64, len: u64) {
+        if self.mem.is_empty() {
+            return;
+        }
+        let keys: Vec<u64> = self
+            .mem
+            .range(addr..addr.saturating_add(len))
+            .map(|(k, _)| *k)
+            .collect();
+        for k in keys {
+            self.mem.remove(&k);
         }
     }
 
     /// memcpy/memmove: copies the shadow along with the bytes.
-    pub fn copy_mem_shadow(&mut self, dst: u64, src: u64, len: u64) {
-        let Some(s) = &mut self.sym else { return };
-        if s.mem.is_empty() {
+    fn copy_mem(&mut self, dst: u64, src: u64, len: u64) {
+        if self.mem.is_empty() {
             return;
         }
-        let moved: Vec<(u64, ExprId)> = s
+        let moved: Vec<(u64, ExprId)> = self
             .mem
             .range(src..src.saturating_add(len))
-            .map(|(k, v)| (k - src + dst, *v))
+            .map(|(k, e)| (k - src + dst, *e))
             .collect();
-        let keys: Vec<u64> = s
-            .mem
-            .range(dst..dst.saturating_add(len))
-            .map(|(k, _)| *k)
-            .collect();
-        for k in keys {
-            s.mem.remove(&k);
-        }
-        for (k, v) in moved {
-            s.mem.insert(k, v);
+        self.clear_mem(dst, len);
+        for (k, e) in moved {
+            self.mem.insert(k, e);
         }
     }
 
     fn concretize(&mut self) {
-        if let Some(s) = &mut self.sym {
-            s.concretized += 1;
-        }
+        self.concretized += 1;
     }
 
     /// Computes the shadow of `inst`'s result. Runs before the concrete step, so operand
     /// registers and memory still hold their inputs.
-    pub(super) fn shadow_inst(&mut self, inst: &Inst, rb: usize, site: (FuncId, BlockId)) {
-        let pb = self.ptr_bits;
+    fn shadow_inst(&mut self, v: &View, inst: &Inst, at: Site) {
+        let (rb, site) = (at.rb, (at.func, at.block));
+        let pb = v.ptr_bits;
         match inst {
             Inst::Bin { op, w, dst, a, b } => {
-                let (sa, sb) = (self.sh(rb, *a), self.sh(rb, *b));
+                let (sa, sb) = (self.reg(rb, *a), self.reg(rb, *b));
                 if sa == NONE && sb == NONE {
-                    return self.set_sh(rb, *dst, NONE);
+                    return self.set_reg(rb, *dst, NONE);
                 }
                 if sb != NONE && matches!(op, BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem)
                 {
                     // Division by an input: the divisor being zero is an alternative to explore.
-                    let pool = &mut *self.sym.as_mut().unwrap().pool;
+                    let pool = &mut *self.pool;
                     let z = pool.constant(*w, 0);
                     let nz = pool.cmp(IPred::Ne, sb, z);
-                    self.check(site, nz);
+                    self.check(v, site, nz);
                 }
-                let (x, y) = (self.sh_expr(rb, *a, *w), self.sh_expr(rb, *b, *w));
-                let e = self.sym.as_mut().unwrap().pool.bin(*op, *w, x, y);
-                self.set_sh(rb, *dst, e);
+                let (x, y) = (self.reg_expr(v, rb, *a, *w), self.reg_expr(v, rb, *b, *w));
+                let e = self.pool.bin(*op, *w, x, y);
+                self.set_reg(rb, *dst, e);
             }
             Inst::ICmp { pred, w, dst, a, b } => {
-                let (sa, sb) = (self.sh(rb, *a), self.sh(rb, *b));
+                let (sa, sb) = (self.reg(rb, *a), self.reg(rb, *b));
                 if sa == NONE && sb == NONE {
-                    return self.set_sh(rb, *dst, NONE);
+                    return self.set_reg(rb, *dst, NONE);
                 }
-                let (x, y) = (self.sh_expr(rb, *a, *w), self.sh_expr(rb, *b, *w));
-                let e = self.sym.as_mut().unwrap().pool.cmp(*pred, x, y);
-                self.set_sh(rb, *dst, e);
+                let (x, y) = (self.reg_expr(v, rb, *a, *w), self.reg_expr(v, rb, *b, *w));
+                let e = self.pool.cmp(*pred, x, y);
+                self.set_reg(rb, *dst, e);
             }
             Inst::Cast {
                 op,
@@ -260,12 +403,12 @@ impl<'m> Machine<'m> {
                 dst,
                 a,
             } => {
-                let sa = self.sh(rb, *a);
+                let sa = self.reg(rb, *a);
                 if sa == NONE {
-                    return self.set_sh(rb, *dst, NONE);
+                    return self.set_reg(rb, *dst, NONE);
                 }
                 let (fw, tw) = (from.bits_with(pb) as u8, to.bits_with(pb) as u8);
-                let pool = &mut *self.sym.as_mut().unwrap().pool;
+                let pool = &mut *self.pool;
                 let e = match op {
                     CastOp::Trunc => pool.extract(tw, 0, sa),
                     CastOp::ZExt => pool.zext(tw, sa),
@@ -278,7 +421,7 @@ impl<'m> Machine<'m> {
                 if e == NONE {
                     self.concretize();
                 }
-                self.set_sh(rb, *dst, e);
+                self.set_reg(rb, *dst, e);
             }
             Inst::Select {
                 ty,
@@ -287,20 +430,20 @@ impl<'m> Machine<'m> {
                 t,
                 f,
             } => {
-                let (sc, st, sf) = (self.sh(rb, *cond), self.sh(rb, *t), self.sh(rb, *f));
+                let (sc, st, sf) = (self.reg(rb, *cond), self.reg(rb, *t), self.reg(rb, *f));
                 if sc == NONE {
-                    let pick = if self.regs[rb + *cond as usize] & 1 != 0 {
+                    let pick = if v.regs[rb + *cond as usize] & 1 != 0 {
                         st
                     } else {
                         sf
                     };
-                    return self.set_sh(rb, *dst, pick);
+                    return self.set_reg(rb, *dst, pick);
                 }
                 let w = ty.bits_with(pb) as u8;
-                let x = self.sh_expr(rb, *t, w);
-                let y = self.sh_expr(rb, *f, w);
-                let e = self.sym.as_mut().unwrap().pool.ite(sc, x, y);
-                self.set_sh(rb, *dst, e);
+                let x = self.reg_expr(v, rb, *t, w);
+                let y = self.reg_expr(v, rb, *f, w);
+                let e = self.pool.ite(sc, x, y);
+                self.set_reg(rb, *dst, e);
             }
             Inst::Gep {
                 dst,
@@ -308,23 +451,18 @@ impl<'m> Machine<'m> {
                 terms,
                 offset,
             } => {
-                let sbase = self.sh(rb, *base);
-                let symbolic_terms = terms.iter().any(|(r, _, _)| self.sh(rb, *r) != NONE);
+                let sbase = self.reg(rb, *base);
+                let symbolic_terms = terms.iter().any(|(r, _, _)| self.reg(rb, *r) != NONE);
                 if sbase == NONE && !symbolic_terms {
-                    return self.set_sh(rb, *dst, NONE);
+                    return self.set_reg(rb, *dst, NONE);
                 }
                 let w = pb as u8;
-                let mut e = self.sh_expr(rb, *base, w);
-                let pool_off = self.sym.as_mut().unwrap().pool.constant(w, *offset as u64);
-                e = self
-                    .sym
-                    .as_mut()
-                    .unwrap()
-                    .pool
-                    .bin(BinOp::Add, w, e, pool_off);
+                let mut e = self.reg_expr(v, rb, *base, w);
+                let pool_off = self.pool.constant(w, *offset as u64);
+                e = self.pool.bin(BinOp::Add, w, e, pool_off);
                 for (r, iw, scale) in terms {
-                    let idx = self.sh_expr(rb, *r, *iw);
-                    let pool = &mut *self.sym.as_mut().unwrap().pool;
+                    let idx = self.reg_expr(v, rb, *r, *iw);
+                    let pool = &mut *self.pool;
                     let idx = if *iw < w {
                         pool.sext(w, idx)
                     } else {
@@ -334,70 +472,73 @@ impl<'m> Machine<'m> {
                     let t = pool.bin(BinOp::Mul, w, idx, sc);
                     e = pool.bin(BinOp::Add, w, e, t);
                 }
-                self.set_sh(rb, *dst, e);
+                self.set_reg(rb, *dst, e);
             }
             Inst::Load { dst, ty, addr } => {
                 let n = size_of(*ty, pb / 8);
-                let a = self.regs[rb + *addr as usize];
-                let sa = self.sh(rb, *addr);
+                let a = v.regs[rb + *addr as usize];
+                let sa = self.reg(rb, *addr);
                 if sa != NONE {
-                    self.check_pointer(site, sa, a, n);
+                    self.check_pointer(v, site, sa, a, n);
                 }
                 let e = if sa != NONE {
-                    self.symbolic_load(sa, a, n)
+                    self.symbolic_load(v, sa, a, n)
                 } else {
-                    self.mem_shadow(a, n)
+                    self.mem_expr(v, a, n)
                 };
-                self.set_sh(rb, *dst, e);
+                self.set_reg(rb, *dst, e);
             }
             Inst::Store { ty, addr, val } => {
                 let n = size_of(*ty, pb / 8);
-                let a = self.regs[rb + *addr as usize];
-                let sa = self.sh(rb, *addr);
+                let a = v.regs[rb + *addr as usize];
+                let sa = self.reg(rb, *addr);
                 if sa != NONE {
-                    self.check_pointer(site, sa, a, n);
+                    self.check_pointer(v, site, sa, a, n);
                     self.concretize();
                 }
-                let sv = self.sh(rb, *val);
-                self.set_mem_shadow(a, n, sv);
+                let sv = self.reg(rb, *val);
+                self.set_mem(a, n, sv);
             }
             Inst::LoadAgg { dst: _, .. } => {}
             Inst::StoreAgg { size, addr, .. } => {
-                let a = self.regs[rb + *addr as usize];
-                self.clear_mem_shadow(a, *size as u64);
+                let a = v.regs[rb + *addr as usize];
+                self.clear_mem(a, *size as u64);
             }
-            Inst::ExtractValue { dst, .. } => self.set_sh(rb, *dst, NONE),
+            Inst::ExtractValue { dst, .. } => self.set_reg(rb, *dst, NONE),
             Inst::Intrinsic {
                 op,
                 ty,
                 dst: Val::Reg(d, _),
                 args,
             } => {
-                let any = args.iter().any(|r| self.sh(rb, *r) != NONE);
+                let any = args.iter().any(|r| self.reg(rb, *r) != NONE);
                 if !any {
-                    return self.set_sh(rb, *d, NONE);
+                    return self.set_reg(rb, *d, NONE);
                 }
                 let w = ty.bits_with(pb) as u8;
                 let e = match op {
-                    IntrinsicOp::Copy => self.sh(rb, args[0]),
+                    IntrinsicOp::Copy => self.reg(rb, args[0]),
                     IntrinsicOp::SMax
                     | IntrinsicOp::SMin
                     | IntrinsicOp::UMax
                     | IntrinsicOp::UMin => {
-                        let (x, y) = (self.sh_expr(rb, args[0], w), self.sh_expr(rb, args[1], w));
+                        let (x, y) = (
+                            self.reg_expr(v, rb, args[0], w),
+                            self.reg_expr(v, rb, args[1], w),
+                        );
                         let pred = match op {
                             IntrinsicOp::SMax => IPred::Sge,
                             IntrinsicOp::SMin => IPred::Sle,
                             IntrinsicOp::UMax => IPred::Uge,
                             _ => IPred::Ule,
                         };
-                        let pool = &mut *self.sym.as_mut().unwrap().pool;
+                        let pool = &mut *self.pool;
                         let c = pool.cmp(pred, x, y);
                         pool.ite(c, x, y)
                     }
                     IntrinsicOp::CtPop => {
-                        let x = self.sh_expr(rb, args[0], w);
-                        let pool = &mut *self.sym.as_mut().unwrap().pool;
+                        let x = self.reg_expr(v, rb, args[0], w);
+                        let pool = &mut *self.pool;
                         let mut sum = pool.constant(w, 0);
                         for i in 0..w {
                             let bit = pool.extract(1, i, x);
@@ -407,8 +548,8 @@ impl<'m> Machine<'m> {
                         sum
                     }
                     IntrinsicOp::BSwap => {
-                        let x = self.sh_expr(rb, args[0], w);
-                        let pool = &mut *self.sym.as_mut().unwrap().pool;
+                        let x = self.reg_expr(v, rb, args[0], w);
+                        let pool = &mut *self.pool;
                         let mut acc = pool.extract(8, 0, x);
                         for i in 1..w / 8 {
                             let b = pool.extract(8, 8 * i, x);
@@ -419,23 +560,23 @@ impl<'m> Machine<'m> {
                     IntrinsicOp::FMulAdd => {
                         // Unfused, as the x86-64 code clang emits without FMA.
                         let (x, y, z) = (
-                            self.sh_expr(rb, args[0], w),
-                            self.sh_expr(rb, args[1], w),
-                            self.sh_expr(rb, args[2], w),
+                            self.reg_expr(v, rb, args[0], w),
+                            self.reg_expr(v, rb, args[1], w),
+                            self.reg_expr(v, rb, args[2], w),
                         );
-                        let pool = &mut *self.sym.as_mut().unwrap().pool;
+                        let pool = &mut *self.pool;
                         let m = pool.fbin(FBinOp::Mul, w, x, y);
                         pool.fbin(FBinOp::Add, w, m, z)
                     }
                     IntrinsicOp::FAbs => {
-                        let x = self.sh_expr(rb, args[0], w);
-                        let pool = &mut *self.sym.as_mut().unwrap().pool;
+                        let x = self.reg_expr(v, rb, args[0], w);
+                        let pool = &mut *self.pool;
                         let m = pool.constant(w, (1u64 << (w - 1)) - 1);
                         pool.bin(BinOp::And, w, x, m)
                     }
                     IntrinsicOp::Abs => {
-                        let x = self.sh_expr(rb, args[0], w);
-                        let pool = &mut *self.sym.as_mut().unwrap().pool;
+                        let x = self.reg_expr(v, rb, args[0], w);
+                        let pool = &mut *self.pool;
                         let z = pool.constant(w, 0);
                         let neg = pool.bin(BinOp::Sub, w, z, x);
                         let c = pool.cmp(IPred::Slt, x, z);
@@ -446,59 +587,59 @@ impl<'m> Machine<'m> {
                         NONE
                     }
                 };
-                self.set_sh(rb, *d, e);
+                self.set_reg(rb, *d, e);
             }
             Inst::Intrinsic {
                 dst: Val::Agg(..),
                 args,
                 ..
             } => {
-                if args.iter().any(|r| self.sh(rb, *r) != NONE) {
+                if args.iter().any(|r| self.reg(rb, *r) != NONE) {
                     self.concretize();
                 }
             }
             Inst::MemCopy { dst, src, len, .. } => {
                 let (d, s, n) = (
-                    self.regs[rb + *dst as usize],
-                    self.regs[rb + *src as usize],
-                    self.regs[rb + *len as usize],
+                    v.regs[rb + *dst as usize],
+                    v.regs[rb + *src as usize],
+                    v.regs[rb + *len as usize],
                 );
-                if self.sh(rb, *len) != NONE {
+                if self.reg(rb, *len) != NONE {
                     self.concretize();
                 }
-                self.copy_mem_shadow(d, s, n);
+                self.copy_mem(d, s, n);
             }
             Inst::MemSet { dst, byte, len } => {
-                let (d, n) = (self.regs[rb + *dst as usize], self.regs[rb + *len as usize]);
-                let sb = self.sh(rb, *byte);
+                let (d, n) = (v.regs[rb + *dst as usize], v.regs[rb + *len as usize]);
+                let sb = self.reg(rb, *byte);
                 if sb == NONE {
-                    self.clear_mem_shadow(d, n);
+                    self.clear_mem(d, n);
                 } else {
-                    let b = self.sym.as_mut().unwrap().pool.extract(8, 0, sb);
+                    let b = self.pool.extract(8, 0, sb);
                     for i in 0..n.min(1 << 20) {
-                        self.sym.as_mut().unwrap().mem.insert(d + i, b);
+                        self.mem.insert(d + i, b);
                     }
                 }
             }
             Inst::FBin { op, ty, dst, a, b } => {
-                if self.sh(rb, *a) == NONE && self.sh(rb, *b) == NONE {
-                    return self.set_sh(rb, *dst, NONE);
+                if self.reg(rb, *a) == NONE && self.reg(rb, *b) == NONE {
+                    return self.set_reg(rb, *dst, NONE);
                 }
                 let w = ty.bits_with(pb) as u8;
-                let (x, y) = (self.sh_expr(rb, *a, w), self.sh_expr(rb, *b, w));
-                let e = self.sym.as_mut().unwrap().pool.fbin(*op, w, x, y);
-                self.set_sh(rb, *dst, e);
+                let (x, y) = (self.reg_expr(v, rb, *a, w), self.reg_expr(v, rb, *b, w));
+                let e = self.pool.fbin(*op, w, x, y);
+                self.set_reg(rb, *dst, e);
             }
             Inst::FNeg { ty, dst, a } => {
-                let sa = self.sh(rb, *a);
+                let sa = self.reg(rb, *a);
                 if sa == NONE {
-                    return self.set_sh(rb, *dst, NONE);
+                    return self.set_reg(rb, *dst, NONE);
                 }
                 let w = ty.bits_with(pb) as u8;
-                let pool = &mut *self.sym.as_mut().unwrap().pool;
+                let pool = &mut *self.pool;
                 let sign = pool.constant(w, 1u64 << (w - 1));
                 let e = pool.bin(BinOp::Xor, w, sa, sign);
-                self.set_sh(rb, *dst, e);
+                self.set_reg(rb, *dst, e);
             }
             Inst::FCmp {
                 pred,
@@ -507,16 +648,16 @@ impl<'m> Machine<'m> {
                 a,
                 b,
             } => {
-                if self.sh(rb, *a) == NONE && self.sh(rb, *b) == NONE {
-                    return self.set_sh(rb, *dst, NONE);
+                if self.reg(rb, *a) == NONE && self.reg(rb, *b) == NONE {
+                    return self.set_reg(rb, *dst, NONE);
                 }
                 let w = ty.bits_with(pb) as u8;
-                let (x, y) = (self.sh_expr(rb, *a, w), self.sh_expr(rb, *b, w));
-                let e = self.sym.as_mut().unwrap().pool.fcmp(*pred, x, y);
-                self.set_sh(rb, *dst, e);
+                let (x, y) = (self.reg_expr(v, rb, *a, w), self.reg_expr(v, rb, *b, w));
+                let e = self.pool.fcmp(*pred, x, y);
+                self.set_reg(rb, *dst, e);
             }
             Inst::Alloca { dst, .. } => {
-                self.set_sh(rb, *dst, NONE);
+                self.set_reg(rb, *dst, NONE);
             }
             _ => {}
         }
@@ -524,15 +665,13 @@ impl<'m> Machine<'m> {
 
     /// Records a check that held on this run (`ok`) with its violation as the alternative, so
     /// that search can look for the input that breaks it (a crash is a test too).
-    fn check(&mut self, site: (FuncId, BlockId), ok: ExprId) {
-        let s = self.sym.as_mut().unwrap();
-        if s.path.len() >= s.max_path || s.pool.as_const(ok).is_some() {
+    fn check(&mut self, v: &View, site: (FuncId, BlockId), ok: ExprId) {
+        if self.path.len() >= self.max_path || self.pool.as_const(ok).is_some() {
             return;
         }
-        let bad = s.pool.not(ok);
-        let ctx = self.context();
-        let s = self.sym.as_mut().unwrap();
-        s.path.push(BranchRecord {
+        let bad = self.pool.not(ok);
+        let ctx = v.ctx;
+        self.path.push(BranchRecord {
             func: site.0,
             block: site.1,
             taken: 0,
@@ -542,34 +681,41 @@ impl<'m> Machine<'m> {
     }
 
     /// An access of `n` bytes through a symbolic pointer: in bounds of the object it hit.
-    fn check_pointer(&mut self, site: (FuncId, BlockId), addr_e: ExprId, addr: u64, n: u32) {
-        let Some((base, size)) = self.mem.object_bounds(addr) else {
+    fn check_pointer(
+        &mut self,
+        v: &View,
+        site: (FuncId, BlockId),
+        addr_e: ExprId,
+        addr: u64,
+        n: u32,
+    ) {
+        let Some((base, size)) = v.mem.object_bounds(addr) else {
             return;
         };
         if size < n as u64 {
             return;
         }
-        let w = self.ptr_bits as u8;
-        let pool = &mut *self.sym.as_mut().unwrap().pool;
+        let w = v.ptr_bits as u8;
+        let pool = &mut *self.pool;
         let b = pool.constant(w, base);
         let off = pool.bin(BinOp::Sub, w, addr_e, b);
         let last = pool.constant(w, size - n as u64);
         let ok = pool.cmp(IPred::Ule, off, last);
-        self.check(site, ok);
+        self.check(v, site, ok);
     }
 
     /// A load through a symbolic pointer: an if-then-else over the elements of the object.
-    fn symbolic_load(&mut self, addr_e: ExprId, addr: u64, n: u32) -> ExprId {
-        let Some((base, size)) = self.mem.object_bounds(addr) else {
+    fn symbolic_load(&mut self, v: &View, addr_e: ExprId, addr: u64, n: u32) -> ExprId {
+        let Some((base, size)) = v.mem.object_bounds(addr) else {
             self.concretize();
-            return self.mem_shadow(addr, n);
+            return self.mem_expr(v, addr, n);
         };
         if size > MAX_SYMBOLIC_OBJECT || n == 0 {
             self.concretize();
-            return self.mem_shadow(addr, n);
+            return self.mem_expr(v, addr, n);
         }
         let w = (n * 8) as u8;
-        let aw = self.ptr_bits as u8;
+        let aw = v.ptr_bits as u8;
         let stride = if (addr - base) % n as u64 == 0 {
             n as u64
         } else {
@@ -578,12 +724,12 @@ impl<'m> Machine<'m> {
         let mut elems: Vec<(u64, ExprId)> = vec![];
         let mut off = 0u64;
         while off + n as u64 <= size {
-            let s = self.mem_shadow(base + off, n);
+            let s = self.mem_expr(v, base + off, n);
             let val = if s != NONE {
                 s
             } else {
-                let v = self.mem.read_uint(base + off, n).unwrap_or(0);
-                self.sym.as_mut().unwrap().pool.constant(w, v)
+                let v = v.mem.read_uint(base + off, n).unwrap_or(0);
+                self.pool.constant(w, v)
             };
             elems.push((base + off, val));
             off += stride;
@@ -604,26 +750,15 @@ impl<'m> Machine<'m> {
         let result = if elems.is_empty() {
             None
         } else {
-            Some(tree(
-                &mut *self.sym.as_mut().unwrap().pool,
-                addr_e,
-                aw,
-                &elems,
-            ))
+            Some(tree(&mut *self.pool, addr_e, aw, &elems))
         };
         result.unwrap_or(NONE)
     }
 
     /// Records a symbolic branch decision (conditional branch or switch) of the current block.
-    pub(super) fn shadow_branch(
-        &mut self,
-        term: &Terminator,
-        rb: usize,
-        func: FuncId,
-        block: BlockId,
-    ) {
-        let Some(s) = &self.sym else { return };
-        if s.path.len() >= s.max_path {
+    fn shadow_branch(&mut self, v: &View, term: &Terminator, at: Site) {
+        let (rb, func, block) = (at.rb, at.func, at.block);
+        if self.path.len() >= self.max_path {
             return;
         }
         match term {
@@ -634,16 +769,16 @@ impl<'m> Machine<'m> {
                 then_goal,
                 else_goal,
             } => {
-                let c = self.sh(rb, *cond);
+                let c = self.reg(rb, *cond);
                 if c == NONE {
                     return;
                 }
-                let taken = if self.regs[rb + *cond as usize] & 1 != 0 {
+                let taken = if v.regs[rb + *cond as usize] & 1 != 0 {
                     0
                 } else {
                     1
                 };
-                let pool = &mut *self.sym.as_mut().unwrap().pool;
+                let pool = &mut *self.pool;
                 let c = pool.extract(1, 0, c);
                 let nc = pool.not(c);
                 let rec = BranchRecord {
@@ -654,9 +789,9 @@ impl<'m> Machine<'m> {
                         (c, *then_goal, then_edge.target),
                         (nc, *else_goal, else_edge.target),
                     ],
-                    ctx: self.context(),
+                    ctx: v.ctx,
                 };
-                self.sym.as_mut().unwrap().path.push(rec);
+                self.path.push(rec);
             }
             Terminator::Switch {
                 val,
@@ -665,12 +800,12 @@ impl<'m> Machine<'m> {
                 default,
                 default_goal,
             } => {
-                let sv = self.sh(rb, *val);
+                let sv = self.reg(rb, *val);
                 if sv == NONE {
                     return;
                 }
-                let v = self.regs[rb + *val as usize];
-                let pool = &mut *self.sym.as_mut().unwrap().pool;
+                let value = v.reg(rb, *val);
+                let pool = &mut *self.pool;
                 let mut outcomes = vec![];
                 let mut none_match = pool.constant(1, 1);
                 let mut taken = cases.len();
@@ -680,7 +815,7 @@ impl<'m> Machine<'m> {
                     let ne = pool.not(eq);
                     none_match = pool.and(none_match, ne);
                     outcomes.push((eq, *g, e.target));
-                    if *c == v && taken == cases.len() {
+                    if *c == value && taken == cases.len() {
                         taken = i;
                     }
                 }
@@ -690,9 +825,9 @@ impl<'m> Machine<'m> {
                     block,
                     taken,
                     outcomes,
-                    ctx: self.context(),
+                    ctx: v.ctx,
                 };
-                self.sym.as_mut().unwrap().path.push(rec);
+                self.path.push(rec);
             }
             _ => {}
         }

@@ -1,0 +1,161 @@
+//! Observers: everything that watches a run without being part of its concrete semantics.
+//!
+//! The interpreter executes concretely and reports events to the observer it was given; it
+//! never names one. The symbolic shadow (concolic testing) is an observer; so are monitors,
+//! def-use trackers and call abstraction. Events come with a read-only [`View`] of the concrete
+//! state, taken *before* the event's concrete effect (an instruction's operands still hold
+//! their inputs) unless the event says otherwise.
+
+use super::memory::Memory;
+use crate::ir::{BlockId, FuncId, Inst, Module, Moves, Reg, Terminator, Val};
+
+/// The concrete state an observer may read.
+pub struct View<'a> {
+    pub module: &'a Module,
+    /// Registers of every active frame; a frame's registers start at its base `rb`.
+    pub regs: &'a [u64],
+    pub mem: &'a Memory,
+    pub ptr_bits: u32,
+    /// Call-string context of the current frame (tells copies of a function apart per call site).
+    pub ctx: u64,
+    /// Number of active frames.
+    pub depth: usize,
+}
+
+impl View<'_> {
+    pub fn reg(&self, rb: usize, r: Reg) -> u64 {
+        self.regs[rb + r as usize]
+    }
+}
+
+/// Where in the program an event happens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Site {
+    pub func: FuncId,
+    pub block: BlockId,
+    /// Base of the current frame's registers.
+    pub rb: usize,
+}
+
+/// How an input value (the last one read, number `index` of the run) reaches the program, so
+/// that a symbolic observer can relate it to its variable.
+#[derive(Clone, Copy, Debug)]
+pub enum InputUse {
+    /// The result of the current external call: an integer of `w` bits (the input truncated,
+    /// or extended by its signedness), or a float's bit pattern when `w` equals its width.
+    Ret { w: u32, signed: bool },
+    /// `getchar`'s result: -1 for EOF, else the input's low byte.
+    Char,
+    /// Stored as an integer of `n` bytes at `addr`.
+    Mem { addr: u64, n: u32, signed: bool },
+    /// A byte buffer at `addr`: byte i of memory is byte i of the input.
+    Bytes { addr: u64, n: u64 },
+    /// Parameter `pos` of the entry function (unit mode), before its frame is entered.
+    Param { pos: usize },
+}
+
+/// What to do with a call of a program function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CallAction {
+    /// Execute the callee.
+    Enter,
+    /// Do not execute it: its result becomes a fresh input (an abstracted call).
+    Abstract,
+}
+
+/// The events of a run. Every method has a default that ignores the event.
+#[allow(unused_variables)]
+pub trait Observer {
+    /// Before `inst` executes.
+    fn inst(&mut self, v: &View, inst: &Inst, at: Site) {}
+    /// Before the block's terminator chooses its successor.
+    fn terminator(&mut self, v: &View, term: &Terminator, at: Site) {}
+    /// Before the phi moves of the edge just chosen are made.
+    fn edge(&mut self, v: &View, moves: &Moves, rb: usize) {}
+    /// A call is about to be made (program or library function); `args` are the caller's values.
+    fn call(&mut self, v: &View, args: &[Val], rb: usize) {}
+    /// Asked before a program function is entered; any observer may abstract the call.
+    fn call_action(&mut self, v: &View, callee: FuncId) -> CallAction {
+        CallAction::Enter
+    }
+    /// A frame of `func` was pushed with base `rb` and its parameters bound (after `call`).
+    fn enter(&mut self, v: &View, func: FuncId, rb: usize) {}
+    /// The current frame (base `rb`) returns `val`; `caller` is the caller's base and the
+    /// register receiving the value, or None when the entry function returns.
+    fn ret(&mut self, v: &View, val: Option<Val>, rb: usize, caller: Option<(usize, Option<Val>)>) {
+    }
+    /// A library model finished; its result (if any) went to `dst` in the frame at `rb`.
+    fn extern_returned(&mut self, v: &View, dst: Option<Val>, rb: usize) {}
+    /// Memory `[addr, addr+n)` received concrete data (library writes, stack frames freed).
+    fn mem_written(&mut self, v: &View, addr: u64, n: u64) {}
+    /// Memory was copied from `src` to `dst` (memcpy, byval arguments).
+    fn mem_copied(&mut self, v: &View, dst: u64, src: u64, n: u64) {}
+    /// Variadic argument `index` of the current frame was laid out at `addr` (`n` bytes).
+    fn vararg_placed(&mut self, v: &View, index: usize, addr: u64, n: u32) {}
+    /// Input number `index` (of `width` bits) was read and used as `used`.
+    fn input(&mut self, v: &View, index: usize, width: u32, used: InputUse) {}
+    /// An assumption on the first argument of the current library call (`__VERIFIER_assume`):
+    /// whether it holds on this run.
+    fn assume(&mut self, v: &View, holds: bool) {}
+}
+
+/// No observer at all.
+impl Observer for () {}
+
+/// Several observers, each told every event in order.
+pub struct Observers<'a>(pub Vec<&'a mut dyn Observer>);
+
+impl Observer for Observers<'_> {
+    fn inst(&mut self, v: &View, inst: &Inst, at: Site) {
+        self.0.iter_mut().for_each(|o| o.inst(v, inst, at))
+    }
+    fn terminator(&mut self, v: &View, term: &Terminator, at: Site) {
+        self.0.iter_mut().for_each(|o| o.terminator(v, term, at))
+    }
+    fn edge(&mut self, v: &View, moves: &Moves, rb: usize) {
+        self.0.iter_mut().for_each(|o| o.edge(v, moves, rb))
+    }
+    fn call(&mut self, v: &View, args: &[Val], rb: usize) {
+        self.0.iter_mut().for_each(|o| o.call(v, args, rb))
+    }
+    fn call_action(&mut self, v: &View, callee: FuncId) -> CallAction {
+        // Every observer is asked; one abstraction is enough.
+        let mut action = CallAction::Enter;
+        for o in self.0.iter_mut() {
+            if o.call_action(v, callee) == CallAction::Abstract {
+                action = CallAction::Abstract;
+            }
+        }
+        action
+    }
+    fn enter(&mut self, v: &View, func: FuncId, rb: usize) {
+        self.0.iter_mut().for_each(|o| o.enter(v, func, rb))
+    }
+    fn ret(&mut self, v: &View, val: Option<Val>, rb: usize, caller: Option<(usize, Option<Val>)>) {
+        self.0.iter_mut().for_each(|o| o.ret(v, val, rb, caller))
+    }
+    fn extern_returned(&mut self, v: &View, dst: Option<Val>, rb: usize) {
+        self.0
+            .iter_mut()
+            .for_each(|o| o.extern_returned(v, dst, rb))
+    }
+    fn mem_written(&mut self, v: &View, addr: u64, n: u64) {
+        self.0.iter_mut().for_each(|o| o.mem_written(v, addr, n))
+    }
+    fn mem_copied(&mut self, v: &View, dst: u64, src: u64, n: u64) {
+        self.0.iter_mut().for_each(|o| o.mem_copied(v, dst, src, n))
+    }
+    fn vararg_placed(&mut self, v: &View, index: usize, addr: u64, n: u32) {
+        self.0
+            .iter_mut()
+            .for_each(|o| o.vararg_placed(v, index, addr, n))
+    }
+    fn input(&mut self, v: &View, index: usize, width: u32, used: InputUse) {
+        self.0
+            .iter_mut()
+            .for_each(|o| o.input(v, index, width, used))
+    }
+    fn assume(&mut self, v: &View, holds: bool) {
+        self.0.iter_mut().for_each(|o| o.assume(v, holds))
+    }
+}
