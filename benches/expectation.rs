@@ -215,27 +215,36 @@ fn run_one(
         max_steps: 10_000_000,
         ..Config::default()
     };
-    let mut last = (0usize, 0u64, 0usize, 0.0f64);
-    let mut curve = vec![];
-    let mut track = |s: &Session| {
-        if s.ledger.covered > last.0 {
-            last = (
-                s.ledger.covered,
-                s.iterations,
-                s.out.tests,
-                s.start.elapsed().as_secs_f64(),
-            );
-            curve.push((s.ledger.covered, s.iterations));
+    // All reachable goals covered: nothing left to measure.
+    let stop_at = stop.clone();
+    s.on_milestone(move |m| {
+        if reachable.is_some_and(|r| m.covered >= r) {
+            stop_at.store(true, Ordering::Relaxed);
         }
-        // All reachable goals covered: nothing left to measure.
-        if reachable.is_some_and(|r| s.ledger.covered >= r) {
-            stop.store(true, Ordering::Relaxed);
-        }
+    });
+    let plan = cairn::driver::generate::Plan {
+        strategy: strategy.into(),
+        seed,
+        cfg,
+        tests_only: true,
+        mc_share: 0.25,
     };
-    let strat =
-        cairn::search::by_name(strategy).unwrap_or_else(|| panic!("unknown strategy {strategy}"));
-    cairn::driver::concolic::run(&mut s, strat, seed, &cfg, &mut |s, _| track(s)).unwrap();
-    track(&s);
+    let mut t = cairn::driver::generate::technique(&s, &plan).unwrap();
+    let deadline = s.deadline();
+    t.run(&mut s, deadline).unwrap();
+    let mut curve: Vec<(usize, u64)> = vec![];
+    for m in &s.history {
+        if curve.last().is_none_or(|c| m.covered > c.0) {
+            curve.push((m.covered, m.iterations));
+        }
+    }
+    let last = s
+        .history
+        .iter()
+        .find(|m| m.covered == s.ledger.covered)
+        .map_or((0, 0, 0, 0.0), |m| {
+            (m.covered, m.iterations, m.tests, m.time_s)
+        });
     let reached = reachable.is_some_and(|r| s.ledger.covered >= r);
     Run {
         covered: s.ledger.covered,

@@ -102,47 +102,31 @@ fn run_one(p: &Program, f: &std::path::Path, strategy: &str, seed: u64, time: f6
         max_steps: 10_000_000,
         ..Config::default()
     };
-    let mut last = (0usize, 0.0f64, 0usize);
-    let mut track = |s: &Session| {
-        if s.ledger.covered > last.0 {
-            last = (
-                s.ledger.covered,
-                s.start.elapsed().as_secs_f64(),
-                s.out.tests,
-            );
-        }
+    let plan = cairn::driver::generate::Plan {
+        strategy: strategy.into(),
+        seed,
+        cfg,
+        tests_only: true,
+        mc_share: 0.25,
     };
-    let (calls, solver_s, paths) = if strategy == "random" {
-        // Random testing, observed run by run.
-        use cairn::exec::input::RandomInputs;
-        use rand::SeedableRng;
-        let mut src = RandomInputs {
-            rng: rand::rngs::SmallRng::seed_from_u64(seed),
-        };
-        while !s.should_stop() {
-            let r = s.program.run(&mut src, &cfg);
-            s.record(&r, "random").unwrap();
-            track(&s);
-        }
-        (0.0, 0.0, s.iterations as f64)
-    } else {
-        let strat = cairn::search::by_name(strategy)
-            .unwrap_or_else(|| panic!("unknown strategy {strategy}"));
-        let c =
-            cairn::driver::concolic::run(&mut s, strat, seed, &cfg, &mut |s, _| track(s)).unwrap();
-        track(&s);
-        (
-            c.solver.stats.backend_calls as f64,
-            c.solver.stats.time_s,
-            c.stats.paths as f64,
-        )
-    };
+    let mut t = cairn::driver::generate::technique(&s, &plan).unwrap();
+    let stats = cairn::driver::generate::run(&mut s, t.as_mut()).unwrap();
+    let last = s
+        .history
+        .iter()
+        .rev()
+        .find(|m| m.covered == s.ledger.covered);
+    let (t_final, tests_final) = last.map_or((0.0, 0), |m| (m.time_s, m.tests));
+    let solver = &stats.get("solver");
+    let calls = solver.map_or(0.0, |v| v["backend_calls"].as_f64().unwrap_or(0.0));
+    let solver_s = solver.map_or(0.0, |v| v["time_s"].as_f64().unwrap_or(0.0));
+    let paths = s.iterations as f64;
     let elapsed = s.start.elapsed().as_secs_f64().max(1e-6);
     Row {
         covered: s.ledger.covered as f64,
         total: s.goals.len(),
-        t_final: last.1,
-        tests_final: last.2 as f64,
+        t_final,
+        tests_final: tests_final as f64,
         paths_per_s: paths / elapsed,
         solver_calls: calls,
         solver_s,

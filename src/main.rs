@@ -149,9 +149,15 @@ enum Cmd {
         /// Goals: all branches and error calls, or only the error calls (Test-Comp coverage-error).
         #[arg(long, value_enum, default_value = "branches")]
         goals: GoalSet,
-        /// After testing, run the model checker on the goals left (a share of the budget).
-        #[arg(long)]
+        /// Accepted for compatibility: deciding goals with the model checker is the default.
+        #[arg(long, hide = true)]
         prove: bool,
+        /// Only generate tests: no model checking of the goals testing leaves undecided.
+        #[arg(long)]
+        tests_only: bool,
+        /// The model checker's share of the time when testing and model checking alternate.
+        #[arg(long, default_value_t = 0.3, value_parser = parse_share)]
+        mc_share: f64,
         #[command(flatten)]
         front: Front,
     },
@@ -210,6 +216,13 @@ fn parse_duration(s: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(v * mult))
 }
 
+fn parse_share(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v > 0.0 && v < 1.0 => Ok(v),
+        _ => Err(format!("`{s}` is not a share strictly between 0 and 1")),
+    }
+}
+
 fn interrupt_flag() -> Arc<AtomicBool> {
     let interrupted = Arc::new(AtomicBool::new(false));
     let i = interrupted.clone();
@@ -217,14 +230,43 @@ fn interrupt_flag() -> Arc<AtomicBool> {
     interrupted
 }
 
+/// A session writing to `out`, over the goals asked for.
+fn session<'p>(
+    p: &'p Program,
+    files: &[PathBuf],
+    out: &std::path::Path,
+    time: Duration,
+    goals: GoalSet,
+    max_tests: Option<usize>,
+    max_iterations: Option<u64>,
+) -> Result<Session<'p>> {
+    let mut writer = SuiteWriter::create(out, &files[0], &p.module, goals == GoalSet::Error)?;
+    writer.set_entry(&p.module, &p.entry)?;
+    let budget = Budget {
+        time,
+        max_tests,
+        max_iterations,
+    };
+    let mut s = Session::new(p, writer, budget, interrupt_flag());
+    if goals == GoalSet::Error {
+        s.only_error_goals();
+    }
+    Ok(s)
+}
+
 /// Writes goals.json, summary.json and the zip; prints the one-line summary.
 fn finish(
     s: &mut Session,
     p: &Program,
     out: &std::path::Path,
-    extra: serde_json::Value,
+    stats: serde_json::Map<String, serde_json::Value>,
 ) -> Result<i32> {
-    let summary = s.out.finish(&p.module, &s.goals, &s.ledger, extra)?;
+    let summary = s.out.finish(
+        &p.module,
+        &s.goals,
+        &s.ledger,
+        serde_json::Value::Object(stats),
+    )?;
     println!(
         "cairn: {} goals ({} branch outcomes, {} error calls{}): {} covered, {} unreachable, {} unknown; {} tests in {:.1}s -> {}",
         s.ledger.total(),
@@ -371,25 +413,13 @@ fn real_main(cli: Cli) -> Result<i32> {
             front,
         } => {
             let p = load_program(&files, &front)?;
-            let mut writer =
-                SuiteWriter::create(&out, &files[0], &p.module, goals == GoalSet::Error)?;
-            writer.set_entry(&p.module, &p.entry)?;
-            let budget = Budget {
-                time: time * 2,
-                max_tests: None,
-                max_iterations: None,
-            };
-            let mut s = Session::new(&p, writer, budget, interrupt_flag());
-            if goals == GoalSet::Error {
-                s.only_error_goals();
-            }
-            let dead = cairn::driver::prove::static_check(&mut s);
-            let (_, stats, dot) = cairn::driver::prove::run(&mut s, time)?;
-            if let Some(path) = arg {
+            let mut s = session(&p, &files, &out, time, goals, None, None)?;
+            let mut mc = cairn::driver::prove::ModelChecking::new(&s)?;
+            let stats = cairn::driver::generate::run(&mut s, &mut mc)?;
+            if let (Some(path), Some(dot)) = (arg, mc.arg_dot(&s)) {
                 std::fs::write(&path, dot)?;
             }
-            let extra = serde_json::json!({"mc": stats, "static_unreachable": dead});
-            finish(&mut s, &p, &out, extra)
+            finish(&mut s, &p, &out, stats)
         }
         Cmd::Gen {
             files,
@@ -401,74 +431,41 @@ fn real_main(cli: Cli) -> Result<i32> {
             max_iterations,
             max_steps,
             goals,
-            prove,
+            prove: _,
+            tests_only,
+            mc_share,
             front,
         } => {
             let p = load_program(&files, &front)?;
-            let mut writer =
-                SuiteWriter::create(&out, &files[0], &p.module, goals == GoalSet::Error)?;
-            writer.set_entry(&p.module, &p.entry)?;
-            let interrupted = interrupt_flag();
-            // With --prove, testing gets two thirds of the budget and the model checker the rest.
-            let test_time = if prove { time * 2 / 3 } else { time };
-            let budget = Budget {
-                time: test_time,
-                max_tests,
-                max_iterations,
+            let mut s = session(&p, &files, &out, time, goals, max_tests, max_iterations)?;
+            let plan = cairn::driver::generate::Plan {
+                strategy: strategy.name().into(),
+                seed,
+                cfg: Config {
+                    max_steps,
+                    ..Config::default()
+                },
+                tests_only,
+                mc_share,
             };
-            let mut s = Session::new(&p, writer, budget, interrupted);
-            if goals == GoalSet::Error {
-                s.only_error_goals();
-            }
-            let dead = cairn::driver::prove::static_check(&mut s);
-            let cfg = Config {
-                max_steps,
-                ..Config::default()
-            };
+            let mut t = cairn::driver::generate::technique(&s, &plan)?;
             let bar = progress_bar();
-            let mut extra = serde_json::json!({"strategy": strategy.name(), "seed": seed});
-            match strategy {
-                Strategy::Random => cairn::driver::random::run(&mut s, seed, &cfg)?,
-                st => {
-                    let strat = cairn::search::by_name(st.name()).expect("strategy");
-                    let mut last = std::time::Instant::now();
-                    let c =
-                        cairn::driver::concolic::run(&mut s, strat, seed, &cfg, &mut |s, c| {
-                            if let Some(b) = &bar {
-                                if last.elapsed().as_millis() >= 100 {
-                                    last = std::time::Instant::now();
-                                    b.set_position(s.ledger.covered as u64);
-                                    b.set_message(format!(
-                                        "tests {} | paths {} | pending {} | solver {} calls {:.1}s",
-                                        s.out.tests,
-                                        c.stats.paths,
-                                        c.pending.live(),
-                                        c.solver.stats.backend_calls,
-                                        c.solver.stats.time_s
-                                    ));
-                                }
-                            }
-                        })?;
-                    extra["concolic"] = serde_json::to_value(&c.stats)?;
-                    extra["solver"] = serde_json::to_value(&c.solver.stats)?;
-                }
+            if let Some(b) = bar.clone() {
+                s.on_progress(move |ledger, tests, what| {
+                    b.set_length(ledger.total() as u64);
+                    b.set_position(ledger.covered as u64);
+                    b.set_message(format!(
+                        "unreachable {} | tests {tests} | {what}",
+                        ledger.unreachable
+                    ));
+                });
             }
+            let mut stats = cairn::driver::generate::run(&mut s, t.as_mut())?;
             if let Some(b) = &bar {
                 b.finish_and_clear();
             }
-            extra["iterations"] = serde_json::json!(s.iterations);
-            extra["static_unreachable"] = serde_json::json!(dead);
-            if prove
-                && !s.ledger.all_decided()
-                && !s.interrupted.load(std::sync::atomic::Ordering::Relaxed)
-            {
-                let left = time.saturating_sub(s.start.elapsed());
-                s.budget.time = time;
-                let (_, stats, _) =
-                    cairn::driver::prove::run(&mut s, left.max(Duration::from_secs(1)))?;
-                extra["mc"] = serde_json::to_value(&stats)?;
-            }
-            finish(&mut s, &p, &out, extra)
+            stats.insert("seed".into(), seed.into());
+            finish(&mut s, &p, &out, stats)
         }
         Cmd::Replay {
             mut args,

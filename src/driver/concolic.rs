@@ -5,6 +5,7 @@
 use crate::analysis::cfg::{Distances, Icfg};
 use crate::driver::ledger::Status;
 use crate::driver::session::Session;
+use crate::driver::technique::Technique;
 use crate::exec::input::{RandomInputs, Seeded};
 use crate::exec::shadow::{BranchRecord, Shadow};
 use crate::exec::{Config, InputKind, InputValue, RunResult};
@@ -15,7 +16,7 @@ use crate::smt::solver::{Answer, SolverFront};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use std::rc::Rc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct ConcolicStats {
@@ -42,6 +43,18 @@ pub struct Concolic {
     dist: Distances,
     dist_covered: usize,
     runs: usize,
+    cfg: Config,
+    seed: u64,
+    stall: StallWatch,
+}
+
+/// When symbolic search stalls, a short burst of random testing (a hundred times more paths
+/// per second) often covers what the solver cannot; starting with one was measured to starve
+/// the CFG-directed search of its nearby targets, so it only runs on stalls.
+struct StallWatch {
+    covered: usize,
+    since: std::time::Instant,
+    bursts: u64,
 }
 
 /// A run with its symbolic decisions.
@@ -69,17 +82,12 @@ pub fn symbolic_run(
 }
 
 impl Concolic {
-    pub fn new(
-        s: &Session,
-        mut strategy: Box<dyn Strategy>,
-        seed: u64,
-        solver_timeout: Duration,
-    ) -> Concolic {
+    pub fn new(s: &Session, mut strategy: Box<dyn Strategy>, seed: u64, cfg: &Config) -> Concolic {
         strategy.prepare(s.program);
         let icfg = Icfg::new(&s.program.module);
         Concolic {
             pool: Pool::new(),
-            solver: SolverFront::with_z3(solver_timeout),
+            solver: SolverFront::with_z3(Duration::from_secs(5)),
             tree: Tree::default(),
             pending: PendingPool::default(),
             strategy,
@@ -89,6 +97,13 @@ impl Concolic {
             dist: Distances::unknown(),
             dist_covered: usize::MAX,
             runs: 0,
+            cfg: cfg.clone(),
+            seed,
+            stall: StallWatch {
+                covered: 0,
+                since: std::time::Instant::now(),
+                bursts: 0,
+            },
         }
     }
 
@@ -245,64 +260,88 @@ impl Concolic {
     }
 }
 
-/// `cairn gen --strategy NAME`: concolic testing until the budget is spent or every path has
-/// been explored.
-pub fn run(
-    s: &mut Session,
-    strategy: Box<dyn Strategy>,
-    seed: u64,
-    cfg: &Config,
-    progress: &mut dyn FnMut(&Session, &Concolic),
-) -> anyhow::Result<Concolic> {
-    let mut c = Concolic::new(s, strategy, seed, Duration::from_secs(5));
-    c.solver.deadline = Some(s.start + s.budget.time);
-    let mut first = RandomInputs {
-        rng: SmallRng::seed_from_u64(seed),
-    };
-    c.execute(s, &mut first, cfg, 0, "concolic")?;
-    // When symbolic search stalls, a short burst of random testing (a hundred times more paths
-    // per second) often covers what the solver cannot; starting with one was measured to starve
-    // the CFG-directed search of its nearby targets, so it only runs on stalls.
-    let burst = (s.budget.time / 50).clamp(Duration::from_millis(20), Duration::from_millis(500));
-    let stall = (s.budget.time / 10).max(Duration::from_millis(200));
-    let mut last_covered = s.ledger.covered;
-    let mut last_progress = std::time::Instant::now();
-    let mut bursts = 0u64;
-    while !s.should_stop() {
-        if !c.step(s, cfg)? {
-            // Every pending branch has been tried: the (bounded) path space is exhausted.
-            // Random restarts can still help where the shadow was concretized.
-            if c.stats.concretizations == 0 && c.tree.divergent_nodes == 0 {
-                c.stats.exhausted = true;
-                break;
-            }
-            let mut r = RandomInputs {
-                rng: SmallRng::seed_from_u64(seed.wrapping_add(c.stats.paths)),
-            };
-            c.execute(s, &mut r, cfg, 0, "concolic")?;
-        }
-        if s.ledger.covered > last_covered {
-            last_covered = s.ledger.covered;
-            last_progress = std::time::Instant::now();
-        } else if last_progress.elapsed() >= stall {
-            bursts += 1;
-            random_burst(s, seed.wrapping_add(bursts), cfg, burst)?;
-            last_covered = s.ledger.covered;
-            last_progress = std::time::Instant::now();
-        }
-        progress(s, &c);
+impl Technique for Concolic {
+    fn name(&self) -> &'static str {
+        "concolic"
     }
-    c.stats.pending_left = c.pending.live();
-    Ok(c)
+
+    /// Concolic testing until `until`, the end of the budget, or every path has been explored.
+    fn run(&mut self, s: &mut Session, until: Instant) -> anyhow::Result<()> {
+        let cfg = self.cfg.clone();
+        self.solver.deadline = Some(until.min(s.deadline()));
+        if self.runs == 0 {
+            let mut first = RandomInputs {
+                rng: SmallRng::seed_from_u64(self.seed),
+            };
+            self.execute(s, &mut first, &cfg, 0, "concolic")?;
+        }
+        let burst =
+            (s.budget.time / 50).clamp(Duration::from_millis(20), Duration::from_millis(500));
+        let stall = (s.budget.time / 10).max(Duration::from_millis(200));
+        self.stall.covered = s.ledger.covered;
+        self.stall.since = Instant::now();
+        while !s.should_stop() && Instant::now() < until && !self.stats.exhausted {
+            if !self.step(s, &cfg)? {
+                // Every pending branch has been tried: the (bounded) path space is exhausted.
+                // Random restarts can still help where the shadow was concretized.
+                if self.stats.concretizations == 0 && self.tree.divergent_nodes == 0 {
+                    self.stats.exhausted = true;
+                    break;
+                }
+                let mut r = RandomInputs {
+                    rng: SmallRng::seed_from_u64(self.seed.wrapping_add(self.stats.paths)),
+                };
+                self.execute(s, &mut r, &cfg, 0, "concolic")?;
+            }
+            if s.ledger.covered > self.stall.covered {
+                self.stall.covered = s.ledger.covered;
+                self.stall.since = Instant::now();
+            } else if self.stall.since.elapsed() >= stall {
+                self.stall.bursts += 1;
+                let end = (Instant::now() + burst).min(until);
+                random_burst(s, self.seed.wrapping_add(self.stall.bursts), &cfg, end)?;
+                self.stall.covered = s.ledger.covered;
+                self.stall.since = Instant::now();
+            }
+            s.tick(|| {
+                format!(
+                    "paths {} | pending {} | solver {} calls {:.1}s",
+                    self.stats.paths,
+                    self.pending.live(),
+                    self.solver.stats.backend_calls,
+                    self.solver.stats.time_s
+                )
+            });
+        }
+        self.stats.pending_left = self.pending.live();
+        Ok(())
+    }
+
+    fn finished(&self) -> bool {
+        self.stats.exhausted
+    }
+
+    fn stats(&self) -> serde_json::Map<String, serde_json::Value> {
+        let mut m = serde_json::Map::new();
+        m.insert("strategy".into(), self.strategy.name().into());
+        m.insert(
+            "concolic".into(),
+            serde_json::to_value(&self.stats).unwrap(),
+        );
+        m.insert(
+            "solver".into(),
+            serde_json::to_value(&self.solver.stats).unwrap(),
+        );
+        m
+    }
 }
 
-/// Random runs for `time`.
-fn random_burst(s: &mut Session, seed: u64, cfg: &Config, time: Duration) -> anyhow::Result<()> {
-    let end = std::time::Instant::now() + time;
+/// Random runs until `end`.
+fn random_burst(s: &mut Session, seed: u64, cfg: &Config, end: Instant) -> anyhow::Result<()> {
     let mut src = RandomInputs {
         rng: SmallRng::seed_from_u64(seed ^ 0x5eed),
     };
-    while std::time::Instant::now() < end && !s.should_stop() {
+    while Instant::now() < end && !s.should_stop() {
         let r = s.program.run(&mut src, cfg);
         s.record(&r, "random")?;
     }

@@ -1,7 +1,9 @@
 //! Orchestrators: techniques that generate tests against the shared goal ledger.
 
 pub mod concolic;
+pub mod generate;
 pub mod ledger;
 pub mod prove;
 pub mod random;
 pub mod session;
+pub mod technique;

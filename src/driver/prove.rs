@@ -1,41 +1,80 @@
 //! The model checker as a technique of a session: proofs and tests into the shared ledger.
 
 use crate::driver::session::Session;
-use crate::mc::arg::{Arg, McConfig, McStats, ModelChecker};
+use crate::driver::technique::Technique;
+use crate::mc::arg::{Arg, McConfig, ModelChecker};
 use crate::mc::model::Model;
-use std::time::Duration;
+use std::time::Instant;
 
-/// Marks the goals a cheap static check proves unreachable.
-pub fn static_check(s: &mut Session) -> usize {
+/// Marks the goals a cheap static check proves unreachable; returns how many.
+pub fn static_check(s: &mut Session) -> anyhow::Result<usize> {
     let dead = crate::analysis::dead::dead_goals(&s.program.module, &s.program.entry);
     let mut n = 0;
     for (g, why) in dead {
         if s.ledger.status[g as usize] == crate::driver::ledger::Status::Unknown {
-            s.ledger.prove_unreachable(g as usize, why);
+            s.prove_unreachable(g as usize, why)?;
             n += 1;
         }
     }
-    n
+    Ok(n)
 }
 
-/// Runs the coverage-driven CEGAR model checker for `time`; returns its ARG and statistics.
-pub fn run(s: &mut Session, time: Duration) -> anyhow::Result<(Arg, McStats, String)> {
-    let p = s.program;
-    let entry = *p
-        .module
-        .func_by_name
-        .get(&p.entry)
-        .ok_or_else(|| anyhow::anyhow!("no function `{}`", p.entry))?;
-    let model = Model::new(&p.module, &p.exts);
-    let mut mc = ModelChecker::new(
-        model,
-        entry,
-        McConfig {
-            time,
-            ..McConfig::default()
-        },
-    );
-    let arg = mc.run(s)?;
-    let dot = arg.to_dot(&p.module, &mc.model.pool);
-    Ok((arg, mc.stats, dot))
+/// Coverage-driven CEGAR model checking. Predicates found in one run are kept for the next.
+pub struct ModelChecking<'p> {
+    mc: ModelChecker<'p>,
+    arg: Option<Arg>,
+}
+
+impl<'p> ModelChecking<'p> {
+    pub fn new(s: &Session<'p>) -> anyhow::Result<ModelChecking<'p>> {
+        let p = s.program;
+        let entry = *p
+            .module
+            .func_by_name
+            .get(&p.entry)
+            .ok_or_else(|| anyhow::anyhow!("no function `{}`", p.entry))?;
+        let model = Model::new(&p.module, &p.exts);
+        Ok(ModelChecking {
+            mc: ModelChecker::new(model, entry, McConfig::default()),
+            arg: None,
+        })
+    }
+
+    /// The last abstract reachability graph, as Graphviz DOT.
+    pub fn arg_dot(&self, s: &Session) -> Option<String> {
+        let arg = self.arg.as_ref()?;
+        Some(arg.to_dot(&s.program.module, &self.mc.model.pool))
+    }
+}
+
+impl Technique for ModelChecking<'_> {
+    fn name(&self) -> &'static str {
+        "mc"
+    }
+
+    fn run(&mut self, s: &mut Session, until: Instant) -> anyhow::Result<()> {
+        let left = until
+            .min(s.deadline())
+            .saturating_duration_since(Instant::now());
+        if left.is_zero() || s.should_stop() {
+            return Ok(());
+        }
+        // The checker refines for its time and may take half as long again to complete its
+        // graph (proofs need a complete one): two thirds of what is left keeps the deadline.
+        self.mc.cfg.time = left.mul_f64(2.0 / 3.0);
+        self.arg = Some(self.mc.run(s)?);
+        s.note_progress()
+    }
+
+    /// A complete ARG with no goal path left unrefined for lack of time has decided
+    /// everything this checker can.
+    fn finished(&self) -> bool {
+        self.arg.as_ref().is_some_and(|a| a.complete) && self.mc.deferred == 0
+    }
+
+    fn stats(&self) -> serde_json::Map<String, serde_json::Value> {
+        let mut m = serde_json::Map::new();
+        m.insert("mc".into(), serde_json::to_value(&self.mc.stats).unwrap());
+        m
+    }
 }

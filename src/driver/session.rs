@@ -11,6 +11,17 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+/// The session's figures at a moment when one of them changed (coverage over time).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Milestone {
+    pub time_s: f64,
+    pub covered: usize,
+    pub unreachable: usize,
+    pub tests: usize,
+    /// Program runs so far.
+    pub iterations: u64,
+}
+
 #[derive(Clone, Debug)]
 pub struct Budget {
     pub time: Duration,
@@ -29,6 +40,12 @@ pub struct Session<'p> {
     pub interrupted: Arc<AtomicBool>,
     crash_sites: HashSet<String>,
     pub quiet: bool,
+    /// Shown what techniques are doing (a progress bar), at most every 100 ms.
+    progress: Option<Box<dyn FnMut(&Ledger, usize, &str) + 'p>>,
+    last_tick: Instant,
+    /// Every change of the coverage figures, in order.
+    pub history: Vec<Milestone>,
+    on_milestone: Option<Box<dyn FnMut(&Milestone) + 'p>>,
 }
 
 impl<'p> Session<'p> {
@@ -51,7 +68,67 @@ impl<'p> Session<'p> {
             interrupted,
             crash_sites: HashSet::new(),
             quiet: false,
+            progress: None,
+            last_tick: Instant::now(),
+            history: vec![],
+            on_milestone: None,
         }
+    }
+
+    /// Calls `f` at every change of the coverage figures (benchmarks follow coverage with it).
+    pub fn on_milestone(&mut self, f: impl FnMut(&Milestone) + 'p) {
+        self.on_milestone = Some(Box::new(f));
+    }
+
+    /// Records the figures if they changed since the last milestone (and appends coverage.csv).
+    pub fn note_progress(&mut self) -> Result<()> {
+        let (covered, unreachable, tests) =
+            (self.ledger.covered, self.ledger.unreachable, self.out.tests);
+        if self
+            .history
+            .last()
+            .is_some_and(|m| (m.covered, m.unreachable, m.tests) == (covered, unreachable, tests))
+        {
+            return Ok(());
+        }
+        let m = Milestone {
+            time_s: self.start.elapsed().as_secs_f64(),
+            covered,
+            unreachable,
+            tests,
+            iterations: self.iterations,
+        };
+        self.history.push(m);
+        if let Some(f) = &mut self.on_milestone {
+            f(&m);
+        }
+        self.out.progress(&self.ledger)
+    }
+
+    /// Marks `goal` proven unreachable (`how`: the proof's kind).
+    pub fn prove_unreachable(&mut self, goal: usize, how: &str) -> Result<()> {
+        self.ledger.prove_unreachable(goal, how);
+        self.note_progress()
+    }
+
+    /// Shows progress with `show(ledger, tests, what the current technique is doing)`.
+    pub fn on_progress(&mut self, show: impl FnMut(&Ledger, usize, &str) + 'p) {
+        self.progress = Some(Box::new(show));
+    }
+
+    /// A technique's heartbeat: `what` is only formatted when progress is shown.
+    pub fn tick(&mut self, what: impl FnOnce() -> String) {
+        if let Some(show) = &mut self.progress {
+            if self.last_tick.elapsed() >= Duration::from_millis(100) {
+                self.last_tick = Instant::now();
+                show(&self.ledger, self.out.tests, &what());
+            }
+        }
+    }
+
+    /// When the budget ends.
+    pub fn deadline(&self) -> Instant {
+        self.start + self.budget.time
     }
 
     /// Test-Comp's coverage-error property: branch goals do not count, only error calls.
@@ -103,7 +180,7 @@ impl<'p> Session<'p> {
         for g in &fresh {
             self.ledger.cover(*g, n);
         }
-        self.out.progress(&self.ledger)?;
+        self.note_progress()?;
         Ok(fresh)
     }
 }

@@ -95,6 +95,8 @@ pub struct ModelChecker<'m> {
     pub cfg: McConfig,
     /// Goals whose ARG path was feasible but whose test did not cover them, or not refinable.
     given_up: HashSet<GoalId>,
+    /// Goal paths of the last run left unrefined for lack of time.
+    pub deferred: usize,
     entry: FuncId,
     post_cache: HashMap<PostKey, Option<Vec<ExprId>>>,
 }
@@ -110,6 +112,7 @@ impl<'m> ModelChecker<'m> {
             stats: McStats::default(),
             cfg,
             given_up: HashSet::new(),
+            deferred: 0,
             entry,
             post_cache: HashMap::new(),
         }
@@ -754,11 +757,14 @@ impl<'m> ModelChecker<'m> {
                                     self.given_up.insert(gid as u32);
                                 }
                             }
+                            Answer::Unsat if Instant::now() >= deadline => {
+                                // No time to refine: a later run may (predicates are kept).
+                                self.deferred += 1;
+                            }
                             Answer::Unsat => {
-                                if Instant::now() < deadline
-                                    && self.loop_templates(&arg, c)
-                                        + self.refine(&arg, c, &guards, &origin)
-                                        > 0
+                                if self.loop_templates(&arg, c)
+                                    + self.refine(&arg, c, &guards, &origin)
+                                    > 0
                                 {
                                     self.stats.refinements += 1;
                                     return Ok(None);
@@ -784,6 +790,7 @@ impl<'m> ModelChecker<'m> {
     pub fn run(&mut self, s: &mut Session) -> anyhow::Result<Arg> {
         let goals = s.goals.clone();
         let deadline = Instant::now() + self.cfg.time;
+        self.deferred = 0;
         let arg = loop {
             if let Some(a) = self.build(s, &goals, deadline)? {
                 break a;

@@ -1,0 +1,60 @@
+//! What `cairn gen` runs: the technique a request asks for, composed from the others, run
+//! against one session until every goal is decided or the budget ends.
+
+use crate::driver::concolic::Concolic;
+use crate::driver::prove::{ModelChecking, static_check};
+use crate::driver::random::RandomTesting;
+use crate::driver::session::Session;
+use crate::driver::technique::{Alternate, Technique};
+use crate::exec::Config;
+use std::time::Duration;
+
+pub struct Plan {
+    /// `random`, or a concolic search strategy (`crate::search::by_name`).
+    pub strategy: String,
+    pub seed: u64,
+    pub cfg: Config,
+    /// Only generate tests: no model checking of the goals testing leaves.
+    pub tests_only: bool,
+    /// The model checker's share of each round when testing and proving alternate.
+    pub mc_share: f64,
+}
+
+/// The technique `plan` describes, for session `s`.
+pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Technique + 'p>> {
+    let testing: Box<dyn Technique + 'p> = if plan.strategy == "random" {
+        Box::new(RandomTesting::new(plan.seed, &plan.cfg))
+    } else {
+        let strategy = crate::search::by_name(&plan.strategy)
+            .ok_or_else(|| anyhow::anyhow!("unknown strategy `{}`", plan.strategy))?;
+        Box::new(Concolic::new(s, strategy, plan.seed, &plan.cfg))
+    };
+    if plan.tests_only {
+        return Ok(testing);
+    }
+    // Testing first (cheap goals go fast), the model checker on what is left, in rounds that
+    // double so that deep goals get long stretches of both.
+    let first = (s.budget.time / 16).max(Duration::from_millis(500));
+    Ok(Box::new(Alternate::new(
+        vec![
+            (testing, 1.0 - plan.mc_share),
+            (Box::new(ModelChecking::new(s)?), plan.mc_share),
+        ],
+        first,
+    )))
+}
+
+/// Runs `t` on the session until the budget ends or every goal is decided, after the cheap
+/// static check; returns the statistics for summary.json.
+pub fn run(
+    s: &mut Session,
+    t: &mut dyn Technique,
+) -> anyhow::Result<serde_json::Map<String, serde_json::Value>> {
+    let dead = static_check(s)?;
+    let deadline = s.deadline();
+    t.run(s, deadline)?;
+    let mut stats = t.stats();
+    stats.insert("static_unreachable".into(), dead.into());
+    stats.insert("iterations".into(), s.iterations.into());
+    Ok(stats)
+}

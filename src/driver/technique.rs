@@ -1,0 +1,104 @@
+//! The driver interface: every technique (random testing, concolic search, model checking, and
+//! the orchestrators that combine them) decides goals against one session's ledger.
+
+use crate::driver::session::Session;
+use std::time::{Duration, Instant};
+
+/// A way of deciding goals. `run` works until `until`, or until the session says stop (budget,
+/// interrupt, every goal decided). Techniques are resumable: running again continues where the
+/// last run stopped (search trees, predicates and statistics are kept).
+pub trait Technique {
+    fn name(&self) -> &'static str;
+    fn run(&mut self, s: &mut Session, until: Instant) -> anyhow::Result<()>;
+    /// True when running again cannot decide anything more (path space exhausted, ...).
+    fn finished(&self) -> bool {
+        false
+    }
+    /// Statistics for summary.json, keyed by section ("concolic", "solver", "mc", ...).
+    fn stats(&self) -> serde_json::Map<String, serde_json::Value>;
+}
+
+/// Techniques taking turns. Each round gives every unfinished part its share of a slice, and
+/// the slice grows geometrically, so short rounds catch easy goals and long ones deep goals.
+/// A part that decided nothing in its turn gets half its weight next round (down to a tenth
+/// of its base share), so the time goes where goals are being decided.
+pub struct Alternate<'p> {
+    parts: Vec<Part<'p>>,
+    first_slice: Duration,
+    growth: f64,
+    rounds: u64,
+}
+
+struct Part<'p> {
+    technique: Box<dyn Technique + 'p>,
+    base: f64,
+    weight: f64,
+}
+
+impl<'p> Alternate<'p> {
+    /// `parts` with their base shares of each round.
+    pub fn new(parts: Vec<(Box<dyn Technique + 'p>, f64)>, first_slice: Duration) -> Self {
+        Alternate {
+            parts: parts
+                .into_iter()
+                .map(|(technique, base)| Part {
+                    technique,
+                    base,
+                    weight: base,
+                })
+                .collect(),
+            first_slice,
+            growth: 2.0,
+            rounds: 0,
+        }
+    }
+}
+
+impl Technique for Alternate<'_> {
+    fn name(&self) -> &'static str {
+        "alternate"
+    }
+
+    fn run(&mut self, s: &mut Session, until: Instant) -> anyhow::Result<()> {
+        let mut slice = self
+            .first_slice
+            .mul_f64(self.growth.powi(self.rounds as i32));
+        while !s.should_stop() && Instant::now() < until && !self.finished() {
+            self.rounds += 1;
+            let total: f64 = self
+                .parts
+                .iter()
+                .filter(|p| !p.technique.finished())
+                .map(|p| p.weight)
+                .sum();
+            for p in &mut self.parts {
+                if p.technique.finished() || s.should_stop() {
+                    continue;
+                }
+                let decided = s.ledger.covered + s.ledger.unreachable;
+                let end = (Instant::now() + slice.mul_f64(p.weight / total)).min(until);
+                p.technique.run(s, end)?;
+                p.weight = if s.ledger.covered + s.ledger.unreachable > decided {
+                    p.base
+                } else {
+                    (p.weight / 2.0).max(p.base / 10.0)
+                };
+            }
+            slice = slice.mul_f64(self.growth);
+        }
+        Ok(())
+    }
+
+    fn finished(&self) -> bool {
+        self.parts.iter().all(|p| p.technique.finished())
+    }
+
+    fn stats(&self) -> serde_json::Map<String, serde_json::Value> {
+        let mut m = serde_json::Map::new();
+        for p in &self.parts {
+            m.extend(p.technique.stats());
+        }
+        m.insert("rounds".into(), self.rounds.into());
+        m
+    }
+}
