@@ -259,8 +259,10 @@ fn finish(
     s: &mut Session,
     p: &Program,
     out: &std::path::Path,
-    stats: serde_json::Map<String, serde_json::Value>,
+    mut stats: serde_json::Map<String, serde_json::Value>,
 ) -> Result<i32> {
+    let proofs = s.ledger.proofs_by_kind();
+    stats.insert("proofs".into(), serde_json::to_value(&proofs)?);
     let summary = s.out.finish(
         &p.module,
         &s.goals,
@@ -268,7 +270,7 @@ fn finish(
         serde_json::Value::Object(stats),
     )?;
     println!(
-        "cairn: {} goals ({} branch outcomes, {} error calls{}): {} covered, {} unreachable, {} unknown; {} tests in {:.1}s -> {}",
+        "cairn: {} goals ({} branch outcomes, {} error calls{}): {} covered, {} unreachable{}, {} unknown; {} tests in {:.1}s -> {}",
         s.ledger.total(),
         s.goals.num_branches,
         s.goals.len() - s.goals.num_branches,
@@ -279,6 +281,12 @@ fn finish(
         },
         s.ledger.covered,
         s.ledger.unreachable,
+        if proofs.is_empty() {
+            String::new()
+        } else {
+            let kinds: Vec<String> = proofs.iter().map(|(k, n)| format!("{k} {n}")).collect();
+            format!(" ({})", kinds.join(", "))
+        },
         s.ledger.unknown(),
         s.out.tests,
         summary["time_s"].as_f64().unwrap_or(0.0),
@@ -501,7 +509,7 @@ fn real_main(cli: Cli) -> Result<i32> {
                 };
                 println!("replayed {} tests natively", rep.tests);
                 println!(
-                    "native branch coverage (llvm-cov gcov): {}/{} ({:.1}%)",
+                    "native branch coverage (gcc gcov): {}/{} ({:.1}%)",
                     rep.branches_taken,
                     rep.branches_total,
                     pct(rep.branches_taken, rep.branches_total)

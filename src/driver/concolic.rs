@@ -7,8 +7,8 @@ use crate::driver::ledger::Status;
 use crate::driver::session::Session;
 use crate::driver::technique::Technique;
 use crate::exec::input::{RandomInputs, Seeded};
-use crate::exec::shadow::{BranchRecord, Shadow};
-use crate::exec::{Config, InputKind, InputValue, RunResult};
+use crate::exec::shadow::{BranchRecord, Exactness, Shadow};
+use crate::exec::{Config, InputKind, InputValue, Outcome, RunResult};
 use crate::search::tree::{Pending, RunPath, Tree};
 use crate::search::{Ctx, PendingPool, Strategy};
 use crate::smt::expr::Pool;
@@ -23,12 +23,72 @@ pub struct ConcolicStats {
     pub paths: u64,
     pub pending_left: usize,
     pub infeasible: u64,
-    pub solver_unknown: u64,
+    pub tree_nodes: usize,
+    /// Every pending branch was tried.
+    pub exhausted: bool,
+    /// Goals proven unreachable because the exhausted tree was exact.
+    pub exhaustive_proofs: usize,
+    /// Why the tree may not be exact, per reason (all zero: it is).
+    pub inexact: Inexactness,
+}
+
+/// Everything that withholds exhaustive-exploration proofs. An exhausted execution tree proves
+/// every goal it did not cover unreachable only when all of these are zero: then the recorded
+/// decisions are exactly the input-dependent branches, every alternative was decided by the
+/// solver, and every run ran to its end.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Inexactness {
+    /// Symbolic values concretized, paths truncated, calls not modelled (per run, summed).
+    #[serde(flatten)]
+    pub shadow: Exactness,
     /// Runs that did not follow the predicted prefix and branch.
     pub divergences: u64,
-    pub concretizations: u64,
-    pub tree_nodes: usize,
-    pub exhausted: bool,
+    /// Pending branches abandoned because the solver answered unknown or timed out.
+    pub solver_unknown: u64,
+    /// Runs cut by the instruction limit.
+    pub step_limit_runs: u64,
+    /// Runs stopped by a construct Cairn cannot execute.
+    pub unsupported_runs: u64,
+    /// Inputs given a fixed size or value: unit-mode pointer parameters (buffers of a fixed
+    /// size), `main`'s argc/argv when the program reads them.
+    pub bounded_inputs: u64,
+}
+
+impl Inexactness {
+    pub fn is_exact(&self) -> bool {
+        *self == Inexactness::default()
+    }
+}
+
+/// Inputs the harness fixes: pointer parameters of a unit-mode entry, argc/argv of a `main`
+/// that reads them.
+fn bounded_inputs(p: &crate::exec::Program) -> u64 {
+    let Some(f) = p.module.function(&p.entry) else {
+        return 0;
+    };
+    if p.entry != "main" {
+        return f
+            .params
+            .iter()
+            .filter(|v| v.ty() == crate::ir::Ty::Ptr)
+            .count() as u64;
+    }
+    let params: Vec<crate::ir::Reg> = f
+        .params
+        .iter()
+        .filter_map(|v| match v {
+            crate::ir::Val::Reg(r, _) => Some(*r),
+            _ => None,
+        })
+        .collect();
+    let used = f.blocks.iter().any(|b| {
+        b.insts
+            .iter()
+            .flat_map(crate::ir::operands::inst_operands)
+            .chain(crate::ir::operands::term_operands(&b.term))
+            .any(|r| params.contains(&r))
+    });
+    used as u64
 }
 
 pub struct Concolic {
@@ -61,8 +121,8 @@ struct StallWatch {
 pub struct SymbolicRun {
     pub result: RunResult,
     pub path: Vec<BranchRecord>,
-    /// Symbolic values replaced by concrete ones.
-    pub concretized: u64,
+    /// Where the decisions fall short of the run's input dependence.
+    pub exactness: Exactness,
 }
 
 /// Runs the program once with a symbolic shadow.
@@ -77,7 +137,7 @@ pub fn symbolic_run(
     SymbolicRun {
         result,
         path: shadow.path,
-        concretized: shadow.concretized,
+        exactness: shadow.exactness,
     }
 }
 
@@ -92,7 +152,13 @@ impl Concolic {
             pending: PendingPool::default(),
             strategy,
             rng: SmallRng::seed_from_u64(seed),
-            stats: ConcolicStats::default(),
+            stats: ConcolicStats {
+                inexact: Inexactness {
+                    bounded_inputs: bounded_inputs(s.program),
+                    ..Default::default()
+                },
+                ..Default::default()
+            },
             icfg,
             dist: Distances::unknown(),
             dist_covered: usize::MAX,
@@ -135,18 +201,23 @@ impl Concolic {
         let SymbolicRun {
             result: r,
             path: records,
-            concretized,
+            exactness,
         } = symbolic_run(s, &mut self.pool, input, cfg);
         if std::env::var_os("CAIRN_DEBUG_PATHS").is_some() {
             eprintln!(
-                "run: {} symbolic decisions, {} concretizations, inputs {:?}",
+                "run: {} symbolic decisions, {exactness:?}, inputs {:?}",
                 records.len(),
-                concretized,
                 r.inputs.iter().map(|i| i.to_text()).collect::<Vec<_>>()
             );
         }
         self.stats.paths += 1;
-        self.stats.concretizations += concretized;
+        let inexact = &mut self.stats.inexact;
+        inexact.shadow.add(&exactness);
+        match r.outcome {
+            Outcome::StepLimit => inexact.step_limit_runs += 1,
+            Outcome::Unsupported { .. } => inexact.unsupported_runs += 1,
+            _ => {}
+        }
         let fresh = s.record(&r, found_by)?;
         self.runs += 1;
         let run = Rc::new(RunPath {
@@ -249,14 +320,33 @@ impl Concolic {
                     && (p.depth == 0
                         || run.records[p.depth - 1].block == p.run.records[p.depth - 1].block);
                 if !followed {
-                    self.stats.divergences += 1;
+                    self.stats.inexact.divergences += 1;
                 }
             }
             Answer::Unsat => self.stats.infeasible += 1,
-            Answer::Unknown => self.stats.solver_unknown += 1,
+            Answer::Unknown => self.stats.inexact.solver_unknown += 1,
         }
         self.stats.pending_left = self.pending.live();
         Ok(true)
+    }
+}
+
+impl Concolic {
+    /// The tree holds every path of the program, exactly.
+    fn exhausted_exactly(&self) -> bool {
+        self.pending.live() == 0 && self.tree.divergent_nodes == 0 && self.stats.inexact.is_exact()
+    }
+
+    /// Exhaustive exploration proof: the exact tree has every feasible path, so every goal no
+    /// run covered is unreachable.
+    fn prove_uncovered(&mut self, s: &mut Session) -> anyhow::Result<()> {
+        for g in 0..s.goals.len() {
+            if s.ledger.status[g] == Status::Unknown {
+                s.prove_unreachable(g, "exhaustive")?;
+                self.stats.exhaustive_proofs += 1;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -282,9 +372,19 @@ impl Technique for Concolic {
         self.stall.since = Instant::now();
         while !s.should_stop() && Instant::now() < until && !self.stats.exhausted {
             if !self.step(s, &cfg)? {
-                // Every pending branch has been tried: the (bounded) path space is exhausted.
-                // Random restarts can still help where the shadow was concretized.
-                if self.stats.concretizations == 0 && self.tree.divergent_nodes == 0 {
+                // Every pending branch the strategy offers has been tried.
+                if self.exhausted_exactly() {
+                    self.stats.exhausted = true;
+                    self.prove_uncovered(s)?;
+                    break;
+                }
+                // Random restarts can still help where the shadow lost track of the inputs.
+                let lost = &self.stats.inexact;
+                if lost.shadow.concretized == 0
+                    && lost.shadow.unmodelled_calls == 0
+                    && lost.divergences == 0
+                    && self.tree.divergent_nodes == 0
+                {
                     self.stats.exhausted = true;
                     break;
                 }

@@ -89,6 +89,17 @@ impl Ledger {
         self.status.len() - self.ignored - self.covered - self.unreachable
     }
 
+    /// How many goals each kind of proof decided (`exhaustive`, `model checker`, `static: ...`).
+    pub fn proofs_by_kind(&self) -> std::collections::BTreeMap<String, usize> {
+        let mut m = std::collections::BTreeMap::new();
+        for st in &self.status {
+            if let Status::Unreachable(how) = st {
+                *m.entry(how.clone()).or_insert(0) += 1;
+            }
+        }
+        m
+    }
+
     pub fn all_decided(&self) -> bool {
         self.unknown() == 0
     }

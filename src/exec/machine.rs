@@ -7,7 +7,7 @@
 use super::input::{InputKind, InputSource, InputValue};
 use super::libc::{self as clib, Ext};
 use super::memory::{MemFault, Memory};
-use super::observer::{CallAction, InputUse, Observer, Site, View};
+use super::observer::{Call, CallAction, InputUse, Observer, Site, Target, View};
 use super::ops::{self, mask, sext};
 use crate::analysis::expectation::{ROOT_CONTEXT, call_context};
 use crate::ir::*;
@@ -208,6 +208,7 @@ impl<'m> Machine<'m> {
         let obs = self.obs.as_deref_mut()?;
         let view = View {
             module: self.module,
+            exts: self.exts,
             regs: &self.regs,
             mem: &self.mem,
             ptr_bits: self.ptr_bits,
@@ -778,7 +779,16 @@ impl<'m> Machine<'m> {
                         };
                         let argv: Vec<VarArg> =
                             args.iter().map(|a| self.val_of(rb, ab, *a)).collect();
-                        self.notify(|o, v| o.call(v, args, rb));
+                        let to = match target {
+                            CallTarget::Func(f) => Target::Func(f),
+                            CallTarget::Ext(e) => Target::Extern(e),
+                        };
+                        let call = Call {
+                            target: to,
+                            args,
+                            dst: *ret,
+                        };
+                        self.notify(|o, v| o.call(v, call, rb));
                         {
                             let fr = self.frames.last_mut().unwrap();
                             fr.block = bid;
@@ -824,7 +834,13 @@ impl<'m> Machine<'m> {
                         self.cur_site = *site;
                         let argv: Vec<VarArg> =
                             args.iter().map(|a| self.val_of(rb, ab, *a)).collect();
-                        self.notify(|o, v| o.call(v, args, rb));
+                        let to = Target::Extern(*ext);
+                        let call = Call {
+                            target: to,
+                            args,
+                            dst: *ret,
+                        };
+                        self.notify(|o, v| o.call(v, call, rb));
                         {
                             let fr = self.frames.last_mut().unwrap();
                             fr.block = bid;

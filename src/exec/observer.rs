@@ -6,12 +6,15 @@
 //! state, taken *before* the event's concrete effect (an instruction's operands still hold
 //! their inputs) unless the event says otherwise.
 
+use super::libc::Ext;
 use super::memory::Memory;
 use crate::ir::{BlockId, FuncId, Inst, Module, Moves, Reg, Terminator, Val};
 
 /// The concrete state an observer may read.
 pub struct View<'a> {
     pub module: &'a Module,
+    /// What each external function of the module is (`Module::externs` order).
+    pub exts: &'a [Ext],
     /// Registers of every active frame; a frame's registers start at its base `rb`.
     pub regs: &'a [u64],
     pub mem: &'a Memory,
@@ -54,6 +57,24 @@ pub enum InputUse {
     Param { pos: usize },
 }
 
+/// The function a call goes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    Func(FuncId),
+    /// An external function: index into `View::exts` and `Module::externs`.
+    Extern(u32),
+}
+
+/// A call being made.
+#[derive(Clone, Copy, Debug)]
+pub struct Call<'a> {
+    pub target: Target,
+    /// The caller's argument values.
+    pub args: &'a [Val],
+    /// Where the result goes (None when the program ignores it).
+    pub dst: Option<Val>,
+}
+
 /// What to do with a call of a program function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CallAction {
@@ -72,8 +93,9 @@ pub trait Observer {
     fn terminator(&mut self, v: &View, term: &Terminator, at: Site) {}
     /// Before the phi moves of the edge just chosen are made.
     fn edge(&mut self, v: &View, moves: &Moves, rb: usize) {}
-    /// A call is about to be made (program or library function); `args` are the caller's values.
-    fn call(&mut self, v: &View, args: &[Val], rb: usize) {}
+    /// A call is about to be made (program or library function); `args` are the caller's
+    /// values, `dst` receives the result (None when the program ignores it).
+    fn call(&mut self, v: &View, call: Call, rb: usize) {}
     /// Asked before a program function is entered; any observer may abstract the call.
     fn call_action(&mut self, v: &View, callee: FuncId) -> CallAction {
         CallAction::Enter
@@ -115,8 +137,8 @@ impl Observer for Observers<'_> {
     fn edge(&mut self, v: &View, moves: &Moves, rb: usize) {
         self.0.iter_mut().for_each(|o| o.edge(v, moves, rb))
     }
-    fn call(&mut self, v: &View, args: &[Val], rb: usize) {
-        self.0.iter_mut().for_each(|o| o.call(v, args, rb))
+    fn call(&mut self, v: &View, call: Call, rb: usize) {
+        self.0.iter_mut().for_each(|o| o.call(v, call, rb))
     }
     fn call_action(&mut self, v: &View, callee: FuncId) -> CallAction {
         // Every observer is asked; one abstraction is enough.

@@ -13,7 +13,8 @@
 //! - Library models that write memory clear the shadow of what they write; memcpy/memmove/memset
 //!   move or set it.
 
-use super::observer::{InputUse, Observer, Site, View};
+use super::libc::Ext;
+use super::observer::{Call, InputUse, Observer, Site, Target, View};
 use crate::ir::*;
 use crate::smt::expr::{ExprId, Pool, VarKey};
 use std::collections::BTreeMap;
@@ -56,10 +57,55 @@ pub struct Shadow<'p> {
     ret: ExprId,
     /// Per active frame: shadows of its variadic arguments.
     varargs: Vec<Vec<ExprId>>,
-    /// How many symbolic values were replaced by their concrete value.
-    pub concretized: u64,
+    /// Where this run's symbolic record is not exact.
+    pub exactness: Exactness,
     /// Stop recording branches after this many (very long paths).
     pub max_path: usize,
+}
+
+/// Ways a run's symbolic record can fall short of the program's behaviour. While all are zero,
+/// the recorded decisions are exactly the input-dependent branches the run took.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Exactness {
+    /// Symbolic values replaced by their concrete value (constraints lost).
+    pub concretized: u64,
+    /// Branches not recorded because the path grew past `max_path`.
+    pub truncated: u64,
+    /// Calls whose effect Cairn does not model (external functions without a model, clocks,
+    /// random number generators): natively they may behave otherwise.
+    pub unmodelled_calls: u64,
+}
+
+impl Exactness {
+    pub fn add(&mut self, o: &Exactness) {
+        self.concretized += o.concretized;
+        self.truncated += o.truncated;
+        self.unmodelled_calls += o.unmodelled_calls;
+    }
+    pub fn is_exact(&self) -> bool {
+        *self == Exactness::default()
+    }
+}
+
+/// Functions whose results depend on the environment (time, process, random state): Cairn's
+/// deterministic models may differ from the native run.
+fn depends_on_environment(name: &str) -> bool {
+    matches!(
+        name,
+        "time"
+            | "clock"
+            | "gettimeofday"
+            | "clock_gettime"
+            | "rand"
+            | "random"
+            | "rand_r"
+            | "srand"
+            | "srandom"
+            | "drand48"
+            | "lrand48"
+            | "getpid"
+            | "getenv"
+    )
 }
 
 impl<'p> Shadow<'p> {
@@ -72,7 +118,7 @@ impl<'p> Shadow<'p> {
             args: vec![],
             ret: NONE,
             varargs: vec![],
-            concretized: 0,
+            exactness: Exactness::default(),
             max_path: 100_000,
         }
     }
@@ -105,8 +151,9 @@ impl Observer for Shadow<'_> {
         }
     }
 
-    fn call(&mut self, _v: &View, args: &[Val], rb: usize) {
-        self.args = args
+    fn call(&mut self, v: &View, call: Call, rb: usize) {
+        self.args = call
+            .args
             .iter()
             .map(|a| match a {
                 Val::Reg(r, _) => self.reg(rb, *r),
@@ -114,6 +161,14 @@ impl Observer for Shadow<'_> {
             })
             .collect();
         self.ret = NONE;
+        match call.target {
+            Target::Func(f) => {
+                if depends_on_environment(&v.module.functions[f as usize].name) {
+                    self.exactness.unmodelled_calls += 1;
+                }
+            }
+            Target::Extern(e) => self.library_call(v, &v.exts[e as usize], call, rb),
+        }
     }
 
     fn enter(&mut self, v: &View, func: FuncId, rb: usize) {
@@ -231,7 +286,11 @@ impl Observer for Shadow<'_> {
         // A symbolic assumption is part of the path condition. When it fails, search can flip
         // it to find inputs that satisfy it; its violated side is never explored.
         let c = self.args.first().copied().unwrap_or(NONE);
-        if c == NONE || self.path.len() >= self.max_path {
+        if c == NONE {
+            return;
+        }
+        if self.path.len() >= self.max_path {
+            self.exactness.truncated += 1;
             return;
         }
         let p = &mut *self.pool;
@@ -361,7 +420,51 @@ impl Shadow<'_> {
     }
 
     fn concretize(&mut self) {
-        self.concretized += 1;
+        self.exactness.concretized += 1;
+    }
+
+    /// A call of a library model: its symbolic effects are the input events and memory copies
+    /// it reports; any other dependence on symbolic data is lost.
+    fn library_call(&mut self, v: &View, ext: &Ext, call: Call, rb: usize) {
+        use Ext::*;
+        // Which arguments' symbolic values the model honours (None: all of them).
+        let exact_args: Option<&[usize]> = match ext {
+            // Output only changes what is printed, unless the program reads the count.
+            Printf | Fprintf | Vprintf | Vfprintf | Puts | Putchar | Fputs | Fputc | Fwrite
+            | Perror | Fflush
+                if call.dst.is_none() =>
+            {
+                None
+            }
+            Nondet(_) | CrestInput(_) | MakeSymbolic | Assume | ErrorFn | AssertFail | Exit
+            | Abort | Getchar | Fgetc | Fgets | CtypeB | CtypeLower | CtypeUpper | Errno | Nop => {
+                None
+            }
+            // Data moves with its shadow; a symbolic length does not.
+            Memcpy | Memmove => Some(&[0, 1]),
+            Free => Some(&[]),
+            Time | Unknown(_) => {
+                self.exactness.unmodelled_calls += 1;
+                return;
+            }
+            _ => Some(&[]),
+        };
+        let Some(exact) = exact_args else { return };
+        for (i, a) in call.args.iter().enumerate() {
+            if exact.contains(&i) {
+                continue;
+            }
+            let Val::Reg(r, ty) = *a else { continue };
+            let symbolic_data = ty == Ty::Ptr
+                && !self.mem.is_empty()
+                && v.mem
+                    .object_bounds(v.reg(rb, r))
+                    .is_some_and(|(base, size)| self.mem.range(base..base + size).next().is_some());
+            if self.args.get(i).is_some_and(|e| *e != NONE) || symbolic_data {
+                self.concretize();
+                return;
+            }
+        }
     }
 
     /// Computes the shadow of `inst`'s result. Runs before the concrete step, so operand
@@ -666,7 +769,11 @@ impl Shadow<'_> {
     /// Records a check that held on this run (`ok`) with its violation as the alternative, so
     /// that search can look for the input that breaks it (a crash is a test too).
     fn check(&mut self, v: &View, site: (FuncId, BlockId), ok: ExprId) {
-        if self.path.len() >= self.max_path || self.pool.as_const(ok).is_some() {
+        if self.pool.as_const(ok).is_some() {
+            return;
+        }
+        if self.path.len() >= self.max_path {
+            self.exactness.truncated += 1;
             return;
         }
         let bad = self.pool.not(ok);
@@ -759,6 +866,9 @@ impl Shadow<'_> {
     fn shadow_branch(&mut self, v: &View, term: &Terminator, at: Site) {
         let (rb, func, block) = (at.rb, at.func, at.block);
         if self.path.len() >= self.max_path {
+            if matches!(term, Terminator::CondBr { .. } | Terminator::Switch { .. }) {
+                self.exactness.truncated += 1;
+            }
             return;
         }
         match term {

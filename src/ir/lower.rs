@@ -647,6 +647,7 @@ impl<'a> Lowerer<'a> {
             what: e,
             loc: format!("function {}", f.name),
         })?;
+        super::operands::drop_unused_results(&mut blocks);
         Ok(Function {
             name: f.name.clone(),
             id,

@@ -10,6 +10,7 @@
 pub mod frontend;
 pub mod lower;
 pub mod normalize;
+pub mod operands;
 mod print;
 
 use std::collections::HashMap;

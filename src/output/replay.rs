@@ -4,14 +4,19 @@
 
 use crate::analysis::goals::{GoalKind, Goals};
 use crate::ir::Module;
-use crate::ir::frontend::{CLANG, CompileOptions, TempDir};
+use crate::ir::frontend::{CompileOptions, TempDir};
 use anyhow::{Context, Result, bail};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const LLVM_COV: &str = "llvm-cov-19";
+/// The native build uses gcc's coverage: gcc adds "fake" exit edges at calls that may not
+/// return (an assumption ending the run through `exit`), so line counts stay right when a run
+/// ends inside a function; clang's gcov instrumentation derives counts by flow conservation
+/// and loses the whole function then.
+const NATIVE_CC: &str = "gcc";
+const GCOV: &str = "gcov";
 
 #[derive(Debug, Default, Clone, serde::Serialize)]
 pub struct ReplayReport {
@@ -160,7 +165,7 @@ pub fn replay(
     let mut objs = vec![];
     for (i, s) in sources.iter().enumerate() {
         let o = tmp.path().join(format!("src{i}.o"));
-        let mut cmd = Command::new(CLANG);
+        let mut cmd = Command::new(NATIVE_CC);
         cmd.args(&common)
             .args(["--coverage", "-c", "-o"])
             .arg(&o)
@@ -169,7 +174,7 @@ pub fn replay(
             // Unit mode: the harness has the `main`.
             cmd.arg("-Dmain=cairn_program_main");
         }
-        let out = cmd.output().context("running clang-19")?;
+        let out = cmd.output().context("running gcc")?;
         if !out.status.success() {
             bail!(
                 "native compile of {} failed:\n{}",
@@ -180,7 +185,7 @@ pub fn replay(
         objs.push(o);
     }
     let ho = tmp.path().join("harness.o");
-    let out = Command::new(CLANG)
+    let out = Command::new(NATIVE_CC)
         .args(&common)
         .args(["-DCAIRN_GCOV", "-c", "-o"])
         .arg(&ho)
@@ -193,7 +198,7 @@ pub fn replay(
         );
     }
     let exe = tmp.path().join("prog");
-    let out = Command::new(CLANG)
+    let out = Command::new(NATIVE_CC)
         .args(&common)
         .arg("--coverage")
         .args(&objs)
@@ -241,15 +246,15 @@ pub fn replay(
         }
         let mut cov: BTreeMap<String, FileCov> = BTreeMap::new();
         for (i, o) in objs.iter().enumerate() {
-            let out = Command::new(LLVM_COV)
-                .args(["gcov", "-b", "-c", "-t", "-o"])
+            let out = Command::new(GCOV)
+                .args(["-b", "-c", "-t", "-o"])
                 .arg(o)
                 .arg(&sources[i])
                 .output()
-                .context("running llvm-cov-19 gcov")?;
+                .context("running gcov")?;
             if std::env::var_os("CAIRN_DEBUG_REPLAY").is_some() {
                 eprintln!(
-                    "llvm-cov: {}\n{}",
+                    "gcov: {}\n{}",
                     String::from_utf8_lossy(&out.stderr),
                     String::from_utf8_lossy(&out.stdout)
                         .lines()
