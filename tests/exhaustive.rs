@@ -144,3 +144,46 @@ fn exhaustive_proofs_are_never_contradicted() {
         "too few exhaustive proofs to check: {checked}"
     );
 }
+
+#[test]
+fn indeterminate_values_withhold_proofs() {
+    let dir = tmp("exhaustive-uninit");
+    let p = root().join("tests/programs/soundness/uninitialized.c");
+    let out = dir.path().join("u");
+    let o = out.to_str().unwrap();
+    cairn(&[
+        "gen",
+        p.to_str().unwrap(),
+        "--out",
+        o,
+        "--time",
+        "3s",
+        "--tests-only",
+    ]);
+    let s = summary(&out);
+    assert_eq!(s["goals"]["unreachable"], 0, "{}", s["goals"]);
+    assert!(
+        s["concolic"]["inexact"]["uninitialized"].as_u64().unwrap() >= 3,
+        "{}",
+        s["concolic"]["inexact"]
+    );
+    // Nor may the model checker read them as zeros.
+    let out = dir.path().join("p");
+    cairn(&[
+        "prove",
+        p.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--time",
+        "5s",
+    ]);
+    let proven: Vec<u64> = statuses(&out)
+        .into_iter()
+        .filter(|(_, st, _)| st == "unreachable")
+        .map(|(g, _, _)| g)
+        .collect();
+    assert!(
+        proven.is_empty(),
+        "goals on garbage proven unreachable: {proven:?}"
+    );
+}

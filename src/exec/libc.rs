@@ -63,6 +63,8 @@ pub enum Ext {
     /// Returns 0 and does nothing (setlocale, setvbuf...).
     Nop,
     Time,
+    /// The indeterminate initial value of a local (see `ir::normalize`): 0 here.
+    Indeterminate,
     /// An external function Cairn has no model of: its result becomes an input.
     Unknown(String),
 }
@@ -73,6 +75,9 @@ pub fn resolve(m: &Module) -> Vec<Ext> {
 
 fn resolve_name(name: &str) -> Ext {
     use Ext::*;
+    if name.starts_with(crate::ir::normalize::INDETERMINATE) {
+        return Indeterminate;
+    }
     if let Some(suffix) = name.strip_prefix("__VERIFIER_nondet_") {
         return match InputKind::from_nondet_suffix(suffix) {
             Some(k) => Nondet(k),
@@ -336,6 +341,17 @@ fn emit(m: &mut Machine, s: Stream, bytes: &[u8]) {
     }
 }
 
+/// `malloc`: fresh memory whose contents are indeterminate (0 on failure).
+fn malloc_uninit(m: &mut Machine, n: u64) -> u64 {
+    match m.mem.malloc(n) {
+        Ok(p) => {
+            m.notify(|o, v| o.uninitialized(v, p, n));
+            p
+        }
+        Err(_) => 0,
+    }
+}
+
 /// Executes a call of external function `ext`. Returns the call's value, if any.
 pub fn call(
     m: &mut Machine,
@@ -425,7 +441,7 @@ pub fn call(
             return Err(Stop::Exit(sext(a(0), 32) as i32));
         }
         Abort => return Err(Stop::Abort),
-        Malloc => ret(m.mem.malloc(a(0)).unwrap_or(0)),
+        Malloc => ret(malloc_uninit(m, a(0))),
         Calloc => {
             let n = a(0).checked_mul(a(1));
             ret(n.and_then(|n| m.mem.malloc(n).ok()).unwrap_or(0))
@@ -433,11 +449,14 @@ pub fn call(
         Realloc => {
             let (p, n) = (a(0), a(1));
             if p == 0 {
-                ret(m.mem.malloc(n).unwrap_or(0))
+                ret(malloc_uninit(m, n))
             } else {
                 let old = m.mem.heap_size(p)?;
                 match m.mem.malloc(n) {
                     Ok(q) => {
+                        if n > old {
+                            m.notify(|o, v| o.uninitialized(v, q + old, n - old));
+                        }
                         mcopy(m, q, p, old.min(n))?;
                         m.mem.free(p)?;
                         ret(q)
@@ -660,6 +679,7 @@ pub fn call(
             Some(VarArg::Scalar(frac.to_bits(), Ty::F64))
         }
         Nop => ret(0),
+        Indeterminate => Some(VarArg::Scalar(0, dst.map_or(Ty::Int(64), |d| d.ty()))),
         Time => {
             // Deterministic clock: tests must replay.
             if a(0) != 0 {

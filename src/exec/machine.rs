@@ -639,7 +639,10 @@ impl<'m> Machine<'m> {
                     } => {
                         let n = elem_size.saturating_mul(regs[*count as usize]);
                         match self.mem.alloca(n, *align) {
-                            Ok(a) => self.regs[rb + *dst as usize] = a,
+                            Ok(a) => {
+                                self.regs[rb + *dst as usize] = a;
+                                self.notify(|o, v| o.uninitialized(v, a, n));
+                            }
                             Err(e) => {
                                 self.cur_loc = block.locs[ip - 1];
                                 return Err(e.into());

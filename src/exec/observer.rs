@@ -110,6 +110,9 @@ pub trait Observer {
     fn extern_returned(&mut self, v: &View, dst: Option<Val>, rb: usize) {}
     /// Memory `[addr, addr+n)` received concrete data (library writes, stack frames freed).
     fn mem_written(&mut self, v: &View, addr: u64, n: u64) {}
+    /// Memory `[addr, addr+n)` was just allocated without initialization (stack slots,
+    /// malloc): the interpreter reads zeros there, a native run whatever was there before.
+    fn uninitialized(&mut self, v: &View, addr: u64, n: u64) {}
     /// Memory was copied from `src` to `dst` (memcpy, byval arguments).
     fn mem_copied(&mut self, v: &View, dst: u64, src: u64, n: u64) {}
     /// Variadic argument `index` of the current frame was laid out at `addr` (`n` bytes).
@@ -163,6 +166,9 @@ impl Observer for Observers<'_> {
     }
     fn mem_written(&mut self, v: &View, addr: u64, n: u64) {
         self.0.iter_mut().for_each(|o| o.mem_written(v, addr, n))
+    }
+    fn uninitialized(&mut self, v: &View, addr: u64, n: u64) {
+        self.0.iter_mut().for_each(|o| o.uninitialized(v, addr, n))
     }
     fn mem_copied(&mut self, v: &View, dst: u64, src: u64, n: u64) {
         self.0.iter_mut().for_each(|o| o.mem_copied(v, dst, src, n))

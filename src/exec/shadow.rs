@@ -24,6 +24,14 @@ pub const NONE: ExprId = ExprId(u32::MAX);
 
 pub const MAX_SYMBOLIC_OBJECT: u64 = 4096;
 
+/// A memory byte never written since it was allocated (see `Observer::uninitialized`).
+const UNINIT: ExprId = ExprId(u32::MAX - 1);
+/// Input index of the variables standing for indeterminate values: no test input controls
+/// them, so decisions on them are never recorded (they withhold exhaustive proofs instead).
+pub const UNINIT_INPUT: u32 = u32::MAX;
+/// Larger allocations are not tracked byte by byte; they count as inexact.
+const MAX_TRACKED_UNINIT: u64 = 1 << 16;
+
 /// One symbolic branch decision of a run.
 #[derive(Clone, Debug)]
 pub struct BranchRecord {
@@ -57,6 +65,8 @@ pub struct Shadow<'p> {
     ret: ExprId,
     /// Per active frame: shadows of its variadic arguments.
     varargs: Vec<Vec<ExprId>>,
+    /// Indeterminate values created so far (numbers their variables apart).
+    uninit_vars: u32,
     /// Where this run's symbolic record is not exact.
     pub exactness: Exactness,
     /// Stop recording branches after this many (very long paths).
@@ -74,6 +84,9 @@ pub struct Exactness {
     /// Calls whose effect Cairn does not model (external functions without a model, clocks,
     /// random number generators): natively they may behave otherwise.
     pub unmodelled_calls: u64,
+    /// Decisions on indeterminate values (uninitialized locals or heap memory) and allocations
+    /// too large to track: the interpreter reads zeros, a native run may not.
+    pub uninitialized: u64,
 }
 
 impl Exactness {
@@ -81,6 +94,7 @@ impl Exactness {
         self.concretized += o.concretized;
         self.truncated += o.truncated;
         self.unmodelled_calls += o.unmodelled_calls;
+        self.uninitialized += o.uninitialized;
     }
     pub fn is_exact(&self) -> bool {
         *self == Exactness::default()
@@ -118,6 +132,7 @@ impl<'p> Shadow<'p> {
             args: vec![],
             ret: NONE,
             varargs: vec![],
+            uninit_vars: 0,
             exactness: Exactness::default(),
             max_path: 100_000,
         }
@@ -190,6 +205,15 @@ impl Observer for Shadow<'_> {
                 self.regs[rb + *r as usize] = NONE;
             }
         }
+        for &r in &f.undef_regs {
+            let w = match f.reg_tys[r as usize] {
+                Ty::Ptr => v.ptr_bits,
+                t => t.bits_with(v.ptr_bits),
+            };
+            if (1..=64).contains(&w) {
+                self.regs[rb + r as usize] = self.uninit_var(w as u8);
+            }
+        }
         self.varargs.push(varargs);
     }
 
@@ -225,6 +249,16 @@ impl Observer for Shadow<'_> {
 
     fn mem_copied(&mut self, _v: &View, dst: u64, src: u64, n: u64) {
         self.copy_mem(dst, src, n);
+    }
+
+    fn uninitialized(&mut self, _v: &View, addr: u64, n: u64) {
+        if n > MAX_TRACKED_UNINIT {
+            self.exactness.uninitialized += 1;
+            return;
+        }
+        for a in addr..addr + n {
+            self.mem.insert(a, UNINIT);
+        }
     }
 
     fn vararg_placed(&mut self, _v: &View, index: usize, addr: u64, n: u32) {
@@ -286,7 +320,7 @@ impl Observer for Shadow<'_> {
         // A symbolic assumption is part of the path condition. When it fails, search can flip
         // it to find inputs that satisfy it; its violated side is never explored.
         let c = self.args.first().copied().unwrap_or(NONE);
-        if c == NONE {
+        if c == NONE || self.indeterminate(c) {
             return;
         }
         if self.path.len() >= self.max_path {
@@ -358,6 +392,7 @@ impl Shadow<'_> {
         for i in 0..n as u64 {
             let a = addr + i;
             let byte = match self.mem.get(&a) {
+                Some(&UNINIT) => self.uninit_var(8),
                 Some(b) => *b,
                 None => {
                     let c = v.mem.read_uint(a, 1).unwrap_or(0);
@@ -423,6 +458,33 @@ impl Shadow<'_> {
         self.exactness.concretized += 1;
     }
 
+    /// A fresh variable for an indeterminate value of `w` bits.
+    fn uninit_var(&mut self, w: u8) -> ExprId {
+        self.uninit_vars += 1;
+        self.pool.var(VarKey {
+            input: UNINIT_INPUT,
+            byte: self.uninit_vars,
+            w,
+        })
+    }
+
+    /// True when `e` depends on an indeterminate value; such a decision is not recorded (no
+    /// input can steer it) and makes the run inexact.
+    fn indeterminate(&mut self, e: ExprId) -> bool {
+        if self.uninit_vars == 0 {
+            return false;
+        }
+        let vars = self.pool.vars_of(e);
+        if vars
+            .iter()
+            .any(|v| self.pool.vars[*v as usize].input == UNINIT_INPUT)
+        {
+            self.exactness.uninitialized += 1;
+            return true;
+        }
+        false
+    }
+
     /// A call of a library model: its symbolic effects are the input events and memory copies
     /// it reports; any other dependence on symbolic data is lost.
     fn library_call(&mut self, v: &View, ext: &Ext, call: Call, rb: usize) {
@@ -447,6 +509,15 @@ impl Shadow<'_> {
                 self.exactness.unmodelled_calls += 1;
                 return;
             }
+            Indeterminate => {
+                if let Some(Val::Reg(_, t)) = call.dst {
+                    let w = t.bits_with(v.ptr_bits);
+                    if (1..=64).contains(&w) {
+                        self.ret = self.uninit_var(w as u8);
+                    }
+                }
+                return;
+            }
             _ => Some(&[]),
         };
         let Some(exact) = exact_args else { return };
@@ -459,7 +530,9 @@ impl Shadow<'_> {
                 && !self.mem.is_empty()
                 && v.mem
                     .object_bounds(v.reg(rb, r))
-                    .is_some_and(|(base, size)| self.mem.range(base..base + size).next().is_some());
+                    .is_some_and(|(base, size)| {
+                        self.mem.range(base..base + size).any(|(_, e)| *e != UNINIT)
+                    });
             if self.args.get(i).is_some_and(|e| *e != NONE) || symbolic_data {
                 self.concretize();
                 return;
@@ -769,7 +842,7 @@ impl Shadow<'_> {
     /// Records a check that held on this run (`ok`) with its violation as the alternative, so
     /// that search can look for the input that breaks it (a crash is a test too).
     fn check(&mut self, v: &View, site: (FuncId, BlockId), ok: ExprId) {
-        if self.pool.as_const(ok).is_some() {
+        if self.pool.as_const(ok).is_some() || self.indeterminate(ok) {
             return;
         }
         if self.path.len() >= self.max_path {
@@ -880,7 +953,7 @@ impl Shadow<'_> {
                 else_goal,
             } => {
                 let c = self.reg(rb, *cond);
-                if c == NONE {
+                if c == NONE || self.indeterminate(c) {
                     return;
                 }
                 let taken = if v.regs[rb + *cond as usize] & 1 != 0 {
@@ -911,7 +984,7 @@ impl Shadow<'_> {
                 default_goal,
             } => {
                 let sv = self.reg(rb, *val);
-                if sv == NONE {
+                if sv == NONE || self.indeterminate(sv) {
                     return;
                 }
                 let value = v.reg(rb, *val);

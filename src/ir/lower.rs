@@ -513,6 +513,7 @@ impl<'a> Lowerer<'a> {
             reg_tys: vec![],
             agg_init: vec![],
             consts: HashMap::new(),
+            undef_regs: vec![],
             blocks: HashMap::new(),
             fname: f.name.clone(),
             in_runtime: f
@@ -598,6 +599,7 @@ impl<'a> Lowerer<'a> {
         let num_regs = fl.reg_init.len() as u32;
         let (reg_init, agg_init, reg_names, reg_tys) =
             (fl.reg_init, fl.agg_init, fl.reg_names, fl.reg_tys);
+        let undef_regs = fl.undef_regs;
         // Goal target locations: the first located instruction of the target block.
         // Only real instructions count: a block that is just a jump carries the location of
         // whatever clang attached to the jump (often a closing brace no native block owns).
@@ -648,6 +650,20 @@ impl<'a> Lowerer<'a> {
             loc: format!("function {}", f.name),
         })?;
         super::operands::drop_unused_results(&mut blocks);
+        // Indeterminate initial values nothing reads cost a call each: gone.
+        let externs = &self.out.externs;
+        for b in &mut blocks {
+            let (insts, locs): (Vec<Inst>, Vec<Loc>) = std::mem::take(&mut b.insts)
+                .into_iter()
+                .zip(std::mem::take(&mut b.locs))
+                .filter(|(i, _)| {
+                    !matches!(i, Inst::CallExtern { ext, ret: None, .. }
+                        if externs[*ext as usize].name.starts_with(super::normalize::INDETERMINATE))
+                })
+                .unzip();
+            b.insts = insts;
+            b.locs = locs;
+        }
         Ok(Function {
             name: f.name.clone(),
             id,
@@ -661,6 +677,7 @@ impl<'a> Lowerer<'a> {
             agg_init,
             reg_names,
             reg_tys,
+            undef_regs,
             loc: floc,
         })
     }
@@ -712,6 +729,7 @@ struct FnLower<'l, 'a> {
     reg_tys: Vec<Ty>,
     agg_init: Vec<u8>,
     consts: HashMap<u64, Reg>,
+    undef_regs: Vec<Reg>,
     blocks: HashMap<Name, BlockId>,
     fname: String,
     /// Functions of Cairn's C runtime have no goals.
@@ -782,6 +800,12 @@ impl<'l, 'a> FnLower<'l, 'a> {
                         self.agg_init[slot as usize..slot as usize + n as usize]
                             .copy_from_slice(&bytes);
                         Ok(Val::Agg(slot, n))
+                    }
+                    Ok(t) if matches!(c.as_ref(), Constant::Undef(_) | Constant::Poison(_)) => {
+                        // Its own register, so observers can tell it from a real 0.
+                        let r = self.new_reg("undef", 0);
+                        self.undef_regs.push(r);
+                        Ok(Val::Reg(r, t))
                     }
                     Ok(t) => {
                         let v = self.lw.const_scalar(c, at)?;

@@ -504,6 +504,9 @@ pub struct Function {
     pub reg_names: Vec<String>,
     /// Type of each register (`Void` for constants, which are shared across types).
     pub reg_tys: Vec<Ty>,
+    /// Registers standing for LLVM `undef`/`poison` operands (an uninitialized local read, say):
+    /// the interpreter reads 0, a native run whatever was there.
+    pub undef_regs: Vec<Reg>,
     pub loc: Loc,
 }
 

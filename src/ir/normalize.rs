@@ -1,9 +1,14 @@
 //! Bitcode normalisation before lowering, through LLVM's C API.
 //!
-//! The `llvm-ir` crate does not record the source element type of constant-expression GEPs,
-//! so their offsets cannot be computed from what it returns. Here every constant GEP is
-//! rewritten, innermost first, into the canonical byte form `getelementptr (i8, ptr base,
-//! i64 OFFSET)`, with the offset computed by LLVM's own data layout.
+//! - The `llvm-ir` crate does not record the source element type of constant-expression GEPs,
+//!   so their offsets cannot be computed from what it returns. Here every constant GEP is
+//!   rewritten, innermost first, into the canonical byte form `getelementptr (i8, ptr base,
+//!   i64 OFFSET)`, with the offset computed by LLVM's own data layout.
+//! - Scalar locals start with an *indeterminate* value: `mem2reg` would turn a read before the
+//!   first write into `undef` and fold it away (`phi(1, undef)` becomes `1`), deciding what the
+//!   native program leaves to whatever is on the stack. Each scalar stack slot is first stored
+//!   the result of `__cairn_indeterminate_<type>()`, which observers know is no input and no
+//!   constant; the lowering drops the calls whose result nothing reads.
 
 use llvm_sys::LLVMOpcode;
 use llvm_sys::LLVMTypeKind;
@@ -52,6 +57,7 @@ pub fn normalize_bitcode(input: &Path, output: &Path) -> Result<(), String> {
                 LLVMReplaceAllUsesWith(g, new);
             }
         }
+        seed_indeterminate_locals(ctx, m);
         let out = CString::new(output.display().to_string()).map_err(|e| e.to_string())?;
         let rc = LLVMWriteBitcodeToFile(m, out.as_ptr());
         LLVMDisposeModule(m);
@@ -167,5 +173,70 @@ unsafe fn collect_geps(m: LLVMModuleRef) -> Vec<LLVMValueRef> {
             }
         }
         out
+    }
+}
+
+/// Prefix of the functions giving locals their indeterminate initial value.
+pub const INDETERMINATE: &str = "__cairn_indeterminate_";
+
+/// Stores an indeterminate value into every scalar stack slot right after its `alloca`.
+unsafe fn seed_indeterminate_locals(ctx: LLVMContextRef, m: LLVMModuleRef) {
+    unsafe {
+        let builder = LLVMCreateBuilderInContext(ctx);
+        let mut f = LLVMGetFirstFunction(m);
+        while !f.is_null() {
+            let entry = LLVMGetFirstBasicBlock(f);
+            let mut i = if entry.is_null() {
+                std::ptr::null_mut()
+            } else {
+                LLVMGetFirstInstruction(entry)
+            };
+            while !i.is_null() {
+                let next = LLVMGetNextInstruction(i);
+                if !LLVMIsAAllocaInst(i).is_null() {
+                    let ty = LLVMGetAllocatedType(i);
+                    if let Some(name) = scalar_name(ty) {
+                        let fname = CString::new(format!("{INDETERMINATE}{name}")).unwrap();
+                        let fty = LLVMFunctionType(ty, std::ptr::null_mut(), 0, 0);
+                        let mut callee = LLVMGetNamedFunction(m, fname.as_ptr());
+                        if callee.is_null() {
+                            callee = LLVMAddFunction(m, fname.as_ptr(), fty);
+                        }
+                        // After the alloca (and before whatever follows it).
+                        if next.is_null() {
+                            LLVMPositionBuilderAtEnd(builder, entry);
+                        } else {
+                            LLVMPositionBuilderBefore(builder, next);
+                        }
+                        let empty = CString::new("").unwrap();
+                        let v = LLVMBuildCall2(
+                            builder,
+                            fty,
+                            callee,
+                            std::ptr::null_mut(),
+                            0,
+                            empty.as_ptr(),
+                        );
+                        LLVMBuildStore(builder, v, i);
+                    }
+                }
+                i = next;
+            }
+            f = LLVMGetNextFunction(f);
+        }
+        LLVMDisposeBuilder(builder);
+    }
+}
+
+/// Name suffix of a scalar type (the ones `mem2reg` promotes), None for aggregates.
+unsafe fn scalar_name(ty: LLVMTypeRef) -> Option<String> {
+    unsafe {
+        match LLVMGetTypeKind(ty) {
+            LLVMTypeKind::LLVMIntegerTypeKind => Some(format!("i{}", LLVMGetIntTypeWidth(ty))),
+            LLVMTypeKind::LLVMPointerTypeKind => Some("ptr".into()),
+            LLVMTypeKind::LLVMFloatTypeKind => Some("f32".into()),
+            LLVMTypeKind::LLVMDoubleTypeKind => Some("f64".into()),
+            _ => None,
+        }
     }
 }

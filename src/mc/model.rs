@@ -122,6 +122,10 @@ impl<'m> Model<'m> {
                         c[*r as usize] = false;
                     }
                 }
+                // `undef` is whatever was there natively: an unconstrained value, not 0.
+                for r in &f.undef_regs {
+                    c[*r as usize] = false;
+                }
                 for b in &f.blocks {
                     for i in &b.insts {
                         if let Some(Val::Reg(d, _)) = inst_dst(i) {

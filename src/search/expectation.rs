@@ -15,13 +15,22 @@
 //!   branch whose prefixes keep failing sinks instead of being retried at full weight.
 //! - Weights are recomputed whenever coverage changed since the last selection. Ties are broken
 //!   at random.
+//! - No pending branch starves: weights are approximations (a goal behind a concretized value or
+//!   a function pointer weighs nothing), so one selection in `EXPLORE` is uniform over every
+//!   pending branch, and when no candidate is expected to reach an uncovered branch at all the
+//!   choice is CREST's random branch (of the latest path first), which keeps deepening paths.
 
-use super::tree::Pending;
+use super::strategies::take_random;
+use super::tree::{Pending, RunPath};
 use super::{Ctx, PendingId, PendingPool, Strategy};
 use crate::analysis::expectation::{ALPHA, ExpectationGraph, Target};
 use crate::exec::Program;
 use rand::Rng;
 use std::collections::HashMap;
+use std::rc::Rc;
+
+/// Share of selections made uniformly at random over all pending branches.
+const EXPLORE: f64 = 0.05;
 
 struct Group {
     target: Target,
@@ -36,6 +45,12 @@ pub struct Expectation {
     weights_for: Option<Vec<bool>>,
     groups: Vec<Group>,
     group_of: HashMap<Target, usize>,
+    /// Pending branches added since the last run, of the latest run, of earlier runs, and all
+    /// of them (for the random choices).
+    fresh: Vec<PendingId>,
+    recent: Vec<PendingId>,
+    older: Vec<PendingId>,
+    all: Vec<PendingId>,
 }
 
 impl Expectation {
@@ -46,6 +61,10 @@ impl Expectation {
             weights_for: None,
             groups: vec![],
             group_of: HashMap::new(),
+            fresh: vec![],
+            recent: vec![],
+            older: vec![],
+            all: vec![],
         }
     }
 
@@ -88,6 +107,14 @@ impl Strategy for Expectation {
             self.groups.len() - 1
         });
         self.groups[gi].members.push(id);
+        self.all.push(id);
+        self.fresh.push(id);
+    }
+
+    fn on_run(&mut self, _: &Rc<RunPath>, _: &mut Ctx) {
+        // The branches added since the last run are the latest path's.
+        self.older.append(&mut self.recent);
+        self.recent = std::mem::take(&mut self.fresh);
     }
 
     fn select(&mut self, pool: &PendingPool, ctx: &mut Ctx) -> Option<PendingId> {
@@ -98,6 +125,11 @@ impl Strategy for Expectation {
         {
             g.update(ctx.covered);
             self.weights_for = Some(ctx.covered.to_vec());
+        }
+        if ctx.rng.gen_bool(EXPLORE) {
+            if let Some(id) = take_random(&mut self.all, pool, ctx) {
+                return Some(id);
+            }
         }
         loop {
             let mut best: Option<usize> = None;
@@ -123,6 +155,14 @@ impl Strategy for Expectation {
                     if ctx.rng.gen_range(0..ties) == 0 {
                         best = Some(i);
                     }
+                }
+            }
+            if best.is_some() && best_w <= 0.0 {
+                // Nothing is expected to reach an uncovered branch: deepen a recent path.
+                let r = take_random(&mut self.recent, pool, ctx);
+                self.older.append(&mut self.recent);
+                if let Some(id) = r.or_else(|| take_random(&mut self.older, pool, ctx)) {
+                    return Some(id);
                 }
             }
             let grp = &mut self.groups[best?];

@@ -58,7 +58,8 @@ impl Strategy for Dfs {
     }
 }
 
-fn take_random(v: &mut Vec<PendingId>, pool: &PendingPool, ctx: &mut Ctx) -> Option<PendingId> {
+/// Removes and returns a random live member of `v`.
+pub fn take_random(v: &mut Vec<PendingId>, pool: &PendingPool, ctx: &mut Ctx) -> Option<PendingId> {
     while !v.is_empty() {
         let i = ctx.rng.gen_range(0..v.len());
         let id = v.swap_remove(i);
