@@ -4,6 +4,13 @@
 //!
 //! Globals and heap objects grow upwards from `GLOBAL_BASE` and are never reused (freed objects
 //! stay as tombstones); stack objects are popped in LIFO order when their frame returns.
+//!
+//! Two limits keep a run honest and bounded. The stack has the native size (8 MB by default), so
+//! a 100 MB local array overflows as natively while deep but legal recursion does not. The
+//! footprint (object bytes plus bookkeeping, tombstones included) has a limit of Cairn's own;
+//! reaching it is `LimitReached`, which ends the run as a limit of Cairn's, never as a fault or
+//! a NULL from malloc the native program would not see. Only a request no machine could grant
+//! (more than its RAM and swap) makes malloc return NULL, as natively.
 
 use crate::ir::layout::*;
 use std::cell::Cell;
@@ -16,8 +23,11 @@ pub enum MemFault {
     WriteReadOnly,
     InvalidFree,
     DoubleFree,
+    /// A request larger than the machine could ever grant: malloc returns NULL, as natively.
     OutOfMemory,
     StackOverflow,
+    /// Cairn's memory limit for a run (not the program's fault): the run ends there.
+    LimitReached,
 }
 
 impl MemFault {
@@ -31,6 +41,7 @@ impl MemFault {
             MemFault::DoubleFree => "double free",
             MemFault::OutOfMemory => "out of memory",
             MemFault::StackOverflow => "stack overflow",
+            MemFault::LimitReached => "memory limit of the run reached",
         }
     }
 }
@@ -58,31 +69,99 @@ pub struct Memory {
     stack: Vec<Object>,
     heap_next: u64,
     stack_next: u64,
-    heap_live: u64,
-    pub heap_limit: u64,
+    /// Bytes the run holds: object contents plus `OBJECT_COST` per object, tombstones included.
+    footprint: u64,
+    /// Limit of `footprint` (`LimitReached` beyond it).
+    pub limit: u64,
+    /// Stack bytes available to the program (frames and locals), as natively.
+    pub stack_size: u64,
+    /// Largest single allocation the machine could grant (RAM and swap); larger ones get NULL.
+    pub native_max_alloc: u64,
     cache: Cell<usize>,
     stack_cache: Cell<usize>,
 }
 
 type R<T> = Result<T, MemFault>;
 
+/// Bookkeeping bytes of one object (its `Object` record).
+pub const OBJECT_COST: u64 = std::mem::size_of::<Object>() as u64;
+
+/// The native default stack (`ulimit -s` 8192), which native replay also sets.
+pub const NATIVE_STACK: u64 = 8 << 20;
+
+/// RAM of this machine, if known.
+pub fn physical_memory() -> Option<u64> {
+    let mut si: libc::sysinfo = unsafe { std::mem::zeroed() };
+    (unsafe { libc::sysinfo(&mut si) } == 0).then(|| si.totalram as u64 * si.mem_unit as u64)
+}
+
+/// Resident memory of this process (Linux `/proc/self/statm`).
+pub fn resident_memory() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as u64)
+}
+
+/// Returns memory the allocator holds but no longer uses to the system (glibc).
+pub fn release_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
+/// RAM plus swap: natively, malloc of more than this returns NULL (heuristic overcommit).
+fn native_max_alloc() -> u64 {
+    let mut si: libc::sysinfo = unsafe { std::mem::zeroed() };
+    if unsafe { libc::sysinfo(&mut si) } == 0 {
+        (si.totalram as u64 + si.totalswap as u64) * si.mem_unit as u64
+    } else {
+        1 << 40
+    }
+}
+
 impl Memory {
     pub fn new(heap_start: u64) -> Memory {
+        static NATIVE_MAX: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
         Memory {
             objs: vec![],
             stack: vec![],
             heap_next: heap_start,
             stack_next: STACK_BASE,
-            heap_live: 0,
-            heap_limit: 1 << 30,
+            footprint: 0,
+            limit: 2 << 30,
+            stack_size: NATIVE_STACK,
+            native_max_alloc: *NATIVE_MAX.get_or_init(native_max_alloc),
             cache: Cell::new(0),
             stack_cache: Cell::new(0),
+        }
+    }
+
+    /// Bytes the run holds (object contents and bookkeeping).
+    pub fn footprint(&self) -> u64 {
+        self.footprint
+    }
+
+    /// Stack bytes in use.
+    pub fn stack_used(&self) -> u64 {
+        self.stack_next - STACK_BASE
+    }
+
+    /// Accounts `bytes` more; `LimitReached` (and nothing accounted) beyond the limit.
+    fn charge(&mut self, bytes: u64) -> R<()> {
+        match self.footprint.checked_add(bytes) {
+            Some(f) if f <= self.limit => {
+                self.footprint = f;
+                Ok(())
+            }
+            _ => Err(MemFault::LimitReached),
         }
     }
 
     /// Places a global at its precomputed address (globals are added in address order).
     pub fn add_global(&mut self, base: u64, data: Vec<u8>, read_only: bool) {
         let size = data.len() as u64;
+        self.footprint += size + OBJECT_COST;
         self.objs.push(Object {
             base,
             data,
@@ -93,17 +172,22 @@ impl Memory {
         });
     }
 
+    /// A heap block: `OutOfMemory` (malloc returns NULL) for a size no machine grants,
+    /// `LimitReached` when Cairn's limit or its heap address range is exhausted.
     pub fn malloc(&mut self, size: u64) -> R<u64> {
-        if size > self.heap_limit || self.heap_live + size > self.heap_limit {
+        if size > self.native_max_alloc {
             return Err(MemFault::OutOfMemory);
         }
         let base = self.heap_next.div_ceil(16) * 16;
-        let end = base + size + 16;
+        let end = base
+            .checked_add(size)
+            .and_then(|e| e.checked_add(16))
+            .ok_or(MemFault::LimitReached)?;
         if end > HEAP_END {
-            return Err(MemFault::OutOfMemory);
+            return Err(MemFault::LimitReached);
         }
+        self.charge(size + OBJECT_COST)?;
         self.heap_next = end;
-        self.heap_live += size;
         self.objs.push(Object {
             base,
             data: vec![0; size as usize],
@@ -128,7 +212,7 @@ impl Memory {
             return Err(MemFault::DoubleFree);
         }
         o.alive = false;
-        self.heap_live -= o.size;
+        self.footprint -= o.size;
         o.data = Vec::new();
         Ok(())
     }
@@ -153,11 +237,12 @@ impl Memory {
     pub fn alloca(&mut self, size: u64, align: u32) -> R<u64> {
         let a = (align as u64).max(16);
         let base = self.stack_next.div_ceil(a) * a;
-        let end = base + size + 16;
-        if end > STACK_END {
+        let end = base.checked_add(size).and_then(|e| e.checked_add(16));
+        if end.is_none_or(|e| e > STACK_BASE + self.stack_size.min(STACK_END - STACK_BASE)) {
             return Err(MemFault::StackOverflow);
         }
-        self.stack_next = end;
+        self.charge(size + OBJECT_COST)?;
+        self.stack_next = end.unwrap();
         self.stack.push(Object {
             base,
             data: vec![0; size as usize],
@@ -169,11 +254,36 @@ impl Memory {
         Ok(base)
     }
 
+    /// Reserves `bytes` of stack with no object in them: a frame's native overhead (return
+    /// address, saved registers, spill slots). Popped with the frame's objects.
+    pub fn reserve_frame(&mut self, bytes: u64) -> R<()> {
+        let base = self.stack_next.div_ceil(16) * 16;
+        if base + bytes > STACK_BASE + self.stack_size.min(STACK_END - STACK_BASE) {
+            return Err(MemFault::StackOverflow);
+        }
+        self.charge(OBJECT_COST)?;
+        self.stack_next = base + bytes;
+        self.stack.push(Object {
+            base,
+            data: Vec::new(),
+            size: 0,
+            kind: ObjKind::Stack,
+            alive: false,
+            read_only: true,
+        });
+        Ok(())
+    }
+
     /// Pops the stack objects above `mark`; returns the address range they occupied.
     pub fn pop_stack(&mut self, mark: usize) -> Option<(u64, u64)> {
         if mark < self.stack.len() {
             let range = (self.stack[mark].base, self.stack_next);
             self.stack_next = self.stack[mark].base;
+            let freed: u64 = self.stack[mark..]
+                .iter()
+                .map(|o| o.size + OBJECT_COST)
+                .sum();
+            self.footprint -= freed;
             self.stack.truncate(mark);
             self.stack_cache.set(0);
             return Some(range);
