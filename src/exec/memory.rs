@@ -7,7 +7,8 @@
 //!
 //! Two limits keep a run honest and bounded. The stack has the native size (8 MB by default), so
 //! a 100 MB local array overflows as natively while deep but legal recursion does not. The
-//! footprint (object bytes plus bookkeeping, tombstones included) has a limit of Cairn's own;
+//! footprint (object contents plus the object records, tombstones included) has a limit of
+//! Cairn's own;
 //! reaching it is `LimitReached`, which ends the run as a limit of Cairn's, never as a fault or
 //! a NULL from malloc the native program would not see. Only a request no machine could grant
 //! (more than its RAM and swap) makes malloc return NULL, as natively.
@@ -69,9 +70,9 @@ pub struct Memory {
     stack: Vec<Object>,
     heap_next: u64,
     stack_next: u64,
-    /// Bytes the run holds: object contents plus `OBJECT_COST` per object, tombstones included.
-    footprint: u64,
-    /// Limit of `footprint` (`LimitReached` beyond it).
+    /// Bytes of object contents the run holds (with the allocator's per-block overhead).
+    contents: u64,
+    /// Limit of the footprint: contents plus the object records (`LimitReached` beyond it).
     pub limit: u64,
     /// Stack bytes available to the program (frames and locals), as natively.
     pub stack_size: u64,
@@ -85,6 +86,9 @@ type R<T> = Result<T, MemFault>;
 
 /// Bookkeeping bytes of one object (its `Object` record).
 pub const OBJECT_COST: u64 = std::mem::size_of::<Object>() as u64;
+
+/// The system allocator's overhead per block holding an object's contents.
+const BLOCK_OVERHEAD: u64 = 16;
 
 /// The native default stack (`ulimit -s` 8192), which native replay also sets.
 pub const NATIVE_STACK: u64 = 8 << 20;
@@ -128,7 +132,7 @@ impl Memory {
             stack: vec![],
             heap_next: heap_start,
             stack_next: STACK_BASE,
-            footprint: 0,
+            contents: 0,
             limit: 2 << 30,
             stack_size: NATIVE_STACK,
             native_max_alloc: *NATIVE_MAX.get_or_init(native_max_alloc),
@@ -137,9 +141,10 @@ impl Memory {
         }
     }
 
-    /// Bytes the run holds (object contents and bookkeeping).
+    /// Bytes the run holds: contents, and the object records (tombstones included) as
+    /// allocated.
     pub fn footprint(&self) -> u64 {
-        self.footprint
+        self.contents + (self.objs.capacity() + self.stack.capacity()) as u64 * OBJECT_COST
     }
 
     /// Stack bytes in use.
@@ -147,11 +152,26 @@ impl Memory {
         self.stack_next - STACK_BASE
     }
 
-    /// Accounts `bytes` more; `LimitReached` (and nothing accounted) beyond the limit.
-    fn charge(&mut self, bytes: u64) -> R<()> {
-        match self.footprint.checked_add(bytes) {
-            Some(f) if f <= self.limit => {
-                self.footprint = f;
+    /// Accounts a new object of `size` content bytes (on the stack or not); `LimitReached`
+    /// (and nothing accounted) beyond the limit. A full record vector grows by doubling, and
+    /// for a moment holds the old and the new records: that peak is what counts.
+    fn charge(&mut self, size: u64, on_stack: bool) -> R<()> {
+        let (grows, other) = if on_stack {
+            (&self.stack, &self.objs)
+        } else {
+            (&self.objs, &self.stack)
+        };
+        let records = if grows.len() == grows.capacity() {
+            3 * grows.capacity().max(4)
+        } else {
+            grows.capacity()
+        } + other.capacity();
+        let bytes = size
+            .checked_add(BLOCK_OVERHEAD)
+            .ok_or(MemFault::LimitReached)?;
+        match self.contents.checked_add(bytes) {
+            Some(c) if c + records as u64 * OBJECT_COST <= self.limit => {
+                self.contents = c;
                 Ok(())
             }
             _ => Err(MemFault::LimitReached),
@@ -161,7 +181,7 @@ impl Memory {
     /// Places a global at its precomputed address (globals are added in address order).
     pub fn add_global(&mut self, base: u64, data: Vec<u8>, read_only: bool) {
         let size = data.len() as u64;
-        self.footprint += size + OBJECT_COST;
+        self.contents += size + BLOCK_OVERHEAD;
         self.objs.push(Object {
             base,
             data,
@@ -186,7 +206,7 @@ impl Memory {
         if end > HEAP_END {
             return Err(MemFault::LimitReached);
         }
-        self.charge(size + OBJECT_COST)?;
+        self.charge(size, false)?;
         self.heap_next = end;
         self.objs.push(Object {
             base,
@@ -212,7 +232,7 @@ impl Memory {
             return Err(MemFault::DoubleFree);
         }
         o.alive = false;
-        self.footprint -= o.size;
+        self.contents -= o.size + BLOCK_OVERHEAD;
         o.data = Vec::new();
         Ok(())
     }
@@ -241,7 +261,7 @@ impl Memory {
         if end.is_none_or(|e| e > STACK_BASE + self.stack_size.min(STACK_END - STACK_BASE)) {
             return Err(MemFault::StackOverflow);
         }
-        self.charge(size + OBJECT_COST)?;
+        self.charge(size, true)?;
         self.stack_next = end.unwrap();
         self.stack.push(Object {
             base,
@@ -261,7 +281,7 @@ impl Memory {
         if base + bytes > STACK_BASE + self.stack_size.min(STACK_END - STACK_BASE) {
             return Err(MemFault::StackOverflow);
         }
-        self.charge(OBJECT_COST)?;
+        self.charge(0, true)?;
         self.stack_next = base + bytes;
         self.stack.push(Object {
             base,
@@ -281,9 +301,9 @@ impl Memory {
             self.stack_next = self.stack[mark].base;
             let freed: u64 = self.stack[mark..]
                 .iter()
-                .map(|o| o.size + OBJECT_COST)
+                .map(|o| o.size + BLOCK_OVERHEAD)
                 .sum();
-            self.footprint -= freed;
+            self.contents -= freed;
             self.stack.truncate(mark);
             self.stack_cache.set(0);
             return Some(range);
