@@ -119,7 +119,7 @@ enum Cmd {
         #[arg(long)]
         json: bool,
         /// Instruction limit.
-        #[arg(long, default_value_t = 1_000_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+        #[arg(long, default_value_t = 1_000_000_000, value_parser = parse_steps)]
         max_steps: u64,
         #[command(flatten)]
         limits: Limits,
@@ -146,7 +146,7 @@ enum Cmd {
         #[arg(long)]
         max_iterations: Option<u64>,
         /// Instruction limit per run.
-        #[arg(long, default_value_t = 10_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+        #[arg(long, default_value_t = 10_000_000, value_parser = parse_steps)]
         max_steps: u64,
         #[command(flatten)]
         limits: Limits,
@@ -259,6 +259,17 @@ fn parse_duration(s: &str) -> Result<Duration, String> {
         return Err(format!("invalid duration `{s}`: at most a year"));
     }
     Ok(Duration::from_secs_f64(secs))
+}
+
+/// An instruction limit: a whole number, at least 1.
+fn parse_steps(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(0) => Err("the instruction limit must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!(
+            "invalid instruction limit `{s}`: a whole number, at least 1"
+        )),
+    }
 }
 
 /// A memory size: bytes, or a number with a `K`, `M`, `G` or `T` suffix (powers of 1024).

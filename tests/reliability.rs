@@ -473,7 +473,11 @@ fn sigkill_at_random_moments_leaves_readable_directories() {
     let dir = tmp("rel-kill");
     let src = prog("fast_tests.c");
     let mut rng = rand::rngs::SmallRng::seed_from_u64(14);
-    let moments: Vec<u64> = (0..50).map(|_| rng.gen_range(0..1100)).collect();
+    // One kill in five while the program loads (from the start), the others while tests are
+    // written (from the moment the output directory is set up), however long loading takes.
+    let moments: Vec<(bool, u64)> = (0..50)
+        .map(|i| (i % 5 == 0, rng.gen_range(0..500)))
+        .collect();
     let start = Instant::now();
     let dirs: Vec<PathBuf> = std::thread::scope(|sc| {
         let workers: Vec<_> = moments
@@ -483,10 +487,17 @@ fn sigkill_at_random_moments_leaves_readable_directories() {
                 let (dir, src) = (dir.path(), &src);
                 sc.spawn(move || {
                     let mut left = vec![];
-                    for (i, at) in ms.iter().enumerate() {
+                    for (i, (while_loading, at)) in ms.iter().enumerate() {
                         let out = dir.join(format!("w{w}-{i}"));
                         let mut child =
                             spawn(&["gen", src, "--out", out.to_str().unwrap(), "--time", "5"]);
+                        let t = Instant::now();
+                        while !while_loading
+                            && !out.join("replay/harness.c").exists()
+                            && t.elapsed() < Duration::from_secs(20)
+                        {
+                            std::thread::sleep(Duration::from_millis(2));
+                        }
                         std::thread::sleep(Duration::from_millis(*at));
                         unsafe { libc::kill(child.id() as i32, libc::SIGKILL) };
                         let _ = child.wait();
@@ -529,7 +540,7 @@ fn sigkill_at_random_moments_leaves_readable_directories() {
         start.elapsed().as_secs_f64()
     );
     assert!(
-        with_tests >= 10,
+        with_tests >= 15,
         "too few kills landed while tests were written"
     );
 }

@@ -227,18 +227,44 @@ fn run_native(cmd: &mut Command, limit: Duration, capture_stderr: bool) -> Resul
     Ok(NativeEnd { code, stderr })
 }
 
-/// Compiles `sources` and the harness into `exe` with `extra` flags (`instrument` flags apply
-/// to the program's files only). Returns the program's object files.
-fn build(
-    sources: &[PathBuf],
-    harness: &Path,
-    common: &[String],
-    instrument: &[&str],
-    harness_flags: &[&str],
-    link: &[&str],
-    dir: &Path,
+/// What a native build compiles, with which flags.
+struct Build<'a> {
+    sources: &'a [PathBuf],
+    harness: &'a Path,
+    /// Flags of every compile and the link.
+    common: &'a [String],
     unit_mode: bool,
-) -> Result<(PathBuf, Vec<PathBuf>)> {
+}
+
+/// Flags of one kind of build: for the program's files, the harness, the link.
+struct Variant<'a> {
+    instrument: &'a [&'a str],
+    harness: &'a [&'a str],
+    link: &'a [&'a str],
+}
+
+const COVERAGE: Variant = Variant {
+    instrument: &["--coverage"],
+    harness: &["-DCAIRN_GCOV"],
+    link: &["--coverage"],
+};
+
+const ASAN: Variant = Variant {
+    instrument: &["-fsanitize=address", "-fno-omit-frame-pointer"],
+    harness: &[],
+    link: &["-fsanitize=address"],
+};
+
+/// Compiles the program and the harness into `dir/prog`; returns it and the program's object
+/// files.
+fn build(b: &Build, v: &Variant, dir: &Path) -> Result<(PathBuf, Vec<PathBuf>)> {
+    let Build {
+        sources,
+        harness,
+        common,
+        unit_mode,
+    } = *b;
+    let (instrument, harness_flags, link) = (v.instrument, v.harness, v.link);
     std::fs::create_dir_all(dir)?;
     let mut objs = vec![];
     for (i, s) in sources.iter().enumerate() {
@@ -415,11 +441,11 @@ pub fn replay(
     };
     tests.sort();
     let harness = dir.join("replay/harness.c");
+    if tests.is_empty() && dir.join("tests").is_dir() {
+        // No test (or stopped before it wrote one): nothing to build or check.
+        return Ok(ReplayReport::default());
+    }
     if !harness.exists() {
-        if tests.is_empty() && dir.join("tests").is_dir() {
-            // Stopped before it wrote anything: nothing to check.
-            return Ok(ReplayReport::default());
-        }
         bail!(
             "{} not found: is {} a Cairn output directory?",
             harness.display(),
@@ -434,17 +460,13 @@ pub fn replay(
     let mut common: Vec<String> = vec!["-O0".into(), "-g".into(), "-w".into()];
     common.extend(DIALECT_FLAGS.iter().map(|s| s.to_string()));
     common.extend(target_flags(opts));
-    let unit_mode = entry != "main";
-    let (exe, objs) = build(
+    let plan = Build {
         sources,
-        &harness,
-        &common,
-        &["--coverage"],
-        &["-DCAIRN_GCOV"],
-        &["--coverage"],
-        tmp.path(),
-        unit_mode,
-    )?;
+        harness: &harness,
+        common: &common,
+        unit_mode: entry != "main",
+    };
+    let (exe, objs) = build(&plan, &COVERAGE, tmp.path())?;
     // The sanitizer build is made only if some test is predicted to fault.
     let mut asan: Option<Result<PathBuf, String>> = None;
 
@@ -564,18 +586,9 @@ pub fn replay(
             ),
             "fault" if asan_checkable(fault) => {
                 let asan_exe = asan.get_or_insert_with(|| {
-                    build(
-                        sources,
-                        &harness,
-                        &common,
-                        &["-fsanitize=address", "-fno-omit-frame-pointer"],
-                        &[],
-                        &["-fsanitize=address"],
-                        &tmp.path().join("asan"),
-                        unit_mode,
-                    )
-                    .map(|(exe, _)| exe)
-                    .map_err(|e| format!("{e:#}"))
+                    build(&plan, &ASAN, &tmp.path().join("asan"))
+                        .map(|(exe, _)| exe)
+                        .map_err(|e| format!("{e:#}"))
                 });
                 match asan_exe {
                     Ok(exe) => {
