@@ -119,8 +119,10 @@ enum Cmd {
         #[arg(long)]
         json: bool,
         /// Instruction limit.
-        #[arg(long, default_value_t = 1_000_000_000)]
+        #[arg(long, default_value_t = 1_000_000_000, value_parser = parse_steps)]
         max_steps: u64,
+        #[command(flatten)]
+        limits: Limits,
         #[command(flatten)]
         front: Front,
     },
@@ -144,8 +146,10 @@ enum Cmd {
         #[arg(long)]
         max_iterations: Option<u64>,
         /// Instruction limit per run.
-        #[arg(long, default_value_t = 10_000_000)]
+        #[arg(long, default_value_t = 10_000_000, value_parser = parse_steps)]
         max_steps: u64,
+        #[command(flatten)]
+        limits: Limits,
         /// Goals: all branches and error calls, or only the error calls (Test-Comp coverage-error).
         #[arg(long, value_enum, default_value = "branches")]
         goals: GoalSet,
@@ -175,12 +179,15 @@ enum Cmd {
         #[arg(long)]
         arg: Option<PathBuf>,
         #[command(flatten)]
+        limits: Limits,
+        #[command(flatten)]
         front: Front,
     },
     /// Replay a generated suite natively with coverage instrumentation and check Cairn's claims.
     Replay {
-        /// The program's C files, then the output directory of `cairn gen`.
-        #[arg(required = true, num_args = 2..)]
+        /// The program's C files, then the output directory of `cairn gen` (options may come
+        /// before, between or after them, as with `gen`).
+        #[arg(required = true, num_args = 1..)]
         args: Vec<PathBuf>,
         /// Print the report as JSON.
         #[arg(long)]
@@ -190,12 +197,47 @@ enum Cmd {
     },
 }
 
+#[derive(Args, Clone, Copy)]
+struct Limits {
+    /// Memory limit of the whole run (e.g. 4G, 512M): the interpreter's heap and stack get half,
+    /// Cairn's own data the rest. A program run that reaches it ends there; the search stops
+    /// cleanly when Cairn's own data reaches it.
+    #[arg(long, value_name = "SIZE", default_value_t = default_max_memory(), value_parser = parse_size)]
+    max_memory: u64,
+}
+
+/// 4 GiB, or half the machine's memory if that is less.
+fn default_max_memory() -> u64 {
+    let ram = cairn::exec::memory::physical_memory().unwrap_or(u64::MAX);
+    (4u64 << 30).min(ram / 2)
+}
+
+impl Limits {
+    /// A run's configuration: the interpreter gets half the memory limit.
+    fn config(&self, max_steps: u64) -> Config {
+        Config {
+            max_steps,
+            mem_limit: self.max_memory / 2,
+            ..Config::default()
+        }
+    }
+
+    /// Resident memory at which the search stops: the other half.
+    fn own_memory(&self) -> u64 {
+        self.max_memory / 2
+    }
+}
+
 #[derive(Clone, Copy, ValueEnum, PartialEq)]
 enum GoalSet {
     Branches,
     Error,
 }
 
+/// The longest time budget accepted (a year): beyond it a budget is surely a typo.
+const MAX_BUDGET_S: f64 = 366.0 * 24.0 * 3600.0;
+
+/// A time budget: a positive, finite number with an optional `ms`, `s`, `m` or `h` suffix.
 fn parse_duration(s: &str) -> Result<Duration, String> {
     let s = s.trim();
     let (num, mult) = if let Some(n) = s.strip_suffix("ms") {
@@ -212,8 +254,17 @@ fn parse_duration(s: &str) -> Result<Duration, String> {
     let v: f64 = num
         .trim()
         .parse()
-        .map_err(|_| format!("invalid duration `{s}`"))?;
-    Ok(Duration::from_secs_f64(v * mult))
+        .map_err(|_| format!("invalid duration `{s}` (examples: 30, 30s, 500ms, 2m, 1h)"))?;
+    let secs = v * mult;
+    if !secs.is_finite() || secs <= 0.0 {
+        return Err(format!(
+            "invalid duration `{s}`: it must be a positive number of seconds"
+        ));
+    }
+    if secs > MAX_BUDGET_S {
+        return Err(format!("invalid duration `{s}`: at most a year"));
+    }
+    Ok(Duration::from_secs_f64(secs))
 }
 
 fn parse_share(s: &str) -> Result<f64, String> {
@@ -223,20 +274,78 @@ fn parse_share(s: &str) -> Result<f64, String> {
     }
 }
 
+/// An instruction limit: a whole number, at least 1.
+fn parse_steps(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(0) => Err("the instruction limit must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!(
+            "invalid instruction limit `{s}`: a whole number, at least 1"
+        )),
+    }
+}
+
+/// A memory size: bytes, or a number with a `K`, `M`, `G` or `T` suffix (powers of 1024).
+fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim().trim_end_matches(['b', 'B']);
+    let (num, shift) = match t.chars().last().map(|c| c.to_ascii_uppercase()) {
+        Some('K') => (&t[..t.len() - 1], 10),
+        Some('M') => (&t[..t.len() - 1], 20),
+        Some('G') => (&t[..t.len() - 1], 30),
+        Some('T') => (&t[..t.len() - 1], 40),
+        _ => (t, 0),
+    };
+    let v: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| format!("invalid size `{s}` (examples: 4G, 512M)"))?;
+    let bytes = v * (1u64 << shift) as f64;
+    if !bytes.is_finite() || bytes < (16u64 << 20) as f64 || bytes > (1u64 << 50) as f64 {
+        return Err(format!("invalid size `{s}`: between 16M and 1024T"));
+    }
+    Ok(bytes as u64)
+}
+
+/// `cairn replay FILE.c... DIR`: the last path is the output directory.
+fn split_replay_args(mut args: Vec<PathBuf>) -> Result<(Vec<PathBuf>, PathBuf)> {
+    let dir = args.pop().filter(|_| !args.is_empty());
+    let Some(dir) = dir else {
+        bail!(
+            "usage: cairn replay FILE.c... DIR (the program's files, then gen's output directory)"
+        );
+    };
+    if !dir.is_dir() {
+        bail!(
+            "{} is not a directory (usage: cairn replay FILE.c... DIR)",
+            dir.display()
+        );
+    }
+    Ok((args, dir))
+}
+
+/// Ctrl-C and SIGTERM set the flag and interrupt the solver queries in flight, so the run
+/// stops within moments with its outputs complete; a second one exits at once.
 fn interrupt_flag() -> Arc<AtomicBool> {
     let interrupted = Arc::new(AtomicBool::new(false));
     let i = interrupted.clone();
-    let _ = ctrlc::set_handler(move || i.store(true, std::sync::atomic::Ordering::SeqCst));
+    let _ = ctrlc::set_handler(move || {
+        if i.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        cairn::smt::solver::interrupt_solvers();
+    });
     interrupted
 }
 
 /// A session writing to `out`, over the goals asked for.
+#[allow(clippy::too_many_arguments)]
 fn session<'p>(
     p: &'p Program,
     files: &[PathBuf],
     out: &std::path::Path,
     time: Duration,
     goals: GoalSet,
+    limits: &Limits,
     max_tests: Option<usize>,
     max_iterations: Option<u64>,
 ) -> Result<Session<'p>> {
@@ -248,6 +357,7 @@ fn session<'p>(
         max_iterations,
     };
     let mut s = Session::new(p, writer, budget, interrupt_flag());
+    s.limit_memory(limits.own_memory());
     if goals == GoalSet::Error {
         s.only_error_goals();
     }
@@ -263,6 +373,7 @@ fn finish(
 ) -> Result<i32> {
     let proofs = s.ledger.proofs_by_kind();
     stats.insert("proofs".into(), serde_json::to_value(&proofs)?);
+    stats.insert("runs".into(), serde_json::to_value(&s.runs)?);
     let summary = s.out.finish(
         &p.module,
         &s.goals,
@@ -292,7 +403,36 @@ fn finish(
         summary["time_s"].as_f64().unwrap_or(0.0),
         out.display()
     );
-    Ok(if s.ledger.violations.is_empty() { 0 } else { 4 })
+    Ok(limit_report(s).unwrap_or(if s.ledger.violations.is_empty() { 0 } else { 4 }))
+}
+
+/// Says what ended runs or the search early; exit code 3 when no test could be made because
+/// every run stopped at something Cairn cannot execute.
+fn limit_report(s: &Session) -> Option<i32> {
+    if s.memory_exceeded.get() {
+        eprintln!(
+            "cairn: warning: Cairn's memory reached the limit (--max-memory): the search stopped early"
+        );
+    }
+    if s.runs.cut_by_memory_limit > 0 {
+        eprintln!(
+            "cairn: warning: {} runs reached the memory limit of a run (--max-memory) and were cut short (no test)",
+            s.runs.cut_by_memory_limit
+        );
+    }
+    if s.runs.unsupported > 0 {
+        eprintln!(
+            "cairn: warning: {} of {} runs stopped at something Cairn cannot execute; the first: {}",
+            s.runs.unsupported,
+            s.iterations,
+            s.runs.first_unsupported.as_deref().unwrap_or("?")
+        );
+        if s.out.tests == 0 {
+            eprintln!("cairn: error: no test could be generated");
+            return Some(3);
+        }
+    }
+    None
 }
 
 /// A progress bar on stderr when it is a terminal; nothing otherwise (CI logs stay clean).
@@ -319,15 +459,15 @@ fn load_program(files: &[PathBuf], front: &Front) -> Result<Program> {
         bail!("no function `{}` with a body in the program", front.entry);
     }
     p.entry = front.entry.clone();
-    for name in p.unknown_externs() {
-        eprintln!(
-            "cairn: warning: no model of external function `{name}`: its results are treated as inputs"
-        );
+    for w in p.extern_warnings() {
+        eprintln!("cairn: warning: {w}");
     }
     Ok(p)
 }
 
 fn main() {
+    // `cairn ... | head`: end quietly when the reader goes away, as other command-line tools do.
+    unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
     let cli = Cli::parse();
     match real_main(cli) {
         Ok(code) => std::process::exit(code),
@@ -351,6 +491,7 @@ fn real_main(cli: Cli) -> Result<i32> {
             test,
             json,
             max_steps,
+            limits,
             front,
         } => {
             let p = load_program(&files, &front)?;
@@ -362,10 +503,7 @@ fn real_main(cli: Cli) -> Result<i32> {
                 None => inputs,
             };
             let mut src = Replay::new(values);
-            let cfg = Config {
-                max_steps,
-                ..Config::default()
-            };
+            let cfg = limits.config(max_steps);
             let r = p.run(&mut src, &cfg);
             for e in &src.errors {
                 eprintln!("cairn: warning: {e}");
@@ -403,11 +541,20 @@ fn real_main(cli: Cli) -> Result<i32> {
                     Outcome::AssumeFailed => {
                         eprintln!("cairn: an assumption does not hold on these inputs")
                     }
+                    Outcome::Cut(_) => eprintln!(
+                        "cairn: the run reached the memory limit (--max-memory) and was stopped"
+                    ),
                     _ => {}
                 }
             }
+            if r.stdout.len() >= cairn::exec::libc::OUTPUT_CAP {
+                eprintln!(
+                    "cairn: warning: only the first {} MiB of the program's output were kept",
+                    cairn::exec::libc::OUTPUT_CAP >> 20
+                );
+            }
             Ok(match r.outcome {
-                Outcome::StepLimit | Outcome::Unsupported { .. } => 3,
+                Outcome::StepLimit | Outcome::Unsupported { .. } | Outcome::Cut(_) => 3,
                 Outcome::AssumeFailed => 0,
                 o => o.exit_code(),
             })
@@ -418,10 +565,11 @@ fn real_main(cli: Cli) -> Result<i32> {
             time,
             goals,
             arg,
+            limits,
             front,
         } => {
             let p = load_program(&files, &front)?;
-            let mut s = session(&p, &files, &out, time, goals, None, None)?;
+            let mut s = session(&p, &files, &out, time, goals, &limits, None, None)?;
             let mut mc = cairn::driver::prove::ModelChecking::new(&s)?;
             let stats = cairn::driver::generate::run(&mut s, &mut mc)?;
             if let (Some(path), Some(dot)) = (arg, mc.arg_dot(&s)) {
@@ -438,6 +586,7 @@ fn real_main(cli: Cli) -> Result<i32> {
             max_tests,
             max_iterations,
             max_steps,
+            limits,
             goals,
             prove: _,
             tests_only,
@@ -445,14 +594,20 @@ fn real_main(cli: Cli) -> Result<i32> {
             front,
         } => {
             let p = load_program(&files, &front)?;
-            let mut s = session(&p, &files, &out, time, goals, max_tests, max_iterations)?;
+            let mut s = session(
+                &p,
+                &files,
+                &out,
+                time,
+                goals,
+                &limits,
+                max_tests,
+                max_iterations,
+            )?;
             let plan = cairn::driver::generate::Plan {
                 strategy: strategy.name().into(),
                 seed,
-                cfg: Config {
-                    max_steps,
-                    ..Config::default()
-                },
+                cfg: s.run_config(&limits.config(max_steps)),
                 tests_only,
                 mc_share,
             };
@@ -475,18 +630,8 @@ fn real_main(cli: Cli) -> Result<i32> {
             stats.insert("seed".into(), seed.into());
             finish(&mut s, &p, &out, stats)
         }
-        Cmd::Replay {
-            mut args,
-            json,
-            front,
-        } => {
-            let dir = args.pop().unwrap();
-            if !dir.is_dir() {
-                bail!(
-                    "{} is not a directory (usage: cairn replay FILE.c... DIR)",
-                    dir.display()
-                );
-            }
+        Cmd::Replay { args, json, front } => {
+            let (args, dir) = split_replay_args(args)?;
             let p = load(&args, &front.opts()).context("loading the program")?;
             let goals = Goals::of(&p);
             let rep = cairn::output::replay::replay(
@@ -500,30 +645,7 @@ fn real_main(cli: Cli) -> Result<i32> {
             if json {
                 println!("{}", serde_json::to_string_pretty(&rep)?);
             } else {
-                let pct = |a: usize, b: usize| {
-                    if b == 0 {
-                        100.0
-                    } else {
-                        100.0 * a as f64 / b as f64
-                    }
-                };
-                println!("replayed {} tests natively", rep.tests);
-                println!(
-                    "native branch coverage (gcc gcov): {}/{} ({:.1}%)",
-                    rep.branches_taken,
-                    rep.branches_total,
-                    pct(rep.branches_taken, rep.branches_total)
-                );
-                println!(
-                    "native line coverage: {}/{} ({:.1}%)",
-                    rep.lines_executed,
-                    rep.lines_total,
-                    pct(rep.lines_executed, rep.lines_total)
-                );
-                println!(
-                    "claimed goals confirmed natively: {} (not checkable at line level: {})",
-                    rep.claims_checked, rep.claims_unchecked
-                );
+                print!("{}", rep.text());
             }
             if !rep.mismatches.is_empty() {
                 for m in &rep.mismatches {

@@ -3,9 +3,10 @@
 
 use crate::analysis::goals::{GoalKind, Goals};
 use crate::driver::ledger::Ledger;
-use crate::exec::{Outcome, Program, RunResult};
+use crate::exec::{Config, Outcome, Program, RunResult};
 use crate::output::suite::{SuiteWriter, Test};
 use anyhow::Result;
+use std::cell::Cell;
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -46,6 +47,23 @@ pub struct Session<'p> {
     /// Every change of the coverage figures, in order.
     pub history: Vec<Milestone>,
     on_milestone: Option<Box<dyn FnMut(&Milestone) + 'p>>,
+    /// Resident memory at which the search stops (Cairn's own data; runs have their own limit).
+    pub memory_limit: Option<u64>,
+    memory_checked: Cell<Option<Instant>>,
+    /// Set when the search stopped because Cairn's memory reached `memory_limit`.
+    pub memory_exceeded: Cell<bool>,
+    /// What the runs did that no test shows: cut short by a limit of Cairn's, or stopped at an
+    /// unsupported construct (the first one described).
+    pub runs: RunCounts,
+}
+
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct RunCounts {
+    pub cut_by_deadline: u64,
+    pub cut_by_interrupt: u64,
+    pub cut_by_memory_limit: u64,
+    pub unsupported: u64,
+    pub first_unsupported: Option<String>,
 }
 
 impl<'p> Session<'p> {
@@ -72,6 +90,10 @@ impl<'p> Session<'p> {
             last_tick: Instant::now(),
             history: vec![],
             on_milestone: None,
+            memory_limit: None,
+            memory_checked: Cell::new(None),
+            memory_exceeded: Cell::new(false),
+            runs: RunCounts::default(),
         }
     }
 
@@ -131,6 +153,47 @@ impl<'p> Session<'p> {
         self.start + self.budget.time
     }
 
+    /// Bounds Cairn's own memory: the search stops when the process holds more than `bytes`
+    /// (measured between runs and queries; Z3's `memory_max_size` would bound a query too, but
+    /// Z3 4.8.12 was seen to fail an internal assertion when it hits it).
+    pub fn limit_memory(&mut self, bytes: u64) {
+        self.memory_limit = Some(bytes);
+    }
+
+    /// `cfg` bounded by this session: a run still going at the deadline or on Ctrl-C ends.
+    pub fn run_config(&self, cfg: &Config) -> Config {
+        Config {
+            deadline: Some(self.start + self.budget.time),
+            interrupt: Some(self.interrupted.clone()),
+            ..cfg.clone()
+        }
+    }
+
+    /// Resident memory above the limit (measured at most every 50 ms)?
+    fn over_memory(&self) -> bool {
+        let Some(limit) = self.memory_limit else {
+            return false;
+        };
+        if self.memory_exceeded.get() {
+            return true;
+        }
+        if self
+            .memory_checked
+            .get()
+            .is_some_and(|t| t.elapsed() < Duration::from_millis(50))
+        {
+            return false;
+        }
+        self.memory_checked.set(Some(Instant::now()));
+        let over = crate::exec::memory::resident_memory().is_some_and(|r| r > limit) && {
+            // Freed memory may still be counted: hand it back before deciding.
+            crate::exec::memory::release_free_memory();
+            crate::exec::memory::resident_memory().is_some_and(|r| r > limit)
+        };
+        self.memory_exceeded.set(over);
+        over
+    }
+
     /// Test-Comp's coverage-error property: branch goals do not count, only error calls.
     pub fn only_error_goals(&mut self) {
         for g in 0..self.goals.num_branches {
@@ -138,7 +201,8 @@ impl<'p> Session<'p> {
         }
     }
 
-    /// True when the budget is spent, the user interrupted, or nothing is left to decide.
+    /// True when the budget is spent, the user interrupted, Cairn's memory reached its limit,
+    /// or nothing is left to decide.
     pub fn should_stop(&self) -> bool {
         self.interrupted.load(Ordering::Relaxed)
             || self.start.elapsed() >= self.budget.time
@@ -148,12 +212,36 @@ impl<'p> Session<'p> {
                 .max_iterations
                 .is_some_and(|m| self.iterations >= m)
             || self.ledger.all_decided()
+            || self.over_memory()
     }
 
     /// Records a run; keeps it as a test if it covers a new goal or crashes in a new way.
     /// Returns the goals it newly covered.
     pub fn record(&mut self, r: &RunResult, found_by: &str) -> Result<Vec<usize>> {
         self.iterations += 1;
+        match &r.outcome {
+            // Its end is not the program's: no test can claim it.
+            Outcome::Cut(limit) => {
+                use crate::exec::machine::Limit;
+                *match limit {
+                    Limit::Deadline => &mut self.runs.cut_by_deadline,
+                    Limit::Interrupt => &mut self.runs.cut_by_interrupt,
+                    Limit::Memory => &mut self.runs.cut_by_memory_limit,
+                } += 1;
+                return Ok(vec![]);
+            }
+            Outcome::Unsupported { what, loc } => {
+                self.runs.unsupported += 1;
+                if self.runs.first_unsupported.is_none() {
+                    let at = self.program.module.loc_string(*loc);
+                    self.runs.first_unsupported = Some(format!("{what} at {at}"));
+                }
+            }
+            _ => {}
+        }
+        if self.budget.max_tests.is_some_and(|m| self.out.tests >= m) {
+            return Ok(vec![]);
+        }
         let covers = self.goals.covered_by(r);
         let fresh = self.ledger.new_goals(&covers);
         let new_crash = match &r.outcome {
@@ -175,6 +263,11 @@ impl<'p> Session<'p> {
             found_by: found_by.to_string(),
             time_s: self.start.elapsed().as_secs_f64(),
             outcome: r.outcome.clone(),
+            fault_location: match &r.outcome {
+                Outcome::Fault { loc, .. } => Some(self.program.module.loc_string(*loc)),
+                _ => None,
+            },
+            steps: r.steps,
         };
         let n = self.out.add(&t)?;
         for g in &fresh {

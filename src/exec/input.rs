@@ -127,10 +127,16 @@ pub struct InputValue {
     pub width: u32,
     /// `klee_make_symbolic` buffer contents and name.
     pub bytes: Vec<u8>,
+    /// The buffer's name; for the result of an unmodelled external function, the function's.
     pub name: String,
 }
 
 impl InputValue {
+    /// The result of an unmodelled external function (not an input call of the program).
+    pub fn is_extern_result(&self) -> bool {
+        self.kind != InputKind::Bytes && !self.name.is_empty()
+    }
+
     pub fn int(kind: InputKind, width: u32, bits: u64) -> InputValue {
         InputValue {
             kind,
@@ -388,7 +394,13 @@ impl<R: Rng> InputSource for Seeded<R> {
         let v = self.values.get(self.pos).cloned();
         self.pos += 1;
         match v {
-            Some(v) if v.kind == kind && (kind != InputKind::Bytes || v.bytes.len() == len) => v,
+            Some(mut v) if v.kind == kind && (kind != InputKind::Bytes || v.bytes.len() == len) => {
+                // The caller names the value if it is an external function's result.
+                if kind != InputKind::Bytes {
+                    v.name.clear();
+                }
+                v
+            }
             Some(v)
                 if v.kind != InputKind::Bytes
                     && kind != InputKind::Bytes

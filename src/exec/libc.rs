@@ -4,6 +4,7 @@
 
 use super::input::InputKind;
 use super::machine::{Machine, Stop, VarArg};
+use super::memory::MemFault;
 use super::observer::InputUse;
 use super::ops::{mask, sext};
 use crate::ir::{Module, Ty, Val};
@@ -200,7 +201,14 @@ pub struct LibcState {
     errno: u64,
     /// Bytes of stdout already handed to the OS (the rest is lost on abort, as natively).
     pub stdout_flushed: usize,
+    /// Bytes the program wrote to stdout and stderr; only the first `OUTPUT_CAP` are kept.
+    pub stdout_total: usize,
+    pub stderr_total: usize,
 }
+
+/// Bytes of a run's stdout (and of its stderr) that are kept: a program flooding its output
+/// costs time, not memory.
+pub const OUTPUT_CAP: usize = 4 << 20;
 
 /// Sets up what glibc has before `main`: standard streams, ctype tables, errno.
 pub fn init(m: &mut Machine) {
@@ -259,7 +267,13 @@ unsafe extern "C" {
 
 /// Hands buffered stdout to the OS (exit, return from main, fflush).
 pub fn flush(m: &mut Machine) {
-    m.libc.stdout_flushed = m.stdout.len();
+    m.libc.stdout_flushed = m.libc.stdout_total;
+}
+
+/// Appends what still fits under `OUTPUT_CAP`.
+fn keep(buf: &mut Vec<u8>, bytes: &[u8]) {
+    let room = OUTPUT_CAP.saturating_sub(buf.len());
+    buf.extend_from_slice(&bytes[..bytes.len().min(room)]);
 }
 
 // Memory writes by library models are events, so observers (the symbolic shadow) stay
@@ -331,25 +345,27 @@ fn stream(m: &Machine, p: u64) -> Stream {
 fn emit(m: &mut Machine, s: Stream, bytes: &[u8]) {
     match s {
         Stream::Out => {
-            m.stdout.extend_from_slice(bytes);
+            keep(&mut m.stdout, bytes);
+            m.libc.stdout_total += bytes.len();
             // Full buffering (stdout is a pipe or file for tests): 4096-byte chunks reach the OS.
-            let pending = m.stdout.len() - m.libc.stdout_flushed;
+            let pending = m.libc.stdout_total - m.libc.stdout_flushed;
             m.libc.stdout_flushed += pending / 4096 * 4096;
         }
-        Stream::Err => m.stderr.extend_from_slice(bytes),
+        Stream::Err => {
+            keep(&mut m.stderr, bytes);
+            m.libc.stderr_total += bytes.len();
+        }
         _ => {}
     }
 }
 
 /// `malloc`: fresh memory whose contents are indeterminate (0 on failure).
-fn malloc_uninit(m: &mut Machine, n: u64) -> u64 {
-    match m.mem.malloc(n) {
-        Ok(p) => {
-            m.notify(|o, v| o.uninitialized(v, p, n));
-            p
-        }
-        Err(_) => 0,
+fn malloc_uninit(m: &mut Machine, n: u64) -> Result<u64, Stop> {
+    let p = heap_alloc(m, n)?;
+    if p != 0 {
+        m.notify(|o, v| o.uninitialized(v, p, n));
     }
+    Ok(p)
 }
 
 /// Executes a call of external function `ext`. Returns the call's value, if any.
@@ -441,19 +457,20 @@ pub fn call(
             return Err(Stop::Exit(sext(a(0), 32) as i32));
         }
         Abort => return Err(Stop::Abort),
-        Malloc => ret(malloc_uninit(m, a(0))),
-        Calloc => {
-            let n = a(0).checked_mul(a(1));
-            ret(n.and_then(|n| m.mem.malloc(n).ok()).unwrap_or(0))
-        }
+        Malloc => ret(malloc_uninit(m, a(0))?),
+        Calloc => match a(0).checked_mul(a(1)) {
+            Some(n) => ret(heap_alloc(m, n)?),
+            None => ret(0),
+        },
         Realloc => {
             let (p, n) = (a(0), a(1));
             if p == 0 {
-                ret(malloc_uninit(m, n))
+                ret(malloc_uninit(m, n)?)
             } else {
                 let old = m.mem.heap_size(p)?;
-                match m.mem.malloc(n) {
-                    Ok(q) => {
+                match heap_alloc(m, n)? {
+                    0 => ret(0),
+                    q => {
                         if n > old {
                             m.notify(|o, v| o.uninitialized(v, q + old, n - old));
                         }
@@ -461,7 +478,6 @@ pub fn call(
                         m.mem.free(p)?;
                         ret(q)
                     }
-                    Err(_) => ret(0),
                 }
             }
         }
@@ -721,6 +737,9 @@ pub fn result_as_input(
                 _ => InputKind::LongLong,
             };
             let v = m.next_input(kind, 0);
+            if let Some(last) = m.inputs.last_mut() {
+                last.name = name.to_string();
+            }
             if let Ty::Int(w) = t {
                 m.input_used(InputUse::Ret {
                     w: w as u32,
@@ -741,6 +760,16 @@ unsafe extern "C" {
     fn libm_ldexp(x: f64, e: i32) -> f64;
     #[link_name = "frexp"]
     fn libm_frexp(x: f64, e: *mut i32) -> f64;
+}
+
+/// malloc: NULL for what the machine could never grant, as natively; Cairn's own memory limit
+/// ends the run instead (the native program would have had the memory).
+fn heap_alloc(m: &mut Machine, n: u64) -> Result<u64, Stop> {
+    match m.mem.malloc(n) {
+        Ok(p) => Ok(p),
+        Err(MemFault::OutOfMemory) => Ok(0),
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// One character of standard input: an input value in -1 (EOF) ..= 255.

@@ -11,27 +11,51 @@ use super::observer::{Call, CallAction, InputUse, Observer, Site, Target, View};
 use super::ops::{self, mask, sext};
 use crate::analysis::expectation::{ROOT_CONTEXT, call_context};
 use crate::ir::*;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 #[derive(Clone, Debug)]
 pub struct Config {
     /// Maximum number of IR instructions per run.
     pub max_steps: u64,
-    /// Maximum call depth.
+    /// Maximum call depth (a safety net: the stack size is the real bound).
     pub max_depth: usize,
     /// Copy the program's stdout to our stdout as it is produced.
     pub echo_stdout: bool,
-    pub heap_limit: u64,
+    /// Memory limit of one run (contents and bookkeeping of its objects).
+    pub mem_limit: u64,
+    /// Native stack size in bytes.
+    pub stack_size: u64,
+    /// The session's deadline: a run still going then ends (`Limit::Deadline`).
+    pub deadline: Option<Instant>,
+    /// Set by Ctrl-C / SIGTERM: a run going then ends (`Limit::Interrupt`).
+    pub interrupt: Option<Arc<AtomicBool>>,
 }
 
 impl Default for Config {
     fn default() -> Self {
         Config {
             max_steps: 50_000_000,
-            max_depth: 20_000,
+            max_depth: 1 << 20,
             echo_stdout: false,
-            heap_limit: 1 << 30,
+            mem_limit: 2 << 30,
+            stack_size: super::memory::NATIVE_STACK,
+            deadline: None,
+            interrupt: None,
         }
     }
+}
+
+/// Steps between two checks of the deadline and the interrupt flag (well under a millisecond).
+const LIMIT_CHECK_STEPS: u64 = 1 << 16;
+
+/// A limit of Cairn's (not of the program) that ended a run early.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    Deadline,
+    Interrupt,
+    Memory,
 }
 
 /// How a run ended.
@@ -54,6 +78,8 @@ pub enum Outcome {
         what: String,
         loc: Loc,
     },
+    /// Cut short by a limit of Cairn's: says nothing about how the program ends.
+    Cut(Limit),
 }
 
 impl Outcome {
@@ -65,6 +91,9 @@ impl Outcome {
             Outcome::Fault { .. } => "fault",
             Outcome::StepLimit => "step-limit",
             Outcome::Unsupported { .. } => "unsupported",
+            Outcome::Cut(Limit::Deadline) => "deadline",
+            Outcome::Cut(Limit::Interrupt) => "interrupted",
+            Outcome::Cut(Limit::Memory) => "memory-limit",
         }
     }
     /// The exit status a shell would see for the native program (128 + signal for crashes).
@@ -91,11 +120,15 @@ pub enum Stop {
     Fault(String),
     StepLimit,
     Unsupported(String),
+    Cut(Limit),
 }
 
 impl From<MemFault> for Stop {
     fn from(f: MemFault) -> Stop {
-        Stop::Fault(f.describe().to_string())
+        match f {
+            MemFault::LimitReached => Stop::Cut(Limit::Memory),
+            f => Stop::Fault(f.describe().to_string()),
+        }
     }
 }
 
@@ -133,6 +166,13 @@ pub enum VarArg {
     Agg(Vec<u8>),
 }
 
+/// Estimated native (-O0) frame of a function besides its address-taken locals: return
+/// address and saved frame pointer, a spill slot per parameter, a slot for the result
+/// (clang -O0 frames measured at 32-64 bytes for small recursive functions).
+fn native_frame_bytes(params: usize) -> u64 {
+    32 + (8 * params as u64).div_ceil(16) * 16
+}
+
 /// Bytes behind each pointer parameter of a unit-mode entry function.
 pub const UNIT_BUFFER: u64 = 64;
 
@@ -158,6 +198,8 @@ pub struct Machine<'m> {
     cur_loc: Loc,
     /// Whoever watches the run (the symbolic shadow, monitors...): told every event.
     obs: Option<&'m mut dyn Observer>,
+    /// Step count at which the limits are checked next.
+    check_at: u64,
 }
 
 impl<'m> Machine<'m> {
@@ -168,7 +210,9 @@ impl<'m> Machine<'m> {
         input: &'m mut dyn InputSource,
     ) -> Machine<'m> {
         let mut mem = Memory::new(module.globals_end);
-        mem.heap_limit = cfg.heap_limit;
+        mem.limit = cfg.mem_limit;
+        mem.stack_size = cfg.stack_size;
+        let check_at = cfg.max_steps.min(LIMIT_CHECK_STEPS);
         for g in &module.globals {
             mem.add_global(g.addr, g.init.clone(), g.read_only);
         }
@@ -192,6 +236,7 @@ impl<'m> Machine<'m> {
             cur_site: 0,
             cur_loc: Loc::default(),
             obs: None,
+            check_at,
         };
         clib::init(&mut m);
         m
@@ -376,7 +421,26 @@ impl<'m> Machine<'m> {
                 what,
                 loc: self.cur_loc,
             },
+            Stop::Cut(l) => Outcome::Cut(l),
         }
+    }
+
+    /// The step limit, the deadline and the interrupt flag (every `LIMIT_CHECK_STEPS` steps).
+    #[cold]
+    fn check_limits(&mut self) -> Result<(), Stop> {
+        if self.steps > self.cfg.max_steps {
+            return Err(Stop::StepLimit);
+        }
+        if let Some(flag) = &self.cfg.interrupt {
+            if flag.load(Ordering::Relaxed) {
+                return Err(Stop::Cut(Limit::Interrupt));
+            }
+        }
+        if self.cfg.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(Stop::Cut(Limit::Deadline));
+        }
+        self.check_at = self.cfg.max_steps.min(self.steps + LIMIT_CHECK_STEPS);
+        Ok(())
     }
 
     fn push_frame(&mut self, fid: FuncId, args: &[VarArg], ret: Option<Val>) -> Result<(), Stop> {
@@ -413,6 +477,7 @@ impl<'m> Machine<'m> {
             }
         }
         let stack_mark = self.mem.stack_mark();
+        self.mem.reserve_frame(native_frame_bytes(f.params.len()))?;
         for &(i, size, align) in &f.byval {
             if let Some(Val::Reg(r, _)) = f.params.get(i) {
                 let src = self.regs[rb + *r as usize];
@@ -497,9 +562,9 @@ impl<'m> Machine<'m> {
             let block = &func.blocks[bid as usize];
             if ip == 0 {
                 self.steps += block.insts.len() as u64 + 1;
-                if self.steps > self.cfg.max_steps {
+                if self.steps > self.check_at {
                     self.cur_loc = block.term_loc;
-                    return Err(Stop::StepLimit);
+                    self.check_limits()?;
                 }
             }
             while ip < block.insts.len() {

@@ -4,6 +4,14 @@
 //!
 //! Globals and heap objects grow upwards from `GLOBAL_BASE` and are never reused (freed objects
 //! stay as tombstones); stack objects are popped in LIFO order when their frame returns.
+//!
+//! Two limits keep a run honest and bounded. The stack has the native size (8 MB by default), so
+//! a 100 MB local array overflows as natively while deep but legal recursion does not. The
+//! footprint (object contents plus the object records, tombstones included) has a limit of
+//! Cairn's own;
+//! reaching it is `LimitReached`, which ends the run as a limit of Cairn's, never as a fault or
+//! a NULL from malloc the native program would not see. Only a request no machine could grant
+//! (more than its RAM and swap) makes malloc return NULL, as natively.
 
 use crate::ir::layout::*;
 use std::cell::Cell;
@@ -16,8 +24,11 @@ pub enum MemFault {
     WriteReadOnly,
     InvalidFree,
     DoubleFree,
+    /// A request larger than the machine could ever grant: malloc returns NULL, as natively.
     OutOfMemory,
     StackOverflow,
+    /// Cairn's memory limit for a run (not the program's fault): the run ends there.
+    LimitReached,
 }
 
 impl MemFault {
@@ -31,6 +42,7 @@ impl MemFault {
             MemFault::DoubleFree => "double free",
             MemFault::OutOfMemory => "out of memory",
             MemFault::StackOverflow => "stack overflow",
+            MemFault::LimitReached => "memory limit of the run reached",
         }
     }
 }
@@ -58,31 +70,118 @@ pub struct Memory {
     stack: Vec<Object>,
     heap_next: u64,
     stack_next: u64,
-    heap_live: u64,
-    pub heap_limit: u64,
+    /// Bytes of object contents the run holds (with the allocator's per-block overhead).
+    contents: u64,
+    /// Limit of the footprint: contents plus the object records (`LimitReached` beyond it).
+    pub limit: u64,
+    /// Stack bytes available to the program (frames and locals), as natively.
+    pub stack_size: u64,
+    /// Largest single allocation the machine could grant (RAM and swap); larger ones get NULL.
+    pub native_max_alloc: u64,
     cache: Cell<usize>,
     stack_cache: Cell<usize>,
 }
 
 type R<T> = Result<T, MemFault>;
 
+/// Bookkeeping bytes of one object (its `Object` record).
+pub const OBJECT_COST: u64 = std::mem::size_of::<Object>() as u64;
+
+/// The system allocator's overhead per block holding an object's contents.
+const BLOCK_OVERHEAD: u64 = 16;
+
+/// The native default stack (`ulimit -s` 8192), which native replay also sets.
+pub const NATIVE_STACK: u64 = 8 << 20;
+
+/// RAM of this machine, if known.
+pub fn physical_memory() -> Option<u64> {
+    let mut si: libc::sysinfo = unsafe { std::mem::zeroed() };
+    (unsafe { libc::sysinfo(&mut si) } == 0).then(|| si.totalram as u64 * si.mem_unit as u64)
+}
+
+/// Resident memory of this process (Linux `/proc/self/statm`).
+pub fn resident_memory() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as u64)
+}
+
+/// Returns memory the allocator holds but no longer uses to the system (glibc).
+pub fn release_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
+/// RAM plus swap: natively, malloc of more than this returns NULL (heuristic overcommit).
+fn native_max_alloc() -> u64 {
+    let mut si: libc::sysinfo = unsafe { std::mem::zeroed() };
+    if unsafe { libc::sysinfo(&mut si) } == 0 {
+        (si.totalram as u64 + si.totalswap as u64) * si.mem_unit as u64
+    } else {
+        1 << 40
+    }
+}
+
 impl Memory {
     pub fn new(heap_start: u64) -> Memory {
+        static NATIVE_MAX: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
         Memory {
             objs: vec![],
             stack: vec![],
             heap_next: heap_start,
             stack_next: STACK_BASE,
-            heap_live: 0,
-            heap_limit: 1 << 30,
+            contents: 0,
+            limit: 2 << 30,
+            stack_size: NATIVE_STACK,
+            native_max_alloc: *NATIVE_MAX.get_or_init(native_max_alloc),
             cache: Cell::new(0),
             stack_cache: Cell::new(0),
+        }
+    }
+
+    /// Bytes the run holds: contents, and the object records (tombstones included) as
+    /// allocated.
+    pub fn footprint(&self) -> u64 {
+        self.contents + (self.objs.capacity() + self.stack.capacity()) as u64 * OBJECT_COST
+    }
+
+    /// Stack bytes in use.
+    pub fn stack_used(&self) -> u64 {
+        self.stack_next - STACK_BASE
+    }
+
+    /// Accounts a new object of `size` content bytes (on the stack or not); `LimitReached`
+    /// (and nothing accounted) beyond the limit. A full record vector grows by doubling, and
+    /// for a moment holds the old and the new records: that peak is what counts.
+    fn charge(&mut self, size: u64, on_stack: bool) -> R<()> {
+        let (grows, other) = if on_stack {
+            (&self.stack, &self.objs)
+        } else {
+            (&self.objs, &self.stack)
+        };
+        let records = if grows.len() == grows.capacity() {
+            3 * grows.capacity().max(4)
+        } else {
+            grows.capacity()
+        } + other.capacity();
+        let bytes = size
+            .checked_add(BLOCK_OVERHEAD)
+            .ok_or(MemFault::LimitReached)?;
+        match self.contents.checked_add(bytes) {
+            Some(c) if c + records as u64 * OBJECT_COST <= self.limit => {
+                self.contents = c;
+                Ok(())
+            }
+            _ => Err(MemFault::LimitReached),
         }
     }
 
     /// Places a global at its precomputed address (globals are added in address order).
     pub fn add_global(&mut self, base: u64, data: Vec<u8>, read_only: bool) {
         let size = data.len() as u64;
+        self.contents += size + BLOCK_OVERHEAD;
         self.objs.push(Object {
             base,
             data,
@@ -93,17 +192,22 @@ impl Memory {
         });
     }
 
+    /// A heap block: `OutOfMemory` (malloc returns NULL) for a size no machine grants,
+    /// `LimitReached` when Cairn's limit or its heap address range is exhausted.
     pub fn malloc(&mut self, size: u64) -> R<u64> {
-        if size > self.heap_limit || self.heap_live + size > self.heap_limit {
+        if size > self.native_max_alloc {
             return Err(MemFault::OutOfMemory);
         }
         let base = self.heap_next.div_ceil(16) * 16;
-        let end = base + size + 16;
+        let end = base
+            .checked_add(size)
+            .and_then(|e| e.checked_add(16))
+            .ok_or(MemFault::LimitReached)?;
         if end > HEAP_END {
-            return Err(MemFault::OutOfMemory);
+            return Err(MemFault::LimitReached);
         }
+        self.charge(size, false)?;
         self.heap_next = end;
-        self.heap_live += size;
         self.objs.push(Object {
             base,
             data: vec![0; size as usize],
@@ -128,7 +232,7 @@ impl Memory {
             return Err(MemFault::DoubleFree);
         }
         o.alive = false;
-        self.heap_live -= o.size;
+        self.contents -= o.size + BLOCK_OVERHEAD;
         o.data = Vec::new();
         Ok(())
     }
@@ -153,11 +257,12 @@ impl Memory {
     pub fn alloca(&mut self, size: u64, align: u32) -> R<u64> {
         let a = (align as u64).max(16);
         let base = self.stack_next.div_ceil(a) * a;
-        let end = base + size + 16;
-        if end > STACK_END {
+        let end = base.checked_add(size).and_then(|e| e.checked_add(16));
+        if end.is_none_or(|e| e > STACK_BASE + self.stack_size.min(STACK_END - STACK_BASE)) {
             return Err(MemFault::StackOverflow);
         }
-        self.stack_next = end;
+        self.charge(size, true)?;
+        self.stack_next = end.unwrap();
         self.stack.push(Object {
             base,
             data: vec![0; size as usize],
@@ -169,11 +274,36 @@ impl Memory {
         Ok(base)
     }
 
+    /// Reserves `bytes` of stack with no object in them: a frame's native overhead (return
+    /// address, saved registers, spill slots). Popped with the frame's objects.
+    pub fn reserve_frame(&mut self, bytes: u64) -> R<()> {
+        let base = self.stack_next.div_ceil(16) * 16;
+        if base + bytes > STACK_BASE + self.stack_size.min(STACK_END - STACK_BASE) {
+            return Err(MemFault::StackOverflow);
+        }
+        self.charge(0, true)?;
+        self.stack_next = base + bytes;
+        self.stack.push(Object {
+            base,
+            data: Vec::new(),
+            size: 0,
+            kind: ObjKind::Stack,
+            alive: false,
+            read_only: true,
+        });
+        Ok(())
+    }
+
     /// Pops the stack objects above `mark`; returns the address range they occupied.
     pub fn pop_stack(&mut self, mark: usize) -> Option<(u64, u64)> {
         if mark < self.stack.len() {
             let range = (self.stack[mark].base, self.stack_next);
             self.stack_next = self.stack[mark].base;
+            let freed: u64 = self.stack[mark..]
+                .iter()
+                .map(|o| o.size + BLOCK_OVERHEAD)
+                .sum();
+            self.contents -= freed;
             self.stack.truncate(mark);
             self.stack_cache.set(0);
             return Some(range);

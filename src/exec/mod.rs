@@ -48,6 +48,54 @@ impl Program {
         m.run_main(&self.entry)
     }
 
+    /// What the user should know about external functions with no model: a scalar result
+    /// becomes an input; a pointer result cannot be made up, so runs stop at the call; files
+    /// are not modelled yet (their contents would be inputs).
+    pub fn extern_warnings(&self) -> Vec<String> {
+        const FILE_IO: &[&str] = &[
+            "fopen",
+            "fopen64",
+            "open",
+            "open64",
+            "openat",
+            "fdopen",
+            "freopen",
+            "read",
+            "fread",
+            "fscanf",
+            "__isoc99_fscanf",
+            "mmap",
+            "stat",
+            "fstat",
+        ];
+        let mut out = vec![];
+        let mut files = vec![];
+        for (e, ext) in self.module.externs.iter().zip(&self.exts) {
+            let libc::Ext::Unknown(name) = ext else {
+                continue;
+            };
+            if FILE_IO.contains(&name.as_str()) {
+                files.push(format!("`{name}`"));
+                continue;
+            }
+            out.push(match e.ret {
+                crate::ir::Ty::Ptr | crate::ir::Ty::Agg(_) => format!(
+                    "no model of external function `{name}`: it returns a pointer or a struct, so runs stop at its call"
+                ),
+                _ => format!(
+                    "no model of external function `{name}`: its results are treated as inputs"
+                ),
+            });
+        }
+        if !files.is_empty() {
+            out.push(format!(
+                "the program reads files ({}): file contents are not modelled yet (the engine will take them as inputs, issue 13), so runs stop at the first such call",
+                files.join(", ")
+            ));
+        }
+        out
+    }
+
     /// Names of external functions with no model (their results become inputs).
     pub fn unknown_externs(&self) -> Vec<&str> {
         self.exts

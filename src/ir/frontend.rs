@@ -40,6 +40,32 @@ const RUNTIME_SRC: &str = include_str!("../runtime/cairn_runtime.c");
 const LLVM_LINK: &str = "llvm-link-19";
 const OPT: &str = "opt-19";
 
+/// The C dialect Cairn accepts, shared by the front end and native replay so replay builds
+/// whatever `gen` accepted. Test-Comp tasks and old programs are often old C (implicit
+/// declarations, implicit int, K&R definitions): these diagnostics stay warnings, as with gcc.
+pub const DIALECT_FLAGS: &[&str] = &[
+    "-Wno-error=implicit-function-declaration",
+    "-Wno-error=implicit-int",
+    "-Wno-error=int-conversion",
+    "-Wno-error=incompatible-function-pointer-types",
+    "-Wno-error=return-type",
+];
+
+/// Target, include and macro options of `opts`, as clang flags.
+pub fn target_flags(opts: &CompileOptions) -> Vec<String> {
+    let mut f = vec![];
+    if opts.data_model == DataModel::ILP32 {
+        f.push("-m32".into());
+    }
+    for i in &opts.includes {
+        f.push(format!("-I{}", i.display()));
+    }
+    for d in &opts.defines {
+        f.push(format!("-D{d}"));
+    }
+    f
+}
+
 /// Flags that keep source branches as branches (no select formation) and keep names.
 pub fn clang_flags(opts: &CompileOptions) -> Vec<String> {
     let mut f: Vec<String> = [
@@ -51,25 +77,12 @@ pub fn clang_flags(opts: &CompileOptions) -> Vec<String> {
         "-fno-stack-protector",
         "-fno-builtin",
         "-D_FORTIFY_SOURCE=0",
-        // Test-Comp tasks are often old C: keep these diagnostics warnings, as gcc does.
-        "-Wno-error=implicit-function-declaration",
-        "-Wno-error=implicit-int",
-        "-Wno-error=int-conversion",
-        "-Wno-error=incompatible-function-pointer-types",
-        "-Wno-error=return-type",
     ]
     .iter()
+    .chain(DIALECT_FLAGS)
     .map(|s| s.to_string())
     .collect();
-    if opts.data_model == DataModel::ILP32 {
-        f.push("-m32".into());
-    }
-    for i in &opts.includes {
-        f.push(format!("-I{}", i.display()));
-    }
-    for d in &opts.defines {
-        f.push(format!("-D{d}"));
-    }
+    f.extend(target_flags(opts));
     f
 }
 

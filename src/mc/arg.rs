@@ -99,6 +99,9 @@ pub struct ModelChecker<'m> {
     pub deferred: usize,
     entry: FuncId,
     post_cache: HashMap<PostKey, Option<Vec<ExprId>>>,
+    /// Nothing runs past this: the end of refinement plus time to complete the ARG, within the
+    /// session's budget.
+    hard_deadline: Option<Instant>,
 }
 
 type PostKey = (Vec<ExprId>, Loc, usize, Option<Loc>, Loc, usize);
@@ -115,18 +118,28 @@ impl<'m> ModelChecker<'m> {
             deferred: 0,
             entry,
             post_cache: HashMap::new(),
+            hard_deadline: None,
+        }
+    }
+
+    /// A query's timeout: never past the hard deadline.
+    fn query_timeout(&self) -> Duration {
+        match self.hard_deadline {
+            Some(d) => crate::smt::solver::bounded_by(
+                self.cfg.query_timeout,
+                d.saturating_duration_since(Instant::now()),
+            ),
+            None => self.cfg.query_timeout,
         }
     }
 
     fn check(&mut self, constraints: &[ExprId]) -> Answer {
         self.stats.solver_calls += 1;
         let t = Instant::now();
-        let a = self.solver.check(
-            &self.model.pool,
-            constraints,
-            self.cfg.query_timeout,
-            &|_| 0,
-        );
+        let timeout = self.query_timeout();
+        let a = self
+            .solver
+            .check(&self.model.pool, constraints, timeout, &|_| 0);
         self.stats.solver_time_s += t.elapsed().as_secs_f64();
         a
     }
@@ -239,9 +252,10 @@ impl<'m> ModelChecker<'m> {
         }
         self.stats.solver_calls += negs.len() as u64;
         let t = Instant::now();
-        let answers =
-            self.solver
-                .check_each(&self.model.pool, &cons, &negs, self.cfg.query_timeout);
+        let timeout = self.query_timeout();
+        let answers = self
+            .solver
+            .check_each(&self.model.pool, &cons, &negs, timeout);
         self.stats.solver_time_s += t.elapsed().as_secs_f64();
         let mut out: Vec<ExprId> = candidates
             .iter()
@@ -602,10 +616,13 @@ impl<'m> ModelChecker<'m> {
                 rng: <rand::rngs::SmallRng as rand::SeedableRng>::seed_from_u64(0),
             },
         };
-        let cfg = crate::exec::Config {
+        let mut cfg = s.run_config(&crate::exec::Config {
             max_steps: 10_000_000,
             ..Default::default()
-        };
+        });
+        if let Some(m) = s.memory_limit {
+            cfg.mem_limit = m;
+        }
         let r = s.program.run(&mut src, &cfg);
         self.stats.tests += 1;
         let covers = s.goals.covered_by(&r);
@@ -638,8 +655,7 @@ impl<'m> ModelChecker<'m> {
         });
         let mut by_loc: HashMap<(Loc, Rc<Vec<Loc>>), Vec<usize>> = HashMap::new();
         let mut work: VecDeque<usize> = VecDeque::from([0]);
-        // After refinement stops, completing the ARG may take a while longer, but not forever.
-        let hard_deadline = deadline + self.cfg.time / 2;
+        let hard_deadline = self.hard_deadline.unwrap_or(deadline + self.cfg.time / 2);
         while let Some(n) = work.pop_front() {
             if arg.nodes.len() >= self.cfg.max_nodes
                 || Instant::now() > hard_deadline
@@ -791,6 +807,10 @@ impl<'m> ModelChecker<'m> {
         let goals = s.goals.clone();
         let deadline = Instant::now() + self.cfg.time;
         self.deferred = 0;
+        // After refinement stops, completing the ARG may take a while longer (half the
+        // refinement time), but not past the session's budget.
+        self.hard_deadline = Some((deadline + self.cfg.time / 2).min(s.start + s.budget.time));
+        self.solver.deadline = self.hard_deadline;
         let arg = loop {
             if let Some(a) = self.build(s, &goals, deadline)? {
                 break a;

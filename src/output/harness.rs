@@ -1,6 +1,8 @@
 //! `replay/harness.c`: defines the program's input functions so that
 //! `cc program.c harness.c && CAIRN_TEST=tests/000001.json ./a.out` replays a test natively.
-//! Only functions the program uses and does not define are emitted.
+//! Only functions the program uses and does not define are emitted. External functions Cairn
+//! has no model of read their result from the test too, in the order the interpreter did; they
+//! are defined under their symbol name (`__asm__`), so no header's prototype can conflict.
 
 use crate::exec::InputKind;
 use crate::ir::Module;
@@ -53,8 +55,19 @@ static const char *cairn_next(void) {
 extern void __gcov_dump(void);
 static void cairn_on_signal(int s) { __gcov_dump(); signal(s, SIG_DFL); raise(s); }
 __attribute__((constructor)) static void cairn_install(void) {
+  /* An alternate stack, so the counters are written after a stack overflow too. */
+  static char alt[1 << 20];
+  stack_t ss;
+  ss.ss_sp = alt; ss.ss_size = sizeof alt; ss.ss_flags = 0;
+  sigaltstack(&ss, NULL);
   int sigs[] = { SIGABRT, SIGSEGV, SIGFPE, SIGBUS, SIGILL, SIGTERM };
-  for (unsigned i = 0; i < sizeof sigs / sizeof *sigs; i++) signal(sigs[i], cairn_on_signal);
+  for (unsigned i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = cairn_on_signal;
+    sa.sa_flags = SA_ONSTACK;
+    sigaction(sigs[i], &sa, NULL);
+  }
 }
 #endif
 
@@ -84,11 +97,46 @@ fn nondet_def(name: &str, kind: InputKind) -> String {
     format!("{ty} {name}(void) {{ return {expr}; }}\n")
 }
 
+/// An unmodelled external function: its result is the test's next value (as in the
+/// interpreter); one returning nothing does nothing; pointers and structs end Cairn's run, so
+/// they stay the system's.
+fn unmodelled_def(e: &crate::ir::Extern) -> Option<String> {
+    use crate::ir::Ty;
+    let (ty, expr) = match e.ret {
+        Ty::Void => ("void", ""),
+        Ty::Int(1) => ("_Bool", "cairn_u() != 0"),
+        Ty::Int(8) => ("signed char", "(signed char)cairn_s()"),
+        Ty::Int(16) => ("short", "(short)cairn_s()"),
+        Ty::Int(32) => ("int", "(int)cairn_s()"),
+        Ty::Int(_) => ("long long", "cairn_s()"),
+        Ty::F32 => ("float", "(float)cairn_d()"),
+        Ty::F64 => ("double", "cairn_d()"),
+        Ty::Ptr | Ty::Agg(_) => return None,
+    };
+    let c_name = format!("cairn_extern_{}", e.name.replace('.', "_"));
+    let body = if expr.is_empty() {
+        String::new()
+    } else {
+        format!(" return {expr}; ")
+    };
+    Some(format!(
+        "{ty} {c_name}() __asm__(\"{}\");\n{ty} {c_name}() {{{body}}}\n",
+        e.name
+    ))
+}
+
 pub fn harness_c(m: &Module) -> String {
     let mut s = String::from(PRELUDE);
-    for e in &m.externs {
+    let exts = crate::exec::libc::resolve(m);
+    for (e, ext) in m.externs.iter().zip(&exts) {
         let name = e.name.as_str();
         if m.func_by_name.contains_key(name) {
+            continue;
+        }
+        if let crate::exec::libc::Ext::Unknown(_) = ext {
+            if let Some(def) = unmodelled_def(e) {
+                s.push_str(&def);
+            }
             continue;
         }
         if let Some(suffix) = name.strip_prefix("__VERIFIER_nondet_") {

@@ -1,12 +1,19 @@
 //! Native replay: compiles the program with coverage instrumentation plus `replay/harness.c`,
 //! runs every test, and checks Cairn's claims against what the native program really did.
 //! This is the independent measurement: Cairn's own ledger is never the final word.
+//!
+//! Every claim of a test is checked: the goals it covers (native line counts), and how it ends.
+//! An exit status must match; a predicted fault must happen natively with the same kind at the
+//! same line (an AddressSanitizer build names memory errors and where they happen; a stack
+//! overflow shows as SIGSEGV under the native 8 MB stack); a predicted step limit must be
+//! exceeded natively (the run outlasts the replay time limit, or executes at least that many
+//! source lines). The program is built in the dialect `gen` accepts.
 
 use crate::analysis::goals::{GoalKind, Goals};
 use crate::ir::Module;
-use crate::ir::frontend::{CompileOptions, TempDir};
+use crate::ir::frontend::{CLANG, CompileOptions, DIALECT_FLAGS, TempDir, target_flags};
 use anyhow::{Context, Result, bail};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -17,6 +24,14 @@ use std::time::{Duration, Instant};
 /// and loses the whole function then.
 const NATIVE_CC: &str = "gcc";
 const GCOV: &str = "gcov";
+/// gcc's names for clang's `DIALECT_FLAGS` (gcc rejects `-Wno-error=` of a warning it lacks).
+const GCC_DIALECT_FLAGS: &[&str] = &[
+    "-Wno-error=implicit-function-declaration",
+    "-Wno-error=implicit-int",
+    "-Wno-error=int-conversion",
+    "-Wno-error=incompatible-pointer-types",
+    "-Wno-error=return-type",
+];
 
 #[derive(Debug, Default, Clone, serde::Serialize)]
 pub struct ReplayReport {
@@ -30,8 +45,58 @@ pub struct ReplayReport {
     /// (their line has no code of its own natively).
     pub claims_checked: usize,
     pub claims_unchecked: usize,
+    /// How tests end: outcomes confirmed natively, and those that cannot be checked (an
+    /// unsupported construct, a fault kind with no native counterpart).
+    pub outcomes_confirmed: usize,
+    pub outcomes_unchecked: usize,
+    /// Predicted outcomes the native run neither confirms nor contradicts: a step limit the
+    /// run did not provably exceed (it ended after fewer source lines than the limit's
+    /// instructions), an out-of-bounds access or use after free AddressSanitizer did not see
+    /// (it reached memory of another object).
+    pub unconfirmed: Vec<String>,
     /// Claims the native run contradicts, and exit-code mismatches.
     pub mismatches: Vec<String>,
+    pub notes: Vec<String>,
+}
+
+impl ReplayReport {
+    /// The human-readable report.
+    pub fn text(&self) -> String {
+        let pct = |a: usize, b: usize| {
+            if b == 0 {
+                100.0
+            } else {
+                100.0 * a as f64 / b as f64
+            }
+        };
+        let mut s = format!("replayed {} tests natively\n", self.tests);
+        s += &format!(
+            "native branch coverage (gcc gcov): {}/{} ({:.1}%)\n",
+            self.branches_taken,
+            self.branches_total,
+            pct(self.branches_taken, self.branches_total)
+        );
+        s += &format!(
+            "native line coverage: {}/{} ({:.1}%)\n",
+            self.lines_executed,
+            self.lines_total,
+            pct(self.lines_executed, self.lines_total)
+        );
+        s += &format!(
+            "claimed goals confirmed natively: {} (not checkable at line level: {})\n",
+            self.claims_checked, self.claims_unchecked
+        );
+        s += &format!(
+            "predicted outcomes confirmed natively: {} (not checkable: {}, unconfirmed: {})\n",
+            self.outcomes_confirmed,
+            self.outcomes_unchecked,
+            self.unconfirmed.len()
+        );
+        for n in self.notes.iter().chain(&self.unconfirmed) {
+            s += &format!("note: {n}\n");
+        }
+        s
+    }
 }
 
 #[derive(Default)]
@@ -103,19 +168,61 @@ fn parse_gcov(text: &str) -> BTreeMap<String, FileCov> {
     out
 }
 
-fn run_with_timeout(cmd: &mut Command, limit: Duration) -> Result<Option<i32>> {
+/// Native stack size for replayed runs: the size the interpreter assumes.
+const STACK: u64 = crate::exec::memory::NATIVE_STACK;
+
+/// Time a replayed test may take; a test predicted to hit the step limit gets less (it is
+/// expected to run on).
+const TEST_TIME: Duration = Duration::from_secs(10);
+const STEP_LIMIT_TIME: Duration = Duration::from_secs(2);
+
+/// How a native run ended.
+struct NativeEnd {
+    /// Exit status as a shell reports it (128 + signal); None when it timed out.
+    code: Option<i32>,
+    /// The first 64 KiB of its stderr, when captured.
+    stderr: String,
+}
+
+fn run_native(cmd: &mut Command, limit: Duration, capture_stderr: bool) -> Result<NativeEnd> {
+    use std::io::Read;
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    unsafe {
+        // The native default stack, which the interpreter's stack size matches.
+        cmd.pre_exec(|| {
+            let mut r: libc::rlimit = std::mem::zeroed();
+            libc::getrlimit(libc::RLIMIT_STACK, &mut r);
+            r.rlim_cur = if r.rlim_max == libc::RLIM_INFINITY {
+                STACK as libc::rlim_t
+            } else {
+                r.rlim_max.min(STACK as libc::rlim_t)
+            };
+            libc::setrlimit(libc::RLIMIT_STACK, &r);
+            Ok(())
+        });
+    }
     let mut child = cmd
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(if capture_stderr {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
         .stdin(Stdio::null())
         .spawn()?;
+    let reader = child.stderr.take().map(|mut err| {
+        std::thread::spawn(move || {
+            let mut kept = vec![];
+            let _ = (&mut err).take(64 << 10).read_to_end(&mut kept);
+            // Drain the rest so the program never blocks on a full pipe.
+            let _ = std::io::copy(&mut err, &mut std::io::sink());
+            String::from_utf8_lossy(&kept).into_owned()
+        })
+    });
     let start = Instant::now();
-    loop {
+    let code = loop {
         if let Some(st) = child.try_wait()? {
-            use std::os::unix::process::ExitStatusExt;
-            return Ok(Some(
-                st.code().unwrap_or_else(|| 128 + st.signal().unwrap_or(0)),
-            ));
+            break Some(st.code().unwrap_or_else(|| 128 + st.signal().unwrap_or(0)));
         }
         if start.elapsed() > limit {
             // SIGTERM first: the harness then still writes its coverage counters.
@@ -123,10 +230,212 @@ fn run_with_timeout(cmd: &mut Command, limit: Duration) -> Result<Option<i32>> {
             std::thread::sleep(Duration::from_millis(200));
             let _ = child.kill();
             let _ = child.wait();
-            return Ok(None);
+            break None;
         }
         std::thread::sleep(Duration::from_millis(2));
+    };
+    let stderr = reader
+        .map(|r| r.join().unwrap_or_default())
+        .unwrap_or_default();
+    Ok(NativeEnd { code, stderr })
+}
+
+/// What a native build compiles, with which flags.
+struct Build<'a> {
+    sources: &'a [PathBuf],
+    harness: &'a Path,
+    /// Flags of every compile and the link.
+    common: &'a [String],
+    unit_mode: bool,
+}
+
+/// One kind of build: its compiler, and flags for the program's files, the harness, the link.
+struct Variant<'a> {
+    cc: &'a str,
+    /// The old C `gen` accepts, in this compiler's words.
+    dialect: &'a [&'a str],
+    instrument: &'a [&'a str],
+    harness: &'a [&'a str],
+    link: &'a [&'a str],
+}
+
+const COVERAGE: Variant = Variant {
+    cc: NATIVE_CC,
+    dialect: GCC_DIALECT_FLAGS,
+    instrument: &["--coverage"],
+    harness: &["-DCAIRN_GCOV"],
+    link: &["--coverage"],
+};
+
+const ASAN: Variant = Variant {
+    cc: CLANG,
+    dialect: DIALECT_FLAGS,
+    instrument: &["-fsanitize=address", "-fno-omit-frame-pointer"],
+    harness: &[],
+    link: &["-fsanitize=address"],
+};
+
+/// Compiles the program and the harness into `dir/prog`; returns it and the program's object
+/// files.
+fn build(b: &Build, v: &Variant, dir: &Path) -> Result<(PathBuf, Vec<PathBuf>)> {
+    let Build {
+        sources,
+        harness,
+        common,
+        unit_mode,
+    } = *b;
+    let (instrument, harness_flags, link) = (v.instrument, v.harness, v.link);
+    std::fs::create_dir_all(dir)?;
+    let mut objs = vec![];
+    for (i, s) in sources.iter().enumerate() {
+        let o = dir.join(format!("src{i}.o"));
+        let mut cmd = Command::new(v.cc);
+        cmd.args(common)
+            .args(v.dialect)
+            .args(instrument)
+            .args(["-c", "-o"])
+            .arg(&o)
+            .arg(s);
+        if unit_mode {
+            // Unit mode: the harness has the `main`.
+            cmd.arg("-Dmain=cairn_program_main");
+        }
+        let out = cmd.output().with_context(|| format!("running {}", v.cc))?;
+        if !out.status.success() {
+            bail!(
+                "native compile of {} failed:\n{}",
+                s.display(),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        objs.push(o);
     }
+    let ho = dir.join("harness.o");
+    let out = Command::new(v.cc)
+        .args(common)
+        .args(v.dialect)
+        .args(harness_flags)
+        .args(["-c", "-o"])
+        .arg(&ho)
+        .arg(harness)
+        .output()?;
+    if !out.status.success() {
+        bail!(
+            "compiling the harness failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let exe = dir.join("prog");
+    let out = Command::new(v.cc)
+        .args(common)
+        .args(link)
+        .args(&objs)
+        .arg(&ho)
+        .arg("-o")
+        .arg(&exe)
+        .arg("-lm")
+        .output()?;
+    if !out.status.success() {
+        bail!(
+            "linking the native replay binary failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    Ok((exe, objs))
+}
+
+/// What AddressSanitizer reported: the error's kind, the faulting address when given, and the
+/// innermost stack frame in one of the program's files (file, line).
+struct AsanReport {
+    kind: String,
+    addr: Option<u64>,
+    frame: Option<(String, u32)>,
+}
+
+fn parse_asan(stderr: &str, sources: &[PathBuf]) -> Option<AsanReport> {
+    let line = stderr
+        .lines()
+        .find(|l| l.contains("ERROR: AddressSanitizer: "))?;
+    let rest = line.split("ERROR: AddressSanitizer: ").nth(1)?;
+    let kind = rest.split(" on ").next().unwrap_or(rest).trim().to_string();
+    let addr = rest
+        .split("address ")
+        .nth(1)
+        .and_then(|a| a.split_whitespace().next())
+        .and_then(|a| u64::from_str_radix(a.trim_start_matches("0x"), 16).ok());
+    let frame = stderr
+        .lines()
+        .filter(|l| l.trim_start().starts_with('#'))
+        .filter_map(|l| {
+            let loc = l.split(" in ").nth(1)?.split_whitespace().nth(1)?;
+            let mut parts = loc.rsplitn(3, ':');
+            let (a, b, c) = (parts.next()?, parts.next(), parts.next());
+            // file:line:col or file:line
+            let (file, line) = match (b, c) {
+                (Some(l), Some(f)) if l.parse::<u32>().is_ok() => (f, l),
+                (Some(f), None) => (f, a),
+                _ => return None,
+            };
+            Some((file.to_string(), line.parse().ok()?))
+        })
+        .find(|(f, _)| {
+            sources
+                .iter()
+                .any(|s| same_file(&s.display().to_string(), f))
+        });
+    Some(AsanReport { kind, addr, frame })
+}
+
+/// Does an AddressSanitizer report show the fault Cairn predicted?
+fn same_fault_kind(cairn: &str, asan: &AsanReport) -> bool {
+    let k = asan.kind.as_str();
+    let segv = k.starts_with("SEGV");
+    if cairn.contains("null pointer") {
+        segv && asan.addr.is_none_or(|a| a < 4096)
+    } else if cairn.contains("out-of-bounds") {
+        k.contains("buffer-overflow")
+            || k.contains("buffer-underflow")
+            || k == "unknown-crash"
+            || segv
+    } else if cairn.contains("use after free") {
+        k.contains("use-after-free")
+            || k.contains("use-after-return")
+            || k.contains("use-after-scope")
+    } else if cairn.contains("read-only") || cairn.contains("function pointer") {
+        segv
+    } else if cairn.contains("double free") {
+        k.contains("double-free")
+    } else if cairn.contains("malloc did not return") {
+        k.contains("not malloc()-ed") || k.contains("bad-free") || k.contains("invalid-free")
+    } else if cairn.contains("division") {
+        k.starts_with("FPE")
+    } else {
+        false
+    }
+}
+
+/// Fault kinds that have a native counterpart AddressSanitizer reports.
+fn asan_checkable(kind: &str) -> bool {
+    [
+        "null pointer",
+        "out-of-bounds",
+        "use after free",
+        "read-only",
+        "function pointer",
+        "double free",
+        "malloc did not return",
+        "division",
+    ]
+    .iter()
+    .any(|k| kind.contains(k))
+}
+
+/// `file:line:col` → (file, line).
+fn split_location(at: &str) -> Option<(String, u32)> {
+    let mut parts = at.rsplitn(3, ':');
+    let _col = parts.next()?;
+    let line = parts.next()?.parse().ok()?;
+    Some((parts.next()?.to_string(), line))
 }
 
 pub fn replay(
@@ -144,7 +453,20 @@ pub fn replay(
         .collect();
     let sources = &sources[..];
     let dir = &dir.canonicalize()?;
+    let mut tests: Vec<PathBuf> = match std::fs::read_dir(dir.join("tests")) {
+        Ok(rd) => rd
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "json"))
+            .filter(|p| !p.file_name().unwrap().to_string_lossy().starts_with('.'))
+            .collect(),
+        Err(_) => vec![],
+    };
+    tests.sort();
     let harness = dir.join("replay/harness.c");
+    if tests.is_empty() && dir.join("tests").is_dir() {
+        // No test (or stopped before it wrote one): nothing to build or check.
+        return Ok(ReplayReport::default());
+    }
     if !harness.exists() {
         bail!(
             "{} not found: is {} a Cairn output directory?",
@@ -152,98 +474,48 @@ pub fn replay(
             dir.display()
         );
     }
-    let mut common: Vec<String> = vec!["-O0".into(), "-g".into(), "-w".into()];
-    if opts.data_model == crate::ir::DataModel::ILP32 {
-        common.push("-m32".into());
-    }
-    for i in &opts.includes {
-        common.push(format!("-I{}", i.display()));
-    }
-    for d in &opts.defines {
-        common.push(format!("-D{d}"));
-    }
-    let mut objs = vec![];
-    for (i, s) in sources.iter().enumerate() {
-        let o = tmp.path().join(format!("src{i}.o"));
-        let mut cmd = Command::new(NATIVE_CC);
-        cmd.args(&common)
-            .args(["--coverage", "-c", "-o"])
-            .arg(&o)
-            .arg(s);
-        if entry != "main" {
-            // Unit mode: the harness has the `main`.
-            cmd.arg("-Dmain=cairn_program_main");
-        }
-        let out = cmd.output().context("running gcc")?;
-        if !out.status.success() {
-            bail!(
-                "native compile of {} failed:\n{}",
-                s.display(),
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-        objs.push(o);
-    }
-    let ho = tmp.path().join("harness.o");
-    let out = Command::new(NATIVE_CC)
-        .args(&common)
-        .args(["-DCAIRN_GCOV", "-c", "-o"])
-        .arg(&ho)
-        .arg(&harness)
-        .output()?;
-    if !out.status.success() {
-        bail!(
-            "compiling the harness failed:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-    let exe = tmp.path().join("prog");
-    let out = Command::new(NATIVE_CC)
-        .args(&common)
-        .arg("--coverage")
-        .args(&objs)
-        .arg(&ho)
-        .arg("-o")
-        .arg(&exe)
-        .arg("-lm")
-        .output()?;
-    if !out.status.success() {
-        bail!(
-            "linking the native replay binary failed:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
+    let tests: Vec<(PathBuf, serde_json::Value)> = tests
+        .into_iter()
+        .map(|t| crate::output::suite::read_test(&t).map(|j| (t, j)))
+        .collect::<Result<_>>()?;
 
-    let mut tests: Vec<PathBuf> = std::fs::read_dir(dir.join("tests"))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    tests.sort();
+    let mut common: Vec<String> = vec!["-O0".into(), "-g".into(), "-w".into()];
+    common.extend(target_flags(opts));
+    let plan = Build {
+        sources,
+        harness: &harness,
+        common: &common,
+        unit_mode: entry != "main",
+    };
+    let (exe, objs) = build(&plan, &COVERAGE, tmp.path())?;
+    // The sanitizer build is made only if some test is predicted to fault.
+    let mut asan: Option<Result<PathBuf, String>> = None;
+
     let mut rep = ReplayReport {
         tests: tests.len(),
         ..Default::default()
     };
     let mut all_lines: BTreeMap<(String, u32), u64> = BTreeMap::new();
     let mut all_branches: BTreeMap<(String, u32, u32), u64> = BTreeMap::new();
-    for t in &tests {
+    for (t, json) in &tests {
         for o in &objs {
             let _ = std::fs::remove_file(o.with_extension("gcda"));
         }
-        let code = run_with_timeout(
+        let outcome = json["outcome"].as_str().unwrap_or("");
+        let fault = json["fault"].as_str().unwrap_or("");
+        let limit = match outcome {
+            "step-limit" => STEP_LIMIT_TIME,
+            "fault" => STEP_LIMIT_TIME,
+            _ => TEST_TIME,
+        };
+        let native = run_native(
             Command::new(&exe)
                 .env("CAIRN_TEST", t)
                 .current_dir(tmp.path()),
-            Duration::from_secs(10),
+            limit,
+            false,
         )?;
-        let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(t)?)?;
         let name = t.file_name().unwrap().to_string_lossy().to_string();
-        match (code, json["exit_code"].as_i64()) {
-            (None, _) => rep.mismatches.push(format!("{name}: native run timed out")),
-            (Some(c), Some(e)) if c as i64 != (e & 0xff) => rep
-                .mismatches
-                .push(format!("{name}: native exit code {c}, Cairn predicted {e}")),
-            _ => {}
-        }
         let mut cov: BTreeMap<String, FileCov> = BTreeMap::new();
         for (i, o) in objs.iter().enumerate() {
             let out = Command::new(GCOV)
@@ -267,6 +539,7 @@ pub fn replay(
                 cov.insert(f, c);
             }
         }
+        let mut lines_run = 0u64;
         for (f, c) in &cov {
             if !sources
                 .iter()
@@ -276,11 +549,141 @@ pub fn replay(
             }
             for (l, n) in &c.lines {
                 *all_lines.entry((f.clone(), *l)).or_insert(0) += n;
+                lines_run += n;
             }
             for ((l, b), n) in &c.branches {
                 *all_branches.entry((f.clone(), *l, *b)).or_insert(0) += n;
             }
         }
+
+        // How the test ends.
+        let confirmed = |ok: bool, why: String, rep: &mut ReplayReport| {
+            if ok {
+                rep.outcomes_confirmed += 1;
+            } else {
+                rep.mismatches.push(format!("{name}: {why}"));
+            }
+        };
+        let native_code = native.code;
+        match outcome {
+            "exit" | "abort" | "assume-failed" | "" => {
+                // A failed assumption ends the harness with exit(0).
+                let expect = match outcome {
+                    "abort" => Some(134),
+                    "assume-failed" => Some(0),
+                    _ => json["exit_code"].as_i64().map(|e| e & 0xff),
+                };
+                match (native_code, expect) {
+                    (None, _) => rep.mismatches.push(format!("{name}: native run timed out")),
+                    (Some(c), Some(e)) => confirmed(
+                        c as i64 == e,
+                        format!("native exit code {c}, Cairn predicted {e} ({outcome})"),
+                        &mut rep,
+                    ),
+                    (Some(_), None) => rep.outcomes_unchecked += 1,
+                }
+            }
+            "step-limit" => {
+                let steps = json["steps"].as_u64().unwrap_or(u64::MAX);
+                match native_code {
+                    None => rep.outcomes_confirmed += 1,
+                    Some(_) if lines_run >= steps => rep.outcomes_confirmed += 1,
+                    Some(c) if c >= 128 => rep.mismatches.push(format!(
+                        "{name}: Cairn predicted the step limit ({steps} instructions), the native run was killed by signal {} after {lines_run} source lines",
+                        c - 128
+                    )),
+                    Some(c) => rep.unconfirmed.push(format!(
+                        "{name}: predicted to exceed {steps} instructions; natively it exited ({c}) after {lines_run} source lines"
+                    )),
+                }
+            }
+            "fault" if fault.contains("stack overflow") => confirmed(
+                matches!(native_code, Some(139) | Some(135)),
+                format!(
+                    "Cairn predicted a stack overflow, the native run {}",
+                    describe_end(native_code)
+                ),
+                &mut rep,
+            ),
+            "fault" if asan_checkable(fault) => {
+                let asan_exe = asan.get_or_insert_with(|| {
+                    build(&plan, &ASAN, &tmp.path().join("asan"))
+                        .map(|(exe, _)| exe)
+                        .map_err(|e| format!("{e:#}"))
+                });
+                match asan_exe {
+                    Ok(exe) => {
+                        let r = run_native(
+                            Command::new(&*exe)
+                                .env("CAIRN_TEST", t)
+                                .env(
+                                    "ASAN_OPTIONS",
+                                    "detect_leaks=0:allocator_may_return_null=1:detect_stack_use_after_return=0:handle_abort=1:symbolize=1",
+                                )
+                                .env("ASAN_SYMBOLIZER_PATH", "/usr/bin/llvm-symbolizer-19")
+                                .current_dir(tmp.path()),
+                            TEST_TIME,
+                            true,
+                        )?;
+                        match parse_asan(&r.stderr, sources) {
+                            // Past the red zones, into another object: undetectable natively.
+                            None if r.code.is_some_and(|c| c < 128)
+                                && (fault.contains("out-of-bounds") || fault.contains("use after free")) =>
+                            {
+                                rep.unconfirmed.push(format!(
+                                    "{name}: `{fault}` not seen by AddressSanitizer (the access reached another object's memory); the run exited with {}",
+                                    r.code.unwrap_or(0)
+                                ))
+                            }
+                            None => rep.mismatches.push(format!(
+                                "{name}: Cairn predicted `{fault}`; natively (AddressSanitizer) no memory error, the run {}",
+                                describe_end(r.code)
+                            )),
+                            Some(a) if !same_fault_kind(fault, &a) => rep.mismatches.push(format!(
+                                "{name}: Cairn predicted `{fault}`; natively AddressSanitizer reports {}",
+                                a.kind
+                            )),
+                            Some(a) => {
+                                let predicted = json["fault_location"].as_str().and_then(split_location);
+                                let in_program = predicted.as_ref().is_some_and(|(f, _)| {
+                                    sources.iter().any(|s| same_file(&s.display().to_string(), f))
+                                });
+                                match (predicted, &a.frame) {
+                                    (Some((pf, pl)), Some((nf, nl))) if in_program => confirmed(
+                                        same_file(&pf, nf) && pl == *nl,
+                                        format!(
+                                            "Cairn predicted `{fault}` at {pf}:{pl}; natively at {nf}:{nl}"
+                                        ),
+                                        &mut rep,
+                                    ),
+                                    // Inside a library function: the kind is what can be compared.
+                                    _ => rep.outcomes_confirmed += 1,
+                                }
+                            }
+                        }
+                    }
+                    Err(e) => {
+                        rep.outcomes_unchecked += 1;
+                        let note = format!(
+                            "no AddressSanitizer build, faults checked by signal only: {e}"
+                        );
+                        if !rep.notes.contains(&note) {
+                            rep.notes.push(note);
+                        }
+                    }
+                }
+            }
+            "fault" if fault.contains("unreachable") => confirmed(
+                native_code.is_some_and(|c| c >= 128),
+                format!(
+                    "Cairn predicted `{fault}`, the native run {}",
+                    describe_end(native_code)
+                ),
+                &mut rep,
+            ),
+            _ => rep.outcomes_unchecked += 1,
+        }
+
         for g in json["covers"].as_array().cloned().unwrap_or_default() {
             let Some(g) = g.as_u64().map(|g| g as usize) else {
                 continue;
@@ -323,6 +726,13 @@ pub fn replay(
     rep.lines_executed = all_lines.values().filter(|n| **n > 0).count();
     rep.branches_total = all_branches.len();
     rep.branches_taken = all_branches.values().filter(|n| **n > 0).count();
-    let _ = BTreeSet::<u8>::new();
     Ok(rep)
+}
+
+fn describe_end(code: Option<i32>) -> String {
+    match code {
+        None => "did not end in time".into(),
+        Some(c) if c > 128 => format!("was killed by signal {}", c - 128),
+        Some(c) => format!("exited with {c}"),
+    }
 }

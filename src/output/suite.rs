@@ -1,12 +1,16 @@
 //! The output directory, written as results arrive so a killed run loses nothing found so far:
 //! `tests/NNNNNN.json`, `test-suite/` (Test-Comp), `replay/harness.c`, `goals.json`,
 //! `summary.json`, `coverage.csv`.
+//!
+//! Every file is written under a temporary name and renamed, so a kill at any moment leaves
+//! complete files only. A directory is reused only when everything in it is Cairn's: its
+//! earlier outputs are removed, and a directory holding anything else is refused.
 
 use crate::analysis::goals::{GoalKind, Goals};
 use crate::driver::ledger::{Ledger, Status};
 use crate::exec::{InputKind, InputValue, Outcome};
 use crate::ir::Module;
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use serde_json::json;
 use std::fs::{self, File};
 use std::io::Write;
@@ -22,12 +26,18 @@ pub struct Test {
     pub found_by: String,
     pub time_s: f64,
     pub outcome: Outcome,
+    /// Where a faulting run failed (`file:line:col`), for native replay to compare.
+    pub fault_location: Option<String>,
+    /// IR instructions the run executed.
+    pub steps: u64,
 }
 
 pub fn input_json(v: &InputValue) -> serde_json::Value {
     let mut o = json!({"type": v.kind.name(), "value": v.to_text()});
     if v.kind == InputKind::Bytes {
         o["name"] = json!(v.name);
+    } else if v.is_extern_result() {
+        o["from"] = json!(v.name);
     }
     o
 }
@@ -47,13 +57,110 @@ pub fn test_json(t: &Test) -> serde_json::Value {
     if let Outcome::Fault { kind, .. } = &t.outcome {
         o["fault"] = json!(kind);
     }
+    if let Some(at) = &t.fault_location {
+        o["fault_location"] = json!(at);
+    }
+    if t.outcome == Outcome::StepLimit {
+        o["steps"] = json!(t.steps);
+    }
     o
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same directory and a rename: a
+/// kill at any moment leaves the old file, the new one or none, never a truncated one.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let tmp = path.with_file_name(format!(".{name}.tmp"));
+    fs::write(&tmp, bytes).with_context(|| format!("cannot write {}", tmp.display()))?;
+    fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}
+
+/// Is `name` (in subdirectory `sub` of an output directory, "" at the top) a file Cairn writes?
+fn cairn_file(sub: &str, name: &str) -> bool {
+    let numbered = |prefix: &str, ext: &str| {
+        name.strip_prefix(prefix)
+            .and_then(|r| r.strip_suffix(ext))
+            .is_some_and(|n| n.len() >= 6 && n.bytes().all(|b| b.is_ascii_digit()))
+    };
+    // Temporary files of `write_atomic`.
+    if name.starts_with('.') && name.ends_with(".tmp") {
+        return true;
+    }
+    match sub {
+        "" => matches!(
+            name,
+            "goals.json" | "summary.json" | "coverage.csv" | "test-suite.zip"
+        ),
+        "tests" => numbered("", ".json"),
+        "test-suite" => name == "metadata.xml" || numbered("test", ".xml"),
+        "replay" => name == "harness.c",
+        _ => false,
+    }
+}
+
+/// Makes `dir` ready for a run: creates it, or removes what an earlier run of Cairn wrote
+/// there. Refuses a directory holding anything else: Cairn never deletes what it did not write.
+pub fn prepare_output_dir(dir: &Path) -> Result<()> {
+    if !dir.exists() {
+        return fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()));
+    }
+    if !dir.is_dir() {
+        bail!("--out {}: exists and is not a directory", dir.display());
+    }
+    let mut ours = vec![];
+    let mut foreign = vec![];
+    let entries = |d: &Path| -> Result<Vec<(String, PathBuf, bool)>> {
+        let mut v = vec![];
+        for e in fs::read_dir(d).with_context(|| format!("cannot read {}", d.display()))? {
+            let e = e?;
+            let real_dir = e.file_type()?.is_dir();
+            v.push((
+                e.file_name().to_string_lossy().into_owned(),
+                e.path(),
+                real_dir,
+            ));
+        }
+        Ok(v)
+    };
+    for (name, path, is_dir) in entries(dir)? {
+        if is_dir && matches!(name.as_str(), "tests" | "test-suite" | "replay") {
+            for (n, p, d) in entries(&path)? {
+                if !d && cairn_file(&name, &n) {
+                    ours.push(p);
+                } else {
+                    foreign.push(format!("{name}/{n}"));
+                }
+            }
+        } else if !is_dir && cairn_file("", &name) {
+            ours.push(path);
+        } else {
+            foreign.push(name);
+        }
+    }
+    if !foreign.is_empty() {
+        foreign.sort();
+        let more = if foreign.len() > 5 {
+            format!(" and {} more", foreign.len() - 5)
+        } else {
+            String::new()
+        };
+        foreign.truncate(5);
+        bail!(
+            "--out {}: the directory holds files Cairn did not write ({}{more}); Cairn reuses only a new, an empty or its own output directory, and never deletes anything else",
+            dir.display(),
+            foreign.join(", ")
+        );
+    }
+    for p in ours {
+        fs::remove_file(&p).with_context(|| format!("cannot remove {}", p.display()))?;
+    }
+    Ok(())
 }
 
 /// Reads the input values of a test file (for replay).
 pub fn read_test_values(path: &Path) -> Result<Vec<(String, String)>> {
-    let v: serde_json::Value = serde_json::from_str(&fs::read_to_string(path)?)
-        .with_context(|| format!("{}", path.display()))?;
+    let v = read_test(path)?;
     let mut out = vec![];
     for i in v["inputs"].as_array().cloned().unwrap_or_default() {
         out.push((
@@ -62,6 +169,14 @@ pub fn read_test_values(path: &Path) -> Result<Vec<(String, String)>> {
         ));
     }
     Ok(out)
+}
+
+/// A test file's JSON; errors name the file.
+pub fn read_test(path: &Path) -> Result<serde_json::Value> {
+    let text =
+        fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a valid Cairn test file", path.display()))
 }
 
 pub struct SuiteWriter {
@@ -92,19 +207,22 @@ impl SuiteWriter {
         module: &Module,
         spec_error: bool,
     ) -> Result<SuiteWriter> {
+        prepare_output_dir(dir)?;
         for sub in ["tests", "test-suite", "replay"] {
             let p = dir.join(sub);
-            if p.exists() && sub != "replay" {
-                fs::remove_dir_all(&p)?;
-            }
             fs::create_dir_all(&p).with_context(|| format!("cannot create {}", p.display()))?;
         }
-        fs::write(
-            dir.join("replay/harness.c"),
-            crate::output::harness::harness_c(module),
+        write_atomic(
+            &dir.join("replay/harness.c"),
+            crate::output::harness::harness_c(module).as_bytes(),
         )?;
-        let mut csv = File::create(dir.join("coverage.csv"))?;
-        writeln!(csv, "time_s,covered,unreachable,tests")?;
+        write_atomic(
+            &dir.join("coverage.csv"),
+            b"time_s,covered,unreachable,tests\n",
+        )?;
+        let csv = fs::OpenOptions::new()
+            .append(true)
+            .open(dir.join("coverage.csv"))?;
         let w = SuiteWriter {
             dir: dir.to_path_buf(),
             tests: 0,
@@ -122,9 +240,9 @@ impl SuiteWriter {
     /// Unit mode: the harness calls `entry`, and the metadata names it.
     pub fn set_entry(&mut self, module: &Module, entry: &str) -> Result<()> {
         self.entry = entry.to_string();
-        fs::write(
-            self.dir.join("replay/harness.c"),
-            crate::output::harness::harness_c_for(module, entry),
+        write_atomic(
+            &self.dir.join("replay/harness.c"),
+            crate::output::harness::harness_c_for(module, entry).as_bytes(),
         )?;
         self.write_metadata(module)
     }
@@ -158,7 +276,7 @@ impl SuiteWriter {
             arch,
             now
         );
-        fs::write(self.dir.join("test-suite/metadata.xml"), s)?;
+        write_atomic(&self.dir.join("test-suite/metadata.xml"), s.as_bytes())?;
         Ok(())
     }
 
@@ -167,7 +285,10 @@ impl SuiteWriter {
         let n = self.tests + 1;
         self.tests = n;
         let p = self.dir.join(format!("tests/{n:06}.json"));
-        fs::write(&p, serde_json::to_string_pretty(&test_json(t))? + "\n")?;
+        write_atomic(
+            &p,
+            (serde_json::to_string_pretty(&test_json(t))? + "\n").as_bytes(),
+        )?;
         let mut x = String::from(XML_HEAD);
         x.push_str("<!DOCTYPE testcase PUBLIC \"+//IDN sosy-lab.org//DTD test-format testcase 1.1//EN\" \"https://sosy-lab.org/test-format/testcase-1.1.dtd\">\n");
         x.push_str(if t.error {
@@ -175,7 +296,9 @@ impl SuiteWriter {
         } else {
             "<testcase>\n"
         });
-        for v in &t.inputs {
+        // TestCov feeds only the `__VERIFIER_nondet_*` calls: values of unmodelled external
+        // functions (which run natively there) would shift every later value.
+        for v in t.inputs.iter().filter(|v| !v.is_extern_result()) {
             x.push_str(&format!(
                 "  <input type=\"{}\">{}</input>\n",
                 xml_escape(v.kind.c_type()),
@@ -183,7 +306,10 @@ impl SuiteWriter {
             ));
         }
         x.push_str("</testcase>\n");
-        fs::write(self.dir.join(format!("test-suite/test{n:06}.xml")), x)?;
+        write_atomic(
+            &self.dir.join(format!("test-suite/test{n:06}.xml")),
+            x.as_bytes(),
+        )?;
         Ok(n)
     }
 
@@ -192,15 +318,9 @@ impl SuiteWriter {
         let row = (ledger.covered, ledger.unreachable, self.tests);
         if row != self.last_row {
             self.last_row = row;
-            writeln!(
-                self.csv,
-                "{:.3},{},{},{}",
-                self.elapsed(),
-                row.0,
-                row.1,
-                row.2
-            )?;
-            self.csv.flush()?;
+            // One write per row: a kill leaves whole rows.
+            let line = format!("{:.3},{},{},{}\n", self.elapsed(), row.0, row.1, row.2);
+            self.csv.write_all(line.as_bytes())?;
         }
         Ok(())
     }
@@ -237,9 +357,9 @@ impl SuiteWriter {
                 })
             })
             .collect();
-        fs::write(
-            self.dir.join("goals.json"),
-            serde_json::to_string_pretty(&gj)? + "\n",
+        write_atomic(
+            &self.dir.join("goals.json"),
+            (serde_json::to_string_pretty(&gj)? + "\n").as_bytes(),
         )?;
         let total = ledger.total();
         let reachable = total - ledger.unreachable;
@@ -260,21 +380,23 @@ impl SuiteWriter {
                 s.insert(k.clone(), v.clone());
             }
         }
-        fs::write(
-            self.dir.join("summary.json"),
-            serde_json::to_string_pretty(&summary)? + "\n",
+        write_atomic(
+            &self.dir.join("summary.json"),
+            (serde_json::to_string_pretty(&summary)? + "\n").as_bytes(),
         )?;
         self.write_zip()?;
         Ok(summary)
     }
 
     fn write_zip(&self) -> Result<()> {
-        let f = File::create(self.dir.join("test-suite.zip"))?;
+        let tmp = self.dir.join(".test-suite.zip.tmp");
+        let f = File::create(&tmp)?;
         let mut z = zip::ZipWriter::new(f);
         let opts: zip::write::SimpleFileOptions = zip::write::SimpleFileOptions::default()
             .compression_method(zip::CompressionMethod::Deflated);
         let mut names: Vec<PathBuf> = fs::read_dir(self.dir.join("test-suite"))?
             .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| !p.file_name().unwrap().to_string_lossy().starts_with('.'))
             .collect();
         names.sort();
         for p in names {
@@ -283,6 +405,7 @@ impl SuiteWriter {
             z.write_all(&fs::read(&p)?)?;
         }
         z.finish()?;
+        fs::rename(&tmp, self.dir.join("test-suite.zip"))?;
         Ok(())
     }
 }

@@ -4,7 +4,31 @@
 use super::expr::{ExprId, Node, Pool};
 use crate::ir::{BinOp, CastOp, FBinOp, FPred, IPred};
 use std::collections::{HashMap, HashSet};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+
+/// Z3 contexts of live backends, so Ctrl-C can interrupt a query in flight. Signals are
+/// process-wide, so this registry is too: the solver layer's one piece of global state.
+static Z3_CONTEXTS: Mutex<Vec<(u64, usize)>> = Mutex::new(Vec::new());
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+static NEXT_BACKEND: AtomicU64 = AtomicU64::new(0);
+
+/// Stops all solver work of the process (Ctrl-C, SIGTERM): queries in flight return unknown
+/// at once, later ones are not started. Safe to call from any thread.
+pub fn interrupt_solvers() {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+    let contexts = Z3_CONTEXTS.lock().unwrap_or_else(|e| e.into_inner());
+    for &(_, ctx) in contexts.iter() {
+        if let Some(ctx) = std::ptr::NonNull::new(ctx as *mut z3_sys::_Z3_context) {
+            unsafe { z3_sys::Z3_interrupt(ctx) };
+        }
+    }
+}
+
+pub fn solvers_interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
 
 /// Values of input variables (by variable id).
 pub type Assignment = HashMap<u32, u64>;
@@ -27,14 +51,39 @@ pub trait Backend {
         timeout: Duration,
         current: &dyn Fn(u32) -> u64,
     ) -> Answer;
+    /// No work past this instant (the session's budget).
+    fn set_deadline(&mut self, _deadline: Option<Instant>) {}
 }
 
 /// Z3 over bit-vectors (system libz3 4.8.12 through the `z3` crate 0.22; see README).
 pub struct Z3Backend {
-    solver: z3::Solver,
+    /// Not freed after an interrupt: Z3 may take seconds to free a large search, and the
+    /// process is about to exit.
+    solver: std::mem::ManuallyDrop<z3::Solver>,
     cache: HashMap<ExprId, z3::ast::BV>,
     vars: HashMap<u32, z3::ast::BV>,
     timeout_ms: u32,
+    /// Key of this backend's context in `Z3_CONTEXTS`.
+    registration: u64,
+    pub deadline: Option<Instant>,
+    /// Left mid-query (interrupted, or out of time to undo the search): answers unknown.
+    abandoned: bool,
+}
+
+impl Drop for Z3Backend {
+    fn drop(&mut self) {
+        let mut contexts = Z3_CONTEXTS.lock().unwrap_or_else(|e| e.into_inner());
+        contexts.retain(|&(id, _)| id != self.registration);
+        if !self.abandoned {
+            unsafe { std::mem::ManuallyDrop::drop(&mut self.solver) };
+        }
+    }
+}
+
+/// The share of the time left a query may use: Z3 needs time after a timeout to undo its
+/// search (measured up to a third of the query's time on long bit-vector paths).
+pub fn bounded_by(timeout: Duration, left: Duration) -> Duration {
+    timeout.min(left * 2 / 3).max(Duration::from_millis(1))
 }
 
 impl Default for Z3Backend {
@@ -45,12 +94,43 @@ impl Default for Z3Backend {
 
 impl Z3Backend {
     pub fn new() -> Z3Backend {
+        let registration = NEXT_BACKEND.fetch_add(1, Ordering::Relaxed);
+        let ctx = z3::Context::thread_local().get_z3_context().as_ptr() as usize;
+        Z3_CONTEXTS
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((registration, ctx));
+        let solver = z3::Solver::new();
+        // Z3 would otherwise take SIGINT for itself during a query (and the run go on).
+        let mut p = z3::Params::new();
+        p.set_bool("ctrl_c", false);
+        solver.set_params(&p);
         Z3Backend {
-            solver: z3::Solver::new(),
+            solver: std::mem::ManuallyDrop::new(solver),
             cache: HashMap::new(),
             vars: HashMap::new(),
             timeout_ms: 0,
+            registration,
+            deadline: None,
+            abandoned: false,
         }
+    }
+
+    /// Unusable now (interrupted, or left in a search it cannot undo in the time left)?
+    fn unusable(&self) -> bool {
+        self.abandoned || solvers_interrupted()
+    }
+
+    /// After a check that took `took`: leave the solver as it is (and unusable) when it was
+    /// interrupted or when undoing a timed-out search would run past the deadline (Z3 needs
+    /// up to about 60% of the search's time for that); the session is ending either way.
+    fn abandon_after(&mut self, took: Duration, timed_out: bool) -> bool {
+        let left = self
+            .deadline
+            .map(|d| d.saturating_duration_since(Instant::now()));
+        self.abandoned = solvers_interrupted()
+            || left.is_some_and(|l| l.is_zero() || (timed_out && l < took * 3 / 5));
+        self.abandoned
     }
 
     fn set_timeout(&mut self, t: Duration) {
@@ -58,6 +138,7 @@ impl Z3Backend {
         if ms != self.timeout_ms {
             let mut p = z3::Params::new();
             p.set_u32("timeout", ms);
+            p.set_bool("ctrl_c", false);
             self.solver.set_params(&p);
             self.timeout_ms = ms;
         }
@@ -196,6 +277,9 @@ impl Z3Backend {
         timeout: Duration,
     ) -> Vec<Answer> {
         use z3::ast::BV;
+        if self.unusable() {
+            return vec![Answer::Unknown; extra.len()];
+        }
         self.set_timeout(timeout);
         self.solver.push();
         for &c in base {
@@ -207,11 +291,18 @@ impl Z3Backend {
             self.solver.push();
             let x = self.bv(pool, e);
             self.solver.assert(x.eq(&BV::from_u64(1, 1)));
-            out.push(match self.solver.check() {
+            let t = Instant::now();
+            let a = match self.solver.check() {
                 z3::SatResult::Sat => Answer::Sat(Assignment::new()),
                 z3::SatResult::Unsat => Answer::Unsat,
                 z3::SatResult::Unknown => Answer::Unknown,
-            });
+            };
+            let timed_out = a == Answer::Unknown;
+            out.push(a);
+            if self.abandon_after(t.elapsed(), timed_out) {
+                out.resize(extra.len(), Answer::Unknown);
+                return out;
+            }
             self.solver.pop(1);
         }
         self.solver.pop(1);
@@ -224,6 +315,10 @@ impl Backend for Z3Backend {
         "z3"
     }
 
+    fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+    }
+
     fn check(
         &mut self,
         pool: &Pool,
@@ -232,6 +327,9 @@ impl Backend for Z3Backend {
         _current: &dyn Fn(u32) -> u64,
     ) -> Answer {
         use z3::ast::BV;
+        if self.unusable() {
+            return Answer::Unknown;
+        }
         self.set_timeout(timeout);
         self.solver.push();
         let mut vars: HashSet<u32> = HashSet::new();
@@ -240,6 +338,7 @@ impl Backend for Z3Backend {
             self.solver.assert(x.eq(&BV::from_u64(1, 1)));
             collect_vars(pool, c, &mut vars);
         }
+        let t = Instant::now();
         let ans = match self.solver.check() {
             z3::SatResult::Sat => {
                 let m = self.solver.get_model();
@@ -258,6 +357,9 @@ impl Backend for Z3Backend {
             z3::SatResult::Unsat => Answer::Unsat,
             z3::SatResult::Unknown => Answer::Unknown,
         };
+        if self.abandon_after(t.elapsed(), ans == Answer::Unknown) {
+            return ans;
+        }
         self.solver.pop(1);
         ans
     }
@@ -414,12 +516,11 @@ impl SolverFront {
             self.timeout
         };
         let timeout = match self.deadline {
-            Some(d) => base
-                .min(d.saturating_duration_since(Instant::now()))
-                .max(Duration::from_millis(1)),
+            Some(d) => bounded_by(base, d.saturating_duration_since(Instant::now())),
             None => base,
         };
         for b in self.backends.iter_mut() {
+            b.set_deadline(self.deadline);
             self.stats.backend_calls += 1;
             answer = b.check(pool, &key, timeout, current);
             match &answer {

@@ -1,0 +1,54 @@
+/* Reliability: every kind of fault Cairn predicts must happen natively, of the same kind at the
+ * same line; deep but legal recursion is no fault, a 100 MB local array and endless recursion
+ * overflow the native 8 MB stack. */
+#include <stdlib.h>
+#include <string.h>
+extern int __VERIFIER_nondet_int(void);
+
+int depth(int n) {
+  if (n <= 0)
+    return 0;
+  return depth(n - 1) + 1;
+}
+
+int big_local(int k) {
+  char buf[100 << 20];
+  memset(buf, k, sizeof buf);
+  return buf[k & 0xfff];
+}
+
+int main(void) {
+  int k = __VERIFIER_nondet_int();
+  int *p = 0;
+  int a[4] = {0, 1, 2, 3};
+  int *h;
+  switch (k) {
+  case 1:
+    return *p;
+  case 2:
+    h = malloc(4 * sizeof(int));
+    h[4] = 1;
+    free(h);
+    return 0;
+  case 3:
+    h = malloc(8);
+    free(h);
+    return *h;
+  case 4:
+    h = malloc(8);
+    free(h);
+    free(h);
+    return 0;
+  case 5:
+    return 10 / (k - 5);
+  case 6:
+    return depth(100000) == 100000 ? 6 : 1;
+  case 7:
+    return big_local(k);
+  case 8:
+    return depth(10000000);
+  case 9:
+    return a[k - 5];
+  }
+  return 0;
+}
