@@ -152,6 +152,18 @@ enum Cmd {
         /// After testing, run the model checker on the goals left (a share of the budget).
         #[arg(long)]
         prove: bool,
+        /// Path-condition solver: z3, walk (concolic walk), portfolio (z3, then the walk), or
+        /// concretize (non-linear and opaque terms replaced by their values; the baseline).
+        #[arg(long, default_value = "portfolio", value_parser = parse_solver)]
+        solver: cairn::smt::solver::SolverKind,
+        /// Concolic-walk parameters, `key=value,...` (steps, neighbours, tabu, samples, step,
+        /// levels, bisection, restarts, time).
+        #[arg(long, default_value = "", value_parser = cairn::smt::walk::WalkConfig::parse)]
+        walk: cairn::smt::walk::WalkConfig,
+        /// Functions of the program whose calls stay opaque in path conditions (evaluated
+        /// concretely by the solver; they must be pure).
+        #[arg(long, value_delimiter = ',')]
+        opaque: Vec<String>,
         #[command(flatten)]
         front: Front,
     },
@@ -208,6 +220,11 @@ fn parse_duration(s: &str) -> Result<Duration, String> {
         .parse()
         .map_err(|_| format!("invalid duration `{s}`"))?;
     Ok(Duration::from_secs_f64(v * mult))
+}
+
+fn parse_solver(s: &str) -> Result<cairn::smt::solver::SolverKind, String> {
+    cairn::smt::solver::SolverKind::by_name(s)
+        .ok_or_else(|| format!("unknown solver `{s}` (z3, walk, portfolio, concretize)"))
 }
 
 fn interrupt_flag() -> Arc<AtomicBool> {
@@ -402,12 +419,20 @@ fn real_main(cli: Cli) -> Result<i32> {
             max_steps,
             goals,
             prove,
+            solver,
+            walk,
+            opaque,
             front,
         } => {
             let p = load_program(&files, &front)?;
             let mut writer =
                 SuiteWriter::create(&out, &files[0], &p.module, goals == GoalSet::Error)?;
             writer.set_entry(&p.module, &p.entry)?;
+            let solver_opts = cairn::driver::concolic::SolverOptions {
+                kind: solver,
+                walk,
+                opaque,
+            };
             let interrupted = interrupt_flag();
             // With --prove, testing gets two thirds of the budget and the model checker the rest.
             let test_time = if prove { time * 2 / 3 } else { time };
@@ -426,14 +451,20 @@ fn real_main(cli: Cli) -> Result<i32> {
                 ..Config::default()
             };
             let bar = progress_bar();
-            let mut extra = serde_json::json!({"strategy": strategy.name(), "seed": seed});
+            let mut extra = serde_json::json!({"strategy": strategy.name(), "seed": seed,
+                "solver_kind": solver.name()});
             match strategy {
                 Strategy::Random => cairn::driver::random::run(&mut s, seed, &cfg)?,
                 st => {
                     let strat = cairn::search::by_name(st.name()).expect("strategy");
                     let mut last = std::time::Instant::now();
-                    let c =
-                        cairn::driver::concolic::run(&mut s, strat, seed, &cfg, &mut |s, c| {
+                    let c = cairn::driver::concolic::run_with(
+                        &mut s,
+                        strat,
+                        seed,
+                        &cfg,
+                        &solver_opts,
+                        &mut |s, c| {
                             if let Some(b) = &bar {
                                 if last.elapsed().as_millis() >= 100 {
                                     last = std::time::Instant::now();
@@ -448,7 +479,8 @@ fn real_main(cli: Cli) -> Result<i32> {
                                     ));
                                 }
                             }
-                        })?;
+                        },
+                    )?;
                     extra["concolic"] = serde_json::to_value(&c.stats)?;
                     extra["solver"] = serde_json::to_value(&c.solver.stats)?;
                 }

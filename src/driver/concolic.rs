@@ -11,7 +11,8 @@ use crate::exec::{Config, InputKind, InputValue, Machine, RunResult};
 use crate::search::tree::{Pending, RunPath, Tree};
 use crate::search::{Ctx, PendingPool, Strategy};
 use crate::smt::expr::Pool;
-use crate::smt::solver::{Answer, SolverFront};
+use crate::smt::solver::{Answer, SolverFront, SolverKind};
+use crate::smt::walk::WalkConfig;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use std::rc::Rc;
@@ -28,6 +29,25 @@ pub struct ConcolicStats {
     pub concretizations: u64,
     pub tree_nodes: usize,
     pub exhausted: bool,
+}
+
+/// How concolic search solves path conditions (`cairn gen --solver`, `--walk`, `--opaque`).
+#[derive(Clone, Debug)]
+pub struct SolverOptions {
+    pub kind: SolverKind,
+    pub walk: WalkConfig,
+    /// Program functions whose calls stay opaque in path conditions.
+    pub opaque: Vec<String>,
+}
+
+impl Default for SolverOptions {
+    fn default() -> Self {
+        SolverOptions {
+            kind: SolverKind::Portfolio,
+            walk: WalkConfig::default(),
+            opaque: vec![],
+        }
+    }
 }
 
 pub struct Concolic {
@@ -63,12 +83,25 @@ impl Concolic {
         mut strategy: Box<dyn Strategy>,
         seed: u64,
         solver_timeout: Duration,
-    ) -> Concolic {
+        opts: &SolverOptions,
+        cfg: &Config,
+    ) -> anyhow::Result<Concolic> {
         strategy.prepare(s.program);
         let icfg = Icfg::new(&s.program.module);
-        Concolic {
-            pool: Pool::new(),
-            solver: SolverFront::with_z3(solver_timeout),
+        let mut pool = Pool::new();
+        if !opts.opaque.is_empty() {
+            let fns = crate::exec::opaque::InterpretedFns::new(
+                &s.program.module,
+                &s.program.exts,
+                &opts.opaque,
+                cfg.max_steps,
+            )
+            .map_err(anyhow::Error::msg)?;
+            pool.user_fns = Some(crate::smt::opaque::UserFnsRef(Rc::new(fns)));
+        }
+        Ok(Concolic {
+            pool,
+            solver: SolverFront::new(opts.kind, solver_timeout, opts.walk.clone(), seed),
             tree: Tree::default(),
             pending: PendingPool::default(),
             strategy,
@@ -78,7 +111,7 @@ impl Concolic {
             dist: Distances::unknown(),
             dist_covered: usize::MAX,
             runs: 0,
-        }
+        })
     }
 
     fn covered(s: &Session) -> Vec<bool> {
@@ -214,7 +247,12 @@ impl Concolic {
                         rng: SmallRng::seed_from_u64(self.stats.paths),
                     },
                 };
-                let run = self.execute(s, &mut src, cfg, p.depth + 1, "concolic")?;
+                let by = if self.solver.last_backend == "walk" {
+                    "walk"
+                } else {
+                    "concolic"
+                };
+                let run = self.execute(s, &mut src, cfg, p.depth + 1, by)?;
                 let followed = run.records.len() > p.depth
                     && run.records[p.depth].taken == p.outcome
                     && (p.depth == 0
@@ -240,7 +278,19 @@ pub fn run(
     cfg: &Config,
     progress: &mut dyn FnMut(&Session, &Concolic),
 ) -> anyhow::Result<Concolic> {
-    let mut c = Concolic::new(s, strategy, seed, Duration::from_secs(5));
+    run_with(s, strategy, seed, cfg, &SolverOptions::default(), progress)
+}
+
+/// `run` with the solver chosen by `opts`.
+pub fn run_with(
+    s: &mut Session,
+    strategy: Box<dyn Strategy>,
+    seed: u64,
+    cfg: &Config,
+    opts: &SolverOptions,
+    progress: &mut dyn FnMut(&Session, &Concolic),
+) -> anyhow::Result<Concolic> {
+    let mut c = Concolic::new(s, strategy, seed, Duration::from_secs(5), opts, cfg)?;
     c.solver.deadline = Some(s.start + s.budget.time);
     let mut first = RandomInputs {
         rng: SmallRng::seed_from_u64(seed),

@@ -792,6 +792,9 @@ impl<'m> Machine<'m> {
                                 if self.is_error_fn(&module.functions[f as usize].name) {
                                     self.errors_hit.push(*site);
                                 }
+                                if self.sym.is_some() {
+                                    self.opaque_call_enter(f, &argv, *ret, self.frames.len());
+                                }
                                 self.push_frame(f, &argv, *ret)?;
                                 return Ok(true);
                             }
@@ -886,6 +889,7 @@ impl<'m> Machine<'m> {
                         _ => NONE,
                     };
                     let fr = self.frames.pop().unwrap();
+                    let rv_sh = self.opaque_call_return(rv_sh, self.frames.len());
                     if let Some((lo, hi)) = self.mem.pop_stack(fr.stack_mark) {
                         self.clear_mem_shadow(lo, hi - lo);
                     }
@@ -901,6 +905,7 @@ impl<'m> Machine<'m> {
                             Some(VarArg::Scalar(v, Ty::Int(_))) => sext(v, 32) as i64,
                             _ => 0,
                         };
+                        self.libc.entry_ret = clib::scalar_of(&rv);
                         return Ok(false);
                     }
                     if let Some(rv) = rv {
@@ -1203,6 +1208,21 @@ impl<'m> Machine<'m> {
             self.regs[rb + d as usize] = mask(v, t.bits_with(pb));
         }
         Ok(())
+    }
+
+    /// Runs function `fid` on scalar arguments (bit patterns) until it returns: the evaluator
+    /// of opaque user functions. None if it does not return normally or reads an input.
+    pub fn call_scalar(mut self, fid: FuncId, args: &[u64]) -> Option<u64> {
+        let f = &self.module.functions[fid as usize];
+        let argv: Vec<VarArg> = f
+            .params
+            .iter()
+            .zip(args)
+            .map(|(p, v)| VarArg::Scalar(*v, p.ty()))
+            .collect();
+        self.push_frame(fid, &argv, None).ok()?;
+        self.run_loop();
+        self.libc.entry_ret.filter(|_| self.inputs.is_empty())
     }
 
     /// `va_start`: lays the variadic arguments out as the target ABI's `va_list` expects, so

@@ -4,6 +4,7 @@ pub mod input;
 pub mod libc;
 pub mod machine;
 pub mod memory;
+pub mod opaque;
 pub mod ops;
 pub mod shadow;
 

@@ -54,6 +54,8 @@ pub struct Shadow<'p> {
     pub concretized: u64,
     /// Stop recording branches after this many (very long paths).
     pub max_path: usize,
+    /// Calls of opaque user functions in progress: their branches are not recorded.
+    pub opaque_frames: Vec<super::opaque::OpaqueFrame>,
 }
 
 impl<'p> Shadow<'p> {
@@ -67,6 +69,7 @@ impl<'p> Shadow<'p> {
             ret: NONE,
             concretized: 0,
             max_path: 100_000,
+            opaque_frames: vec![],
         }
     }
 }
@@ -378,6 +381,12 @@ impl<'m> Machine<'m> {
                     return self.set_sh(rb, *d, NONE);
                 }
                 let w = ty.bits_with(pb) as u8;
+                if let Some(f) = super::opaque::math_intrinsic(*op, w) {
+                    let xs = args.iter().map(|r| self.sh_expr(rb, *r, w)).collect();
+                    let pool = &mut *self.sym.as_mut().unwrap().pool;
+                    let e = pool.opaque(crate::smt::opaque::OpaqueFn::Math(f), w, xs);
+                    return self.set_sh(rb, *d, e);
+                }
                 let e = match op {
                     IntrinsicOp::Copy => self.sh(rb, args[0]),
                     IntrinsicOp::SMax
@@ -526,7 +535,10 @@ impl<'m> Machine<'m> {
     /// that search can look for the input that breaks it (a crash is a test too).
     fn check(&mut self, site: (FuncId, BlockId), ok: ExprId) {
         let s = self.sym.as_mut().unwrap();
-        if s.path.len() >= s.max_path || s.pool.as_const(ok).is_some() {
+        if s.path.len() >= s.max_path
+            || s.pool.as_const(ok).is_some()
+            || !s.opaque_frames.is_empty()
+        {
             return;
         }
         let bad = s.pool.not(ok);
@@ -623,7 +635,7 @@ impl<'m> Machine<'m> {
         block: BlockId,
     ) {
         let Some(s) = &self.sym else { return };
-        if s.path.len() >= s.max_path {
+        if s.path.len() >= s.max_path || !s.opaque_frames.is_empty() {
             return;
         }
         match term {
