@@ -432,6 +432,7 @@ fn real_main(cli: Cli) -> Result<i32> {
                 kind: solver,
                 walk,
                 opaque,
+                ..Default::default()
             };
             let interrupted = interrupt_flag();
             // With --prove, testing gets two thirds of the budget and the model checker the rest.

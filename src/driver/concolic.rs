@@ -38,6 +38,8 @@ pub struct SolverOptions {
     pub walk: WalkConfig,
     /// Program functions whose calls stay opaque in path conditions.
     pub opaque: Vec<String>,
+    /// More walks on a pending branch the walk did not solve.
+    pub walk_retries: u32,
 }
 
 impl Default for SolverOptions {
@@ -46,6 +48,7 @@ impl Default for SolverOptions {
             kind: SolverKind::Portfolio,
             walk: WalkConfig::default(),
             opaque: vec![],
+            walk_retries: 2,
         }
     }
 }
@@ -62,6 +65,9 @@ pub struct Concolic {
     dist: Distances,
     dist_covered: usize,
     runs: usize,
+    /// Retries of pending branches the walk did not solve, by (tree node, outcome).
+    walk_tries: std::collections::HashMap<(u32, usize), u32>,
+    walk_retries: u32,
 }
 
 /// Runs the program once with a symbolic shadow; returns the result and its decisions.
@@ -111,6 +117,8 @@ impl Concolic {
             dist: Distances::unknown(),
             dist_covered: usize::MAX,
             runs: 0,
+            walk_tries: Default::default(),
+            walk_retries: opts.walk_retries,
         })
     }
 
@@ -262,7 +270,22 @@ impl Concolic {
                 }
             }
             Answer::Unsat => self.stats.infeasible += 1,
-            Answer::Unknown => self.stats.solver_unknown += 1,
+            Answer::Unknown => {
+                self.stats.solver_unknown += 1;
+                // The walk is a randomized search: a branch it missed gets a few more tries
+                // (each continues the walk's random sequence).
+                let tries = self.walk_tries.entry((p.node, p.outcome)).or_insert(0);
+                if self.solver.last_backend == "walk" && *tries < self.walk_retries {
+                    *tries += 1;
+                    let mut ctx = Ctx {
+                        rng: &mut self.rng,
+                        covered: &covered,
+                        dist: &self.dist,
+                    };
+                    let id = self.pending.add(p.clone());
+                    self.strategy.add(id, &p, &mut ctx);
+                }
+            }
         }
         self.stats.pending_left = self.pending.live();
         Ok(true)

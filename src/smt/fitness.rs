@@ -5,6 +5,7 @@
 //! the smallest; anything else scores 0 or 1.
 
 use super::expr::{ExprId, Node, Pool};
+use super::opaque::{MathOp, OpaqueFn};
 use crate::exec::ops::sext;
 use crate::ir::{BinOp, FPred, IPred};
 use std::collections::HashMap;
@@ -221,6 +222,72 @@ pub fn violated_leaf(
             violated_leaf(pool, a, vals, memo).or_else(|| violated_leaf(pool, b, vals, memo))
         }
         _ => measure(pool, c, vals, memo).map(|_| c),
+    }
+}
+
+/// The argument of a floating-point absolute value (`fabs` call or sign-bit mask), if `e` is one.
+fn abs_argument(pool: &Pool, e: ExprId) -> Option<ExprId> {
+    match pool.node(e) {
+        Node::Bin {
+            op: BinOp::And,
+            w,
+            a,
+            b,
+        } if pool.as_const(*b) == Some(crate::exec::ops::mask(u64::MAX, *w as u32) >> 1) => {
+            Some(*a)
+        }
+        Node::Opaque { call, .. } => {
+            let c = pool.opaque_call(*call);
+            matches!(c.f, OpaqueFn::Math(m) if m.op == MathOp::Fabs).then(|| c.args[0])
+        }
+        _ => None,
+    }
+}
+
+/// An equality in effect: `a == b`, or `|e| < c` / `<=` between floats (a band around `e = 0`).
+pub fn is_equality(pool: &Pool, c: ExprId) -> bool {
+    match pool.node(c) {
+        Node::Cmp {
+            pred: IPred::Eq, ..
+        } => true,
+        Node::FCmp { pred, a, .. } => match pred {
+            FPred::Oeq | FPred::Ueq => true,
+            FPred::Olt | FPred::Ole | FPred::Ult | FPred::Ule => abs_argument(pool, *a).is_some(),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// The signed quantity an equality (`is_equality`) wants at zero: `a - b`, or `e` for `|e| < c`.
+pub fn residual(
+    pool: &Pool,
+    c: ExprId,
+    vals: &dyn Fn(u32) -> u64,
+    memo: &mut HashMap<ExprId, u64>,
+) -> Option<f64> {
+    match pool.node(c) {
+        Node::Cmp {
+            pred: IPred::Eq,
+            a,
+            b,
+        } => {
+            let w = pool.width(*a) as u32;
+            let (x, y) = (pool.eval(*a, vals, memo), pool.eval(*b, vals, memo));
+            Some(sext(x.wrapping_sub(y), w) as f64)
+        }
+        Node::FCmp { pred, w, a, b } => {
+            if let Some(inner) = abs_argument(pool, *a) {
+                return Some(as_float(pool.eval(inner, vals, memo), *w));
+            }
+            if !matches!(pred, FPred::Oeq | FPred::Ueq) {
+                return None;
+            }
+            let x = as_float(pool.eval(*a, vals, memo), *w);
+            let y = as_float(pool.eval(*b, vals, memo), *w);
+            Some(x - y)
+        }
+        _ => None,
     }
 }
 

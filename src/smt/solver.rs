@@ -485,10 +485,15 @@ pub struct SolverFront {
     /// Z3's time on queries with floating-point, non-linear or opaque terms: when it gives up
     /// there, the walk is usually faster than waiting.
     pub short_timeout: Duration,
+    /// Z3's time in the portfolio on floating-point non-linear queries (it rarely solves them,
+    /// and the walk usually does in milliseconds).
+    pub float_nonlinear_timeout: Duration,
     /// No query runs past this instant (the session's budget).
     pub deadline: Option<Instant>,
     /// What produced the last answer: "z3", "walk", "cache" or "hint".
     pub last_backend: &'static str,
+    /// Consecutive Z3 failures on floating-point non-linear queries (portfolio).
+    float_strikes: u32,
 }
 
 impl SolverFront {
@@ -506,8 +511,10 @@ impl SolverFront {
             stats: SolverStats::default(),
             timeout,
             short_timeout: Duration::from_secs(1),
+            float_nonlinear_timeout: Duration::from_millis(250),
             deadline: None,
             last_backend: "",
+            float_strikes: 0,
         }
     }
 
@@ -575,11 +582,26 @@ impl SolverFront {
                 (self.run_z3(pool, &simple, &key, full, current), "z3")
             }
             SolverKind::Portfolio => {
-                let opaque = key.iter().any(|&c| has_uninterpreted(pool, c));
-                let a = if opaque {
+                let opaque = key.iter().any(|&c| has_opaque(pool, c));
+                let float_nonlinear = key.iter().any(|&c| has_float_nonlinear(pool, c));
+                let a = if opaque || (float_nonlinear && self.float_strikes >= FLOAT_STRIKES) {
                     Answer::Unknown
                 } else {
-                    self.run_z3(pool, &key, &key, short, current)
+                    let t = Instant::now();
+                    let short = if float_nonlinear {
+                        short.min(self.float_nonlinear_timeout)
+                    } else {
+                        short
+                    };
+                    let a = self.run_z3(pool, &key, &key, short, current);
+                    if float_nonlinear {
+                        // Z3 bit-blasts floating-point products and quotients and often
+                        // overruns its timeout doing it: after a few failures the walk
+                        // takes these queries alone.
+                        let failed = a == Answer::Unknown || t.elapsed() > 2 * short;
+                        self.float_strikes = if failed { self.float_strikes + 1 } else { 0 };
+                    }
+                    a
                 };
                 if a == Answer::Unknown {
                     (self.run_walk(pool, &key, left, current), "walk")
@@ -690,18 +712,24 @@ fn needs_short_z3(pool: &Pool, e: ExprId) -> bool {
     })
 }
 
-/// Opaque calls Z3 can only treat as uninterpreted functions.
-fn has_uninterpreted(pool: &Pool, e: ExprId) -> bool {
+/// Opaque calls: the portfolio leaves these queries to the walk (Z3 can only treat most of them
+/// as uninterpreted functions, and bit-blasts the others slowly).
+fn has_opaque(pool: &Pool, e: ExprId) -> bool {
     pool.reachable(&[e])
         .into_iter()
-        .any(|x| match pool.node(x) {
-            Node::Opaque { call, .. } => match pool.opaque_call(*call).f {
-                OpaqueFn::Math(m) => !m.z3_exact(),
-                OpaqueFn::User(_) => true,
-            },
-            _ => false,
-        })
+        .any(|x| matches!(pool.node(x), Node::Opaque { .. }))
 }
+
+/// A floating-point product, quotient or remainder of two symbolic terms.
+fn has_float_nonlinear(pool: &Pool, e: ExprId) -> bool {
+    pool.reachable(&[e])
+        .into_iter()
+        .any(|x| matches!(pool.node(x), Node::FBin { .. }) && pool.is_nonlinear_node(x))
+}
+
+/// Failed Z3 attempts on floating-point non-linear queries after which the portfolio stops
+/// trying Z3 on them (a success resets the count).
+const FLOAT_STRIKES: u32 = 2;
 
 /// The constraints of `prefix` that transitively share variables with `goal`, plus `goal`.
 pub fn independent_slice(pool: &mut Pool, prefix: &[ExprId], goal: ExprId) -> Vec<ExprId> {

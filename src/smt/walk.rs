@@ -57,6 +57,9 @@ pub struct WalkConfig {
     pub restarts: u32,
     /// Wall-clock limit per query.
     pub time: Duration,
+    /// Scores add `e / (1 + e)` per constraint instead of the raw distances `e` (the paper's),
+    /// so that one far-off constraint cannot drown the others.
+    pub normalize: bool,
 }
 
 impl Default for WalkConfig {
@@ -71,6 +74,7 @@ impl Default for WalkConfig {
             bisection: true,
             restarts: 2,
             time: Duration::from_secs(2),
+            normalize: false,
         }
     }
 }
@@ -94,12 +98,13 @@ impl WalkConfig {
                 "levels" => c.levels = v.parse().map_err(|_| bad())?,
                 "bisection" => c.bisection = v.parse().map_err(|_| bad())?,
                 "restarts" => c.restarts = v.parse().map_err(|_| bad())?,
+                "normalize" => c.normalize = v.parse().map_err(|_| bad())?,
                 "time" => {
                     c.time = Duration::from_secs_f64(v.parse::<f64>().map_err(|_| bad())?.max(0.0))
                 }
                 _ => {
                     return Err(format!(
-                        "unknown walk parameter `{k}` (steps, neighbours, tabu, samples, step, levels, bisection, restarts, time)"
+                        "unknown walk parameter `{k}` (steps, neighbours, tabu, samples, step, levels, bisection, restarts, time, normalize)"
                     ));
                 }
             }
@@ -157,12 +162,71 @@ struct Problem<'a> {
     nl_vars: Vec<Vec<usize>>,
     /// Linear equalities `coordinate = expression`, re-established after every step.
     defs: Vec<(usize, ExprId)>,
+    /// The other equalities of the polytope and their coordinates, restored by solving.
+    equalities: Vec<(ExprId, Vec<usize>)>,
     /// Coordinates the search may move: those of N not fixed by an equality.
     movable: Vec<usize>,
+    normalize: bool,
     current: &'a dyn Fn(u32) -> u64,
 }
 
-impl Problem<'_> {
+impl<'a> Problem<'a> {
+    fn new(
+        pool: &'a Pool,
+        coords: Vec<Coord>,
+        index: HashMap<u32, usize>,
+        linear: Vec<ExprId>,
+        nonlinear: Vec<ExprId>,
+        normalize: bool,
+        current: &'a dyn Fn(u32) -> u64,
+    ) -> Problem<'a> {
+        let nl_vars: Vec<Vec<usize>> = nonlinear
+            .iter()
+            .map(|&c| vars_of(pool, c).iter().map(|x| index[x]).collect())
+            .collect();
+        let defs = definitions(pool, &linear, &index);
+        let defined: HashSet<usize> = defs.iter().map(|d| d.0).collect();
+        let equalities: Vec<(ExprId, Vec<usize>)> = linear
+            .iter()
+            .filter(|&&c| fitness::is_equality(pool, c))
+            .map(|&c| {
+                let vars: Vec<usize> = vars_of(pool, c)
+                    .iter()
+                    .map(|x| index[x])
+                    .filter(|i| !defined.contains(i))
+                    .collect();
+                (c, vars)
+            })
+            .filter(|(c, vars)| {
+                !vars.is_empty() && !defs.iter().any(|d| pool.reachable(&[*c]).contains(&d.1))
+            })
+            .collect();
+        let mut movable: Vec<usize> = nl_vars.iter().flatten().copied().collect();
+        movable.sort();
+        movable.dedup();
+        let free: Vec<usize> = movable
+            .iter()
+            .copied()
+            .filter(|i| !defined.contains(i))
+            .collect();
+        if !free.is_empty() {
+            movable = free;
+        }
+        Problem {
+            pool,
+            coords,
+            index,
+            linear,
+            nonlinear,
+            nl_vars,
+            defs,
+            equalities,
+            movable,
+            normalize,
+            current,
+        }
+    }
+
     fn vals<'p>(&'p self, p: &'p Point) -> impl Fn(u32) -> u64 + 'p {
         move |v| match self.index.get(&v) {
             Some(&i) => p[i],
@@ -187,13 +251,22 @@ impl Problem<'_> {
         Some(
             self.nonlinear
                 .iter()
-                .map(|&c| fitness::error(self.pool, c, &vals, &mut memo))
+                .map(|&c| self.error(c, &vals, &mut memo))
                 .sum(),
         )
     }
 
-    /// `adjustToSatisfy`: recomputes coordinates defined by linear equalities.
-    fn adjust(&self, p: &mut Point) {
+    fn error(&self, c: ExprId, vals: &dyn Fn(u32) -> u64, memo: &mut HashMap<ExprId, u64>) -> f64 {
+        let e = fitness::error(self.pool, c, vals, memo);
+        if self.normalize { e / (1.0 + e) } else { e }
+    }
+
+    /// `adjustToSatisfy`: after a step that moved coordinates `moved`, recomputes the
+    /// coordinates defined by linear equalities `v = e`, then restores each other violated
+    /// equality of the polytope (`a = b`, `|e| < tiny`) by solving it for one of its coordinates
+    /// that did not move (secant iterations: exact in one for a linear residual, a few for its
+    /// floating-point rounding).
+    fn adjust(&self, p: &mut Point, moved: &[usize]) {
         for &(i, e) in &self.defs {
             let v = {
                 let vals = self.vals(p);
@@ -201,8 +274,50 @@ impl Problem<'_> {
             };
             p[i] = mask(v, self.coords[i].w as u32);
         }
+        for (c, vars) in &self.equalities {
+            let Some(&pivot) = vars.iter().rev().find(|v| !moved.contains(v)) else {
+                continue;
+            };
+            let coord = self.coords[pivot];
+            for _ in 0..SECANT_ITERATIONS {
+                let r0 = {
+                    let vals = self.vals(p);
+                    let mut memo = HashMap::new();
+                    if self.pool.eval(*c, &vals, &mut memo) & 1 == 1 {
+                        break;
+                    }
+                    fitness::residual(self.pool, *c, &vals, &mut memo)
+                };
+                let Some(r0) = r0.filter(|r| r.is_finite()) else {
+                    break;
+                };
+                let x0 = coord.value(p[pivot]);
+                if !x0.is_finite() {
+                    break;
+                }
+                let h = if coord.float {
+                    x0.abs().max(1.0) * 1e-6
+                } else {
+                    1.0
+                };
+                let mut q = p.clone();
+                q[pivot] = to_bits(coord, x0 + h, p[pivot]);
+                let r1 = {
+                    let vals = self.vals(&q);
+                    fitness::residual(self.pool, *c, &vals, &mut HashMap::new())
+                };
+                let Some(r1) = r1.filter(|r| r.is_finite() && *r != r0) else {
+                    break;
+                };
+                let dx = coord.value(q[pivot]) - x0;
+                p[pivot] = to_bits(coord, x0 - r0 * dx / (r1 - r0), p[pivot]);
+            }
+        }
     }
 }
+
+/// Secant iterations per equality in `adjustToSatisfy`.
+const SECANT_ITERATIONS: usize = 4;
 
 impl Walk {
     pub fn new(cfg: WalkConfig, seed: u64) -> Walk {
@@ -244,59 +359,54 @@ impl Walk {
         deadline: Instant,
         current: &dyn Fn(u32) -> u64,
     ) -> Answer {
-        let (linear, nonlinear): (Vec<ExprId>, Vec<ExprId>) = constraints.iter().partition(|&&c| {
-            !pool
-                .reachable(&[c])
-                .iter()
-                .any(|&e| pool.is_nonlinear_node(e))
-        });
+        // The polytope L is split in two: what Z3 decides in milliseconds, and linear
+        // constraints with floating-point arithmetic, which Z3 bit-blasts slowly.
+        let (mut cheap, mut float_linear, mut nonlinear) = (vec![], vec![], vec![]);
+        for &c in constraints {
+            match classify(pool, c) {
+                Class::Cheap => cheap.push(c),
+                Class::FloatLinear => float_linear.push(c),
+                Class::NonLinear => nonlinear.push(c),
+            }
+        }
         let budget = deadline.saturating_duration_since(Instant::now());
-        if nonlinear.is_empty() {
+        if nonlinear.is_empty() && float_linear.is_empty() {
             // Only linear constraints: the decision procedure is complete there.
-            return z3.check_preferring_finite(pool, &linear, &[], budget);
+            return z3.check_preferring_finite(pool, &cheap, &[], budget);
         }
         let coords = coordinates(pool, constraints);
         let index: HashMap<u32, usize> =
             coords.iter().enumerate().map(|(i, c)| (c.var, i)).collect();
-        let nl_vars: Vec<Vec<usize>> = nonlinear
+        let here: Point = coords.iter().map(|c| current(c.var)).collect();
+        let floats: Vec<(u32, u8)> = coords
             .iter()
-            .map(|&c| {
-                let mut v: Vec<usize> = vars_of(pool, c).iter().map(|x| index[x]).collect();
-                v.sort();
-                v.dedup();
-                v
-            })
+            .filter(|c| c.float)
+            .map(|c| (c.var, c.w))
             .collect();
-        let defs = definitions(pool, &linear, &index);
-        let defined: HashSet<usize> = defs.iter().map(|d| d.0).collect();
-        let mut movable: Vec<usize> = nl_vars.iter().flatten().copied().collect();
-        movable.sort();
-        movable.dedup();
-        let free: Vec<usize> = movable
-            .iter()
-            .copied()
-            .filter(|i| !defined.contains(i))
-            .collect();
-        if !free.is_empty() {
-            movable = free;
-        }
-        let prob = Problem {
+        let normalize = self.cfg.normalize;
+        let polytope: Vec<ExprId> = cheap.iter().chain(&float_linear).copied().collect();
+        let prob = Problem::new(
+            pool,
+            coords.clone(),
+            index.clone(),
+            polytope,
+            nonlinear,
+            normalize,
+            current,
+        );
+        // Getting into the polytope: a search for the floating-point part inside the rest.
+        let entry = Problem::new(
             pool,
             coords,
             index,
-            linear,
-            nonlinear,
-            nl_vars,
-            defs,
-            movable,
+            cheap.clone(),
+            float_linear,
+            normalize,
             current,
-        };
-        if prob.movable.is_empty() {
-            return Answer::Unknown;
-        }
+        );
 
-        // Starting points: the run's own point if it lies in the polytope, then Z3's.
-        let here: Point = prob.coords.iter().map(|c| current(c.var)).collect();
+        // Starting points: the run's own point if it lies in Z3's part of the polytope, then
+        // Z3's point.
         let mut starts: Vec<Point> = vec![];
         let finite = |p: &Point| {
             prob.coords
@@ -304,61 +414,68 @@ impl Walk {
                 .zip(p)
                 .all(|(c, b)| !c.float || c.value(*b).is_finite())
         };
-        if prob.in_polytope(&here, &mut HashMap::new()) && finite(&here) {
+        if entry.in_polytope(&here, &mut HashMap::new()) && finite(&here) {
             starts.push(here.clone());
         }
-        let floats: Vec<(u32, u8)> = prob
-            .coords
-            .iter()
-            .filter(|c| c.float)
-            .map(|c| (c.var, c.w))
-            .collect();
-        let budget = deadline.saturating_duration_since(Instant::now());
-        match z3.check_preferring_finite(pool, &prob.linear, &floats, budget / 2) {
-            Answer::Unsat => return Answer::Unsat,
-            Answer::Sat(a) => {
-                let mut p = here.clone();
-                for (i, c) in prob.coords.iter().enumerate() {
-                    if let Some(v) = a.get(&c.var) {
-                        p[i] = *v;
+        if !(cheap.is_empty() && !starts.is_empty()) {
+            let budget = deadline.saturating_duration_since(Instant::now());
+            match z3.check_preferring_finite(pool, &cheap, &floats, budget / 2) {
+                Answer::Unsat => return Answer::Unsat,
+                Answer::Sat(a) => {
+                    let mut p = here.clone();
+                    for (i, c) in prob.coords.iter().enumerate() {
+                        if let Some(v) = a.get(&c.var) {
+                            p[i] = *v;
+                        }
+                    }
+                    entry.adjust(&mut p, &[]);
+                    if entry.in_polytope(&p, &mut HashMap::new()) && starts.first() != Some(&p) {
+                        starts.push(p);
                     }
                 }
-                prob.adjust(&mut p);
-                if prob.in_polytope(&p, &mut HashMap::new()) && starts.first() != Some(&p) {
-                    starts.push(p);
-                }
+                Answer::Unknown => {}
             }
-            Answer::Unknown => {}
         }
         if starts.is_empty() {
             self.stats.no_start += 1;
             return Answer::Unknown;
         }
-        let first = starts[0].clone();
+        let mut first: Option<Point> = None;
         let mut restart = 0;
-        loop {
-            let start = if let Some(s) = starts.get(restart) {
-                s.clone()
-            } else if restart < starts.len() + self.cfg.restarts as usize {
-                let all = prob.movable.clone();
-                self.random_step(&prob, &first, &all)
-            } else {
-                return Answer::Unknown;
+        while restart < starts.len() + self.cfg.restarts as usize {
+            let start = match (starts.get(restart), &first) {
+                (Some(s), _) => Some(s.clone()),
+                (None, Some(f)) => {
+                    let f = f.clone();
+                    let all = prob.movable.clone();
+                    Some(self.random_step(&prob, &f, &all))
+                }
+                (None, None) => None,
             };
-            if let Some(p) = self.search(&prob, start, deadline) {
-                let a: Assignment = prob
-                    .coords
-                    .iter()
-                    .zip(&p)
-                    .map(|(c, v)| (c.var, *v))
-                    .collect();
-                return Answer::Sat(a);
+            restart += 1;
+            let Some(start) = start else { continue };
+            let inside = if prob.in_polytope(&start, &mut HashMap::new()) {
+                Some(start)
+            } else {
+                self.search(&entry, start, deadline)
+            };
+            if let Some(p) = inside {
+                first.get_or_insert(p.clone());
+                if let Some(p) = self.search(&prob, p, deadline) {
+                    let a: Assignment = prob
+                        .coords
+                        .iter()
+                        .zip(&p)
+                        .map(|(c, v)| (c.var, *v))
+                        .collect();
+                    return Answer::Sat(a);
+                }
             }
             if Instant::now() >= deadline {
-                return Answer::Unknown;
+                break;
             }
-            restart += 1;
         }
+        Answer::Unknown
     }
 
     /// Algorithm 1's loop from `start`: adaptive tabu search inside the polytope.
@@ -392,7 +509,7 @@ impl Walk {
                 let vals = prob.vals(&cur);
                 let mut memo = HashMap::new();
                 for (k, &c) in prob.nonlinear.iter().enumerate() {
-                    let e = fitness::error(prob.pool, c, &vals, &mut memo);
+                    let e = prob.error(c, &vals, &mut memo);
                     for &v in &prob.nl_vars[k] {
                         per_var[v] += e;
                     }
@@ -406,6 +523,22 @@ impl Walk {
                 tabu.iter_mut().for_each(|t| *t = t.saturating_sub(1));
             } else if tabu_len > 0 {
                 tabu[x] = tabu_len;
+            }
+        }
+        if err != 0.0 && std::env::var_os("CAIRN_DEBUG_WALK").is_some() {
+            let vals: Vec<f64> = prob
+                .coords
+                .iter()
+                .zip(&cur)
+                .map(|(c, b)| c.value(*b))
+                .collect();
+            eprintln!("walk: gave up at error {err:e}, point {vals:?}");
+            let v = prob.vals(&cur);
+            for &c in prob.linear.iter().chain(&prob.nonlinear) {
+                if prob.pool.eval(c, &v, &mut HashMap::new()) & 1 == 0 {
+                    let t = prob.pool.show(c);
+                    eprintln!("  violated: {}", &t[..t.len().min(200)]);
+                }
             }
         }
         (err == 0.0).then_some(cur)
@@ -514,15 +647,25 @@ impl Walk {
         }
         let mut out = vec![];
         for t in targets {
-            let nx = x0 + (t - v0) / slope;
-            if !nx.is_finite() {
-                continue;
-            }
-            let mut p = cur.clone();
-            p[x] = to_bits(coord, nx, cur[x]);
-            prob.adjust(&mut p);
-            if p != *cur {
-                out.push(p);
+            // When the zero lies outside the polytope, the furthest of the points halfway,
+            // a quarter of the way, ... towards it that lies inside.
+            let mut dx = (t - v0) / slope;
+            for _ in 0..BACKTRACK {
+                let nx = x0 + dx;
+                if !nx.is_finite() {
+                    break;
+                }
+                let mut p = cur.clone();
+                p[x] = to_bits(coord, nx, cur[x]);
+                prob.adjust(&mut p, &[x]);
+                if p == *cur {
+                    break;
+                }
+                if prob.in_polytope(&p, &mut HashMap::new()) {
+                    out.push(p);
+                    break;
+                }
+                dx /= 2.0;
             }
         }
         out
@@ -537,7 +680,7 @@ impl Walk {
             for &i in which {
                 q[i] = self.perturb(prob.coords[i], p[i]);
             }
-            prob.adjust(&mut q);
+            prob.adjust(&mut q, which);
             if prob.in_polytope(&q, &mut HashMap::new()) {
                 return q;
             }
@@ -568,6 +711,9 @@ impl Walk {
         }
     }
 }
+
+/// Halvings of a bisection step that overshoots the polytope.
+const BACKTRACK: usize = 6;
 
 /// A standard normal sample (Box-Muller).
 fn normal(rng: &mut SmallRng) -> f64 {
@@ -600,6 +746,30 @@ fn to_bits(c: Coord, x: f64, old: u64) -> u64 {
         mask(o.wrapping_add(step) as u64, w)
     } else {
         bits
+    }
+}
+
+enum Class {
+    /// Linear, without floating-point arithmetic: Z3 finds points in milliseconds.
+    Cheap,
+    /// Linear with floating-point arithmetic: part of the polytope, but Z3 bit-blasts every
+    /// IEEE addition and product and regularly needs seconds even for a sum of three doubles;
+    /// a search gets into it in a few steps.
+    FloatLinear,
+    NonLinear,
+}
+
+fn classify(pool: &Pool, c: ExprId) -> Class {
+    let nodes = pool.reachable(&[c]);
+    if nodes.iter().any(|&e| pool.is_nonlinear_node(e)) {
+        Class::NonLinear
+    } else if nodes
+        .iter()
+        .any(|&e| matches!(pool.node(e), Node::FBin { .. }))
+    {
+        Class::FloatLinear
+    } else {
+        Class::Cheap
     }
 }
 
