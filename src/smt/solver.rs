@@ -174,13 +174,13 @@ impl Z3Backend {
                 let aw = pool.width(a);
                 let x = self.bv(pool, a);
                 let rne = z3::ast::RoundingMode::round_nearest_ties_to_even();
-                let rtz = z3::ast::RoundingMode::round_towards_zero();
                 match op {
                     CastOp::FpExt | CastOp::FpTrunc => fp_of(&x, aw)
                         .to_fp_with_rounding_mode(&rne, &fp_sort(w))
                         .to_ieee_bv(),
-                    CastOp::FpToSi => fp_of(&x, aw).to_sbv_with_rounding_mode(&rtz, w as u32),
-                    CastOp::FpToUi => fp_of(&x, aw).to_ubv_with_rounding_mode(&rtz, w as u32),
+                    CastOp::FpToSi | CastOp::FpToUi => {
+                        fp_to_int(&fp_of(&x, aw), w, op == CastOp::FpToSi)
+                    }
                     CastOp::SiToFp => int_to_fp(&x, w, true).to_ieee_bv(),
                     _ => int_to_fp(&x, w, false).to_ieee_bv(),
                 }
@@ -362,6 +362,51 @@ fn opaque_bv(f: OpaqueFn, w: u8, args: &[z3::ast::BV]) -> z3::ast::BV {
     decl.apply(&actuals).as_bv().expect("bit-vector result")
 }
 
+/// x86-64's truncating conversion `cvttsd2si` to `w` (32 or 64) bits: out of range or NaN gives
+/// the "integer indefinite" 1 << (w - 1) (SMT-LIB leaves those results unspecified, and Z3 then
+/// picks whatever satisfies the query).
+fn cvtt(x: &z3::ast::Float, w: u32) -> z3::ast::BV {
+    use z3::ast::{BV, Float};
+    let rtz = z3::ast::RoundingMode::round_towards_zero();
+    let rne = z3::ast::RoundingMode::round_nearest_ties_to_even();
+    let d = x.to_fp_with_rounding_mode(&rne, &z3::Sort::double());
+    let top = 2f64.powi(w as i32 - 1);
+    let low = if w == 64 {
+        d.ge(&Float::from_f64(-top))
+    } else {
+        d.gt(&Float::from_f64(-top - 1.0))
+    };
+    let in_range = z3::ast::Bool::and(&[d.is_nan().not(), d.lt(&Float::from_f64(top)), low]);
+    in_range.ite(
+        &x.to_sbv_with_rounding_mode(&rtz, w),
+        &BV::from_u64(1u64 << (w - 1), w),
+    )
+}
+
+/// `fptosi`/`fptoui` to `w` bits as the interpreter (`exec::ops::cast`) computes them.
+fn fp_to_int(x: &z3::ast::Float, w: u8, signed: bool) -> z3::ast::BV {
+    let w = w as u32;
+    if signed {
+        return if w == 64 {
+            cvtt(x, 64)
+        } else {
+            cvtt(x, 32).extract(w - 1, 0)
+        };
+    }
+    match w {
+        64 => {
+            let rne = z3::ast::RoundingMode::round_nearest_ties_to_even();
+            let d = x.to_fp_with_rounding_mode(&rne, &z3::Sort::double());
+            let two63 = z3::ast::Float::from_f64(2f64.powi(63));
+            let high = cvtt(&d.sub_with_rounding_mode(&two63, &rne), 64)
+                .bvxor(&z3::ast::BV::from_u64(1u64 << 63, 64));
+            d.ge(&two63).ite(&high, &cvtt(x, 64))
+        }
+        32 => cvtt(x, 64).extract(31, 0),
+        _ => cvtt(x, 32).extract(w - 1, 0),
+    }
+}
+
 fn fp_sort(w: u8) -> z3::Sort {
     if w == 32 {
         z3::Sort::float32()
@@ -492,7 +537,7 @@ pub struct SolverFront {
     pub deadline: Option<Instant>,
     /// What produced the last answer: "z3", "walk", "cache" or "hint".
     pub last_backend: &'static str,
-    /// Consecutive Z3 failures on floating-point non-linear queries (portfolio).
+    /// Consecutive Z3 failures on floating-point arithmetic (portfolio).
     float_strikes: u32,
 }
 
@@ -583,9 +628,17 @@ impl SolverFront {
             }
             SolverKind::Portfolio => {
                 let opaque = key.iter().any(|&c| has_opaque(pool, c));
+                let float_arith = key.iter().any(|&c| has_float_arith(pool, c));
                 let float_nonlinear = key.iter().any(|&c| has_float_nonlinear(pool, c));
-                let a = if opaque || (float_nonlinear && self.float_strikes >= FLOAT_STRIKES) {
-                    Answer::Unknown
+                if opaque {
+                    (self.run_walk(pool, &key, left, current), "walk")
+                } else if float_arith && self.float_strikes >= FLOAT_STRIKES {
+                    // Z3 has failed on floating-point arithmetic here before: the walk first,
+                    // Z3 only for what it misses.
+                    match self.run_walk(pool, &key, left, current) {
+                        Answer::Unknown => (self.run_z3(pool, &key, &key, short, current), "z3"),
+                        a => (a, "walk"),
+                    }
                 } else {
                     let t = Instant::now();
                     let short = if float_nonlinear {
@@ -594,19 +647,16 @@ impl SolverFront {
                         short
                     };
                     let a = self.run_z3(pool, &key, &key, short, current);
-                    if float_nonlinear {
-                        // Z3 bit-blasts floating-point products and quotients and often
-                        // overruns its timeout doing it: after a few failures the walk
-                        // takes these queries alone.
+                    if float_arith {
+                        // Z3 bit-blasts IEEE arithmetic and often overruns its timeout doing
+                        // it: after a few failures the walk goes first on such queries.
                         let failed = a == Answer::Unknown || t.elapsed() > 2 * short;
                         self.float_strikes = if failed { self.float_strikes + 1 } else { 0 };
                     }
-                    a
-                };
-                if a == Answer::Unknown {
-                    (self.run_walk(pool, &key, left, current), "walk")
-                } else {
-                    (a, "z3")
+                    match a {
+                        Answer::Unknown => (self.run_walk(pool, &key, left, current), "walk"),
+                        a => (a, "z3"),
+                    }
                 }
             }
         };
@@ -696,6 +746,9 @@ impl SolverFront {
         if key.iter().all(|&c| pool.eval(c, &vals, &mut memo) & 1 == 1) {
             Answer::Sat(a)
         } else {
+            if std::env::var_os("CAIRN_DEBUG_SOLVER").is_some() {
+                eprintln!("solver: model {a:?} rejected");
+            }
             self.stats.rejected_models += 1;
             Answer::Unknown
         }
@@ -720,6 +773,13 @@ fn has_opaque(pool: &Pool, e: ExprId) -> bool {
         .any(|x| matches!(pool.node(x), Node::Opaque { .. }))
 }
 
+/// Floating-point arithmetic.
+fn has_float_arith(pool: &Pool, e: ExprId) -> bool {
+    pool.reachable(&[e])
+        .into_iter()
+        .any(|x| matches!(pool.node(x), Node::FBin { .. }))
+}
+
 /// A floating-point product, quotient or remainder of two symbolic terms.
 fn has_float_nonlinear(pool: &Pool, e: ExprId) -> bool {
     pool.reachable(&[e])
@@ -727,8 +787,8 @@ fn has_float_nonlinear(pool: &Pool, e: ExprId) -> bool {
         .any(|x| matches!(pool.node(x), Node::FBin { .. }) && pool.is_nonlinear_node(x))
 }
 
-/// Failed Z3 attempts on floating-point non-linear queries after which the portfolio stops
-/// trying Z3 on them (a success resets the count).
+/// Failed Z3 attempts on floating-point arithmetic after which the portfolio asks the walk
+/// first (a success resets the count).
 const FLOAT_STRIKES: u32 = 2;
 
 /// The constraints of `prefix` that transitively share variables with `goal`, plus `goal`.

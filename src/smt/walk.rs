@@ -369,22 +369,75 @@ impl Walk {
                 Class::NonLinear => nonlinear.push(c),
             }
         }
-        let budget = deadline.saturating_duration_since(Instant::now());
-        if nonlinear.is_empty() && float_linear.is_empty() {
-            // Only linear constraints: the decision procedure is complete there.
-            return z3.check_preferring_finite(pool, &cheap, &[], budget);
-        }
         let coords = coordinates(pool, constraints);
-        let index: HashMap<u32, usize> =
-            coords.iter().enumerate().map(|(i, c)| (c.var, i)).collect();
         let here: Point = coords.iter().map(|c| current(c.var)).collect();
         let floats: Vec<(u32, u8)> = coords
             .iter()
             .filter(|c| c.float)
             .map(|c| (c.var, c.w))
             .collect();
-        let normalize = self.cfg.normalize;
+        let holds = |a: &Assignment| {
+            let vals = |v: u32| a.get(&v).copied().unwrap_or_else(|| current(v));
+            let mut memo = HashMap::new();
+            constraints
+                .iter()
+                .all(|&c| pool.eval(c, &vals, &mut memo) & 1 == 1)
+        };
+        // Z3's point of the cheap part (`None`: no answer in time, or a model the concrete
+        // semantics disagree with, e.g. a conversion of NaN).
+        let budget = deadline.saturating_duration_since(Instant::now());
+        let only_cheap = nonlinear.is_empty() && float_linear.is_empty();
+        let z3_point = if cheap.is_empty() {
+            Some(Assignment::new())
+        } else {
+            let t = if only_cheap { budget } else { budget / 2 };
+            match z3.check_preferring_finite(pool, &cheap, &floats, t) {
+                // L is part of the path condition: no point in L, no solution.
+                Answer::Unsat => return Answer::Unsat,
+                // Only linear constraints: the decision procedure is complete there.
+                Answer::Sat(a) if only_cheap && holds(&a) => return Answer::Sat(a),
+                Answer::Sat(a) => Some(a),
+                Answer::Unknown => None,
+            }
+        };
+        let mut starts: Vec<Point> = vec![];
+        let cheap_holds = |p: &Point| {
+            let vals = |v: u32| match coords.iter().position(|c| c.var == v) {
+                Some(i) => p[i],
+                None => current(v),
+            };
+            let mut memo = HashMap::new();
+            cheap
+                .iter()
+                .all(|&c| pool.eval(c, &vals, &mut memo) & 1 == 1)
+                && coords
+                    .iter()
+                    .zip(p)
+                    .all(|(c, b)| !c.float || c.value(*b).is_finite())
+        };
+        if cheap_holds(&here) {
+            starts.push(here.clone());
+        }
+        if let Some(a) = z3_point {
+            let p: Point = coords
+                .iter()
+                .zip(&here)
+                .map(|(c, h)| a.get(&c.var).copied().unwrap_or(*h))
+                .collect();
+            if cheap_holds(&p) && !starts.contains(&p) {
+                starts.push(p);
+            }
+        }
+        if starts.is_empty() {
+            // Z3 gave no usable point: search for the whole polytope too, from the run's point.
+            self.stats.no_start += 1;
+            float_linear.append(&mut cheap);
+            starts.push(here);
+        }
         let polytope: Vec<ExprId> = cheap.iter().chain(&float_linear).copied().collect();
+        let index: HashMap<u32, usize> =
+            coords.iter().enumerate().map(|(i, c)| (c.var, i)).collect();
+        let normalize = self.cfg.normalize;
         let prob = Problem::new(
             pool,
             coords.clone(),
@@ -394,52 +447,20 @@ impl Walk {
             normalize,
             current,
         );
-        // Getting into the polytope: a search for the floating-point part inside the rest.
-        let entry = Problem::new(
-            pool,
-            coords,
-            index,
-            cheap.clone(),
-            float_linear,
-            normalize,
-            current,
-        );
+        // Getting into the polytope: a search for its floating-point part inside the rest.
+        let entry = Problem::new(pool, coords, index, cheap, float_linear, normalize, current);
+        self.walk_from(&prob, &entry, starts, deadline)
+    }
 
-        // Starting points: the run's own point if it lies in Z3's part of the polytope, then
-        // Z3's point.
-        let mut starts: Vec<Point> = vec![];
-        let finite = |p: &Point| {
-            prob.coords
-                .iter()
-                .zip(p)
-                .all(|(c, b)| !c.float || c.value(*b).is_finite())
-        };
-        if entry.in_polytope(&here, &mut HashMap::new()) && finite(&here) {
-            starts.push(here.clone());
-        }
-        if !(cheap.is_empty() && !starts.is_empty()) {
-            let budget = deadline.saturating_duration_since(Instant::now());
-            match z3.check_preferring_finite(pool, &cheap, &floats, budget / 2) {
-                Answer::Unsat => return Answer::Unsat,
-                Answer::Sat(a) => {
-                    let mut p = here.clone();
-                    for (i, c) in prob.coords.iter().enumerate() {
-                        if let Some(v) = a.get(&c.var) {
-                            p[i] = *v;
-                        }
-                    }
-                    entry.adjust(&mut p, &[]);
-                    if entry.in_polytope(&p, &mut HashMap::new()) && starts.first() != Some(&p) {
-                        starts.push(p);
-                    }
-                }
-                Answer::Unknown => {}
-            }
-        }
-        if starts.is_empty() {
-            self.stats.no_start += 1;
-            return Answer::Unknown;
-        }
+    /// Searches from each start in turn (first into the polytope with `entry`, then for the
+    /// rest with `prob`), then from `restarts` random points around the first that got in.
+    fn walk_from(
+        &mut self,
+        prob: &Problem,
+        entry: &Problem,
+        starts: Vec<Point>,
+        deadline: Instant,
+    ) -> Answer {
         let mut first: Option<Point> = None;
         let mut restart = 0;
         while restart < starts.len() + self.cfg.restarts as usize {
@@ -447,8 +468,7 @@ impl Walk {
                 (Some(s), _) => Some(s.clone()),
                 (None, Some(f)) => {
                     let f = f.clone();
-                    let all = prob.movable.clone();
-                    Some(self.random_step(&prob, &f, &all))
+                    Some(self.random_step(prob, &f, &prob.movable))
                 }
                 (None, None) => None,
             };
@@ -457,11 +477,11 @@ impl Walk {
             let inside = if prob.in_polytope(&start, &mut HashMap::new()) {
                 Some(start)
             } else {
-                self.search(&entry, start, deadline)
+                self.search(entry, start, deadline)
             };
             if let Some(p) = inside {
                 first.get_or_insert(p.clone());
-                if let Some(p) = self.search(&prob, p, deadline) {
+                if let Some(p) = self.search(prob, p, deadline) {
                     let a: Assignment = prob
                         .coords
                         .iter()
@@ -692,6 +712,10 @@ impl Walk {
         if c.w == 1 {
             return bits ^ 1;
         }
+        // Now and then a value no normal step reaches: NaN, infinities, zeros, extremes.
+        if self.rng.gen_ratio(1, SPECIAL_ODDS) {
+            return special_value(&mut self.rng, c);
+        }
         let x = c.value(bits);
         let k = self.rng.gen_range(0..=self.cfg.levels) as i32;
         let base = if x.is_finite() { x.abs().max(1.0) } else { 1.0 };
@@ -709,6 +733,29 @@ impl Walk {
             let d = d.clamp(i64::MIN as f64, i64::MAX as f64) as i64;
             mask(bits.wrapping_add(d as u64), c.w as u32)
         }
+    }
+}
+
+/// One random step in `SPECIAL_ODDS` jumps to a special value.
+const SPECIAL_ODDS: u32 = 32;
+
+fn special_value(rng: &mut SmallRng, c: Coord) -> u64 {
+    let w = c.w as u32;
+    if c.float {
+        let x = [
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            0.0,
+            -0.0,
+            f64::MAX,
+            -f64::MAX,
+            f64::MIN_POSITIVE,
+        ][rng.gen_range(0..8)];
+        to_bits(c, x, 0)
+    } else {
+        let top = 1u64 << (w - 1);
+        mask([0, 1, u64::MAX, top, top - 1][rng.gen_range(0..5)], w)
     }
 }
 
@@ -881,4 +928,117 @@ fn definitions(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::FPred;
+    use crate::smt::expr::VarKey;
+    use crate::smt::opaque::{MathFn, OpaqueFn};
+
+    fn double(p: &mut Pool, input: u32) -> ExprId {
+        p.var(VarKey {
+            input,
+            byte: 0,
+            w: 64,
+        })
+    }
+
+    fn c(p: &mut Pool, x: f64) -> ExprId {
+        p.constant(64, x.to_bits())
+    }
+
+    fn solve(p: &Pool, cs: &[ExprId], start: f64) -> Answer {
+        let mut walk = Walk::new(WalkConfig::default(), 7);
+        let mut z3 = Z3Backend::new();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        walk.solve(&mut z3, p, cs, deadline, &|_| start.to_bits())
+    }
+
+    fn holds(p: &Pool, cs: &[ExprId], a: &Assignment) -> bool {
+        let vals = |v: u32| a.get(&v).copied().unwrap_or(0);
+        cs.iter()
+            .all(|&k| p.eval(k, &vals, &mut HashMap::new()) & 1 == 1)
+    }
+
+    #[test]
+    fn solves_an_opaque_constraint_inside_bounds() {
+        let mut p = Pool::new();
+        let a = double(&mut p, 0);
+        let (lo, hi, five) = (c(&mut p, 0.1), c(&mut p, 1.5), c(&mut p, 5.0));
+        let tan = MathFn::by_name("tan").unwrap();
+        let t = p.opaque(OpaqueFn::Math(tan), 64, vec![a]);
+        let cs = vec![
+            p.fcmp(FPred::Ogt, a, lo),
+            p.fcmp(FPred::Olt, a, hi),
+            p.fcmp(FPred::Ogt, t, five),
+        ];
+        match solve(&p, &cs, 0.5) {
+            Answer::Sat(m) => assert!(holds(&p, &cs, &m)),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn solves_a_narrow_equality_by_bisection() {
+        // |x^3 - 3x + 1| < 1e-9 with x in (0.1, 1.5): the root near 0.347.
+        let mut p = Pool::new();
+        let x = double(&mut p, 0);
+        let (lo, hi) = (c(&mut p, 0.1), c(&mut p, 1.5));
+        let (three, one, tol) = (c(&mut p, 3.0), c(&mut p, 1.0), c(&mut p, 1e-9));
+        let x2 = p.fbin(crate::ir::FBinOp::Mul, 64, x, x);
+        let x3 = p.fbin(crate::ir::FBinOp::Mul, 64, x2, x);
+        let t = p.fbin(crate::ir::FBinOp::Mul, 64, three, x);
+        let d = p.fbin(crate::ir::FBinOp::Sub, 64, x3, t);
+        let d = p.fbin(crate::ir::FBinOp::Add, 64, d, one);
+        let abs = p.opaque(
+            OpaqueFn::Math(MathFn::by_name("fabs").unwrap()),
+            64,
+            vec![d],
+        );
+        let cs = vec![
+            p.fcmp(FPred::Ogt, x, lo),
+            p.fcmp(FPred::Olt, x, hi),
+            p.fcmp(FPred::Olt, abs, tol),
+        ];
+        match solve(&p, &cs, 1.2) {
+            Answer::Sat(m) => assert!(holds(&p, &cs, &m)),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn an_empty_polytope_is_unsat() {
+        let mut p = Pool::new();
+        let x = p.var(VarKey {
+            input: 0,
+            byte: 0,
+            w: 32,
+        });
+        let y = double(&mut p, 1);
+        let (k5, k3) = (p.constant(32, 5), p.constant(32, 3));
+        let sin = p.opaque(OpaqueFn::Math(MathFn::by_name("sin").unwrap()), 64, vec![y]);
+        let half = c(&mut p, 0.5);
+        let cs = vec![
+            p.cmp(crate::ir::IPred::Sgt, x, k5),
+            p.cmp(crate::ir::IPred::Slt, x, k3),
+            p.fcmp(FPred::Ogt, sin, half),
+        ];
+        assert_eq!(solve(&p, &cs, 0.0), Answer::Unsat);
+    }
+
+    #[test]
+    fn parameters_parse_and_reject_nonsense() {
+        let c =
+            WalkConfig::parse("steps=10, neighbours=2,tabu=0,bisection=false,time=0.5").unwrap();
+        assert_eq!(
+            (c.steps, c.neighbours, c.tabu, c.bisection),
+            (10, 2, 0, false)
+        );
+        assert_eq!(c.time, Duration::from_millis(500));
+        assert!(WalkConfig::parse("steps=x").is_err());
+        assert!(WalkConfig::parse("colour=blue").is_err());
+        assert_eq!(WalkConfig::parse("").unwrap(), WalkConfig::default());
+    }
 }
