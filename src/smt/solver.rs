@@ -632,20 +632,22 @@ impl SolverFront {
                 let float_nonlinear = key.iter().any(|&c| has_float_nonlinear(pool, c));
                 if opaque {
                     (self.run_walk(pool, &key, left, current), "walk")
-                } else if float_arith && self.float_strikes >= FLOAT_STRIKES {
-                    // Z3 has failed on floating-point arithmetic here before: the walk first,
-                    // Z3 only for what it misses.
-                    match self.run_walk(pool, &key, left, current) {
-                        Answer::Unknown => (self.run_z3(pool, &key, &key, short, current), "z3"),
-                        a => (a, "walk"),
-                    }
-                } else {
-                    let t = Instant::now();
-                    let short = if float_nonlinear {
+                } else if float_nonlinear || (float_arith && self.float_strikes >= FLOAT_STRIKES) {
+                    // IEEE products and quotients of inputs, or floating-point arithmetic Z3
+                    // has failed on here before: the walk first, Z3 only for what it misses.
+                    // (Z3 bit-blasts IEEE arithmetic and overruns even short timeouts by
+                    // seconds on products, while the walk answers in milliseconds.)
+                    let z3_time = if float_nonlinear {
                         short.min(self.float_nonlinear_timeout)
                     } else {
                         short
                     };
+                    match self.run_walk(pool, &key, left, current) {
+                        Answer::Unknown => (self.run_z3(pool, &key, &key, z3_time, current), "z3"),
+                        a => (a, "walk"),
+                    }
+                } else {
+                    let t = Instant::now();
                     let a = self.run_z3(pool, &key, &key, short, current);
                     if float_arith {
                         // Z3 bit-blasts IEEE arithmetic and often overruns its timeout doing
