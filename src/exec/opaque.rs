@@ -136,9 +136,12 @@ pub struct InterpretedFns {
     module: Module,
     exts: Vec<Ext>,
     opaque: HashSet<FuncId>,
-    memo: RefCell<HashMap<(FuncId, Vec<u64>), Option<u64>>>,
+    memo: RefCell<Memo>,
     max_steps: u64,
 }
+
+/// Results by function and arguments.
+type Memo = HashMap<(FuncId, Vec<u64>), Option<u64>>;
 
 /// Most memoized results kept (a walk evaluates thousands of points).
 const MEMO_LIMIT: usize = 1 << 16;

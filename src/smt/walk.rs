@@ -601,20 +601,16 @@ impl Walk {
         };
         for _ in 0..self.cfg.neighbours.max(1) {
             let step = self.random_step(prob, cur, &[x]);
-            if let Some(e) = prob.score(&step) {
-                if e < best.1 {
-                    best = (step.clone(), e);
-                }
+            if let Some(e) = prob.score(&step).filter(|e| *e < best.1) {
+                best = (step.clone(), e);
             }
             if !self.cfg.bisection || violated.is_empty() || step == *cur {
                 continue;
             }
             let c = prob.nonlinear[violated[self.rng.gen_range(0..violated.len())]];
             for p in self.bisection_steps(prob, cur, &step, c, x) {
-                if let Some(e) = prob.score(&p) {
-                    if e < best.1 {
-                        best = (p, e);
-                    }
+                if let Some(e) = prob.score(&p).filter(|e| *e < best.1) {
+                    best = (p, e);
                 }
             }
         }
@@ -651,10 +647,8 @@ impl Walk {
             return vec![];
         }
         let mut targets = vec![0.0];
-        if let Some(t) = m0.target() {
-            if t != 0.0 {
-                targets.push(t);
-            }
+        if let Some(t) = m0.target().filter(|t| *t != 0.0) {
+            targets.push(t);
         }
         let slope = if v1 != v0 {
             (v1 - v0) / (x1 - x0)
@@ -855,14 +849,11 @@ fn coordinates(pool: &Pool, constraints: &[ExprId]) -> Vec<Coord> {
             Node::FBin { a, b, .. } | Node::FCmp { a, b, .. } => {
                 floats.extend(var_of(*a).into_iter().chain(var_of(*b)))
             }
-            Node::FCast { op, a, .. }
-                if matches!(
-                    op,
-                    CastOp::FpExt | CastOp::FpTrunc | CastOp::FpToSi | CastOp::FpToUi
-                ) =>
-            {
-                floats.extend(var_of(*a))
-            }
+            Node::FCast {
+                op: CastOp::FpExt | CastOp::FpTrunc | CastOp::FpToSi | CastOp::FpToUi,
+                a,
+                ..
+            } => floats.extend(var_of(*a)),
             Node::Opaque { call, .. } => {
                 if let OpaqueFn::Math(_) = pool.opaque_call(*call).f {
                     floats.extend(
