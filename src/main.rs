@@ -162,6 +162,18 @@ enum Cmd {
         /// The model checker's share of the time when testing and model checking alternate.
         #[arg(long, default_value_t = 0.3, value_parser = parse_share)]
         mc_share: f64,
+        /// Path-condition solver: z3, walk (concolic walk), portfolio (z3, then the walk), or
+        /// concretize (non-linear and opaque terms replaced by their values; the baseline).
+        #[arg(long, default_value = "portfolio", value_parser = parse_solver)]
+        solver: cairn::smt::solver::SolverKind,
+        /// Concolic-walk parameters, `key=value,...` (steps, neighbours, tabu, samples, step,
+        /// levels, bisection, restarts, time).
+        #[arg(long, default_value = "", value_parser = cairn::smt::walk::WalkConfig::parse)]
+        walk: cairn::smt::walk::WalkConfig,
+        /// Functions of the program whose calls stay opaque in path conditions (evaluated
+        /// concretely by the solver; they must be pure).
+        #[arg(long, value_delimiter = ',')]
+        opaque: Vec<String>,
         #[command(flatten)]
         front: Front,
     },
@@ -325,6 +337,11 @@ fn split_replay_args(mut args: Vec<PathBuf>) -> Result<(Vec<PathBuf>, PathBuf)> 
 
 /// Ctrl-C and SIGTERM set the flag and interrupt the solver queries in flight, so the run
 /// stops within moments with its outputs complete; a second one exits at once.
+fn parse_solver(s: &str) -> Result<cairn::smt::solver::SolverKind, String> {
+    cairn::smt::solver::SolverKind::by_name(s)
+        .ok_or_else(|| format!("unknown solver `{s}` (z3, walk, portfolio, concretize)"))
+}
+
 fn interrupt_flag() -> Arc<AtomicBool> {
     let interrupted = Arc::new(AtomicBool::new(false));
     let i = interrupted.clone();
@@ -591,6 +608,9 @@ fn real_main(cli: Cli) -> Result<i32> {
             prove: _,
             tests_only,
             mc_share,
+            solver,
+            walk,
+            opaque,
             front,
         } => {
             let p = load_program(&files, &front)?;
@@ -610,6 +630,12 @@ fn real_main(cli: Cli) -> Result<i32> {
                 cfg: s.run_config(&limits.config(max_steps)),
                 tests_only,
                 mc_share,
+                solver: cairn::driver::concolic::SolverOptions {
+                    kind: solver,
+                    walk,
+                    opaque,
+                    ..Default::default()
+                },
             };
             let mut t = cairn::driver::generate::technique(&s, &plan)?;
             let bar = progress_bar();
@@ -628,6 +654,7 @@ fn real_main(cli: Cli) -> Result<i32> {
                 b.finish_and_clear();
             }
             stats.insert("seed".into(), seed.into());
+            stats.insert("solver_kind".into(), solver.name().into());
             finish(&mut s, &p, &out, stats)
         }
         Cmd::Replay { args, json, front } => {

@@ -1,7 +1,7 @@
 //! What `cairn gen` runs: the technique a request asks for, composed from the others, run
 //! against one session until every goal is decided or the budget ends.
 
-use crate::driver::concolic::Concolic;
+use crate::driver::concolic::{Concolic, SolverOptions};
 use crate::driver::prove::{ModelChecking, static_check};
 use crate::driver::random::RandomTesting;
 use crate::driver::session::Session;
@@ -18,6 +18,8 @@ pub struct Plan {
     pub tests_only: bool,
     /// The model checker's share of each round when testing and proving alternate.
     pub mc_share: f64,
+    /// How concolic search solves path conditions.
+    pub solver: SolverOptions,
 }
 
 /// The technique `plan` describes, for session `s`.
@@ -27,7 +29,13 @@ pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Tec
     } else {
         let strategy = crate::search::by_name(&plan.strategy)
             .ok_or_else(|| anyhow::anyhow!("unknown strategy `{}`", plan.strategy))?;
-        Box::new(Concolic::new(s, strategy, plan.seed, &plan.cfg))
+        Box::new(Concolic::new(
+            s,
+            strategy,
+            plan.seed,
+            &plan.cfg,
+            &plan.solver,
+        )?)
     };
     if plan.tests_only {
         return Ok(testing);

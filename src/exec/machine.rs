@@ -994,6 +994,7 @@ impl<'m> Machine<'m> {
                             Some(VarArg::Scalar(v, Ty::Int(_))) => sext(v, 32) as i64,
                             _ => 0,
                         };
+                        self.libc.entry_ret = clib::scalar_of(&rv);
                         return Ok(false);
                     }
                     if let Some(rv) = rv {
@@ -1251,6 +1252,21 @@ impl<'m> Machine<'m> {
             self.regs[rb + d as usize] = mask(v, t.bits_with(pb));
         }
         Ok(())
+    }
+
+    /// Runs function `fid` on scalar arguments (bit patterns) until it returns: the evaluator
+    /// of opaque user functions. None if it does not return normally or reads an input.
+    pub fn call_scalar(mut self, fid: FuncId, args: &[u64]) -> Option<u64> {
+        let f = &self.module.functions[fid as usize];
+        let argv: Vec<VarArg> = f
+            .params
+            .iter()
+            .zip(args)
+            .map(|(p, v)| VarArg::Scalar(*v, p.ty()))
+            .collect();
+        self.push_frame(fid, &argv, None).ok()?;
+        self.run_loop();
+        self.libc.entry_ret.filter(|_| self.inputs.is_empty())
     }
 
     /// `va_start`: lays the variadic arguments out as the target ABI's `va_list` expects, so

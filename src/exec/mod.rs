@@ -5,6 +5,7 @@ pub mod libc;
 pub mod machine;
 pub mod memory;
 pub mod observer;
+pub mod opaque;
 pub mod ops;
 pub mod shadow;
 

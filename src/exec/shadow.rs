@@ -17,6 +17,7 @@ use super::libc::Ext;
 use super::observer::{Call, InputUse, Observer, Site, Target, View};
 use crate::ir::*;
 use crate::smt::expr::{ExprId, Pool, VarKey};
+use crate::smt::opaque::{MathFn, OpaqueFn};
 use std::collections::BTreeMap;
 
 /// No shadow: the value is concrete.
@@ -71,6 +72,8 @@ pub struct Shadow<'p> {
     pub exactness: Exactness,
     /// Stop recording branches after this many (very long paths).
     pub max_path: usize,
+    /// Calls of opaque user functions in progress: their branches are not recorded.
+    pub opaque_frames: Vec<super::opaque::OpaqueFrame>,
 }
 
 /// Ways a run's symbolic record can fall short of the program's behaviour. While all are zero,
@@ -135,6 +138,7 @@ impl<'p> Shadow<'p> {
             uninit_vars: 0,
             exactness: Exactness::default(),
             max_path: 100_000,
+            opaque_frames: vec![],
         }
     }
 }
@@ -181,6 +185,7 @@ impl Observer for Shadow<'_> {
                 if depends_on_environment(&v.module.functions[f as usize].name) {
                     self.exactness.unmodelled_calls += 1;
                 }
+                self.opaque_call(v, f, call, rb);
             }
             Target::Extern(e) => self.library_call(v, &v.exts[e as usize], call, rb),
         }
@@ -217,15 +222,14 @@ impl Observer for Shadow<'_> {
         self.varargs.push(varargs);
     }
 
-    fn ret(
-        &mut self,
-        _v: &View,
-        val: Option<Val>,
-        rb: usize,
-        caller: Option<(usize, Option<Val>)>,
-    ) {
-        let e = match val {
-            Some(Val::Reg(r, _)) => self.reg(rb, r),
+    fn ret(&mut self, v: &View, val: Option<Val>, rb: usize, caller: Option<(usize, Option<Val>)>) {
+        let e = match (val, self.opaque_frames.last()) {
+            // The return of an opaque call: its result is the node over its arguments.
+            (_, Some(fr)) if fr.depth + 1 == v.depth => {
+                let fr = self.opaque_frames.pop().unwrap();
+                self.pool.opaque(OpaqueFn::User(fr.func), fr.w, fr.args)
+            }
+            (Some(Val::Reg(r, _)), _) => self.reg(rb, r),
             _ => NONE,
         };
         self.regs.truncate(rb);
@@ -458,6 +462,71 @@ impl Shadow<'_> {
         self.exactness.concretized += 1;
     }
 
+    /// A call of an opaque user function (`--opaque f`) with a symbolic argument: its branches
+    /// are not recorded while it runs, and its result becomes the node `f(args)`. Goals inside
+    /// it are then not explored by search: the run counts as inexact.
+    fn opaque_call(&mut self, v: &View, f: FuncId, call: Call, rb: usize) {
+        if !self
+            .pool
+            .user_fns
+            .as_ref()
+            .is_some_and(|u| u.0.is_opaque(f))
+            || self.args.iter().all(|e| *e == NONE)
+        {
+            return;
+        }
+        let Some(Val::Reg(_, rty)) = call.dst else {
+            return;
+        };
+        let Some(w) = super::opaque::scalar_bits(rty, v.ptr_bits) else {
+            return;
+        };
+        let mut args = vec![];
+        for (i, a) in call.args.iter().enumerate() {
+            let Val::Reg(r, ty) = *a else { return };
+            let Some(aw) = super::opaque::scalar_bits(ty, v.ptr_bits) else {
+                return;
+            };
+            let e = self.args.get(i).copied().unwrap_or(NONE);
+            args.push(if e == NONE {
+                self.pool.constant(aw, v.reg(rb, r))
+            } else {
+                e
+            });
+        }
+        self.exactness.concretized += 1;
+        self.opaque_frames.push(super::opaque::OpaqueFrame {
+            depth: v.depth,
+            func: f,
+            w,
+            args,
+        });
+    }
+
+    /// A math-library call on a symbolic argument: its result is the opaque node over the
+    /// arguments (concrete ones as constants), evaluated concretely by the solvers.
+    fn math_call(&mut self, v: &View, f: MathFn, call: Call, rb: usize) {
+        if self.args.iter().all(|e| *e == NONE) {
+            return;
+        }
+        let mut xs = vec![];
+        for (i, a) in call.args.iter().enumerate().take(f.arity()) {
+            match *a {
+                Val::Reg(r, ty) if ty.bits_with(v.ptr_bits) == f.w as u32 => {
+                    let e = self.args.get(i).copied().unwrap_or(NONE);
+                    xs.push(if e == NONE {
+                        self.pool.constant(f.w, v.reg(rb, r))
+                    } else {
+                        e
+                    });
+                }
+                // An argument of another float type (a call without prototype): concretized.
+                _ => return self.concretize(),
+            }
+        }
+        self.ret = self.pool.opaque(OpaqueFn::Math(f), f.w, xs);
+    }
+
     /// A fresh variable for an indeterminate value of `w` bits.
     fn uninit_var(&mut self, w: u8) -> ExprId {
         self.uninit_vars += 1;
@@ -507,6 +576,10 @@ impl Shadow<'_> {
             Free => Some(&[]),
             Time | Unknown(_) => {
                 self.exactness.unmodelled_calls += 1;
+                return;
+            }
+            Math(f) => {
+                self.math_call(v, *f, call, rb);
                 return;
             }
             Indeterminate => {
@@ -692,6 +765,11 @@ impl Shadow<'_> {
                     return self.set_reg(rb, *d, NONE);
                 }
                 let w = ty.bits_with(pb) as u8;
+                if let Some(f) = super::opaque::math_intrinsic(*op, w) {
+                    let xs = args.iter().map(|r| self.reg_expr(v, rb, *r, w)).collect();
+                    let e = self.pool.opaque(OpaqueFn::Math(f), w, xs);
+                    return self.set_reg(rb, *d, e);
+                }
                 let e = match op {
                     IntrinsicOp::Copy => self.reg(rb, args[0]),
                     IntrinsicOp::SMax
@@ -842,7 +920,10 @@ impl Shadow<'_> {
     /// Records a check that held on this run (`ok`) with its violation as the alternative, so
     /// that search can look for the input that breaks it (a crash is a test too).
     fn check(&mut self, v: &View, site: (FuncId, BlockId), ok: ExprId) {
-        if self.pool.as_const(ok).is_some() || self.indeterminate(ok) {
+        if self.pool.as_const(ok).is_some()
+            || !self.opaque_frames.is_empty()
+            || self.indeterminate(ok)
+        {
             return;
         }
         if self.path.len() >= self.max_path {
@@ -938,6 +1019,9 @@ impl Shadow<'_> {
     /// Records a symbolic branch decision (conditional branch or switch) of the current block.
     fn shadow_branch(&mut self, v: &View, term: &Terminator, at: Site) {
         let (rb, func, block) = (at.rb, at.func, at.block);
+        if !self.opaque_frames.is_empty() {
+            return;
+        }
         if self.path.len() >= self.max_path {
             if matches!(term, Terminator::CondBr { .. } | Terminator::Switch { .. }) {
                 self.exactness.truncated += 1;

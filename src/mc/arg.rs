@@ -789,7 +789,8 @@ impl<'m> ModelChecker<'m> {
                                 self.stats.unrefinable += 1;
                             }
                             Answer::Unknown => {
-                                self.given_up.insert(gid as u32);
+                                // Out of time or beyond the solver: a later run may decide it.
+                                self.deferred += 1;
                             }
                         }
                     }
