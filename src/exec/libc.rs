@@ -64,6 +64,12 @@ pub enum Ext {
     /// Returns 0 and does nothing (setlocale, setvbuf...).
     Nop,
     Time,
+    /// `getpid`: a fixed process id (a test must not depend on the real one).
+    GetPid,
+    /// The default action of a signal the program raised: the process dies by that signal.
+    SignalDeath,
+    /// The runtime reached something the interpreter cannot reproduce (message argument).
+    Unsupported,
     /// An external function Cairn has no model of: its result becomes an input.
     Unknown(String),
 }
@@ -177,8 +183,11 @@ fn resolve_name(name: &str) -> Ext {
         "ldexp" => Ldexp,
         "frexp" => Frexp,
         "modf" => Modf,
-        "setlocale" | "setvbuf" | "setbuf" | "signal" | "fclose" | "srand48" | "alarm" => Nop,
+        "setlocale" | "setvbuf" | "setbuf" | "fclose" | "srand48" | "alarm" => Nop,
         "time" => Time,
+        "getpid" => GetPid,
+        "__cairn_signal_death" => SignalDeath,
+        "__cairn_unsupported" => Unsupported,
         _ => Unknown(name.into()),
     }
 }
@@ -681,6 +690,14 @@ pub fn call(
             Some(VarArg::Scalar(frac.to_bits(), Ty::F64))
         }
         Nop => ret(0),
+        GetPid => ret(4242),
+        SignalDeath => return Err(Stop::Fault(format!("killed by signal {}", a(0) as u32))),
+        Unsupported => {
+            let what = m.mem.cstr(a(0)).unwrap_or_default();
+            return Err(Stop::Unsupported(
+                String::from_utf8_lossy(&what).into_owned(),
+            ));
+        }
         Time => {
             // Deterministic clock: tests must replay.
             if a(0) != 0 {
