@@ -21,12 +21,10 @@ pub fn static_check(s: &mut Session) -> usize {
 /// Runs the coverage-driven CEGAR model checker for `time`; returns its ARG and statistics.
 pub fn run(s: &mut Session, time: Duration) -> anyhow::Result<(Arg, McStats, String)> {
     let p = s.program;
-    let entry = *p
-        .module
-        .func_by_name
-        .get(&p.entry)
+    // `main` runs through the runtime's start routine: constructors, main, exit, destructors.
+    let entry = crate::analysis::expectation::start_function(&p.module, &p.entry)
         .ok_or_else(|| anyhow::anyhow!("no function `{}`", p.entry))?;
-    let model = Model::new(&p.module, &p.exts);
+    let model = Model::new(&p.module, &p.exts, p.entry != "main");
     let mut mc = ModelChecker::new(
         model,
         entry,
