@@ -23,7 +23,7 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 /// The pseudo-location before `main`: its one edge initializes tracked globals.
-const INIT: Loc = Loc {
+pub(crate) const INIT: Loc = Loc {
     func: u32::MAX,
     block: 0,
     ip: 0,
@@ -65,6 +65,15 @@ pub struct McStats {
     pub complete: bool,
     /// Goals the ARG reaches along paths the abstraction could not refine (havoc).
     pub unrefinable: usize,
+    /// Horn-clause queries given to Spacer, and the time they took (with their checks).
+    pub chc_queries: u64,
+    pub chc_time_s: f64,
+    /// Goals proven by checked inductive invariants.
+    pub proved_by_invariant: usize,
+    /// Proofs whose independent check failed (the goals stay unknown).
+    pub certificate_failures: u64,
+    /// What the model checker could not bound or decide, and why.
+    pub notes: Vec<String>,
 }
 
 pub struct McConfig {
@@ -128,14 +137,20 @@ impl<'m> ModelChecker<'m> {
         a
     }
 
-    fn transitions(&mut self, loc: Loc) -> Vec<super::model::Transition> {
+    pub(crate) fn transitions(&mut self, loc: Loc) -> Vec<super::model::Transition> {
         if loc == INIT {
-            let assigns = self.model.initial_assigns();
+            let mut assigns = self.model.initial_assigns();
+            let unknown = self.model.init_havocs();
+            for (v, e) in &unknown.assigns {
+                for a in assigns.iter_mut().filter(|a| a.0 == *v) {
+                    a.1 = *e;
+                }
+            }
             return vec![super::model::Transition {
                 effect: Effect {
                     assigns,
                     guards: vec![],
-                    havocs: vec![],
+                    havocs: unknown.havocs,
                 },
                 next: Next::Goto(Loc {
                     func: self.entry,
@@ -150,7 +165,7 @@ impl<'m> ModelChecker<'m> {
     }
 
     /// Effect of returning from `callee` to `ret_to`: the caller's result register.
-    fn return_effect(&mut self, ret_to: Loc, callee: FuncId) -> Effect {
+    pub(crate) fn return_effect(&mut self, ret_to: Loc, callee: FuncId) -> Effect {
         let m = self.model.m;
         let call = &m.functions[ret_to.func as usize].blocks[ret_to.block as usize].insts
             [(ret_to.ip - 1) as usize];
@@ -175,7 +190,7 @@ impl<'m> ModelChecker<'m> {
     }
 
     /// Substitutes an effect's assignments into `e` (weakest precondition through it).
-    fn wp(&mut self, e: ExprId, eff: &Effect) -> ExprId {
+    pub(crate) fn wp(&mut self, e: ExprId, eff: &Effect) -> ExprId {
         let map: HashMap<u32, ExprId> = eff.assigns.iter().copied().collect();
         let mut memo = HashMap::new();
         self.model.pool.substitute(
@@ -751,6 +766,19 @@ impl<'m> ModelChecker<'m> {
                             Answer::Sat(model) => {
                                 let covers = self.test_from_model(s, &inputs, &model)?;
                                 if !covers.contains(&gid) {
+                                    if std::env::var_os("CAIRN_DEBUG_MC").is_some() {
+                                        let vals: Vec<String> = inputs
+                                            .iter()
+                                            .map(|(e, _)| {
+                                                let id = match self.model.pool.node(*e) {
+                                                    crate::smt::expr::Node::Var { id, .. } => *id,
+                                                    _ => 0,
+                                                };
+                                                format!("{:?}", model.get(&id))
+                                            })
+                                            .collect();
+                                        eprintln!("mc: test for goal {gid} missed it: {vals:?}");
+                                    }
                                     self.given_up.insert(gid as u32);
                                 }
                             }
@@ -780,15 +808,87 @@ impl<'m> ModelChecker<'m> {
         Ok(Some(arg))
     }
 
-    /// Algorithm 2: refine until the budget is spent, then report the closed ARG.
+    /// Goals still open that a proof may claim.
+    fn provable_pending(&self, s: &Session, goals: &Goals) -> Vec<usize> {
+        goals
+            .goals
+            .iter()
+            .filter(|g| s.ledger.status[g.id] == Status::Unknown)
+            .filter(|g| {
+                s.program
+                    .module
+                    .func_by_name
+                    .get(&g.function)
+                    .is_some_and(|f| !self.model.unprovable_funcs.contains(f))
+            })
+            .map(|g| g.id)
+            .collect()
+    }
+
+    /// The Horn-clause prover on the open goals for `time`.
+    fn run_chc(&mut self, s: &mut Session, goals: &Goals, time: Duration) -> anyhow::Result<()> {
+        let targets = self.provable_pending(s, goals);
+        if targets.is_empty() || time.is_zero() {
+            return Ok(());
+        }
+        let t = Instant::now();
+        let out = super::chc::prove(
+            self,
+            &goals.error_sites,
+            goals.num_branches,
+            &targets,
+            time,
+            self.cfg.max_nodes,
+        );
+        self.stats.chc_queries += out.queries;
+        self.stats.chc_time_s += t.elapsed().as_secs_f64();
+        self.stats.certificate_failures += out.check_failures;
+        for n in out.notes {
+            if !self.stats.notes.contains(&n) {
+                self.stats.notes.push(n);
+            }
+        }
+        for (g, _) in out.proven {
+            if s.ledger.status[g] == Status::Unknown {
+                s.ledger.prove_unreachable(g, "model checker (invariant)");
+                self.stats.proved_unreachable += 1;
+                self.stats.proved_by_invariant += 1;
+            }
+        }
+        s.out.progress(&s.ledger)?;
+        Ok(())
+    }
+
+    /// Algorithm 2, with a second prover around it: Horn clauses first on every open goal
+    /// (a quarter of the budget), then CEGAR until its share is spent (the closed ARG proves
+    /// what it never reaches), then Horn clauses goal by goal on what is still open.
     pub fn run(&mut self, s: &mut Session) -> anyhow::Result<Arg> {
         let goals = s.goals.clone();
-        let deadline = Instant::now() + self.cfg.time;
+        let start = Instant::now();
+        let total = self.cfg.time;
+        self.stats.notes = self.model.notes.clone();
+        // Few open goals (error goals, or what testing left): invariants first. Many: CEGAR
+        // first, which also turns the reachable ones into tests.
+        if self.provable_pending(s, &goals).len() <= 4 {
+            self.run_chc(s, &goals, total * 2 / 5)?;
+        }
+        if self.provable_pending(s, &goals).is_empty()
+            && goals
+                .goals
+                .iter()
+                .all(|g| s.ledger.status[g.id] != Status::Unknown)
+        {
+            return Ok(Arg::default());
+        }
+        // CEGAR refines until 60% of the budget is spent; completing the ARG may take longer.
+        let deadline = start + total * 3 / 5;
+        self.cfg.time = total.saturating_sub(start.elapsed()) / 2;
         let arg = loop {
             if let Some(a) = self.build(s, &goals, deadline)? {
                 break a;
             }
         };
+        self.cfg.time = total;
         self.stats.arg_nodes = arg.nodes.len();
         self.stats.complete = arg.complete;
         if std::env::var_os("CAIRN_DEBUG_MC").is_some() {
@@ -820,6 +920,10 @@ impl<'m> ModelChecker<'m> {
                 }
             }
             s.out.progress(&s.ledger)?;
+        }
+        let left = total.saturating_sub(start.elapsed());
+        if !s.interrupted.load(std::sync::atomic::Ordering::Relaxed) {
+            self.run_chc(s, &goals, left)?;
         }
         Ok(arg)
     }

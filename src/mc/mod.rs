@@ -2,4 +2,5 @@
 //! abstraction-driven concolic testing paper) over Cairn IR.
 
 pub mod arg;
+pub mod chc;
 pub mod model;
