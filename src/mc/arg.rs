@@ -40,6 +40,10 @@ pub struct ArgNode {
     pub goal: Option<GoalId>,
     pub error_site: Option<u32>,
     pub covered_by: Option<usize>,
+    /// Index of the parent's transition this node follows (`usize::MAX` for the root).
+    pub edge: usize,
+    /// The path ends here (exit, abort, return from the entry): never expanded.
+    pub terminal: bool,
 }
 
 #[derive(Default, Clone, Debug)]
@@ -72,6 +76,8 @@ pub struct McStats {
     pub proved_by_invariant: usize,
     /// Proofs whose independent check failed (the goals stay unknown).
     pub certificate_failures: u64,
+    /// Time spent checking the final ARG.
+    pub certificate_time_s: f64,
     /// What the model checker could not bound or decide, and why.
     pub notes: Vec<String>,
 }
@@ -647,6 +653,8 @@ impl<'m> ModelChecker<'m> {
             goal: None,
             error_site: None,
             covered_by: None,
+            edge: usize::MAX,
+            terminal: false,
         });
         let mut by_loc: HashMap<(Loc, Rc<Vec<Loc>>), Vec<usize>> = HashMap::new();
         let mut work: VecDeque<usize> = VecDeque::from([0]);
@@ -740,6 +748,8 @@ impl<'m> ModelChecker<'m> {
                     goal: t.goal,
                     error_site: t.error_site,
                     covered_by: None,
+                    edge: ti,
+                    terminal: next_loc.is_none(),
                 });
                 if let Some(g) = t.goal {
                     arg.reached_goals.insert(g);
@@ -902,16 +912,32 @@ impl<'m> ModelChecker<'m> {
                 eprintln!("{l:?}: {}", ps.join("  "));
             }
         }
-        if arg.complete {
+        // The closed ARG proves what it never reaches, once a fresh solver has checked it.
+        let certified = arg.complete && {
+            let t = Instant::now();
+            let budget = total.saturating_sub(start.elapsed()).max(total / 4);
+            let r = super::certify::check_arg(self, &arg, t + budget);
+            self.stats.certificate_time_s += t.elapsed().as_secs_f64();
+            if let Err(e) = &r {
+                self.stats.certificate_failures += 1;
+                self.stats.notes.push(format!(
+                    "ARG certificate rejected ({e}): its proofs are dropped"
+                ));
+            }
+            r.is_ok()
+        };
+        if certified {
+            let reached_goals: HashSet<u32> = arg.nodes.iter().filter_map(|n| n.goal).collect();
+            let reached_sites: HashSet<u32> =
+                arg.nodes.iter().filter_map(|n| n.error_site).collect();
             for g in &goals.goals {
                 if s.ledger.status[g.id] != Status::Unknown {
                     continue;
                 }
                 let reached = if g.id < goals.num_branches {
-                    arg.reached_goals.contains(&(g.id as u32))
+                    reached_goals.contains(&(g.id as u32))
                 } else {
-                    arg.reached_error_sites
-                        .contains(&goals.error_sites[g.id - goals.num_branches])
+                    reached_sites.contains(&goals.error_sites[g.id - goals.num_branches])
                 };
                 let func = s.program.module.func_by_name.get(&g.function).copied();
                 if !reached && func.is_some_and(|f| !self.model.unprovable_funcs.contains(&f)) {
