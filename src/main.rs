@@ -269,6 +269,11 @@ fn load_program(files: &[PathBuf], front: &Front) -> Result<Program> {
         bail!("no function `{}` with a body in the program", front.entry);
     }
     p.entry = front.entry.clone();
+    if cairn::analysis::escape::escapes(&p.module).uses_threads {
+        eprintln!(
+            "cairn: warning: threads run one after the other, each inside pthread_create: interleavings are not explored"
+        );
+    }
     for name in p.unknown_externs() {
         eprintln!(
             "cairn: warning: no model of external function `{name}`: its results are treated as inputs"

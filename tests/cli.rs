@@ -333,7 +333,9 @@ fn gen_with_prove_decides_everything_and_writes_the_arg() {
         .filter(|g| g["status"] == "unreachable")
         .collect();
     assert!(
-        proved.iter().all(|g| g["proof"].as_str().is_some_and(|p| p.starts_with("model checker"))),
+        proved.iter().all(|g| g["proof"]
+            .as_str()
+            .is_some_and(|p| p.starts_with("model checker"))),
         "{proved:?}"
     );
     replay_ok(&p, &out);

@@ -80,6 +80,28 @@ pub struct McStats {
     pub certificate_time_s: f64,
     /// What the model checker could not bound or decide, and why.
     pub notes: Vec<String>,
+    /// Program functions whose goals are never proven, with the reason.
+    pub unprovable: Vec<String>,
+    /// Per decided or attempted goal: how and at what cost.
+    pub goals: Vec<GoalStat>,
+}
+
+/// What the model checker spent on one goal.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct GoalStat {
+    pub goal: usize,
+    /// "arg" (unreached by a certified ARG), "invariant" (checked Spacer invariants),
+    /// "test" (covered by a test the model checker produced), or "unknown".
+    pub result: String,
+    /// Seconds from the model checker's start until the goal was decided.
+    pub time_s: f64,
+    /// Refinements triggered by paths to this goal.
+    pub refinements: u64,
+    /// Predicates those refinements added.
+    pub predicates: usize,
+    /// Why it stays unknown, when the model knows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
 }
 
 pub struct McConfig {
@@ -110,6 +132,11 @@ pub struct ModelChecker<'m> {
     pub cfg: McConfig,
     /// Goals whose ARG path was feasible but whose test did not cover them, or not refinable.
     given_up: HashSet<GoalId>,
+    /// Per goal: refinements its paths triggered and the predicates they added.
+    goal_refinements: HashMap<usize, (u64, usize)>,
+    /// Per goal decided here: how, and when (seconds after `started`).
+    decided: HashMap<usize, (String, f64)>,
+    started: Instant,
     entry: FuncId,
     post_cache: HashMap<PostKey, Option<Vec<ExprId>>>,
 }
@@ -125,6 +152,9 @@ impl<'m> ModelChecker<'m> {
             stats: McStats::default(),
             cfg,
             given_up: HashSet::new(),
+            goal_refinements: HashMap::new(),
+            decided: HashMap::new(),
+            started: Instant::now(),
             entry,
             post_cache: HashMap::new(),
         }
@@ -774,7 +804,16 @@ impl<'m> ModelChecker<'m> {
                         let (guards, inputs, origin) = self.path_formula(&arg, c);
                         match self.check(&guards) {
                             Answer::Sat(model) => {
+                                let open: Vec<usize> = (0..s.ledger.status.len())
+                                    .filter(|g| s.ledger.status[*g] == Status::Unknown)
+                                    .collect();
                                 let covers = self.test_from_model(s, &inputs, &model)?;
+                                let t = self.started.elapsed().as_secs_f64();
+                                for g in open {
+                                    if matches!(s.ledger.status[g], Status::Covered(_)) {
+                                        self.decided.entry(g).or_insert(("test".into(), t));
+                                    }
+                                }
                                 if !covers.contains(&gid) {
                                     if std::env::var_os("CAIRN_DEBUG_MC").is_some() {
                                         let vals: Vec<String> = inputs
@@ -793,12 +832,17 @@ impl<'m> ModelChecker<'m> {
                                 }
                             }
                             Answer::Unsat => {
-                                if Instant::now() < deadline
-                                    && self.loop_templates(&arg, c)
+                                let added = if Instant::now() < deadline {
+                                    self.loop_templates(&arg, c)
                                         + self.refine(&arg, c, &guards, &origin)
-                                        > 0
-                                {
+                                } else {
+                                    0
+                                };
+                                if added > 0 {
                                     self.stats.refinements += 1;
+                                    let r = self.goal_refinements.entry(gid).or_default();
+                                    r.0 += 1;
+                                    r.1 += added;
                                     return Ok(None);
                                 }
                                 self.given_up.insert(gid as u32);
@@ -816,6 +860,64 @@ impl<'m> ModelChecker<'m> {
             }
         }
         Ok(Some(arg))
+    }
+
+    /// Per-goal statistics for the summary, and why unprovable functions are.
+    fn goal_statistics(&mut self, s: &Session, goals: &Goals) {
+        let m = self.model.m;
+        let mut why: Vec<String> = self
+            .model
+            .unprovable_why
+            .iter()
+            .filter(|(f, _)| {
+                !self.model.summarized.contains(f) && {
+                    let file = m.functions[**f as usize].loc.file as usize;
+                    !m.files
+                        .get(file)
+                        .is_some_and(|p| p.ends_with(crate::ir::frontend::RUNTIME_FILE))
+                }
+            })
+            .map(|(_, w)| w.clone())
+            .collect();
+        why.sort();
+        why.dedup();
+        self.stats.unprovable = why;
+        self.stats.goals = goals
+            .goals
+            .iter()
+            .filter(|g| s.ledger.status[g.id] != Status::Ignored)
+            .filter(|g| {
+                self.decided.contains_key(&g.id)
+                    || self.goal_refinements.contains_key(&g.id)
+                    || s.ledger.status[g.id] == Status::Unknown
+            })
+            .map(|g| {
+                let (r, p) = self
+                    .goal_refinements
+                    .get(&g.id)
+                    .copied()
+                    .unwrap_or_default();
+                let (result, t) = self
+                    .decided
+                    .get(&g.id)
+                    .cloned()
+                    .unwrap_or(("unknown".into(), self.started.elapsed().as_secs_f64()));
+                let why = (result == "unknown")
+                    .then(|| {
+                        let f = m.func_by_name.get(&g.function)?;
+                        self.model.unprovable_why.get(f).cloned()
+                    })
+                    .flatten();
+                GoalStat {
+                    goal: g.id,
+                    result,
+                    time_s: (t * 1000.0).round() / 1000.0,
+                    refinements: r,
+                    predicates: p,
+                    why,
+                }
+            })
+            .collect();
     }
 
     /// Goals still open that a proof may claim.
@@ -842,6 +944,7 @@ impl<'m> ModelChecker<'m> {
             return Ok(());
         }
         let t = Instant::now();
+        let started_at = t;
         let out = super::chc::prove(
             self,
             &goals.error_sites,
@@ -858,8 +961,10 @@ impl<'m> ModelChecker<'m> {
                 self.stats.notes.push(n);
             }
         }
-        for (g, _) in out.proven {
+        for (g, t) in out.proven {
             if s.ledger.status[g] == Status::Unknown {
+                let t = t + (started_at - self.started).as_secs_f64();
+                self.decided.insert(g, ("invariant".into(), t));
                 s.ledger.prove_unreachable(g, "model checker (invariant)");
                 self.stats.proved_unreachable += 1;
                 self.stats.proved_by_invariant += 1;
@@ -875,6 +980,7 @@ impl<'m> ModelChecker<'m> {
     pub fn run(&mut self, s: &mut Session) -> anyhow::Result<Arg> {
         let goals = s.goals.clone();
         let start = Instant::now();
+        self.started = start;
         let total = self.cfg.time;
         self.stats.notes = self.model.notes.clone();
         // Few open goals (error goals, or what testing left): invariants first. Many: CEGAR
@@ -888,6 +994,7 @@ impl<'m> ModelChecker<'m> {
                 .iter()
                 .all(|g| s.ledger.status[g.id] != Status::Unknown)
         {
+            self.goal_statistics(s, &goals);
             return Ok(Arg::default());
         }
         // CEGAR refines until 60% of the budget is spent; completing the ARG may take longer.
@@ -941,6 +1048,8 @@ impl<'m> ModelChecker<'m> {
                 };
                 let func = s.program.module.func_by_name.get(&g.function).copied();
                 if !reached && func.is_some_and(|f| !self.model.unprovable_funcs.contains(&f)) {
+                    let t = self.started.elapsed().as_secs_f64();
+                    self.decided.insert(g.id, ("arg".into(), t));
                     s.ledger.prove_unreachable(g.id, "model checker");
                     self.stats.proved_unreachable += 1;
                 }
@@ -951,6 +1060,7 @@ impl<'m> ModelChecker<'m> {
         if !s.interrupted.load(std::sync::atomic::Ordering::Relaxed) {
             self.run_chc(s, &goals, left)?;
         }
+        self.goal_statistics(s, &goals);
         Ok(arg)
     }
 }

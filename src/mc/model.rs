@@ -505,8 +505,17 @@ impl<'m> Model<'m> {
         // Program functions that library code calls directly (a program that defines its own
         // `malloc`, say): the library is summarized, so those calls are never explored. In
         // unit mode, constructors are not explored either.
+        // (Only library functions the program can reach count: the runtime defines many.)
+        let program: Vec<FuncId> = m
+            .functions
+            .iter()
+            .filter(|f| !is_runtime(m, f) || STARTUP.contains(&f.name.as_str()))
+            .map(|f| f.id)
+            .collect();
+        let reachable = self.closure(&program, &cg);
         for (f, cs) in callees.iter().enumerate() {
-            let lib = self.summarized.contains(&(f as FuncId));
+            let lib =
+                self.summarized.contains(&(f as FuncId)) && reachable.contains(&(f as FuncId));
             let ctors = self.unit && m.functions[f].name == "__cairn_ctors";
             if lib || ctors {
                 for c in cs {
