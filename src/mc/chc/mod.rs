@@ -366,7 +366,14 @@ impl Horn {
             match solver.check(&mc.model.pool, &cons, left, &|_| 0) {
                 Answer::Unsat => {}
                 Answer::Sat(_) => return Err(format!("clause {i} is not implied")),
-                Answer::Unknown => return Err(format!("clause {i}: solver unknown")),
+                Answer::Unknown => {
+                    if std::env::var_os("CAIRN_DEBUG_CHC").is_some() {
+                        for c in &cons {
+                            eprintln!("  check: {}", mc.model.pool.show(*c));
+                        }
+                    }
+                    return Err(format!("clause {i}: solver unknown"));
+                }
             }
         }
         Ok(())
@@ -468,7 +475,7 @@ pub fn prove(
             out.queries += 1;
             match solve(&horn, mc, goals, enc, share) {
                 Verdict::Safe(inv) => {
-                    let check_until = Instant::now() + limit.max(Duration::from_secs(2));
+                    let check_until = Instant::now() + limit.max(Duration::from_secs(10));
                     match horn.check(mc, &inv, goals, check_until) {
                         Ok(()) => {
                             let t = start.elapsed().as_secs_f64();

@@ -1,7 +1,7 @@
 //! Reads Spacer's model (the interpretation of each relation) back into pool expressions over
 //! the model's bit-vector variables. Integer invariants are translated exactly: each variable
-//! becomes its signed or unsigned reading widened to 64 bits, and the arithmetic is done on
-//! 64 bits (if that ever overflowed, the bit-vector check would reject the invariant).
+//! becomes its signed or unsigned reading, widened, and the arithmetic is done on
+//! 40 bits, or 64 with wider variables (if that ever overflowed, the bit-vector check would reject the invariant).
 
 use super::super::arg::ModelChecker;
 use super::Horn;
@@ -66,6 +66,14 @@ pub fn invariants(
     views: &Views,
 ) -> Result<Vec<ExprId>, String> {
     let int = !views.is_empty();
+    // Integers as bit-vectors wide enough for linear terms over 32-bit values (narrower
+    // vectors keep the check fast); 64 bits when wider variables take part.
+    let narrow = horn
+        .args
+        .iter()
+        .flatten()
+        .all(|v| mc.model.var_width(*v) <= 32);
+    let iw: u8 = if narrow { 40 } else { 64 };
     let no_defs = HashMap::new();
     let mut found: HashMap<String, (Vec<String>, Sx)> = HashMap::new();
     let mut stack = parse_sexprs(text)?;
@@ -113,7 +121,12 @@ pub fn invariants(
                     let x = mc.model.var_expr(*v);
                     let w = mc.model.var_width(*v);
                     let x = if int && w > 1 {
-                        widen(&mut mc.model.pool, x, views.get(v).copied().unwrap_or(true))
+                        widen(
+                            &mut mc.model.pool,
+                            x,
+                            views.get(v).copied().unwrap_or(true),
+                            iw,
+                        )
                     } else {
                         x
                     };
@@ -121,6 +134,7 @@ pub fn invariants(
                 }
                 let r = Reader {
                     int,
+                    iw,
                     defs: &no_defs,
                 };
                 r.term(&mut mc.model.pool, body, &mut env)?
@@ -135,14 +149,14 @@ pub fn invariants(
     Ok(out)
 }
 
-/// The signed or unsigned reading of `x` on 64 bits.
-fn widen(pool: &mut Pool, x: ExprId, signed: bool) -> ExprId {
-    if pool.width(x) >= 64 {
+/// The signed or unsigned reading of `x` on `iw` bits.
+fn widen(pool: &mut Pool, x: ExprId, signed: bool, iw: u8) -> ExprId {
+    if pool.width(x) >= iw {
         x
     } else if signed {
-        pool.sext(64, x)
+        pool.sext(iw, x)
     } else {
-        pool.zext(64, x)
+        pool.zext(iw, x)
     }
 }
 
@@ -162,9 +176,40 @@ fn numeral(a: &str) -> Option<(u8, u64)> {
     None
 }
 
+/// `a * b`; by a small constant as shifts and additions, which bit-vector solvers handle far
+/// better than multipliers.
+fn scale(pool: &mut Pool, a: ExprId, b: ExprId) -> ExprId {
+    let w = pool.width(a);
+    let (k, x) = match (pool.as_const(a), pool.as_const(b)) {
+        (_, Some(k)) => (k, a),
+        (Some(k), _) => (k, b),
+        _ => return pool.bin(BinOp::Mul, w, a, b),
+    };
+    let signed = crate::exec::ops::sext(k, w as u32) as i64;
+    let neg = signed < 0;
+    let m = signed.unsigned_abs();
+    if m > 1 << 16 {
+        return pool.bin(BinOp::Mul, w, a, b);
+    }
+    let mut acc = pool.constant(w, 0);
+    for bit in 0..17u64 {
+        if m >> bit & 1 == 1 {
+            let sh = pool.constant(w, bit);
+            let t = pool.bin(BinOp::Shl, w, x, sh);
+            acc = pool.bin(BinOp::Add, w, acc, t);
+        }
+    }
+    if neg {
+        let z = pool.constant(w, 0);
+        acc = pool.bin(BinOp::Sub, w, z, acc);
+    }
+    acc
+}
+
 struct Reader<'d> {
-    /// Integer terms (64-bit values) rather than bit-vector terms.
+    /// Integer terms (`iw`-bit values) rather than bit-vector terms.
     int: bool,
+    iw: u8,
     /// Every function the model defines (auxiliary ones are expanded where applied).
     defs: &'d HashMap<String, (Vec<String>, Sx)>,
 }
@@ -205,7 +250,11 @@ impl Reader<'_> {
                         if let Some((w, v)) = numeral(a) {
                             Ok(pool.constant(w, v))
                         } else if let (true, Ok(v)) = (self.int, a.parse::<i64>()) {
-                            Ok(pool.constant(64, v as u64))
+                            let half = 1i64 << (self.iw - 1).min(62);
+                            if self.iw < 64 && (v >= half || v < -half) {
+                                return Err(format!("{v} does not fit {} bits", self.iw));
+                            }
+                            Ok(pool.constant(self.iw, v as u64))
                         } else if let Some(v) = env.get(a) {
                             Ok(*v)
                         } else {
@@ -331,12 +380,13 @@ impl Reader<'_> {
                 Some(c) if (c as i64) > 0 => {}
                 _ => return Err("division by a non-constant or non-positive".into()),
             }
-            let q = pool.bin(BinOp::SDiv, 64, a, k);
-            let r = pool.bin(BinOp::SRem, 64, a, k);
-            let zero = pool.constant(64, 0);
+            let iw = pool.width(a);
+            let q = pool.bin(BinOp::SDiv, iw, a, k);
+            let r = pool.bin(BinOp::SRem, iw, a, k);
+            let zero = pool.constant(iw, 0);
             let neg = pool.cmp(IPred::Slt, r, zero);
-            let one = pool.constant(64, 1);
-            let q1 = pool.bin(BinOp::Sub, 64, q, one);
+            let one = pool.constant(iw, 1);
+            let q1 = pool.bin(BinOp::Sub, iw, q, one);
             Ok(pool.ite(neg, q1, q))
         };
         Ok(match op.as_str() {
@@ -373,10 +423,16 @@ impl Reader<'_> {
             }
             // Integer arithmetic on 64-bit values.
             "+" if self.int => fold(pool, BinOp::Add, &args)?,
-            "*" if self.int => fold(pool, BinOp::Mul, &args)?,
+            "*" if self.int => {
+                let mut acc = args[0];
+                for a in &args[1..] {
+                    acc = scale(pool, acc, *a);
+                }
+                acc
+            }
             "-" if self.int && args.len() == 1 => {
-                let z = pool.constant(64, 0);
-                pool.bin(BinOp::Sub, 64, z, args[0])
+                let z = pool.constant(self.iw, 0);
+                pool.bin(BinOp::Sub, self.iw, z, args[0])
             }
             "-" if self.int => fold(pool, BinOp::Sub, &args)?,
             "div" if self.int => {
@@ -386,14 +442,14 @@ impl Reader<'_> {
             "mod" if self.int => {
                 need(2)?;
                 let q = floor_div(pool, args[0], args[1])?;
-                let m = pool.bin(BinOp::Mul, 64, q, args[1]);
-                pool.bin(BinOp::Sub, 64, args[0], m)
+                let m = pool.bin(BinOp::Mul, self.iw, q, args[1]);
+                pool.bin(BinOp::Sub, self.iw, args[0], m)
             }
             "abs" if self.int => {
                 need(1)?;
-                let z = pool.constant(64, 0);
+                let z = pool.constant(self.iw, 0);
                 let neg = pool.cmp(IPred::Slt, args[0], z);
-                let m = pool.bin(BinOp::Sub, 64, z, args[0]);
+                let m = pool.bin(BinOp::Sub, self.iw, z, args[0]);
                 pool.ite(neg, m, args[0])
             }
             "<=" if self.int => cmp(pool, IPred::Sle, &args)?,
