@@ -380,6 +380,109 @@ impl Horn {
     }
 }
 
+impl Horn {
+    /// `inv` strengthened at each relation by the candidate bounds (each argument against
+    /// every constant the clauses compare with) that are inductive together with it: the
+    /// candidates violated by some clause are dropped until none is (Houdini). Only adds
+    /// conjuncts: the result is checked like any invariant.
+    pub fn with_bounds(
+        &self,
+        mc: &mut ModelChecker,
+        inv: &[ExprId],
+        deadline: Instant,
+    ) -> Vec<ExprId> {
+        use crate::ir::IPred;
+        use crate::smt::expr::Node;
+        let mut consts: BTreeSet<(u8, u64)> = BTreeSet::new();
+        let roots: Vec<ExprId> = self
+            .clauses
+            .iter()
+            .flat_map(|c| c.effect.guards.iter().copied())
+            .collect();
+        for e in mc.model.pool.reachable(&roots) {
+            if let Node::Cmp { a, b, .. } = mc.model.pool.node(e).clone() {
+                for x in [a, b] {
+                    if let Some(k) = mc.model.pool.as_const(x) {
+                        consts.insert((mc.model.pool.width(x), k));
+                    }
+                }
+            }
+        }
+        let mut cands: Vec<Vec<ExprId>> = vec![vec![]; self.nodes.len()];
+        for (n, args) in self.args.iter().enumerate() {
+            if !self.kept[n] {
+                continue;
+            }
+            for &v in args {
+                let w = mc.model.var_width(v);
+                if w == 1 {
+                    continue;
+                }
+                let x = mc.model.var_expr(v);
+                let zero = mc.model.pool.constant(w, 0);
+                let mut ks: Vec<ExprId> = vec![zero];
+                for &(cw, k) in &consts {
+                    if cw == w {
+                        ks.push(mc.model.pool.constant(w, k));
+                    }
+                }
+                for k in ks {
+                    for p in [IPred::Sle, IPred::Sge, IPred::Ule] {
+                        let c = mc.model.pool.cmp(p, x, k);
+                        if mc.model.pool.as_const(c).is_none() && !cands[n].contains(&c) {
+                            cands[n].push(c);
+                        }
+                    }
+                }
+            }
+        }
+        let mut solver = Z3Backend::new();
+        loop {
+            let mut changed = false;
+            for c in &self.clauses {
+                let Head::Node(d) = c.head else { continue };
+                if cands[d].is_empty() {
+                    continue;
+                }
+                let mut cons: Vec<ExprId> = vec![];
+                if let Some(s) = c.src {
+                    cons.push(inv[s]);
+                    cons.extend(cands[s].iter().copied());
+                }
+                cons.extend(c.effect.guards.iter().copied());
+                let negs: Vec<ExprId> = cands[d]
+                    .iter()
+                    .map(|p| {
+                        let q = mc.wp(*p, &c.effect);
+                        mc.model.pool.not(q)
+                    })
+                    .collect();
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return inv.to_vec();
+                }
+                let answers = solver.check_each(&mc.model.pool, &cons, &negs, left);
+                let before = cands[d].len();
+                let keep: Vec<ExprId> = cands[d]
+                    .iter()
+                    .zip(answers)
+                    .filter(|(_, a)| *a == Answer::Unsat)
+                    .map(|(p, _)| *p)
+                    .collect();
+                cands[d] = keep;
+                changed |= cands[d].len() != before;
+            }
+            if !changed {
+                break;
+            }
+        }
+        inv.iter()
+            .zip(&cands)
+            .map(|(i, cs)| cs.iter().fold(*i, |acc, c| mc.model.pool.and(acc, *c)))
+            .collect()
+    }
+}
+
 /// Asks Spacer whether any of `goals` is reachable; on "safe", reads the invariants.
 pub fn solve(
     horn: &Horn,
@@ -476,6 +579,16 @@ pub fn prove(
             match solve(&horn, mc, goals, enc, share) {
                 Verdict::Safe(inv) => {
                     let check_until = Instant::now() + limit.max(Duration::from_secs(10));
+                    // Integer invariants often lack the bounds that keep values from
+                    // wrapping: add the bounds that hold (Houdini over the program's
+                    // constants) before the final check.
+                    let inv = if enc == Encoding::BitVec
+                        || horn.check(mc, &inv, goals, check_until).is_ok()
+                    {
+                        inv
+                    } else {
+                        horn.with_bounds(mc, &inv, check_until)
+                    };
                     match horn.check(mc, &inv, goals, check_until) {
                         Ok(()) => {
                             let t = start.elapsed().as_secs_f64();
