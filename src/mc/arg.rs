@@ -938,7 +938,13 @@ impl<'m> ModelChecker<'m> {
     }
 
     /// The Horn-clause prover on the open goals for `time`.
-    fn run_chc(&mut self, s: &mut Session, goals: &Goals, time: Duration) -> anyhow::Result<()> {
+    fn run_chc(
+        &mut self,
+        s: &mut Session,
+        goals: &Goals,
+        time: Duration,
+        joint_only: bool,
+    ) -> anyhow::Result<()> {
         let targets = self.provable_pending(s, goals);
         if targets.is_empty() || time.is_zero() {
             return Ok(());
@@ -952,6 +958,7 @@ impl<'m> ModelChecker<'m> {
             &targets,
             time,
             self.cfg.max_nodes,
+            joint_only,
         );
         self.stats.chc_queries += out.queries;
         self.stats.chc_time_s += t.elapsed().as_secs_f64();
@@ -985,8 +992,12 @@ impl<'m> ModelChecker<'m> {
         self.stats.notes = self.model.notes.clone();
         // Few open goals (error goals, or what testing left): invariants first. Many: CEGAR
         // first, which also turns the reachable ones into tests.
-        if self.provable_pending(s, &goals).len() <= 4 {
-            self.run_chc(s, &goals, total * 2 / 5)?;
+        // Many: one joint query first (all open goals may be infeasible, as after testing).
+        let open = self.provable_pending(s, &goals).len();
+        if open <= 4 {
+            self.run_chc(s, &goals, total * 2 / 5, false)?;
+        } else {
+            self.run_chc(s, &goals, total / 5, true)?;
         }
         if self.provable_pending(s, &goals).is_empty()
             && goals
@@ -1058,7 +1069,7 @@ impl<'m> ModelChecker<'m> {
         }
         let left = total.saturating_sub(start.elapsed());
         if !s.interrupted.load(std::sync::atomic::Ordering::Relaxed) {
-            self.run_chc(s, &goals, left)?;
+            self.run_chc(s, &goals, left, false)?;
         }
         self.goal_statistics(s, &goals);
         Ok(arg)

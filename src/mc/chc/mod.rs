@@ -544,6 +544,7 @@ pub fn prove(
     targets: &[usize],
     time: Duration,
     max_nodes: usize,
+    joint_only: bool,
 ) -> Outcome {
     let mut out = Outcome::default();
     if targets.is_empty() {
@@ -578,13 +579,11 @@ pub fn prove(
             out.queries += 1;
             match solve(&horn, mc, goals, enc, share) {
                 Verdict::Safe(inv) => {
-                    let check_until = Instant::now() + limit.max(Duration::from_secs(10));
+                    let check_until = Instant::now() + limit.max(Duration::from_secs(15));
                     // Integer invariants often lack the bounds that keep values from
                     // wrapping: add the bounds that hold (Houdini over the program's
                     // constants) before the final check.
-                    let inv = if enc == Encoding::BitVec
-                        || horn.check(mc, &inv, goals, check_until).is_ok()
-                    {
+                    let inv = if enc == Encoding::BitVec {
                         inv
                     } else {
                         horn.with_bounds(mc, &inv, check_until)
@@ -622,7 +621,7 @@ pub fn prove(
     // All at once with half the time; then each goal with an equal share of what is left.
     let left = deadline.saturating_duration_since(Instant::now());
     let first = if targets.len() == 1 { left } else { left / 2 };
-    if attempt(&wanted, first, &mut out) || targets.len() == 1 {
+    if attempt(&wanted, first, &mut out) || targets.len() == 1 || joint_only {
         return out;
     }
     let mut rest: Vec<usize> = targets.to_vec();
