@@ -583,11 +583,13 @@ pub fn prove(
                     // Integer invariants often lack the bounds that keep values from
                     // wrapping: add the bounds that hold (Houdini over the program's
                     // constants) before the final check.
-                    let inv = if enc == Encoding::BitVec {
-                        inv
-                    } else {
-                        horn.with_bounds(mc, &inv, check_until)
-                    };
+                    let quick = (Instant::now() + Duration::from_secs(3)).min(check_until);
+                    let inv =
+                        if enc == Encoding::BitVec || horn.check(mc, &inv, goals, quick).is_ok() {
+                            inv
+                        } else {
+                            horn.with_bounds(mc, &inv, check_until)
+                        };
                     match horn.check(mc, &inv, goals, check_until) {
                         Ok(()) => {
                             let t = start.elapsed().as_secs_f64();
