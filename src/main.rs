@@ -476,6 +476,11 @@ fn load_program(files: &[PathBuf], front: &Front) -> Result<Program> {
         bail!("no function `{}` with a body in the program", front.entry);
     }
     p.entry = front.entry.clone();
+    if cairn::analysis::escape::escapes(&p.module).uses_threads {
+        eprintln!(
+            "cairn: warning: threads run one after the other, each inside pthread_create: interleavings are not explored"
+        );
+    }
     for w in p.extern_warnings() {
         eprintln!("cairn: warning: {w}");
     }

@@ -2,5 +2,6 @@
 
 pub mod cfg;
 pub mod dead;
+pub mod escape;
 pub mod expectation;
 pub mod goals;

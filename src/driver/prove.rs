@@ -28,12 +28,10 @@ pub struct ModelChecking<'p> {
 impl<'p> ModelChecking<'p> {
     pub fn new(s: &Session<'p>) -> anyhow::Result<ModelChecking<'p>> {
         let p = s.program;
-        let entry = *p
-            .module
-            .func_by_name
-            .get(&p.entry)
+        // `main` runs through the runtime's start routine: constructors, main, exit, destructors.
+        let entry = crate::analysis::expectation::start_function(&p.module, &p.entry)
             .ok_or_else(|| anyhow::anyhow!("no function `{}`", p.entry))?;
-        let model = Model::new(&p.module, &p.exts);
+        let model = Model::new(&p.module, &p.exts, p.entry != "main");
         Ok(ModelChecking {
             mc: ModelChecker::new(model, entry, McConfig::default()),
             arg: None,

@@ -66,6 +66,12 @@ pub enum Ext {
     Time,
     /// The indeterminate initial value of a local (see `ir::normalize`): 0 here.
     Indeterminate,
+    /// `getpid`: a fixed process id (a test must not depend on the real one).
+    GetPid,
+    /// The default action of a signal the program raised: the process dies by that signal.
+    SignalDeath,
+    /// The runtime reached something the interpreter cannot reproduce (message argument).
+    Unsupported,
     /// An external function Cairn has no model of: its result becomes an input.
     Unknown(String),
 }
@@ -136,8 +142,11 @@ fn resolve_name(name: &str) -> Ext {
         "ldexp" => Ldexp,
         "frexp" => Frexp,
         "modf" => Modf,
-        "setlocale" | "setvbuf" | "setbuf" | "signal" | "fclose" | "srand48" | "alarm" => Nop,
+        "setlocale" | "setvbuf" | "setbuf" | "fclose" | "srand48" | "alarm" => Nop,
         "time" => Time,
+        "getpid" => GetPid,
+        "__cairn_signal_death" => SignalDeath,
+        "__cairn_unsupported" => Unsupported,
         _ => match MathFn::by_name(name) {
             Some(f) => Math(f),
             None => Unknown(name.into()),
@@ -668,6 +677,14 @@ pub fn call(
         }
         Nop => ret(0),
         Indeterminate => Some(VarArg::Scalar(0, dst.map_or(Ty::Int(64), |d| d.ty()))),
+        GetPid => ret(4242),
+        SignalDeath => return Err(Stop::Fault(format!("killed by signal {}", a(0) as u32))),
+        Unsupported => {
+            let what = m.mem.cstr(a(0)).unwrap_or_default();
+            return Err(Stop::Unsupported(
+                String::from_utf8_lossy(&what).into_owned(),
+            ));
+        }
         Time => {
             // Deterministic clock: tests must replay.
             if a(0) != 0 {

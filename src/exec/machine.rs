@@ -102,6 +102,9 @@ impl Outcome {
             Outcome::Exit(c) => *c & 0xff,
             Outcome::Abort => 134,
             Outcome::Fault { kind, .. } if kind.contains("division") => 136,
+            Outcome::Fault { kind, .. } if kind.starts_with("killed by signal ") => {
+                128 + kind[17..].parse::<i32>().unwrap_or(11)
+            }
             Outcome::Fault { .. } => 139,
             _ => -1,
         }
@@ -370,7 +373,13 @@ impl<'m> Machine<'m> {
                 args.push(self.unit_param(pos, p.ty())?);
             }
         }
-        self.push_frame(fid, &args, None)
+        let unit = !matches!(f.name.as_str(), "main" | "__cairn_start");
+        self.push_frame(fid, &args, None)?;
+        // Unit mode: constructors run first, as before the harness's `main` natively.
+        match self.module.func_by_name.get("__cairn_ctors") {
+            Some(&c) if unit && fid != c => self.push_frame(c, &[], None),
+            _ => Ok(()),
+        }
     }
 
     /// One parameter of a unit-mode entry: scalars are inputs; a pointer points to a fresh
