@@ -38,9 +38,16 @@ struct Front {
     #[arg(long, value_enum, default_value = "lp64")]
     data_model: Dm,
     /// Test one function (unit mode): its parameters are inputs, pointers point to fresh
-    /// 64-byte input buffers.
+    /// input buffers (--buffer-size bytes), structs passed by value are input bytes.
     #[arg(long, default_value = "main")]
     entry: String,
+    /// Unit mode: bytes behind each pointer parameter (the last one is NUL).
+    #[arg(long, default_value_t = cairn::exec::machine::UNIT_BUFFER, value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
+    buffer_size: u64,
+    /// Unit mode: the globals the entry function refers to start as inputs (those a harness
+    /// can set: non-static, writable, without pointers).
+    #[arg(long)]
+    symbolic_globals: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -241,7 +248,7 @@ fn session<'p>(
     max_iterations: Option<u64>,
 ) -> Result<Session<'p>> {
     let mut writer = SuiteWriter::create(out, &files[0], &p.module, goals == GoalSet::Error)?;
-    writer.set_entry(&p.module, &p.entry)?;
+    writer.set_entry(&p.module, &p.entry, &p.unit)?;
     let budget = Budget {
         time,
         max_tests,
@@ -318,7 +325,7 @@ fn load_program(files: &[PathBuf], front: &Front) -> Result<Program> {
     {
         bail!("no function `{}` with a body in the program", front.entry);
     }
-    p.entry = front.entry.clone();
+    p.set_entry(&front.entry, front.buffer_size, front.symbolic_globals);
     for name in p.unknown_externs() {
         eprintln!(
             "cairn: warning: no model of external function `{name}`: its results are treated as inputs"

@@ -168,15 +168,23 @@ fn gen_writes_every_output_and_replay_confirms_it() {
             .iter()
             .all(|g| g["status"] == "covered" && g["line"].as_u64().unwrap() > 0)
     );
+    // coverage.csv counts effort in runs too: the iterations column never decreases and ends
+    // at most at the session's count; each test names the run that produced it.
     let csv = std::fs::read_to_string(out.join("coverage.csv")).unwrap();
-    assert!(csv.starts_with("time_s,covered,unreachable,tests\n"));
-    assert!(
-        csv.lines()
-            .last()
-            .unwrap()
-            .ends_with(&format!(",35,0,{}", tests.len())),
-        "{csv}"
-    );
+    assert!(csv.starts_with("time_s,covered,unreachable,tests,iterations\n"));
+    let last = csv.lines().last().unwrap();
+    assert!(last.contains(&format!(",35,0,{},", tests.len())), "{csv}");
+    let column = |l: &str| l.rsplit(',').next().unwrap().parse::<u64>().unwrap();
+    let runs: Vec<u64> = csv.lines().skip(1).map(column).collect();
+    assert!(runs.windows(2).all(|w| w[0] <= w[1]), "{csv}");
+    let iterations = s["iterations"].as_u64().unwrap();
+    assert!(runs[0] >= 1 && *runs.last().unwrap() <= iterations, "{csv}");
+    for t in &tests {
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(t).unwrap()).unwrap();
+        let i = v["iteration"].as_u64().unwrap();
+        assert!(i >= 1 && i <= iterations, "{v}");
+    }
     // Native replay agrees with every claim and reaches every branch outcome.
     let r = replay_ok(&ex, &out);
     assert!(

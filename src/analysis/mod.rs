@@ -2,5 +2,6 @@
 
 pub mod cfg;
 pub mod dead;
+pub mod effects;
 pub mod expectation;
 pub mod goals;

@@ -33,7 +33,14 @@ impl<'p> ModelChecking<'p> {
             .func_by_name
             .get(&p.entry)
             .ok_or_else(|| anyhow::anyhow!("no function `{}`", p.entry))?;
-        let model = Model::new(&p.module, &p.exts);
+        let mut model = Model::new(&p.module, &p.exts);
+        // Globals that start as inputs have no initial value to rely on.
+        for &g in &p.unit.globals {
+            let g = &p.module.globals[g as usize];
+            model
+                .tracked
+                .retain(|a, _| *a < g.addr || *a >= g.addr + g.size);
+        }
         Ok(ModelChecking {
             mc: ModelChecker::new(model, entry, McConfig::default()),
             arg: None,

@@ -102,7 +102,7 @@ impl<'p> Session<'p> {
         if let Some(f) = &mut self.on_milestone {
             f(&m);
         }
-        self.out.progress(&self.ledger)
+        self.out.progress(&self.ledger, self.iterations)
     }
 
     /// Marks `goal` proven unreachable (`how`: the proof's kind).
@@ -175,6 +175,7 @@ impl<'p> Session<'p> {
             found_by: found_by.to_string(),
             time_s: self.start.elapsed().as_secs_f64(),
             outcome: r.outcome.clone(),
+            iteration: self.iterations,
         };
         let n = self.out.add(&t)?;
         for g in &fresh {

@@ -158,6 +158,8 @@ pub struct Machine<'m> {
     cur_loc: Loc,
     /// Whoever watches the run (the symbolic shadow, monitors...): told every event.
     obs: Option<&'m mut dyn Observer>,
+    /// How a unit-mode entry function is called.
+    pub unit: super::Unit,
 }
 
 impl<'m> Machine<'m> {
@@ -192,6 +194,7 @@ impl<'m> Machine<'m> {
             cur_site: 0,
             cur_loc: Loc::default(),
             obs: None,
+            unit: super::Unit::default(),
         };
         clib::init(&mut m);
         m
@@ -319,18 +322,34 @@ impl<'m> Machine<'m> {
                 }
             }
         } else {
-            // Unit mode: the entry function's parameters are inputs.
+            // Unit mode: the entry function's parameters are inputs, then the globals it
+            // starts with (`--symbolic-globals`).
             let params = f.params.clone();
+            let byval = f.byval.clone();
             for (pos, p) in params.iter().enumerate() {
-                args.push(self.unit_param(pos, p.ty())?);
+                let by_value = byval.iter().find(|b| b.0 == pos).map(|b| b.1);
+                args.push(self.unit_param(pos, p.ty(), by_value)?);
+            }
+            for g in self.unit.globals.clone() {
+                let (addr, size) = {
+                    let g = &self.module.globals[g as usize];
+                    (g.addr, g.size)
+                };
+                let v = self.next_input(InputKind::Bytes, size as usize);
+                self.mem.write(addr, &v.bytes)?;
+                if let Some(last) = self.inputs.last_mut() {
+                    last.name = self.module.globals[g as usize].name.clone();
+                }
+                self.input_used(InputUse::Bytes { addr, n: size });
             }
         }
         self.push_frame(fid, &args, None)
     }
 
     /// One parameter of a unit-mode entry: scalars are inputs; a pointer points to a fresh
-    /// buffer of `UNIT_BUFFER` input bytes, NUL-terminated so it is also a valid string.
-    fn unit_param(&mut self, pos: usize, ty: Ty) -> Result<VarArg, Stop> {
+    /// buffer of `unit.buffer` input bytes, NUL-terminated so it is also a valid string; a
+    /// struct passed by value (`byval`, `by_value` bytes) is input bytes, all of them.
+    fn unit_param(&mut self, pos: usize, ty: Ty, by_value: Option<u64>) -> Result<VarArg, Stop> {
         let kind = match ty {
             Ty::Int(1) => InputKind::Bool,
             Ty::Int(8) => InputKind::Char,
@@ -340,10 +359,16 @@ impl<'m> Machine<'m> {
             Ty::F32 => InputKind::Float,
             Ty::F64 => InputKind::Double,
             Ty::Ptr => {
-                let buf = self.mem.malloc(UNIT_BUFFER)?;
-                let mut v = self.next_input(InputKind::Bytes, UNIT_BUFFER as usize);
-                v.bytes.resize(UNIT_BUFFER as usize, 0);
-                v.bytes[UNIT_BUFFER as usize - 1] = 0;
+                let (n, string) = match by_value {
+                    Some(size) => (size.max(1), false),
+                    None => (self.unit.buffer.max(1), true),
+                };
+                let buf = self.mem.malloc(n)?;
+                let mut v = self.next_input(InputKind::Bytes, n as usize);
+                v.bytes.resize(n as usize, 0);
+                if string {
+                    v.bytes[n as usize - 1] = 0;
+                }
                 self.mem.write(buf, &v.bytes)?;
                 if let Some(last) = self.inputs.last_mut() {
                     last.bytes = v.bytes.clone();
@@ -351,7 +376,7 @@ impl<'m> Machine<'m> {
                 }
                 self.input_used(InputUse::Bytes {
                     addr: buf,
-                    n: UNIT_BUFFER - 1,
+                    n: if string { n - 1 } else { n },
                 });
                 return Ok(VarArg::Scalar(buf, Ty::Ptr));
             }

@@ -826,7 +826,7 @@ impl<'m> ModelChecker<'m> {
                     self.stats.proved_unreachable += 1;
                 }
             }
-            s.out.progress(&s.ledger)?;
+            s.out.progress(&s.ledger, s.iterations)?;
         }
         Ok(arg)
     }

@@ -22,6 +22,8 @@ pub struct Test {
     pub found_by: String,
     pub time_s: f64,
     pub outcome: Outcome,
+    /// The program run that produced it (from 1).
+    pub iteration: u64,
 }
 
 pub fn input_json(v: &InputValue) -> serde_json::Value {
@@ -40,6 +42,7 @@ pub fn test_json(t: &Test) -> serde_json::Value {
         "found_by": t.found_by,
         "time_s": (t.time_s * 1000.0).round() / 1000.0,
         "outcome": t.outcome.label(),
+        "iteration": t.iteration,
     });
     if let Outcome::Exit(c) = t.outcome {
         o["exit_code"] = json!(c);
@@ -70,6 +73,7 @@ pub struct SuiteWriter {
     start: Instant,
     csv: File,
     last_row: (usize, usize, usize),
+    iterations: u64,
     program: PathBuf,
     spec_error: bool,
     entry: String,
@@ -104,13 +108,14 @@ impl SuiteWriter {
             crate::output::harness::harness_c(module),
         )?;
         let mut csv = File::create(dir.join("coverage.csv"))?;
-        writeln!(csv, "time_s,covered,unreachable,tests")?;
+        writeln!(csv, "time_s,covered,unreachable,tests,iterations")?;
         let w = SuiteWriter {
             dir: dir.to_path_buf(),
             tests: 0,
             start: Instant::now(),
             csv,
             last_row: (usize::MAX, 0, 0),
+            iterations: 0,
             program: program.to_path_buf(),
             spec_error,
             entry: "main".into(),
@@ -119,12 +124,17 @@ impl SuiteWriter {
         Ok(w)
     }
 
-    /// Unit mode: the harness calls `entry`, and the metadata names it.
-    pub fn set_entry(&mut self, module: &Module, entry: &str) -> Result<()> {
+    /// Unit mode: the harness calls `entry` as `unit` says, and the metadata names it.
+    pub fn set_entry(
+        &mut self,
+        module: &Module,
+        entry: &str,
+        unit: &crate::exec::Unit,
+    ) -> Result<()> {
         self.entry = entry.to_string();
         fs::write(
             self.dir.join("replay/harness.c"),
-            crate::output::harness::harness_c_for(module, entry),
+            crate::output::harness::harness_c_for(module, entry, unit),
         )?;
         self.write_metadata(module)
     }
@@ -187,18 +197,20 @@ impl SuiteWriter {
         Ok(n)
     }
 
-    /// Appends a coverage.csv row if a figure changed.
-    pub fn progress(&mut self, ledger: &Ledger) -> Result<()> {
+    /// Appends a coverage.csv row if a figure changed; `iterations` is the number of runs so far.
+    pub fn progress(&mut self, ledger: &Ledger, iterations: u64) -> Result<()> {
+        self.iterations = self.iterations.max(iterations);
         let row = (ledger.covered, ledger.unreachable, self.tests);
         if row != self.last_row {
             self.last_row = row;
             writeln!(
                 self.csv,
-                "{:.3},{},{},{}",
+                "{:.3},{},{},{},{}",
                 self.elapsed(),
                 row.0,
                 row.1,
-                row.2
+                row.2,
+                self.iterations
             )?;
             self.csv.flush()?;
         }
@@ -213,7 +225,7 @@ impl SuiteWriter {
         ledger: &Ledger,
         extra: serde_json::Value,
     ) -> Result<serde_json::Value> {
-        self.progress(ledger)?;
+        self.progress(ledger, self.iterations)?;
         let gj: Vec<serde_json::Value> = goals
             .goals
             .iter()
