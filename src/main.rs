@@ -165,6 +165,10 @@ enum Cmd {
         /// The model checker's share of the time when testing and model checking alternate.
         #[arg(long, default_value_t = 0.3, value_parser = parse_share)]
         mc_share: f64,
+        /// Lazy expansion: abstract calls of these functions (comma-separated), or of every
+        /// input-dependent function (`auto`), and expand them on demand.
+        #[arg(long, value_name = "auto|F,G")]
+        lazy: Option<String>,
         #[command(flatten)]
         front: Front,
     },
@@ -449,6 +453,7 @@ fn real_main(cli: Cli) -> Result<i32> {
             prove: _,
             tests_only,
             mc_share,
+            lazy,
             front,
         } => {
             let p = load_program(&files, &front)?;
@@ -462,6 +467,7 @@ fn real_main(cli: Cli) -> Result<i32> {
                 },
                 tests_only,
                 mc_share,
+                lazy,
             };
             let mut t = cairn::driver::generate::technique(&s, &plan)?;
             let bar = progress_bar();

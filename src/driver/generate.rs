@@ -2,11 +2,13 @@
 //! against one session until every goal is decided or the budget ends.
 
 use crate::driver::concolic::Concolic;
+use crate::driver::lazy::LazyExpansion;
 use crate::driver::prove::{ModelChecking, static_check};
 use crate::driver::random::RandomTesting;
 use crate::driver::session::Session;
-use crate::driver::technique::{Alternate, Technique};
+use crate::driver::technique::{Alternate, Sequence, Technique};
 use crate::exec::Config;
+use crate::exec::abstraction::Selection;
 use std::time::Duration;
 
 pub struct Plan {
@@ -18,16 +20,32 @@ pub struct Plan {
     pub tests_only: bool,
     /// The model checker's share of each round when testing and proving alternate.
     pub mc_share: f64,
+    /// Lazy expansion of calls (`auto` or function names) instead of plain concolic testing.
+    pub lazy: Option<String>,
 }
 
 /// The technique `plan` describes, for session `s`.
 pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Technique + 'p>> {
     let testing: Box<dyn Technique + 'p> = if plan.strategy == "random" {
+        if plan.lazy.is_some() {
+            anyhow::bail!("--lazy needs a concolic strategy, not `random`");
+        }
         Box::new(RandomTesting::new(plan.seed, &plan.cfg))
     } else {
         let strategy = crate::search::by_name(&plan.strategy)
             .ok_or_else(|| anyhow::anyhow!("unknown strategy `{}`", plan.strategy))?;
-        Box::new(Concolic::new(s, strategy, plan.seed, &plan.cfg))
+        let concolic = Box::new(Concolic::new(s, strategy, plan.seed, &plan.cfg));
+        match &plan.lazy {
+            // Lazy expansion explores the unit's paths; concolic search then covers what the
+            // callees still hide.
+            Some(spec) => {
+                let order = crate::search::by_name(&plan.strategy).unwrap();
+                let lazy =
+                    LazyExpansion::new(s, &Selection::parse(spec), order, plan.seed, &plan.cfg)?;
+                Box::new(Sequence::new(vec![Box::new(lazy), concolic]))
+            }
+            None => concolic,
+        }
     };
     if plan.tests_only {
         return Ok(testing);

@@ -46,6 +46,10 @@ pub struct Session<'p> {
     /// Every change of the coverage figures, in order.
     pub history: Vec<Milestone>,
     on_milestone: Option<Box<dyn FnMut(&Milestone) + 'p>>,
+    on_run: Option<Box<dyn FnMut(&RunResult) + 'p>>,
+    /// Inputs a technique found worth exploring around (lazy expansion's concretized paths),
+    /// for the next technique to start from.
+    pub seeds: Vec<Vec<crate::exec::InputValue>>,
 }
 
 impl<'p> Session<'p> {
@@ -72,6 +76,8 @@ impl<'p> Session<'p> {
             last_tick: Instant::now(),
             history: vec![],
             on_milestone: None,
+            on_run: None,
+            seeds: vec![],
         }
     }
 
@@ -150,10 +156,23 @@ impl<'p> Session<'p> {
             || self.ledger.all_decided()
     }
 
+    /// Counts a run that cannot become a test (a run of an abstraction of the program).
+    pub fn count_run(&mut self) {
+        self.iterations += 1;
+    }
+
+    /// Calls `f` with every run recorded (benchmarks count valid inputs with it).
+    pub fn on_run(&mut self, f: impl FnMut(&RunResult) + 'p) {
+        self.on_run = Some(Box::new(f));
+    }
+
     /// Records a run; keeps it as a test if it covers a new goal or crashes in a new way.
     /// Returns the goals it newly covered.
     pub fn record(&mut self, r: &RunResult, found_by: &str) -> Result<Vec<usize>> {
         self.iterations += 1;
+        if let Some(f) = &mut self.on_run {
+            f(r);
+        }
         let covers = self.goals.covered_by(r);
         let fresh = self.ledger.new_goals(&covers);
         let new_crash = match &r.outcome {

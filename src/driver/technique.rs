@@ -102,3 +102,49 @@ impl Technique for Alternate<'_> {
         m
     }
 }
+
+/// Techniques one after the other: each runs until it is finished, then the next takes over
+/// (lazy expansion explores the unit's paths, then concolic search covers what its callees
+/// still hide).
+pub struct Sequence<'p> {
+    parts: Vec<Box<dyn Technique + 'p>>,
+}
+
+impl<'p> Sequence<'p> {
+    pub fn new(parts: Vec<Box<dyn Technique + 'p>>) -> Self {
+        Sequence { parts }
+    }
+}
+
+impl Technique for Sequence<'_> {
+    fn name(&self) -> &'static str {
+        "sequence"
+    }
+
+    fn run(&mut self, s: &mut Session, until: Instant) -> anyhow::Result<()> {
+        for p in &mut self.parts {
+            if s.should_stop() || Instant::now() >= until {
+                break;
+            }
+            if !p.finished() {
+                p.run(s, until)?;
+                if !p.finished() {
+                    break;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn finished(&self) -> bool {
+        self.parts.iter().all(|p| p.finished())
+    }
+
+    fn stats(&self) -> serde_json::Map<String, serde_json::Value> {
+        let mut m = serde_json::Map::new();
+        for p in self.parts.iter().rev() {
+            m.extend(p.stats());
+        }
+        m
+    }
+}

@@ -812,6 +812,7 @@ impl<'m> Machine<'m> {
                             target: to,
                             args,
                             dst: *ret,
+                            site: *site,
                         };
                         self.notify(|o, v| o.call(v, call, rb));
                         {
@@ -832,6 +833,15 @@ impl<'m> Machine<'m> {
                                     let r = clib::result_as_input(self, name, *ret)?;
                                     if let Some(r) = r {
                                         self.set_ret(*ret, &r);
+                                    }
+                                    // What the callee may have written is an input too.
+                                    let writes = self
+                                        .notify(|o, v| o.abstract_writes(v, f))
+                                        .unwrap_or_default();
+                                    for (addr, n) in writes {
+                                        let v = self.next_input(InputKind::Bytes, n as usize);
+                                        self.mem.write(addr, &v.bytes)?;
+                                        self.input_used(InputUse::Bytes { addr, n });
                                     }
                                     self.notify(|o, v| o.extern_returned(v, *ret, rb));
                                     return Ok(true);
@@ -864,6 +874,7 @@ impl<'m> Machine<'m> {
                             target: to,
                             args,
                             dst: *ret,
+                            site: *site,
                         };
                         self.notify(|o, v| o.call(v, call, rb));
                         {

@@ -1,5 +1,6 @@
 //! The executor: runs a lowered program on concrete inputs.
 
+pub mod abstraction;
 pub mod input;
 pub mod libc;
 pub mod machine;

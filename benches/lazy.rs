@@ -1,0 +1,166 @@
+//! Lazy expansion against plain concolic testing on the team's calculator
+//! (tests/programs/lazy/calculator.c, unit mode `calc`, 24-byte input), bounded to 1, 2 and 3
+//! operations as in Table 2 of the LATEST paper. Same time budget for every technique.
+//!
+//! `cargo bench --bench lazy -- [--time SECS] [--ops 1,2,3] [--strategies expectation,dfs,lazy]`
+//!
+//! Columns: runs (program runs, abstract ones included); valid paths (distinct paths of the
+//! parser that accept, i.e. sequences of operations, as the paper counts valid inputs: its
+//! calculator has one input per path) and valid inputs (distinct accepted strings) among real
+//! runs; covered goals; time to reach the final coverage; time to the last new valid path;
+//! whether the technique finished before the budget. `lazy` is `--lazy auto` (lazy expansion,
+//! then concolic search on what is left), `lazy-only` lazy expansion alone.
+
+use cairn::driver::session::{Budget, Session};
+use cairn::exec::{Config, Outcome, Program};
+use cairn::ir::frontend::{CompileOptions, TempDir, load};
+use cairn::output::suite::SuiteWriter;
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let get = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1).cloned())
+    };
+    let time: f64 = get("--time").map_or(20.0, |t| t.parse().expect("--time SECS"));
+    let ops: Vec<u32> = get("--ops").map_or(vec![1, 2, 3], |o| {
+        o.split(',')
+            .map(|x| x.parse().expect("--ops 1,2,3"))
+            .collect()
+    });
+    let techniques: Vec<String> = get("--strategies").map_or(
+        vec![
+            "expectation".into(),
+            "dfs".into(),
+            "lazy-only".into(),
+            "lazy".into(),
+        ],
+        |s| s.split(',').map(|x| x.to_string()).collect(),
+    );
+    let file = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/programs/lazy/calculator.c");
+    println!("calculator.c, unit mode `calc`, 24-byte input, budget {time}s per run");
+    println!(
+        "{:>3} {:<12} {:>9} {:>6} {:>7} {:>9} {:>9} {:>10} {:>8}",
+        "ops", "technique", "runs", "paths", "valid", "covered", "t_cov_s", "t_paths_s", "finished"
+    );
+    for n in ops {
+        let opts = CompileOptions {
+            defines: vec![format!("OPS={n}")],
+            ..Default::default()
+        };
+        let mut p = Program::new(load(std::slice::from_ref(&file), &opts).expect("load"));
+        p.set_entry("calc", 24, false);
+        for t in &techniques {
+            let r = run_one(&p, &file, t, time);
+            println!(
+                "{:>3} {:<12} {:>9} {:>6} {:>7} {:>5}/{:<3} {:>9.2} {:>10.2} {:>8}",
+                n,
+                t,
+                r.runs,
+                r.paths,
+                r.valid,
+                r.covered,
+                r.total,
+                r.t_cov,
+                r.t_valid,
+                if r.finished { "yes" } else { "no" }
+            );
+        }
+    }
+}
+
+struct Row {
+    runs: u64,
+    paths: usize,
+    valid: usize,
+    covered: usize,
+    total: usize,
+    t_cov: f64,
+    t_valid: f64,
+    finished: bool,
+}
+
+fn run_one(p: &Program, file: &std::path::Path, technique: &str, time: f64) -> Row {
+    let tmp = TempDir::new("bench-lazy").unwrap();
+    let mut w = SuiteWriter::create(tmp.path(), file, &p.module, false).unwrap();
+    w.set_entry(&p.module, &p.entry, &p.unit).unwrap();
+    let budget = Budget {
+        time: Duration::from_secs_f64(time),
+        max_tests: None,
+        max_iterations: None,
+    };
+    let mut s = Session::new(p, w, budget, Arc::new(AtomicBool::new(false)));
+    // Distinct accepted inputs (the buffer up to its NUL) and parser paths (what `calc`
+    // prints), and when the last path was found.
+    let valid: Rc<RefCell<(HashSet<Vec<u8>>, HashSet<Vec<u8>>, f64)>> = Rc::default();
+    let start = Instant::now();
+    {
+        let valid = valid.clone();
+        s.on_run(move |r| {
+            if r.outcome == Outcome::Exit(1) {
+                let b = &r.inputs[0].bytes;
+                let text = b[..b.iter().position(|c| *c == 0).unwrap_or(b.len())].to_vec();
+                let mut v = valid.borrow_mut();
+                v.0.insert(text);
+                if v.1.insert(r.stdout.clone()) {
+                    v.2 = start.elapsed().as_secs_f64();
+                }
+            }
+        });
+    }
+    let (strategy, lazy) = match technique {
+        "lazy" | "lazy-only" => ("expectation", Some("auto".to_string())),
+        t => (t, None),
+    };
+    let plan = cairn::driver::generate::Plan {
+        strategy: strategy.into(),
+        seed: 0,
+        cfg: Config {
+            max_steps: 10_000_000,
+            ..Config::default()
+        },
+        tests_only: true,
+        mc_share: 0.25,
+        lazy,
+    };
+    let mut t = if technique == "lazy-only" {
+        Box::new(
+            cairn::driver::lazy::LazyExpansion::new(
+                &s,
+                &cairn::exec::abstraction::Selection::Auto,
+                cairn::search::by_name("expectation").unwrap(),
+                0,
+                &plan.cfg,
+            )
+            .unwrap(),
+        )
+    } else {
+        cairn::driver::generate::technique(&s, &plan).unwrap()
+    };
+    cairn::driver::generate::run(&mut s, t.as_mut()).unwrap();
+    let finished = t.finished();
+    let last = s
+        .history
+        .iter()
+        .rev()
+        .find(|m| m.covered == s.ledger.covered);
+    let v = valid.borrow();
+    Row {
+        runs: s.iterations,
+        paths: v.1.len(),
+        valid: v.0.len(),
+        covered: s.ledger.covered,
+        total: s.goals.len(),
+        t_cov: last.map_or(0.0, |m| m.time_s),
+        t_valid: v.2,
+        finished,
+    }
+}
