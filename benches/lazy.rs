@@ -2,7 +2,8 @@
 //! (tests/programs/lazy/calculator.c, unit mode `calc`, 24-byte input), bounded to 1, 2 and 3
 //! operations as in Table 2 of the LATEST paper. Same time budget for every technique.
 //!
-//! `cargo bench --bench lazy -- [--time SECS] [--ops 1,2,3] [--strategies expectation,dfs,lazy]`
+//! `cargo bench --bench lazy -- [--time SECS] [--seeds N] [--ops 1,2,3]
+//!  [--strategies expectation,dfs,lazy-only,lazy]` (figures are means over seeds)
 //!
 //! Columns: runs (program runs, abstract ones included); valid paths (distinct paths of the
 //! parser that accept, i.e. sequences of operations, as the paper counts valid inputs: its
@@ -30,7 +31,8 @@ fn main() {
             .position(|a| a == name)
             .and_then(|i| args.get(i + 1).cloned())
     };
-    let time: f64 = get("--time").map_or(20.0, |t| t.parse().expect("--time SECS"));
+    let time: f64 = get("--time").map_or(10.0, |t| t.parse().expect("--time SECS"));
+    let seeds: u64 = get("--seeds").map_or(1, |t| t.parse().expect("--seeds N"));
     let ops: Vec<u32> = get("--ops").map_or(vec![1, 2, 3], |o| {
         o.split(',')
             .map(|x| x.parse().expect("--ops 1,2,3"))
@@ -46,9 +48,11 @@ fn main() {
         |s| s.split(',').map(|x| x.to_string()).collect(),
     );
     let file = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/programs/lazy/calculator.c");
-    println!("calculator.c, unit mode `calc`, 24-byte input, budget {time}s per run");
     println!(
-        "{:>3} {:<12} {:>9} {:>6} {:>7} {:>9} {:>9} {:>10} {:>8}",
+        "calculator.c, unit mode `calc`, 24-byte input, budget {time}s per run, mean of {seeds} seed(s)"
+    );
+    println!(
+        "{:>3} {:<12} {:>9} {:>6} {:>7} {:>9} {:>9} {:>10} {:>7}",
         "ops", "technique", "runs", "paths", "valid", "covered", "t_cov_s", "t_paths_s", "finished"
     );
     for n in ops {
@@ -59,19 +63,21 @@ fn main() {
         let mut p = Program::new(load(std::slice::from_ref(&file), &opts).expect("load"));
         p.set_entry("calc", 24, false);
         for t in &techniques {
-            let r = run_one(&p, &file, t, time);
+            let rows: Vec<Row> = (0..seeds).map(|k| run_one(&p, &file, t, time, k)).collect();
+            let mean = |f: &dyn Fn(&Row) -> f64| rows.iter().map(f).sum::<f64>() / seeds as f64;
             println!(
-                "{:>3} {:<12} {:>9} {:>6} {:>7} {:>5}/{:<3} {:>9.2} {:>10.2} {:>8}",
+                "{:>3} {:<12} {:>9.0} {:>6.1} {:>7.1} {:>5.1}/{:<3} {:>9.2} {:>10.2} {:>5}/{}",
                 n,
                 t,
-                r.runs,
-                r.paths,
-                r.valid,
-                r.covered,
-                r.total,
-                r.t_cov,
-                r.t_valid,
-                if r.finished { "yes" } else { "no" }
+                mean(&|r| r.runs as f64),
+                mean(&|r| r.paths as f64),
+                mean(&|r| r.valid as f64),
+                mean(&|r| r.covered as f64),
+                rows[0].total,
+                mean(&|r| r.t_cov),
+                mean(&|r| r.t_valid),
+                rows.iter().filter(|r| r.finished).count(),
+                seeds
             );
         }
     }
@@ -88,7 +94,7 @@ struct Row {
     finished: bool,
 }
 
-fn run_one(p: &Program, file: &std::path::Path, technique: &str, time: f64) -> Row {
+fn run_one(p: &Program, file: &std::path::Path, technique: &str, time: f64, seed: u64) -> Row {
     let tmp = TempDir::new("bench-lazy").unwrap();
     let mut w = SuiteWriter::create(tmp.path(), file, &p.module, false).unwrap();
     w.set_entry(&p.module, &p.entry, &p.unit).unwrap();
@@ -122,7 +128,7 @@ fn run_one(p: &Program, file: &std::path::Path, technique: &str, time: f64) -> R
     };
     let plan = cairn::driver::generate::Plan {
         strategy: strategy.into(),
-        seed: 0,
+        seed,
         cfg: Config {
             max_steps: 10_000_000,
             ..Config::default()
@@ -137,7 +143,7 @@ fn run_one(p: &Program, file: &std::path::Path, technique: &str, time: f64) -> R
                 &s,
                 &cairn::exec::abstraction::Selection::Auto,
                 cairn::search::by_name("expectation").unwrap(),
-                0,
+                seed,
                 &plan.cfg,
             )
             .unwrap(),

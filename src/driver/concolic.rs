@@ -362,17 +362,6 @@ impl Technique for Concolic {
         let cfg = self.cfg.clone();
         self.solver.deadline = Some(until.min(s.deadline()));
         if self.runs == 0 {
-            // Inputs an earlier technique left to start from, else a random one.
-            for values in std::mem::take(&mut s.seeds) {
-                let mut src = Seeded {
-                    values,
-                    pos: 0,
-                    fallback: RandomInputs {
-                        rng: SmallRng::seed_from_u64(self.seed),
-                    },
-                };
-                self.execute(s, &mut src, &cfg, 0, "concolic")?;
-            }
             let mut first = RandomInputs {
                 rng: SmallRng::seed_from_u64(self.seed),
             };

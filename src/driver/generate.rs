@@ -6,7 +6,7 @@ use crate::driver::lazy::LazyExpansion;
 use crate::driver::prove::{ModelChecking, static_check};
 use crate::driver::random::RandomTesting;
 use crate::driver::session::Session;
-use crate::driver::technique::{Alternate, Sequence, Technique};
+use crate::driver::technique::{Alternate, Technique};
 use crate::exec::Config;
 use crate::exec::abstraction::Selection;
 use std::time::Duration;
@@ -20,7 +20,7 @@ pub struct Plan {
     pub tests_only: bool,
     /// The model checker's share of each round when testing and proving alternate.
     pub mc_share: f64,
-    /// Lazy expansion of calls (`auto` or function names) instead of plain concolic testing.
+    /// Lazy expansion of calls (`auto` or function names), in turns with concolic testing.
     pub lazy: Option<String>,
 }
 
@@ -36,13 +36,18 @@ pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Tec
             .ok_or_else(|| anyhow::anyhow!("unknown strategy `{}`", plan.strategy))?;
         let concolic = Box::new(Concolic::new(s, strategy, plan.seed, &plan.cfg));
         match &plan.lazy {
-            // Lazy expansion explores the unit's paths; concolic search then covers what the
-            // callees still hide.
+            // Lazy expansion explores the unit's paths; concolic search, in turns, covers what
+            // the callees hide. (An abstraction can be poor — callees returning positions a
+            // loop goes on from — and the turns keep that from costing the whole budget.)
             Some(spec) => {
                 let order = crate::search::by_name(&plan.strategy).unwrap();
                 let lazy =
                     LazyExpansion::new(s, &Selection::parse(spec), order, plan.seed, &plan.cfg)?;
-                Box::new(Sequence::new(vec![Box::new(lazy), concolic]))
+                let first = (s.budget.time / 32).max(Duration::from_millis(250));
+                Box::new(Alternate::new(
+                    vec![(Box::new(lazy), 0.5), (concolic, 0.5)],
+                    first,
+                ))
             }
             None => concolic,
         }

@@ -70,8 +70,12 @@ pub struct LazyStats {
     pub concretized: u64,
     /// Abstract paths no real run follows (their search ended).
     pub dropped: u64,
-    /// Abstract paths given up after `max_runs_per_path` runs.
+    /// Abstract paths given up: after `max_runs_per_path` runs, or cut by the instruction
+    /// limit (`runaway`).
     pub abandoned: u64,
+    pub runaway: u64,
+    /// Lazy expansion stopped: abstract paths kept running away.
+    pub gave_up: bool,
     /// Program runs: of the abstraction, and real ones.
     pub runs: u64,
     pub abstract_runs: u64,
@@ -88,6 +92,23 @@ pub struct LazyStats {
     pub functions: BTreeMap<String, FunctionStats>,
 }
 
+/// Instruction limit of runs that may abstract calls (see `LazyExpansion::execute`).
+const ABSTRACT_RUN_STEPS: u64 = 200_000;
+
+/// Abstract paths in a row that ran away before lazy expansion gives up on the program: its
+/// abstraction does not describe it (callees return positions a loop goes on from, ...).
+const RUNAWAY_LIMIT: u64 = 8;
+
+/// What one observed run left.
+struct Observed {
+    result: crate::exec::RunResult,
+    calls: Vec<CallMark>,
+    trace: Option<Vec<Branch>>,
+    records: Vec<BranchRecord>,
+    exactness: Exactness,
+    tags: Vec<Option<InputKey>>,
+}
+
 /// One run under a given expansion: its decisions, branch trace, candidate calls and inputs.
 struct LazyRun {
     path: Rc<RunPath>,
@@ -96,6 +117,8 @@ struct LazyRun {
     calls: Vec<CallMark>,
     tags: Vec<Option<InputKey>>,
     expand: usize,
+    /// The run was cut by the instruction limit.
+    cut: bool,
 }
 
 impl LazyRun {
@@ -160,6 +183,7 @@ impl LazyRun {
             calls: self.calls.clone(),
             tags: self.tags.clone(),
             expand: self.expand,
+            cut: self.cut,
         }
     }
 }
@@ -370,6 +394,7 @@ pub struct LazyExpansion {
     path_runs: u64,
     pub max_runs_per_path: u64,
     next_id: usize,
+    runaway_in_a_row: u64,
     pub stats: LazyStats,
 }
 
@@ -405,6 +430,7 @@ impl LazyExpansion {
             path_runs: 0,
             max_runs_per_path: 20_000,
             next_id: 0,
+            runaway_in_a_row: 0,
         })
     }
 
@@ -422,17 +448,29 @@ impl LazyExpansion {
         real: Vec<InputValue>,
         abs: HashMap<InputKey, InputValue>,
     ) -> anyhow::Result<Rc<LazyRun>> {
-        let keys = Rc::new(RefCell::new(VecDeque::new()));
         self.next_id += 1;
-        let fallback = SmallRng::seed_from_u64(self.seed.wrapping_add(self.next_id as u64));
-        let mut src = LazyInputs::new(real, abs, fallback, keys.clone());
-        let mut obs = Abstracting::new(Shadow::new(&mut self.pool), &self.policy, expand, keys);
-        let r = s.program.run_observed(&mut src, &self.cfg, &mut obs);
-        let calls = std::mem::take(&mut obs.calls);
-        let trace = (!obs.trace_cut).then(|| std::mem::take(&mut obs.trace));
-        let records = std::mem::take(&mut obs.shadow.path);
-        let exactness = obs.shadow.exactness;
-        drop(obs);
+        // A run of an abstraction can run away (a loop on results that never end it): such
+        // runs get a shorter instruction limit; a real run cut by it runs again in full.
+        let short = Config {
+            max_steps: self.cfg.max_steps.min(ABSTRACT_RUN_STEPS),
+            ..self.cfg.clone()
+        };
+        let mut o = self.observed_run(s, expand, real.clone(), abs.clone(), &short);
+        if o.result.outcome == crate::exec::Outcome::StepLimit
+            && !o.calls.iter().any(|c| c.abstracted)
+            && short.max_steps < self.cfg.max_steps
+        {
+            let full = self.cfg.clone();
+            o = self.observed_run(s, expand, real, abs, &full);
+        }
+        let Observed {
+            result: r,
+            calls,
+            trace,
+            records,
+            exactness,
+            tags,
+        } = o;
         self.stats.runs += 1;
         self.path_runs += 1;
         self.stats.inexact.add(&exactness);
@@ -472,9 +510,33 @@ impl LazyExpansion {
             }),
             trace,
             calls,
-            tags: src.tags,
+            tags,
             expand,
+            cut: r.outcome == crate::exec::Outcome::StepLimit,
         }))
+    }
+
+    fn observed_run(
+        &mut self,
+        s: &Session,
+        expand: usize,
+        real: Vec<InputValue>,
+        abs: HashMap<InputKey, InputValue>,
+        cfg: &Config,
+    ) -> Observed {
+        let keys = Rc::new(RefCell::new(VecDeque::new()));
+        let fallback = SmallRng::seed_from_u64(self.seed.wrapping_add(self.next_id as u64));
+        let mut src = LazyInputs::new(real, abs, fallback, keys.clone());
+        let mut obs = Abstracting::new(Shadow::new(&mut self.pool), &self.policy, expand, keys);
+        let result = s.program.run_observed(&mut src, cfg, &mut obs);
+        Observed {
+            result,
+            calls: std::mem::take(&mut obs.calls),
+            trace: (!obs.trace_cut).then(|| std::mem::take(&mut obs.trace)),
+            records: std::mem::take(&mut obs.shadow.path),
+            exactness: obs.shadow.exactness,
+            tags: src.tags,
+        }
     }
 
     fn covered(s: &Session) -> Vec<bool> {
@@ -499,13 +561,34 @@ impl LazyExpansion {
             covered: &covered,
             dist: &self.dist,
         };
+        // A run that ran away keeps only the alternatives before its second abstracted call:
+        // the others would be long queries about a path no real run takes.
+        let keep = if run.cut {
+            let mut abstracted = run.calls.iter().filter(|c| c.abstracted);
+            abstracted.nth(1).map_or(usize::MAX, |c| c.at.records)
+        } else {
+            usize::MAX
+        };
         for p in self.tree.insert(&run.path) {
+            if p.depth >= keep {
+                continue;
+            }
             let id = self.pending.add(p.clone());
             self.strategy.add(id, &p, &mut ctx);
         }
         self.strategy.on_run(&run.path, &mut ctx);
         self.runs_by_id.insert(run.path.id, Rc::new(run.light()));
-        if run.abstracted() {
+        if run.abstracted() && run.cut {
+            // An abstraction that runs away: no real run follows it within the limit either.
+            self.stats.abstract_paths += 1;
+            self.stats.abandoned += 1;
+            self.stats.runaway += 1;
+            self.runaway_in_a_row += 1;
+            if self.runaway_in_a_row >= RUNAWAY_LIMIT {
+                self.stats.gave_up = true;
+            }
+        } else if run.abstracted() {
+            self.runaway_in_a_row = 0;
             self.stats.abstract_paths += 1;
             self.path_runs = 0;
             self.push_level(s, run);
@@ -723,7 +806,6 @@ impl LazyExpansion {
                 if !run.abstracted() {
                     // A real run following the abstract path: it was recorded when it ran.
                     self.stats.concretized += 1;
-                    s.seeds.push(run.path.inputs.clone());
                     self.levels.clear();
                     return Ok(());
                 }
@@ -790,7 +872,7 @@ impl Technique for LazyExpansion {
             let first = self.execute(s, 0, vec![], HashMap::new())?;
             self.abstract_path(s, first);
         }
-        while !s.should_stop() && Instant::now() < until && !self.stats.exhausted {
+        while !s.should_stop() && Instant::now() < until && !self.finished() {
             if !self.levels.is_empty() {
                 self.concretize_step(s)?;
             } else if !self.next_abstract_path(s)? {
@@ -811,7 +893,7 @@ impl Technique for LazyExpansion {
     }
 
     fn finished(&self) -> bool {
-        self.stats.exhausted
+        self.stats.exhausted || self.stats.gave_up
     }
 
     fn stats(&self) -> serde_json::Map<String, serde_json::Value> {

@@ -47,9 +47,6 @@ pub struct Session<'p> {
     pub history: Vec<Milestone>,
     on_milestone: Option<Box<dyn FnMut(&Milestone) + 'p>>,
     on_run: Option<Box<dyn FnMut(&RunResult) + 'p>>,
-    /// Inputs a technique found worth exploring around (lazy expansion's concretized paths),
-    /// for the next technique to start from.
-    pub seeds: Vec<Vec<crate::exec::InputValue>>,
 }
 
 impl<'p> Session<'p> {
@@ -77,7 +74,6 @@ impl<'p> Session<'p> {
             history: vec![],
             on_milestone: None,
             on_run: None,
-            seeds: vec![],
         }
     }
 

@@ -64,6 +64,13 @@ impl Technique for Alternate<'_> {
             .first_slice
             .mul_f64(self.growth.powi(self.rounds as i32));
         while !s.should_stop() && Instant::now() < until && !self.finished() {
+            // The last part still working takes the rest in one turn (turns would restart its
+            // stall detection).
+            let mut working = self.parts.iter_mut().filter(|p| !p.technique.finished());
+            if let (Some(last), None) = (working.next(), working.next()) {
+                last.technique.run(s, until)?;
+                continue;
+            }
             self.rounds += 1;
             let total: f64 = self
                 .parts
@@ -99,52 +106,6 @@ impl Technique for Alternate<'_> {
             m.extend(p.technique.stats());
         }
         m.insert("rounds".into(), self.rounds.into());
-        m
-    }
-}
-
-/// Techniques one after the other: each runs until it is finished, then the next takes over
-/// (lazy expansion explores the unit's paths, then concolic search covers what its callees
-/// still hide).
-pub struct Sequence<'p> {
-    parts: Vec<Box<dyn Technique + 'p>>,
-}
-
-impl<'p> Sequence<'p> {
-    pub fn new(parts: Vec<Box<dyn Technique + 'p>>) -> Self {
-        Sequence { parts }
-    }
-}
-
-impl Technique for Sequence<'_> {
-    fn name(&self) -> &'static str {
-        "sequence"
-    }
-
-    fn run(&mut self, s: &mut Session, until: Instant) -> anyhow::Result<()> {
-        for p in &mut self.parts {
-            if s.should_stop() || Instant::now() >= until {
-                break;
-            }
-            if !p.finished() {
-                p.run(s, until)?;
-                if !p.finished() {
-                    break;
-                }
-            }
-        }
-        Ok(())
-    }
-
-    fn finished(&self) -> bool {
-        self.parts.iter().all(|p| p.finished())
-    }
-
-    fn stats(&self) -> serde_json::Map<String, serde_json::Value> {
-        let mut m = serde_json::Map::new();
-        for p in self.parts.iter().rev() {
-            m.extend(p.stats());
-        }
         m
     }
 }

@@ -70,6 +70,13 @@ fn unabstractable(p: &super::Program, f: FuncId) -> Option<&'static str> {
     if matches!(func.name.as_str(), "main" | "__cairn_start") {
         return Some("it is the program's start");
     }
+    if !func
+        .blocks
+        .iter()
+        .any(|b| matches!(b.term, crate::ir::Terminator::Ret { .. }))
+    {
+        return Some("it never returns");
+    }
     match func.ret {
         Ty::Ptr => Some("it returns a pointer"),
         Ty::Agg(_) => Some("it returns a struct"),
