@@ -229,6 +229,7 @@ fn run_one(
         tests_only: true,
         mc_share: 0.25,
         solver: Default::default(),
+        lazy: None,
     };
     let mut t = cairn::driver::generate::technique(&s, &plan).unwrap();
     let deadline = s.deadline();

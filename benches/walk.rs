@@ -129,7 +129,7 @@ fn run_one(
 ) -> Outcome {
     let tmp = TempDir::new("walkbench").unwrap();
     let mut w = SuiteWriter::create(tmp.path(), file, &p.module, false).unwrap();
-    w.set_entry(&p.module, &p.entry).unwrap();
+    w.set_entry(&p.module, &p.entry, &p.unit).unwrap();
     let budget = Budget {
         time: Duration::from_secs_f64(time),
         max_tests: None,
@@ -213,7 +213,7 @@ fn main() {
                 continue;
             }
             let mut p = Program::new(m.clone());
-            p.entry = entry.clone();
+            p.set_entry(entry, cairn::exec::machine::UNIT_BUFFER, false);
             let others: HashSet<String> = fns.iter().filter(|x| *x != entry).cloned().collect();
             functions += 1;
             names.push(entry.clone());

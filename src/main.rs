@@ -38,9 +38,16 @@ struct Front {
     #[arg(long, value_enum, default_value = "lp64")]
     data_model: Dm,
     /// Test one function (unit mode): its parameters are inputs, pointers point to fresh
-    /// 64-byte input buffers.
+    /// input buffers (--buffer-size bytes), structs passed by value are input bytes.
     #[arg(long, default_value = "main")]
     entry: String,
+    /// Unit mode: bytes behind each pointer parameter (the last one is NUL).
+    #[arg(long, default_value_t = cairn::exec::machine::UNIT_BUFFER, value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
+    buffer_size: u64,
+    /// Unit mode: the globals the entry function refers to start as inputs (those a harness
+    /// can set: non-static, writable, without pointers).
+    #[arg(long)]
+    symbolic_globals: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -174,6 +181,10 @@ enum Cmd {
         /// concretely by the solver; they must be pure).
         #[arg(long, value_delimiter = ',')]
         opaque: Vec<String>,
+        /// Lazy expansion: abstract calls of these functions (comma-separated), or of every
+        /// input-dependent function (`auto`), and expand them on demand.
+        #[arg(long, value_name = "auto|F,G")]
+        lazy: Option<String>,
         #[command(flatten)]
         front: Front,
     },
@@ -367,7 +378,7 @@ fn session<'p>(
     max_iterations: Option<u64>,
 ) -> Result<Session<'p>> {
     let mut writer = SuiteWriter::create(out, &files[0], &p.module, goals == GoalSet::Error)?;
-    writer.set_entry(&p.module, &p.entry)?;
+    writer.set_entry(&p.module, &p.entry, &p.unit)?;
     let budget = Budget {
         time,
         max_tests,
@@ -475,7 +486,7 @@ fn load_program(files: &[PathBuf], front: &Front) -> Result<Program> {
     {
         bail!("no function `{}` with a body in the program", front.entry);
     }
-    p.entry = front.entry.clone();
+    p.set_entry(&front.entry, front.buffer_size, front.symbolic_globals);
     if cairn::analysis::escape::escapes(&p.module).uses_threads {
         eprintln!(
             "cairn: warning: threads run one after the other, each inside pthread_create: interleavings are not explored"
@@ -616,6 +627,7 @@ fn real_main(cli: Cli) -> Result<i32> {
             solver,
             walk,
             opaque,
+            lazy,
             front,
         } => {
             let p = load_program(&files, &front)?;
@@ -641,6 +653,7 @@ fn real_main(cli: Cli) -> Result<i32> {
                     opaque,
                     ..Default::default()
                 },
+                lazy,
             };
             let mut t = cairn::driver::generate::technique(&s, &plan)?;
             let bar = progress_bar();

@@ -68,10 +68,12 @@ fn bounded_inputs(p: &crate::exec::Program) -> u64 {
         return 0;
     };
     if p.entry != "main" {
+        // A struct passed by value is all input; a buffer has a fixed size.
         return f
             .params
             .iter()
-            .filter(|v| v.ty() == crate::ir::Ty::Ptr)
+            .enumerate()
+            .filter(|(i, v)| v.ty() == crate::ir::Ty::Ptr && !f.byval.iter().any(|b| b.0 == *i))
             .count() as u64;
     }
     let params: Vec<crate::ir::Reg> = f

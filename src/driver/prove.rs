@@ -31,7 +31,14 @@ impl<'p> ModelChecking<'p> {
         // `main` runs through the runtime's start routine: constructors, main, exit, destructors.
         let entry = crate::analysis::expectation::start_function(&p.module, &p.entry)
             .ok_or_else(|| anyhow::anyhow!("no function `{}`", p.entry))?;
-        let model = Model::new(&p.module, &p.exts, p.entry != "main");
+        let mut model = Model::new(&p.module, &p.exts, p.entry != "main");
+        // Globals that start as inputs have no initial value to rely on.
+        for &g in &p.unit.globals {
+            let g = &p.module.globals[g as usize];
+            model
+                .tracked
+                .retain(|a, _| *a < g.addr || *a >= g.addr + g.size);
+        }
         Ok(ModelChecking {
             mc: ModelChecker::new(model, entry, McConfig::default()),
             arg: None,

@@ -55,6 +55,7 @@ pub struct Session<'p> {
     /// What the runs did that no test shows: cut short by a limit of Cairn's, or stopped at an
     /// unsupported construct (the first one described).
     pub runs: RunCounts,
+    on_run: Option<Box<dyn FnMut(&RunResult) + 'p>>,
 }
 
 #[derive(Clone, Debug, Default, serde::Serialize)]
@@ -94,6 +95,7 @@ impl<'p> Session<'p> {
             memory_checked: Cell::new(None),
             memory_exceeded: Cell::new(false),
             runs: RunCounts::default(),
+            on_run: None,
         }
     }
 
@@ -124,7 +126,7 @@ impl<'p> Session<'p> {
         if let Some(f) = &mut self.on_milestone {
             f(&m);
         }
-        self.out.progress(&self.ledger)
+        self.out.progress(&self.ledger, self.iterations)
     }
 
     /// Marks `goal` proven unreachable (`how`: the proof's kind).
@@ -215,10 +217,23 @@ impl<'p> Session<'p> {
             || self.over_memory()
     }
 
+    /// Counts a run that cannot become a test (a run of an abstraction of the program).
+    pub fn count_run(&mut self) {
+        self.iterations += 1;
+    }
+
+    /// Calls `f` with every run recorded (benchmarks count valid inputs with it).
+    pub fn on_run(&mut self, f: impl FnMut(&RunResult) + 'p) {
+        self.on_run = Some(Box::new(f));
+    }
+
     /// Records a run; keeps it as a test if it covers a new goal or crashes in a new way.
     /// Returns the goals it newly covered.
     pub fn record(&mut self, r: &RunResult, found_by: &str) -> Result<Vec<usize>> {
         self.iterations += 1;
+        if let Some(f) = &mut self.on_run {
+            f(r);
+        }
         match &r.outcome {
             // Its end is not the program's: no test can claim it.
             Outcome::Cut(limit) => {
@@ -268,6 +283,7 @@ impl<'p> Session<'p> {
                 _ => None,
             },
             steps: r.steps,
+            iteration: self.iterations,
         };
         let n = self.out.add(&t)?;
         for g in &fresh {

@@ -69,6 +69,13 @@ impl Technique for Alternate<'_> {
             .first_slice
             .mul_f64(self.growth.powi(self.rounds.min(40) as i32)));
         while !s.should_stop() && Instant::now() < until && !self.finished() {
+            // The last part still working takes the rest in one turn (turns would restart its
+            // stall detection).
+            let mut working = self.parts.iter_mut().filter(|p| !p.technique.finished());
+            if let (Some(last), None) = (working.next(), working.next()) {
+                last.technique.run(s, until)?;
+                continue;
+            }
             self.rounds += 1;
             let total: f64 = self
                 .parts

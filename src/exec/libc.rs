@@ -68,6 +68,8 @@ pub enum Ext {
     Indeterminate,
     /// `getpid`: a fixed process id (a test must not depend on the real one).
     GetPid,
+    /// The runtime's view of the process id (`kill` compares against it): getpid's input if read.
+    OwnPid,
     /// The default action of a signal the program raised: the process dies by that signal.
     SignalDeath,
     /// The runtime reached something the interpreter cannot reproduce (message argument).
@@ -145,6 +147,7 @@ fn resolve_name(name: &str) -> Ext {
         "setlocale" | "setvbuf" | "setbuf" | "fclose" | "srand48" | "alarm" => Nop,
         "time" => Time,
         "getpid" => GetPid,
+        "__cairn_own_pid" => OwnPid,
         "__cairn_signal_death" => SignalDeath,
         "__cairn_unsupported" => Unsupported,
         _ => match MathFn::by_name(name) {
@@ -170,6 +173,8 @@ pub struct LibcState {
     /// Bytes the program wrote to stdout and stderr; only the first `OUTPUT_CAP` are kept.
     pub stdout_total: usize,
     pub stderr_total: usize,
+    /// The process id, once the program asked for it.
+    pub pid: Option<u64>,
     /// Bit pattern of the entry function's scalar result, once it returned.
     pub entry_ret: Option<u64>,
 }
@@ -677,7 +682,18 @@ pub fn call(
         }
         Nop => ret(0),
         Indeterminate => Some(VarArg::Scalar(0, dst.map_or(Ty::Int(64), |d| d.ty()))),
-        GetPid => ret(4242),
+        // The process id is an input read once (natively it differs from run to run); the
+        // runtime's `kill` compares against it.
+        GetPid => match m.libc.pid {
+            Some(p) => ret(p),
+            None => {
+                let r = unmodelled_result(m, ext, "getpid", dst)?;
+                let p = m.inputs.last().map_or(0, |i| i.bits);
+                m.libc.pid = Some(p);
+                r
+            }
+        },
+        OwnPid => ret(m.libc.pid.unwrap_or(i32::MAX as u64)),
         SignalDeath => return Err(Stop::Fault(format!("killed by signal {}", a(0) as u32))),
         Unsupported => {
             let what = m.mem.cstr(a(0)).unwrap_or_default();
@@ -697,9 +713,37 @@ pub fn call(
                 m.libc.unknown_called.push(name.clone());
             }
             let name = name.clone();
-            return result_as_input(m, &name, dst);
+            return unmodelled_result(m, ext, &name, dst);
         }
     })
+}
+
+/// The result of an external function without a model is the test's next value, used or not
+/// (the native harness's definition reads one either way).
+fn unmodelled_result(
+    m: &mut Machine,
+    ext: u32,
+    name: &str,
+    dst: Option<Val>,
+) -> Result<Option<VarArg>, Stop> {
+    if dst.is_some() {
+        return result_as_input(m, name, dst);
+    }
+    let kind = match m.module.externs[ext as usize].ret {
+        Ty::Int(1) => InputKind::Bool,
+        Ty::Int(8) => InputKind::Char,
+        Ty::Int(16) => InputKind::Short,
+        Ty::Int(32) => InputKind::Int,
+        Ty::Int(_) => InputKind::LongLong,
+        Ty::F32 => InputKind::Float,
+        Ty::F64 => InputKind::Double,
+        Ty::Void | Ty::Ptr | Ty::Agg(_) => return Ok(None),
+    };
+    m.next_input(kind, 0);
+    if let Some(last) = m.inputs.last_mut() {
+        last.name = name.to_string();
+    }
+    Ok(None)
 }
 
 /// The result of a call that is not executed (an external function without a model, or an

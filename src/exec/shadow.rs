@@ -74,6 +74,8 @@ pub struct Shadow<'p> {
     pub max_path: usize,
     /// Calls of opaque user functions in progress: their branches are not recorded.
     pub opaque_frames: Vec<super::opaque::OpaqueFrame>,
+    /// A call of a program function was announced and its frame not yet entered.
+    calling_function: bool,
 }
 
 /// Ways a run's symbolic record can fall short of the program's behaviour. While all are zero,
@@ -90,6 +92,9 @@ pub struct Exactness {
     /// Decisions on indeterminate values (uninitialized locals or heap memory) and allocations
     /// too large to track: the interpreter reads zeros, a native run may not.
     pub uninitialized: u64,
+    /// Calls of program functions that were not run: their results were made inputs (lazy
+    /// expansion), so the run is a path of an abstraction of the program.
+    pub abstracted_calls: u64,
 }
 
 impl Exactness {
@@ -98,18 +103,23 @@ impl Exactness {
         self.truncated += o.truncated;
         self.unmodelled_calls += o.unmodelled_calls;
         self.uninitialized += o.uninitialized;
+        self.abstracted_calls += o.abstracted_calls;
     }
     pub fn is_exact(&self) -> bool {
         *self == Exactness::default()
     }
 }
 
-/// Functions whose results depend on the environment (time, process, random state): Cairn's
-/// deterministic models may differ from the native run.
+/// Functions whose results depend on the environment (time, process, random state, signals
+/// that may arrive at any moment, thread interleavings): Cairn's deterministic models may
+/// differ from the native run.
 fn depends_on_environment(name: &str) -> bool {
     matches!(
         name,
-        "time"
+        "signal"
+            | "sigaction"
+            | "pthread_create"
+            | "time"
             | "clock"
             | "gettimeofday"
             | "clock_gettime"
@@ -139,7 +149,28 @@ impl<'p> Shadow<'p> {
             exactness: Exactness::default(),
             max_path: 100_000,
             opaque_frames: vec![],
+            calling_function: false,
         }
+    }
+
+    /// Shadows of the arguments of the call being made (NONE: concrete).
+    pub fn call_args(&self) -> &[ExprId] {
+        &self.args
+    }
+
+    /// Whether any byte of `[addr, addr+len)` holds a symbolic value.
+    pub fn symbolic_bytes(&self, addr: u64, len: u64) -> bool {
+        !self.mem.is_empty()
+            && self
+                .mem
+                .range(addr..addr.saturating_add(len))
+                .next()
+                .is_some()
+    }
+
+    /// Whether any memory byte holds a symbolic value.
+    pub fn has_symbolic_memory(&self) -> bool {
+        !self.mem.is_empty()
     }
 }
 
@@ -180,6 +211,7 @@ impl Observer for Shadow<'_> {
             })
             .collect();
         self.ret = NONE;
+        self.calling_function = matches!(call.target, Target::Func(_));
         match call.target {
             Target::Func(f) => {
                 if depends_on_environment(&v.module.functions[f as usize].name) {
@@ -192,6 +224,7 @@ impl Observer for Shadow<'_> {
     }
 
     fn enter(&mut self, v: &View, func: FuncId, rb: usize) {
+        self.calling_function = false;
         let f = &v.module.functions[func as usize];
         self.regs.truncate(rb);
         self.regs.resize(rb + f.reg_init.len(), NONE);
@@ -240,6 +273,10 @@ impl Observer for Shadow<'_> {
     }
 
     fn extern_returned(&mut self, _v: &View, dst: Option<Val>, rb: usize) {
+        // A program function that returns without being entered was abstracted.
+        if std::mem::take(&mut self.calling_function) {
+            self.exactness.abstracted_calls += 1;
+        }
         let e = std::mem::replace(&mut self.ret, NONE);
         self.args.clear();
         if let Some(Val::Reg(d, _)) = dst {
@@ -347,6 +384,31 @@ impl Observer for Shadow<'_> {
 }
 
 impl Shadow<'_> {
+    /// The result of the current call (an abstracted one) is one of `values`, a fact known
+    /// about the callee: an assumption, as `assume` records it. `holds_now`: it does on this run.
+    pub fn assume_result_in(&mut self, v: &View, values: &[u64], holds_now: bool) {
+        let e = self.ret;
+        if e == NONE || values.is_empty() || self.path.len() >= self.max_path {
+            return;
+        }
+        let p = &mut *self.pool;
+        let w = p.width(e);
+        let mut holds = p.constant(1, 0);
+        for &k in values {
+            let k = p.constant(w, k);
+            let eq = p.cmp(IPred::Eq, e, k);
+            holds = p.bin(BinOp::Or, 1, holds, eq);
+        }
+        let violated = p.not(holds);
+        self.path.push(BranchRecord {
+            func: 0,
+            block: 0,
+            taken: if holds_now { 0 } else { 1 },
+            outcomes: vec![(holds, NO_GOAL, 0), (violated, ASSUME_VIOLATED, 0)],
+            ctx: v.ctx,
+        });
+    }
+
     fn reg(&self, rb: usize, r: Reg) -> ExprId {
         self.regs.get(rb + r as usize).copied().unwrap_or(NONE)
     }

@@ -1001,7 +1001,7 @@ impl<'m> ModelChecker<'m> {
                 self.stats.proved_by_invariant += 1;
             }
         }
-        s.out.progress(&s.ledger)?;
+        s.note_progress()?;
         Ok(())
     }
 
@@ -1094,7 +1094,7 @@ impl<'m> ModelChecker<'m> {
                     self.stats.proved_unreachable += 1;
                 }
             }
-            s.out.progress(&s.ledger)?;
+            s.out.progress(&s.ledger, s.iterations)?;
         }
         let left = total.saturating_sub(start.elapsed());
         if !s.interrupted.load(std::sync::atomic::Ordering::Relaxed) {

@@ -332,7 +332,7 @@ typedef void (*cairn_handler)(int);
 static cairn_handler sig_handlers[CAIRN_NSIG];
 static int sig_flags[CAIRN_NSIG];
 extern void __cairn_signal_death(int) __attribute__((noreturn));
-extern int getpid(void);
+extern int __cairn_own_pid(void);
 static int sig_settable(int sig) { return sig >= 1 && sig < CAIRN_NSIG && sig != 9 && sig != 19; }
 W cairn_handler signal(int sig, cairn_handler h) {
   if (!sig_settable(sig)) { errno = EINVAL; return CAIRN_SIG_ERR; }
@@ -375,7 +375,7 @@ W int raise(int sig) {
   return 0;
 }
 W int kill(int pid, int sig) {
-  if (pid == 0 || pid == -1 || pid == getpid()) return sig == 0 ? 0 : raise(sig);
+  if (pid == 0 || pid == -1 || pid == __cairn_own_pid()) return sig == 0 ? 0 : raise(sig);
   errno = ESRCH;
   return -1;
 }
