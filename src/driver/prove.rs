@@ -4,7 +4,7 @@ use crate::driver::session::Session;
 use crate::driver::technique::Technique;
 use crate::mc::arg::{Arg, McConfig, ModelChecker};
 use crate::mc::model::Model;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Marks the goals a cheap static check proves unreachable; returns how many.
 pub fn static_check(s: &mut Session) -> anyhow::Result<usize> {
@@ -23,6 +23,9 @@ pub fn static_check(s: &mut Session) -> anyhow::Result<usize> {
 pub struct ModelChecking<'p> {
     mc: ModelChecker<'p>,
     arg: Option<Arg>,
+    /// Predicates after the last run, and whether that run added any.
+    predicates: usize,
+    learned: bool,
 }
 
 impl<'p> ModelChecking<'p> {
@@ -42,6 +45,8 @@ impl<'p> ModelChecking<'p> {
         Ok(ModelChecking {
             mc: ModelChecker::new(model, entry, McConfig::default()),
             arg: None,
+            predicates: 0,
+            learned: false,
         })
     }
 
@@ -67,8 +72,32 @@ impl Technique for ModelChecking<'_> {
         // The checker refines for its time and may take half as long again to complete its
         // graph (proofs need a complete one): two thirds of what is left keeps the deadline.
         self.mc.cfg.time = left.mul_f64(2.0 / 3.0);
+        let t0 = Instant::now();
         self.arg = Some(self.mc.run(s)?);
+        if std::env::var_os("CAIRN_DEBUG_TURNS").is_some() {
+            eprintln!(
+                "mc turn {:.2}s of {:.2}s: builds {} refinements {} deferred {} cert {:.2}s chc {:.2}s",
+                t0.elapsed().as_secs_f64(),
+                left.as_secs_f64(),
+                self.mc.stats.arg_builds,
+                self.mc.stats.refinements,
+                self.mc.deferred,
+                self.mc.stats.certificate_time_s,
+                self.mc.stats.chc_time_s
+            );
+        }
+        self.learned = self.mc.stats.predicates > self.predicates;
+        self.predicates = self.mc.stats.predicates;
         s.note_progress()
+    }
+
+    /// CEGAR refines between graph builds, in the first 40% of a turn: a turn holds a few.
+    fn min_turn(&self) -> Duration {
+        Duration::from_secs(2).max(self.mc.last_build * 8)
+    }
+
+    fn learning(&self) -> bool {
+        self.learned
     }
 
     /// A complete ARG with no goal path left unrefined for lack of time has decided

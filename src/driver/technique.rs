@@ -14,14 +14,25 @@ pub trait Technique {
     fn finished(&self) -> bool {
         false
     }
+    /// True when the last run built up state that later runs turn into decisions (a model
+    /// checker's new predicates), though it decided nothing yet: its share is kept.
+    fn learning(&self) -> bool {
+        false
+    }
+    /// The shortest turn worth giving: a technique that needs a while to get anywhere (a model
+    /// checker builds and refines its graph) would waste a shorter one entirely.
+    fn min_turn(&self) -> Duration {
+        Duration::ZERO
+    }
     /// Statistics for summary.json, keyed by section ("concolic", "solver", "mc", ...).
     fn stats(&self) -> serde_json::Map<String, serde_json::Value>;
 }
 
 /// Techniques taking turns. Each round gives every unfinished part its share of a slice, and
 /// the slice grows geometrically, so short rounds catch easy goals and long ones deep goals.
-/// A part that decided nothing in its turn gets half its weight next round (down to a tenth
-/// of its base share), so the time goes where goals are being decided.
+/// A part that decided nothing in its turn (and learned nothing it could decide with later)
+/// gets half its weight next round (down to a tenth of its base share), so the time goes where
+/// goals are being decided.
 pub struct Alternate<'p> {
     parts: Vec<Part<'p>>,
     first_slice: Duration,
@@ -88,9 +99,12 @@ impl Technique for Alternate<'_> {
                     continue;
                 }
                 let decided = s.ledger.covered + s.ledger.unreachable;
-                let end = (Instant::now() + slice.mul_f64(p.weight / total)).min(until);
+                let turn = slice.mul_f64(p.weight / total).max(p.technique.min_turn());
+                let end = (Instant::now() + turn).min(until);
                 p.technique.run(s, end)?;
-                p.weight = if s.ledger.covered + s.ledger.unreachable > decided {
+                let progressed =
+                    s.ledger.covered + s.ledger.unreachable > decided || p.technique.learning();
+                p.weight = if progressed {
                     p.base
                 } else {
                     (p.weight / 2.0).max(p.base / 10.0)

@@ -134,6 +134,8 @@ pub struct ModelChecker<'m> {
     given_up: HashSet<GoalId>,
     /// Goal paths of the last run left unrefined for lack of time.
     pub deferred: usize,
+    /// How long the last complete graph build took (a refinement needs at least one).
+    pub last_build: Duration,
     /// Per goal: refinements its paths triggered and the predicates they added.
     goal_refinements: HashMap<usize, (u64, usize)>,
     /// Per goal decided here: how, and when (seconds after `started`).
@@ -158,6 +160,7 @@ impl<'m> ModelChecker<'m> {
             cfg,
             given_up: HashSet::new(),
             deferred: 0,
+            last_build: Duration::ZERO,
             goal_refinements: HashMap::new(),
             decided: HashMap::new(),
             started: Instant::now(),
@@ -690,6 +693,7 @@ impl<'m> ModelChecker<'m> {
         deadline: Instant,
     ) -> anyhow::Result<Option<Arg>> {
         self.stats.arg_builds += 1;
+        let built = Instant::now();
         let mut arg = Arg {
             complete: true,
             ..Default::default()
@@ -883,6 +887,7 @@ impl<'m> ModelChecker<'m> {
                 }
             }
         }
+        self.last_build = built.elapsed();
         Ok(Some(arg))
     }
 
@@ -1060,7 +1065,25 @@ impl<'m> ModelChecker<'m> {
             }
         }
         // The closed ARG proves what it never reaches, once a fresh solver has checked it.
-        let certified = arg.complete && {
+        let reached_goals: HashSet<u32> = arg.nodes.iter().filter_map(|n| n.goal).collect();
+        let reached_sites: HashSet<u32> = arg.nodes.iter().filter_map(|n| n.error_site).collect();
+        let provable: Vec<usize> = goals
+            .goals
+            .iter()
+            .filter(|g| {
+                let reached = if g.id < goals.num_branches {
+                    reached_goals.contains(&(g.id as u32))
+                } else {
+                    reached_sites.contains(&goals.error_sites[g.id - goals.num_branches])
+                };
+                let func = s.program.module.func_by_name.get(&g.function).copied();
+                s.ledger.status[g.id] == Status::Unknown
+                    && !reached
+                    && func.is_some_and(|f| !self.model.unprovable_funcs.contains(&f))
+            })
+            .map(|g| g.id)
+            .collect();
+        let certified = arg.complete && !provable.is_empty() && {
             let t = Instant::now();
             let budget = total.saturating_sub(start.elapsed()).max(total / 4);
             let r = super::certify::check_arg(self, &arg, (t + budget).min(session_end));
@@ -1074,25 +1097,11 @@ impl<'m> ModelChecker<'m> {
             r.is_ok()
         };
         if certified {
-            let reached_goals: HashSet<u32> = arg.nodes.iter().filter_map(|n| n.goal).collect();
-            let reached_sites: HashSet<u32> =
-                arg.nodes.iter().filter_map(|n| n.error_site).collect();
-            for g in &goals.goals {
-                if s.ledger.status[g.id] != Status::Unknown {
-                    continue;
-                }
-                let reached = if g.id < goals.num_branches {
-                    reached_goals.contains(&(g.id as u32))
-                } else {
-                    reached_sites.contains(&goals.error_sites[g.id - goals.num_branches])
-                };
-                let func = s.program.module.func_by_name.get(&g.function).copied();
-                if !reached && func.is_some_and(|f| !self.model.unprovable_funcs.contains(&f)) {
-                    let t = self.started.elapsed().as_secs_f64();
-                    self.decided.insert(g.id, ("arg".into(), t));
-                    s.ledger.prove_unreachable(g.id, "model checker");
-                    self.stats.proved_unreachable += 1;
-                }
+            for g in provable {
+                let t = self.started.elapsed().as_secs_f64();
+                self.decided.insert(g, ("arg".into(), t));
+                s.ledger.prove_unreachable(g, "model checker");
+                self.stats.proved_unreachable += 1;
             }
             s.out.progress(&s.ledger, s.iterations)?;
         }
