@@ -136,6 +136,8 @@ pub struct ModelChecker<'m> {
     pub deferred: usize,
     /// How long the last complete graph build took (a refinement needs at least one).
     pub last_build: Duration,
+    /// Runs in a row in which the Horn-clause prover proved nothing: its share halves with each.
+    chc_misses: i32,
     /// Per goal: refinements its paths triggered and the predicates they added.
     goal_refinements: HashMap<usize, (u64, usize)>,
     /// Per goal decided here: how, and when (seconds after `started`).
@@ -161,6 +163,7 @@ impl<'m> ModelChecker<'m> {
             given_up: HashSet::new(),
             deferred: 0,
             last_build: Duration::ZERO,
+            chc_misses: 0,
             goal_refinements: HashMap::new(),
             decided: HashMap::new(),
             started: Instant::now(),
@@ -877,6 +880,13 @@ impl<'m> ModelChecker<'m> {
                             }
                             Answer::Unknown => {
                                 // Out of time or beyond the solver: a later run may decide it.
+                                if std::env::var_os("CAIRN_DEBUG_MC").is_some() {
+                                    eprintln!(
+                                        "mc: goal {gid}: solver unknown ({} guards, timeout {:?})",
+                                        guards.len(),
+                                        self.query_timeout()
+                                    );
+                                }
                                 self.deferred += 1;
                             }
                         }
@@ -1024,10 +1034,12 @@ impl<'m> ModelChecker<'m> {
         // first, which also turns the reachable ones into tests.
         // Many: one joint query first (all open goals may be infeasible, as after testing).
         let open = self.provable_pending(s, &goals).len();
+        let chc_share = 0.5f64.powi(self.chc_misses.min(8));
+        let by_invariant = self.stats.proved_by_invariant;
         if open <= 4 {
-            self.run_chc(s, &goals, total * 2 / 5, false)?;
+            self.run_chc(s, &goals, (total * 2 / 5).mul_f64(chc_share), false)?;
         } else {
-            self.run_chc(s, &goals, total / 5, true)?;
+            self.run_chc(s, &goals, (total / 5).mul_f64(chc_share), true)?;
         }
         if self.provable_pending(s, &goals).is_empty()
             && goals
@@ -1044,7 +1056,7 @@ impl<'m> ModelChecker<'m> {
         // Completing the ARG may take a while longer, but never past the session's budget.
         let session_end = s.start + s.budget.time;
         self.hard_deadline = Some((deadline + self.cfg.time / 2).min(session_end));
-        self.solver.deadline = self.hard_deadline;
+        self.solver.set_deadline(self.hard_deadline);
         let arg = loop {
             if let Some(a) = self.build(s, &goals, deadline)? {
                 break a;
@@ -1107,8 +1119,13 @@ impl<'m> ModelChecker<'m> {
         }
         let left = total.saturating_sub(start.elapsed());
         if !s.interrupted.load(std::sync::atomic::Ordering::Relaxed) {
-            self.run_chc(s, &goals, left, false)?;
+            self.run_chc(s, &goals, left.mul_f64(chc_share), false)?;
         }
+        self.chc_misses = if self.stats.proved_by_invariant > by_invariant {
+            0
+        } else {
+            self.chc_misses + 1
+        };
         self.goal_statistics(s, &goals);
         Ok(arg)
     }

@@ -101,13 +101,8 @@ impl Z3Backend {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .push((registration, ctx));
-        let solver = z3::Solver::new();
-        // Z3 would otherwise take SIGINT for itself during a query (and the run go on).
-        let mut p = z3::Params::new();
-        p.set_bool("ctrl_c", false);
-        solver.set_params(&p);
         Z3Backend {
-            solver: std::mem::ManuallyDrop::new(solver),
+            solver: std::mem::ManuallyDrop::new(Self::fresh_solver()),
             cache: HashMap::new(),
             vars: HashMap::new(),
             timeout_ms: 0,
@@ -115,6 +110,15 @@ impl Z3Backend {
             deadline: None,
             abandoned: false,
         }
+    }
+
+    fn fresh_solver() -> z3::Solver {
+        let solver = z3::Solver::new();
+        // Z3 would otherwise take SIGINT for itself during a query (and the run go on).
+        let mut p = z3::Params::new();
+        p.set_bool("ctrl_c", false);
+        solver.set_params(&p);
+        solver
     }
 
     /// Unusable now (interrupted, or left in a search it cannot undo in the time left)?
@@ -400,6 +404,14 @@ impl Backend for Z3Backend {
 
     fn set_deadline(&mut self, deadline: Option<Instant>) {
         self.deadline = deadline;
+        // Abandoned but given time again (a model checker's next turn): a fresh solver in the
+        // same context; the abandoned search is left as it is, never undone.
+        if self.abandoned && !solvers_interrupted() && deadline.is_some_and(|d| d > Instant::now())
+        {
+            self.solver = std::mem::ManuallyDrop::new(Self::fresh_solver());
+            self.timeout_ms = 0;
+            self.abandoned = false;
+        }
     }
 
     fn check(
