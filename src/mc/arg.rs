@@ -136,7 +136,8 @@ pub struct ModelChecker<'m> {
     pub deferred: usize,
     /// How long the last complete graph build took (a refinement needs at least one).
     pub last_build: Duration,
-    /// Runs in a row in which the Horn-clause prover proved nothing: its share halves with each.
+    /// Runs in a row in which the Horn-clause prover proved nothing: its share halves with each
+    /// (down to a quarter: its invariants may need more time than the first turns had).
     chc_misses: i32,
     /// Per goal: refinements its paths triggered and the predicates they added.
     goal_refinements: HashMap<usize, (u64, usize)>,
@@ -1034,7 +1035,7 @@ impl<'m> ModelChecker<'m> {
         // first, which also turns the reachable ones into tests.
         // Many: one joint query first (all open goals may be infeasible, as after testing).
         let open = self.provable_pending(s, &goals).len();
-        let chc_share = 0.5f64.powi(self.chc_misses.min(8));
+        let chc_share = 0.5f64.powi(self.chc_misses.min(2));
         let by_invariant = self.stats.proved_by_invariant;
         if open <= 4 {
             self.run_chc(s, &goals, (total * 2 / 5).mul_f64(chc_share), false)?;
@@ -1119,7 +1120,9 @@ impl<'m> ModelChecker<'m> {
         }
         let left = total.saturating_sub(start.elapsed());
         if !s.interrupted.load(std::sync::atomic::Ordering::Relaxed) {
-            self.run_chc(s, &goals, left.mul_f64(chc_share), false)?;
+            // With nothing left for CEGAR to refine, the invariants get all the time left.
+            let share = if self.deferred == 0 { 1.0 } else { chc_share };
+            self.run_chc(s, &goals, left.mul_f64(share), false)?;
         }
         self.chc_misses = if self.stats.proved_by_invariant > by_invariant {
             0
