@@ -23,6 +23,8 @@ pub fn static_check(s: &mut Session) -> anyhow::Result<usize> {
 pub struct ModelChecking<'p> {
     mc: ModelChecker<'p>,
     arg: Option<Arg>,
+    /// The last ARG is complete and its certificate was accepted.
+    certified: bool,
 }
 
 impl<'p> ModelChecking<'p> {
@@ -42,7 +44,31 @@ impl<'p> ModelChecking<'p> {
         Ok(ModelChecking {
             mc: ModelChecker::new(model, entry, McConfig::default()),
             arg: None,
+            certified: false,
         })
+    }
+
+    /// CEGAR before the Horn-clause prover in each run (the ARG is what the caller wants).
+    pub fn cegar_first(&mut self) {
+        self.mc.cfg.chc_first = false;
+    }
+
+    /// Adds the guards of the open branch goals (and their preconditions) to the abstraction,
+    /// at most `cap` predicates; returns how many were added.
+    pub fn seed_goal_guards(&mut self, s: &Session, cap: usize) -> usize {
+        let open: Vec<crate::ir::GoalId> = (0..s.goals.num_branches)
+            .filter(|g| s.ledger.status[*g] == crate::driver::ledger::Status::Unknown)
+            .map(|g| g as crate::ir::GoalId)
+            .collect();
+        self.mc.seed_goal_guards(&open, cap)
+    }
+
+    /// The last abstract reachability graph, when it is complete and certified (a monitor can
+    /// then rely on it).
+    pub fn certified_arg(&self) -> Option<&Arg> {
+        self.arg
+            .as_ref()
+            .filter(|a| self.certified && !a.nodes.is_empty())
     }
 
     /// The last abstract reachability graph, as Graphviz DOT.
@@ -67,7 +93,10 @@ impl Technique for ModelChecking<'_> {
         // The checker refines for its time and may take half as long again to complete its
         // graph (proofs need a complete one): two thirds of what is left keeps the deadline.
         self.mc.cfg.time = left.mul_f64(2.0 / 3.0);
-        self.arg = Some(self.mc.run(s)?);
+        let failures = self.mc.stats.certificate_failures;
+        let arg = self.mc.run(s)?;
+        self.certified = arg.complete && self.mc.stats.certificate_failures == failures;
+        self.arg = Some(arg);
         s.note_progress()
     }
 

@@ -110,6 +110,9 @@ pub struct McConfig {
     pub max_stack: usize,
     pub max_preds_per_loc: usize,
     pub query_timeout: Duration,
+    /// Horn-clause queries before CEGAR (off when a caller wants the ARG, as crabs does for
+    /// its monitors: Spacer then only runs on what CEGAR leaves).
+    pub chc_first: bool,
 }
 
 impl Default for McConfig {
@@ -120,6 +123,7 @@ impl Default for McConfig {
             max_stack: 32,
             max_preds_per_loc: 96,
             query_timeout: Duration::from_secs(5),
+            chc_first: true,
         }
     }
 }
@@ -607,6 +611,61 @@ impl<'m> ModelChecker<'m> {
         added
     }
 
+    /// Seeds the abstraction with the guards of open branch goals (crabs): each guard at its
+    /// branch, and its weakest preconditions back through the function's control flow until
+    /// they become constant or mention a havoc. Refinement finds such predicates only from a
+    /// counterexample that happens to pass where the guard's variables change; a monitor needs
+    /// them to tell apart the states from which a goal is still reachable (the paper's flag
+    /// example). Adds at most `cap` predicates; returns how many.
+    pub fn seed_goal_guards(&mut self, open: &[GoalId], cap: usize) -> usize {
+        let m = self.model.m;
+        let mut added = 0;
+        for (fi, f) in m.functions.iter().enumerate() {
+            let fid = fi as FuncId;
+            if f.blocks.is_empty() || self.model.summarized.contains(&fid) {
+                continue;
+            }
+            // Edges between the function's locations, reversed: (target, source, transition).
+            let mut preds_of: HashMap<Loc, Vec<(Loc, usize)>> = HashMap::new();
+            let mut seeds: Vec<(Loc, usize)> = vec![];
+            for loc in self.locations_of(fid) {
+                for (ti, t) in self.transitions(loc).iter().enumerate() {
+                    if let Next::Goto(to) = t.next {
+                        preds_of.entry(to).or_default().push((loc, ti));
+                    }
+                    if t.goal.is_some_and(|g| open.contains(&g)) {
+                        seeds.push((loc, ti));
+                    }
+                }
+            }
+            for (loc, ti) in seeds {
+                let guards = self.transitions(loc)[ti].effect.guards.clone();
+                for g in guards {
+                    if self.model.pool.as_const(g).is_some() || self.mentions_havoc(g) {
+                        continue;
+                    }
+                    let mut work = vec![(loc, g)];
+                    let mut seen: HashSet<(Loc, ExprId)> = HashSet::new();
+                    while let Some((l, p)) = work.pop() {
+                        if added >= cap || !seen.insert((l, p)) || seen.len() > 256 {
+                            break;
+                        }
+                        added += self.add_predicate(l, p);
+                        for (src, sti) in preds_of.get(&l).cloned().unwrap_or_default() {
+                            let eff = self.transitions(src)[sti].effect.clone();
+                            let q = self.wp(p, &eff);
+                            if self.model.pool.as_const(q).is_none() && !self.mentions_havoc(q) {
+                                work.push((src, q));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        self.stats.predicates = self.preds.values().map(|v| v.len()).sum();
+        added
+    }
+
     /// Every location of a function: block starts, and call sites and their return points.
     fn locations_of(&self, f: FuncId) -> Vec<Loc> {
         let func = &self.model.m.functions[f as usize];
@@ -1019,7 +1078,8 @@ impl<'m> ModelChecker<'m> {
         // first, which also turns the reachable ones into tests.
         // Many: one joint query first (all open goals may be infeasible, as after testing).
         let open = self.provable_pending(s, &goals).len();
-        if open <= 4 {
+        if !self.cfg.chc_first {
+        } else if open <= 4 {
             self.run_chc(s, &goals, total * 2 / 5, false)?;
         } else {
             self.run_chc(s, &goals, total / 5, true)?;
