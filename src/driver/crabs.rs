@@ -34,6 +34,8 @@ pub struct Crabs<'p> {
     /// The model checker's share of each round.
     mc_share: f64,
     first_slice: Duration,
+    /// The shortest model-checking turn.
+    min_mc: Duration,
     stats: CrabsStats,
     /// Concolic statistics of the searches a new monitor replaced.
     earlier: Vec<ConcolicStats>,
@@ -83,6 +85,7 @@ impl<'p> Crabs<'p> {
             solver: solver.clone(),
             mc_share,
             first_slice: (s.budget.time / 16).max(Duration::from_millis(500)),
+            min_mc: (s.budget.time / 8).clamp(Duration::from_millis(500), Duration::from_secs(5)),
             stats: CrabsStats::default(),
             earlier: vec![],
         })
@@ -99,7 +102,12 @@ impl<'p> Crabs<'p> {
             self.stats.args_unusable += 1;
             return Ok(());
         };
-        if std::env::var_os("CAIRN_DEBUG_MONITOR").is_some() {
+        if let Some(dir) = std::env::var_os("CAIRN_DEBUG_MONITOR") {
+            if let Some(dot) = self.mc.arg_dot(s) {
+                let path = std::path::Path::new(&dir)
+                    .join(format!("arg{}.dot", self.stats.monitors_built));
+                let _ = std::fs::write(path, dot);
+            }
             for (i, l) in m.locs.iter().enumerate() {
                 let reach: Vec<usize> = (0..s.goals.goals.len())
                     .filter(|g| m.reaches(i as u32, *g))
@@ -162,7 +170,9 @@ impl Technique for Crabs<'_> {
             if s.should_stop() || Instant::now() >= until {
                 break;
             }
-            let tm = slice.mul_f64(self.mc_share);
+            // A turn too short to finish the ARG's abstract posts yields a monitor that
+            // constrains nothing (posts cut by the deadline keep no predicate).
+            let tm = slice.mul_f64(self.mc_share).max(self.min_mc);
             if !self.mc.finished() {
                 self.stats.seeded_predicates += self.mc.seed_goal_guards(s, SEED_CAP);
                 self.mc.run(s, (Instant::now() + tm).min(until))?;

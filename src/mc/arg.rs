@@ -145,6 +145,8 @@ pub struct ModelChecker<'m> {
     started: Instant,
     entry: FuncId,
     post_cache: HashMap<PostKey, Option<Vec<ExprId>>>,
+    /// The last post had every predicate decided (no solver timeout).
+    post_exact: bool,
     /// Nothing runs past this: the end of refinement plus time to complete the ARG, within the
     /// session's budget.
     hard_deadline: Option<Instant>,
@@ -167,6 +169,7 @@ impl<'m> ModelChecker<'m> {
             started: Instant::now(),
             entry,
             post_cache: HashMap::new(),
+            post_exact: true,
             hard_deadline: None,
         }
     }
@@ -293,6 +296,7 @@ impl<'m> ModelChecker<'m> {
         if effects.iter().any(|e| !e.guards.is_empty()) {
             match self.check(&cons) {
                 Answer::Unsat => return None,
+                Answer::Unknown => self.post_exact = false,
                 _ => {}
             }
         }
@@ -312,6 +316,8 @@ impl<'m> ModelChecker<'m> {
             .solver
             .check_each(&self.model.pool, &cons, &negs, timeout);
         self.stats.solver_time_s += t.elapsed().as_secs_f64();
+        // A post weakened by a solver timeout (near the deadline) must not be cached.
+        self.post_exact &= !answers.iter().any(|a| matches!(a, Answer::Unknown));
         let mut out: Vec<ExprId> = candidates
             .iter()
             .zip(answers)
@@ -647,8 +653,11 @@ impl<'m> ModelChecker<'m> {
                     let mut work = vec![(loc, g)];
                     let mut seen: HashSet<(Loc, ExprId)> = HashSet::new();
                     while let Some((l, p)) = work.pop() {
-                        if added >= cap || !seen.insert((l, p)) || seen.len() > 256 {
+                        if added >= cap || seen.len() > 256 {
                             break;
+                        }
+                        if !seen.insert((l, p)) {
+                            continue;
                         }
                         added += self.add_predicate(l, p);
                         for (src, sti) in preds_of.get(&l).cloned().unwrap_or_default() {
@@ -840,8 +849,11 @@ impl<'m> ModelChecker<'m> {
                 let post = match self.post_cache.get(&key) {
                     Some(p) => p.clone(),
                     None => {
+                        self.post_exact = true;
                         let p = self.post(&preds, &effects, target);
-                        self.post_cache.insert(key, p.clone());
+                        if self.post_exact {
+                            self.post_cache.insert(key, p.clone());
+                        }
                         p
                     }
                 };
