@@ -98,10 +98,10 @@ fn main() {
                     file,
                     t,
                     seed,
-                    g["covered"],
-                    g["unreachable"],
-                    g["unknown"],
-                    g["total"],
+                    g["covered"].as_u64().unwrap_or(0),
+                    g["unreachable"].as_u64().unwrap_or(0),
+                    g["unknown"].as_u64().unwrap_or(0),
+                    g["total"].as_u64().unwrap_or(0),
                     at,
                     s["time_s"].as_f64().unwrap_or(f64::NAN)
                 );

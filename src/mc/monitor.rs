@@ -153,3 +153,84 @@ impl Monitor {
         &self.reach[s as usize * self.words..(s as usize + 1) * self.words]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::goals::{Goal, GoalKind};
+    use crate::mc::arg::ArgNode;
+    use std::rc::Rc;
+
+    fn node(loc: u32, parent: Option<usize>, edge: usize, goal: Option<u32>) -> ArgNode {
+        ArgNode {
+            loc: Loc {
+                func: 0,
+                block: loc,
+                ip: 0,
+            },
+            stack: Rc::new(vec![]),
+            preds: vec![],
+            parent,
+            effects: vec![],
+            goal,
+            error_site: None,
+            covered_by: None,
+            edge: if parent.is_some() { edge } else { usize::MAX },
+            terminal: false,
+        }
+    }
+
+    fn goals(n: usize) -> Goals {
+        Goals {
+            goals: (0..n)
+                .map(|id| Goal {
+                    id,
+                    kind: GoalKind::Branch,
+                    function: "f".into(),
+                    outcome: "true".into(),
+                    loc: Default::default(),
+                    target_loc: Default::default(),
+                })
+                .collect(),
+            num_branches: n,
+            error_sites: vec![],
+        }
+    }
+
+    /// root -> a; a -[0, goal 0]-> b; a -[1]-> c, covered by b; b -[0, goal 1]-> d (a leaf).
+    fn arg(complete: bool) -> Arg {
+        let mut nodes = vec![
+            node(9, None, 0, None),
+            node(1, Some(0), 0, None),
+            node(2, Some(1), 0, Some(0)),
+            node(2, Some(1), 1, None),
+            node(3, Some(2), 0, Some(1)),
+        ];
+        nodes[3].covered_by = Some(2);
+        Arg {
+            nodes,
+            complete,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn subsumed_states_are_replaced_by_their_subsumers() {
+        let m = Monitor::from_arg(&arg(true), &goals(3)).unwrap();
+        assert_eq!(m.len(), 4, "the covered node is no state");
+        let a = m.step(m.root, 0).unwrap().0;
+        let (b, g) = m.step(a, 0).unwrap();
+        assert_eq!(g, Some(0));
+        // The edge to the covered node leads to the node covering it.
+        assert_eq!(m.step(a, 1).unwrap().0, b);
+        // No such transition: infeasible.
+        assert!(m.step(a, 2).is_none());
+        assert!(m.reaches(a, 0) && m.reaches(a, 1) && !m.reaches(a, 2));
+        assert!(!m.reaches(b, 0) && m.reaches(b, 1));
+    }
+
+    #[test]
+    fn incomplete_args_make_no_monitor() {
+        assert!(Monitor::from_arg(&arg(false), &goals(3)).is_none());
+    }
+}
