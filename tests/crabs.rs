@@ -76,9 +76,15 @@ fn crabs_covers_the_call_behind_thirty_equal_inputs() {
     assert_eq!(count(&s, "covered"), count(&s, "total"), "{s}");
     let time = s["time_s"].as_f64().unwrap();
     assert!(time < 30.0, "covered only after {time}s");
-    // The monitor steered the search: branches set aside as leading to no open goal.
     assert!(s["crabs"]["monitors_built"].as_u64().unwrap() >= 1, "{s}");
-    assert!(s["crabs"]["monitor_set_aside"].as_u64().unwrap() > 0, "{s}");
+    // When concolic search found the call, the monitor steered it: branches were set aside as
+    // leading to no open goal (the model checker may also find it itself).
+    let goals = json(&dir.path().join("goals.json"));
+    let test = goals[5]["test"].as_str().unwrap().to_string();
+    let found = json(&dir.path().join("tests").join(format!("{test}.json")));
+    if found["found_by"] != "mc" {
+        assert!(s["crabs"]["monitor_set_aside"].as_u64().unwrap() > 0, "{s}");
+    }
     assert_eq!(s["crabs"]["monitor_mismatches"], 0, "{s}");
     replays(&file, dir.path());
 }
