@@ -87,6 +87,9 @@ enum Strategy {
     Generational,
     /// Concolic, the pending branch with the largest expectation of uncovered branches behind it.
     Expectation,
+    /// Abstraction-driven concolic testing: CFG-directed search over the product of the program
+    /// and monitors from the model checker's ARGs, in turns with the model checker.
+    Crabs,
 }
 
 impl Strategy {
@@ -99,6 +102,7 @@ impl Strategy {
             Strategy::Cfg => "cfg",
             Strategy::Generational => "generational",
             Strategy::Expectation => "expectation",
+            Strategy::Crabs => "crabs",
         }
     }
 }

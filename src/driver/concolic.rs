@@ -9,6 +9,7 @@ use crate::driver::technique::Technique;
 use crate::exec::input::{RandomInputs, Seeded};
 use crate::exec::shadow::{BranchRecord, Exactness, Shadow};
 use crate::exec::{Config, InputKind, InputValue, Outcome, RunResult};
+use crate::search::product::{Next, Product, ProductTracker, WithMonitors};
 use crate::search::tree::{Pending, RunPath, Tree};
 use crate::search::{Ctx, PendingPool, Strategy};
 use crate::smt::expr::Pool;
@@ -31,6 +32,13 @@ pub struct ConcolicStats {
     pub exhaustive_proofs: usize,
     /// Why the tree may not be exact, per reason (all zero: it is).
     pub inexact: Inexactness,
+    /// Exploring the product with monitors (crabs): the monitors multiplied in, the pending
+    /// branches no monitor allows (never negated), those set aside because no open goal is
+    /// reachable from their product state, and events the monitors could not follow.
+    pub monitors: usize,
+    pub monitor_blocked: u64,
+    pub monitor_set_aside: u64,
+    pub monitor_mismatches: u64,
 }
 
 /// Everything that withholds exhaustive-exploration proofs. An exhausted execution tree proves
@@ -53,6 +61,9 @@ pub struct Inexactness {
     /// Inputs given a fixed size or value: unit-mode pointer parameters (buffers of a fixed
     /// size), `main`'s argc/argv when the program reads them.
     pub bounded_inputs: u64,
+    /// Branches never negated because a monitor proved them infeasible: the tree is then
+    /// only as exact as the model checker's abstraction, and the model checker proves goals.
+    pub monitor_blocked: u64,
 }
 
 impl Inexactness {
@@ -137,6 +148,14 @@ pub struct Concolic {
     /// Retries of pending branches the walk did not solve, by (tree node, outcome).
     walk_tries: std::collections::HashMap<(u32, usize), u32>,
     walk_retries: u32,
+    /// The product explored (crabs); empty: the program itself.
+    product: Product,
+    /// Per pending branch (tree node, outcome): where the monitors go when it is taken.
+    product_next: std::collections::HashMap<(u32, usize), Vec<Next>>,
+    /// Pending branches from whose product state no open goal is reachable: tried only when
+    /// nothing else is left.
+    set_aside: Vec<Pending>,
+    released: std::collections::HashSet<(u32, usize)>,
 }
 
 /// When symbolic search stalls, a short burst of random testing (a hundred times more paths
@@ -221,7 +240,67 @@ impl Concolic {
             undecided: vec![],
             walk_tries: Default::default(),
             walk_retries: opts.walk_retries,
+            product: Product::default(),
+            product_next: Default::default(),
+            set_aside: vec![],
+            released: Default::default(),
         })
+    }
+
+    /// Explores the product of the program with `product`'s monitors from now on.
+    pub fn set_product(&mut self, product: Product) {
+        self.stats.monitors = product.monitors.len();
+        self.product = product;
+    }
+
+    /// Runs the program once with the symbolic shadow and the product's monitors; per
+    /// recorded decision, the monitors' verdict on its outcomes.
+    fn product_run(
+        &mut self,
+        s: &Session,
+        input: &mut dyn crate::exec::InputSource,
+        cfg: &Config,
+    ) -> (
+        SymbolicRun,
+        Vec<Option<Rc<crate::search::product::Decision>>>,
+    ) {
+        let mut shadow = Shadow::new(&mut self.pool);
+        let mut both = WithMonitors {
+            shadow: &mut shadow,
+            tracker: ProductTracker::new(&self.product),
+            decisions: vec![],
+        };
+        let result = s.program.run_observed(input, cfg, &mut both);
+        let (decisions, mismatches) = (both.decisions, both.tracker.mismatches);
+        if std::env::var_os("CAIRN_DEBUG_MONITOR").is_some() {
+            eprintln!(
+                "product run: {} decisions, {} with a verdict, {mismatches} mismatches: {:?}",
+                decisions.len(),
+                decisions.iter().filter(|d| d.is_some()).count(),
+                decisions.iter().flatten().take(3).collect::<Vec<_>>()
+            );
+        }
+        self.stats.monitor_mismatches += mismatches;
+        (
+            SymbolicRun {
+                result,
+                path: shadow.path,
+                exactness: shadow.exactness,
+            },
+            decisions,
+        )
+    }
+
+    /// No open goal is reachable in the product once `p` is taken.
+    fn hopeless(&self, p: &Pending, covered: &[bool]) -> bool {
+        let Some(next) = self.product_next.get(&(p.node, p.outcome)) else {
+            return false;
+        };
+        if self.released.contains(&(p.node, p.outcome)) {
+            return false;
+        }
+        let open: Vec<bool> = covered.iter().map(|c| !c).collect();
+        !self.product.hopeful(next, p.goal as usize, &open)
     }
 
     fn covered(s: &Session) -> Vec<bool> {
@@ -249,11 +328,18 @@ impl Concolic {
         bound: usize,
         found_by: &str,
     ) -> anyhow::Result<Rc<RunPath>> {
-        let SymbolicRun {
-            result: r,
-            path: records,
-            exactness,
-        } = symbolic_run(s, &mut self.pool, input, cfg);
+        let (
+            SymbolicRun {
+                result: r,
+                path: records,
+                exactness,
+            },
+            decisions,
+        ) = if self.product.monitors.is_empty() {
+            (symbolic_run(s, &mut self.pool, input, cfg), vec![])
+        } else {
+            self.product_run(s, input, cfg)
+        };
         if std::env::var_os("CAIRN_DEBUG_PATHS").is_some() {
             eprintln!(
                 "run: {} symbolic decisions, {exactness:?}, inputs {:?}",
@@ -287,6 +373,16 @@ impl Concolic {
             dist: &self.dist,
         };
         for p in new {
+            if let Some(Some(d)) = decisions.get(p.depth) {
+                // A product branch the monitors lack is infeasible: never negated.
+                if d.blocked(p.outcome) {
+                    self.stats.monitor_blocked += 1;
+                    self.stats.inexact.monitor_blocked += 1;
+                    continue;
+                }
+                self.product_next
+                    .insert((p.node, p.outcome), d.outcomes[p.outcome].clone());
+            }
             let id = self.pending.add(p.clone());
             self.strategy.add(id, &p, &mut ctx);
         }
@@ -328,12 +424,31 @@ impl Concolic {
             self.strategy.select(&self.pending, &mut ctx)
         };
         let Some(id) = id else {
+            // Set-aside branches last: the product says they lead to no open goal.
+            if !self.set_aside.is_empty() {
+                let mut ctx = Ctx {
+                    rng: &mut self.rng,
+                    covered: &covered,
+                    dist: &self.dist,
+                };
+                for p in std::mem::take(&mut self.set_aside) {
+                    self.released.insert((p.node, p.outcome));
+                    let id = self.pending.add(p.clone());
+                    self.strategy.add(id, &p, &mut ctx);
+                }
+                return Ok(true);
+            }
             self.stats.pending_left = self.pending.live();
             return Ok(false);
         };
         let Some(p) = self.pending.take(id) else {
             return Ok(true);
         };
+        if self.hopeless(&p, &covered) {
+            self.stats.monitor_set_aside += 1;
+            self.set_aside.push(p);
+            return Ok(true);
+        }
         let (prefix, goal) = p.query();
         let inputs: Vec<InputValue> = p.run.inputs.clone();
         let ans = {

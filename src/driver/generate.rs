@@ -2,6 +2,7 @@
 //! against one session until every goal is decided or the budget ends.
 
 use crate::driver::concolic::{Concolic, SolverOptions};
+use crate::driver::crabs::Crabs;
 use crate::driver::lazy::LazyExpansion;
 use crate::driver::prove::{ModelChecking, static_check};
 use crate::driver::random::RandomTesting;
@@ -12,7 +13,7 @@ use crate::exec::abstraction::Selection;
 use std::time::Duration;
 
 pub struct Plan {
-    /// `random`, or a concolic search strategy (`crate::search::by_name`).
+    /// `random`, `crabs`, or a concolic search strategy (`crate::search::by_name`).
     pub strategy: String,
     pub seed: u64,
     pub cfg: Config,
@@ -28,6 +29,23 @@ pub struct Plan {
 
 /// The technique `plan` describes, for session `s`.
 pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Technique + 'p>> {
+    if plan.strategy == "crabs" {
+        // Abstraction-driven concolic testing: CFG-directed search over the product of the
+        // program and the model checker's monitors, in turns with the model checker.
+        if plan.tests_only || plan.lazy.is_some() {
+            anyhow::bail!(
+                "--strategy crabs runs the model checker: not with --tests-only or --lazy"
+            );
+        }
+        return Ok(Box::new(Crabs::new(
+            s,
+            "cfg",
+            plan.seed,
+            &plan.cfg,
+            &plan.solver,
+            plan.mc_share,
+        )?));
+    }
     let testing: Box<dyn Technique + 'p> = if plan.strategy == "random" {
         if plan.lazy.is_some() {
             anyhow::bail!("--lazy needs a concolic strategy, not `random`");

@@ -26,6 +26,8 @@ pub struct ModelChecking<'p> {
     /// Predicates after the last run, and whether that run added any.
     predicates: usize,
     learned: bool,
+    /// The last ARG is complete and its certificate was accepted.
+    certified: bool,
 }
 
 impl<'p> ModelChecking<'p> {
@@ -47,7 +49,33 @@ impl<'p> ModelChecking<'p> {
             arg: None,
             predicates: 0,
             learned: false,
+            certified: false,
         })
+    }
+
+    /// CEGAR before the Horn-clause prover in each run, and every complete ARG certified (the
+    /// ARG is what the caller wants).
+    pub fn cegar_first(&mut self) {
+        self.mc.cfg.chc_first = false;
+        self.mc.cfg.certify_always = true;
+    }
+
+    /// Adds the guards of the open branch goals (and their preconditions) to the abstraction,
+    /// at most `cap` predicates; returns how many were added.
+    pub fn seed_goal_guards(&mut self, s: &Session, cap: usize) -> usize {
+        let open: Vec<crate::ir::GoalId> = (0..s.goals.num_branches)
+            .filter(|g| s.ledger.status[*g] == crate::driver::ledger::Status::Unknown)
+            .map(|g| g as crate::ir::GoalId)
+            .collect();
+        self.mc.seed_goal_guards(&open, cap)
+    }
+
+    /// The last abstract reachability graph, when it is complete and certified (a monitor can
+    /// then rely on it).
+    pub fn certified_arg(&self) -> Option<&Arg> {
+        self.arg
+            .as_ref()
+            .filter(|a| self.certified && !a.nodes.is_empty())
     }
 
     /// The last abstract reachability graph, as Graphviz DOT.
@@ -73,7 +101,9 @@ impl Technique for ModelChecking<'_> {
         // graph (proofs need a complete one): two thirds of what is left keeps the deadline.
         self.mc.cfg.time = left.mul_f64(2.0 / 3.0);
         let t0 = Instant::now();
-        self.arg = Some(self.mc.run(s)?);
+        let arg = self.mc.run(s)?;
+        self.certified = arg.complete && self.mc.last_certified;
+        self.arg = Some(arg);
         if std::env::var_os("CAIRN_DEBUG_TURNS").is_some() {
             eprintln!(
                 "mc turn {:.2}s of {:.2}s: builds {} refinements {} deferred {} cert {:.2}s chc {:.2}s",

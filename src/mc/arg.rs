@@ -110,6 +110,11 @@ pub struct McConfig {
     pub max_stack: usize,
     pub max_preds_per_loc: usize,
     pub query_timeout: Duration,
+    /// Horn-clause queries before CEGAR (off when a caller wants the ARG, as crabs does for
+    /// its monitors: Spacer then only runs on what CEGAR leaves).
+    pub chc_first: bool,
+    /// Check every complete ARG, also one that proves nothing (a monitor is built from it).
+    pub certify_always: bool,
 }
 
 impl Default for McConfig {
@@ -120,6 +125,8 @@ impl Default for McConfig {
             max_stack: 32,
             max_preds_per_loc: 96,
             query_timeout: Duration::from_secs(5),
+            chc_first: true,
+            certify_always: false,
         }
     }
 }
@@ -136,6 +143,8 @@ pub struct ModelChecker<'m> {
     pub deferred: usize,
     /// How long the last complete graph build took (a refinement needs at least one).
     pub last_build: Duration,
+    /// The last run's ARG was complete and its certificate accepted.
+    pub last_certified: bool,
     /// Runs in a row in which the Horn-clause prover proved nothing: its share halves with each
     /// (down to a quarter: its invariants may need more time than the first turns had).
     chc_misses: i32,
@@ -146,6 +155,8 @@ pub struct ModelChecker<'m> {
     started: Instant,
     entry: FuncId,
     post_cache: HashMap<PostKey, Option<Vec<ExprId>>>,
+    /// The last post had every predicate decided (no solver timeout).
+    post_exact: bool,
     /// Nothing runs past this: the end of refinement plus time to complete the ARG, within the
     /// session's budget.
     hard_deadline: Option<Instant>,
@@ -164,12 +175,14 @@ impl<'m> ModelChecker<'m> {
             given_up: HashSet::new(),
             deferred: 0,
             last_build: Duration::ZERO,
+            last_certified: false,
             chc_misses: 0,
             goal_refinements: HashMap::new(),
             decided: HashMap::new(),
             started: Instant::now(),
             entry,
             post_cache: HashMap::new(),
+            post_exact: true,
             hard_deadline: None,
         }
     }
@@ -296,6 +309,7 @@ impl<'m> ModelChecker<'m> {
         if effects.iter().any(|e| !e.guards.is_empty()) {
             match self.check(&cons) {
                 Answer::Unsat => return None,
+                Answer::Unknown => self.post_exact = false,
                 _ => {}
             }
         }
@@ -315,6 +329,8 @@ impl<'m> ModelChecker<'m> {
             .solver
             .check_each(&self.model.pool, &cons, &negs, timeout);
         self.stats.solver_time_s += t.elapsed().as_secs_f64();
+        // A post weakened by a solver timeout (near the deadline) must not be cached.
+        self.post_exact &= !answers.iter().any(|a| matches!(a, Answer::Unknown));
         let mut out: Vec<ExprId> = candidates
             .iter()
             .zip(answers)
@@ -614,6 +630,64 @@ impl<'m> ModelChecker<'m> {
         added
     }
 
+    /// Seeds the abstraction with the guards of open branch goals (crabs): each guard at its
+    /// branch, and its weakest preconditions back through the function's control flow until
+    /// they become constant or mention a havoc. Refinement finds such predicates only from a
+    /// counterexample that happens to pass where the guard's variables change; a monitor needs
+    /// them to tell apart the states from which a goal is still reachable (the paper's flag
+    /// example). Adds at most `cap` predicates; returns how many.
+    pub fn seed_goal_guards(&mut self, open: &[GoalId], cap: usize) -> usize {
+        let m = self.model.m;
+        let mut added = 0;
+        for (fi, f) in m.functions.iter().enumerate() {
+            let fid = fi as FuncId;
+            if f.blocks.is_empty() || self.model.summarized.contains(&fid) {
+                continue;
+            }
+            // Edges between the function's locations, reversed: (target, source, transition).
+            let mut preds_of: HashMap<Loc, Vec<(Loc, usize)>> = HashMap::new();
+            let mut seeds: Vec<(Loc, usize)> = vec![];
+            for loc in self.locations_of(fid) {
+                for (ti, t) in self.transitions(loc).iter().enumerate() {
+                    if let Next::Goto(to) = t.next {
+                        preds_of.entry(to).or_default().push((loc, ti));
+                    }
+                    if t.goal.is_some_and(|g| open.contains(&g)) {
+                        seeds.push((loc, ti));
+                    }
+                }
+            }
+            for (loc, ti) in seeds {
+                let guards = self.transitions(loc)[ti].effect.guards.clone();
+                for g in guards {
+                    if self.model.pool.as_const(g).is_some() || self.mentions_havoc(g) {
+                        continue;
+                    }
+                    let mut work = vec![(loc, g)];
+                    let mut seen: HashSet<(Loc, ExprId)> = HashSet::new();
+                    while let Some((l, p)) = work.pop() {
+                        if added >= cap || seen.len() > 256 {
+                            break;
+                        }
+                        if !seen.insert((l, p)) {
+                            continue;
+                        }
+                        added += self.add_predicate(l, p);
+                        for (src, sti) in preds_of.get(&l).cloned().unwrap_or_default() {
+                            let eff = self.transitions(src)[sti].effect.clone();
+                            let q = self.wp(p, &eff);
+                            if self.model.pool.as_const(q).is_none() && !self.mentions_havoc(q) {
+                                work.push((src, q));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        self.stats.predicates = self.preds.values().map(|v| v.len()).sum();
+        added
+    }
+
     /// Every location of a function: block starts, and call sites and their return points.
     fn locations_of(&self, f: FuncId) -> Vec<Loc> {
         let func = &self.model.m.functions[f as usize];
@@ -789,8 +863,11 @@ impl<'m> ModelChecker<'m> {
                 let post = match self.post_cache.get(&key) {
                     Some(p) => p.clone(),
                     None => {
+                        self.post_exact = true;
                         let p = self.post(&preds, &effects, target);
-                        self.post_cache.insert(key, p.clone());
+                        if self.post_exact {
+                            self.post_cache.insert(key, p.clone());
+                        }
                         p
                     }
                 };
@@ -1037,7 +1114,8 @@ impl<'m> ModelChecker<'m> {
         let open = self.provable_pending(s, &goals).len();
         let chc_share = 0.5f64.powi(self.chc_misses.min(2));
         let by_invariant = self.stats.proved_by_invariant;
-        if open <= 4 {
+        if !self.cfg.chc_first {
+        } else if open <= 4 {
             self.run_chc(s, &goals, (total * 2 / 5).mul_f64(chc_share), false)?;
         } else {
             self.run_chc(s, &goals, (total / 5).mul_f64(chc_share), true)?;
@@ -1096,7 +1174,7 @@ impl<'m> ModelChecker<'m> {
             })
             .map(|g| g.id)
             .collect();
-        let certified = arg.complete && !provable.is_empty() && {
+        let certified = arg.complete && (!provable.is_empty() || self.cfg.certify_always) && {
             let t = Instant::now();
             let budget = total.saturating_sub(start.elapsed()).max(total / 4);
             let r = super::certify::check_arg(self, &arg, (t + budget).min(session_end));
@@ -1109,6 +1187,7 @@ impl<'m> ModelChecker<'m> {
             }
             r.is_ok()
         };
+        self.last_certified = certified;
         if certified {
             for g in provable {
                 let t = self.started.elapsed().as_secs_f64();

@@ -5,3 +5,4 @@ pub mod arg;
 pub mod certify;
 pub mod chc;
 pub mod model;
+pub mod monitor;

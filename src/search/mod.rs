@@ -4,6 +4,7 @@
 //! `Strategy` sees pending branches as they appear and picks one when asked.
 
 pub mod expectation;
+pub mod product;
 pub mod strategies;
 pub mod tree;
 
