@@ -111,11 +111,8 @@ fn run_one(p: &Program, f: &std::path::Path, strategy: &str, seed: u64, time: f6
     };
     let mut t = cairn::driver::generate::technique(&s, &plan).unwrap();
     let stats = cairn::driver::generate::run(&mut s, t.as_mut()).unwrap();
-    let last = s
-        .history
-        .iter()
-        .rev()
-        .find(|m| m.covered == s.ledger.covered);
+    let history = s.history();
+    let last = history.iter().rev().find(|m| m.covered == s.ledger.covered);
     let (t_final, tests_final) = last.map_or((0.0, 0), |m| (m.time_s, m.tests));
     let solver = &stats.get("solver");
     let calls = solver.map_or(0.0, |v| v["backend_calls"].as_f64().unwrap_or(0.0));

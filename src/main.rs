@@ -367,19 +367,14 @@ fn session<'p>(
 /// Writes goals.json, summary.json and the zip; prints the one-line summary.
 fn finish(
     s: &mut Session,
-    p: &Program,
     out: &std::path::Path,
     mut stats: serde_json::Map<String, serde_json::Value>,
 ) -> Result<i32> {
+    s.sync();
     let proofs = s.ledger.proofs_by_kind();
     stats.insert("proofs".into(), serde_json::to_value(&proofs)?);
     stats.insert("runs".into(), serde_json::to_value(&s.runs)?);
-    let summary = s.out.finish(
-        &p.module,
-        &s.goals,
-        &s.ledger,
-        serde_json::Value::Object(stats),
-    )?;
+    let summary = s.write_results(serde_json::Value::Object(stats))?;
     println!(
         "cairn: {} goals ({} branch outcomes, {} error calls{}): {} covered, {} unreachable{}, {} unknown; {} tests in {:.1}s -> {}",
         s.ledger.total(),
@@ -399,7 +394,7 @@ fn finish(
             format!(" ({})", kinds.join(", "))
         },
         s.ledger.unknown(),
-        s.out.tests,
+        s.tests(),
         summary["time_s"].as_f64().unwrap_or(0.0),
         out.display()
     );
@@ -427,7 +422,7 @@ fn limit_report(s: &Session) -> Option<i32> {
             s.iterations,
             s.runs.first_unsupported.as_deref().unwrap_or("?")
         );
-        if s.out.tests == 0 {
+        if s.tests() == 0 {
             eprintln!("cairn: error: no test could be generated");
             return Some(3);
         }
@@ -575,7 +570,7 @@ fn real_main(cli: Cli) -> Result<i32> {
             if let (Some(path), Some(dot)) = (arg, mc.arg_dot(&s)) {
                 std::fs::write(&path, dot)?;
             }
-            finish(&mut s, &p, &out, stats)
+            finish(&mut s, &out, stats)
         }
         Cmd::Gen {
             files,
@@ -628,7 +623,7 @@ fn real_main(cli: Cli) -> Result<i32> {
                 b.finish_and_clear();
             }
             stats.insert("seed".into(), seed.into());
-            finish(&mut s, &p, &out, stats)
+            finish(&mut s, &out, stats)
         }
         Cmd::Replay { args, json, front } => {
             let (args, dir) = split_replay_args(args)?;

@@ -6,4 +6,5 @@ pub mod ledger;
 pub mod prove;
 pub mod random;
 pub mod session;
+pub mod shared;
 pub mod technique;

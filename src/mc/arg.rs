@@ -842,11 +842,10 @@ impl<'m> ModelChecker<'m> {
                 };
                 let func = s.program.module.func_by_name.get(&g.function).copied();
                 if !reached && func.is_some_and(|f| !self.model.unprovable_funcs.contains(&f)) {
-                    s.ledger.prove_unreachable(g.id, "model checker");
+                    s.prove_unreachable(g.id, "model checker")?;
                     self.stats.proved_unreachable += 1;
                 }
             }
-            s.out.progress(&s.ledger)?;
         }
         Ok(arg)
     }
