@@ -228,6 +228,7 @@ fn run_one(
         cfg,
         tests_only: true,
         mc_share: 0.25,
+        jobs: 1,
     };
     let mut t = cairn::driver::generate::technique(&s, &plan).unwrap();
     let deadline = s.deadline();

@@ -108,6 +108,7 @@ fn run_one(p: &Program, f: &std::path::Path, strategy: &str, seed: u64, time: f6
         cfg,
         tests_only: true,
         mc_share: 0.25,
+        jobs: 1,
     };
     let mut t = cairn::driver::generate::technique(&s, &plan).unwrap();
     let stats = cairn::driver::generate::run(&mut s, t.as_mut()).unwrap();

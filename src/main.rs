@@ -162,6 +162,14 @@ enum Cmd {
         /// The model checker's share of the time when testing and model checking alternate.
         #[arg(long, default_value_t = 0.3, value_parser = parse_share)]
         mc_share: f64,
+        /// Workers in parallel (a portfolio of strategies and the model checker sharing one
+        /// ledger and output directory); default: the number of cores.
+        #[arg(long, default_value_t = default_jobs(), value_parser = parse_jobs)]
+        jobs: usize,
+        /// Decide only shard K of N of the goals (K/N, 1 <= K <= N); `cairn merge` joins the
+        /// shards' output directories.
+        #[arg(long, value_name = "K/N")]
+        shard: Option<cairn::driver::shard::Shard>,
         #[command(flatten)]
         front: Front,
     },
@@ -182,6 +190,14 @@ enum Cmd {
         limits: Limits,
         #[command(flatten)]
         front: Front,
+    },
+    /// Merge output directories of runs on the same program (e.g. `--shard` runs) by goal.
+    Merge {
+        /// The merged output directory (new, empty, or Cairn's own).
+        out: PathBuf,
+        /// The directories to merge.
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
     },
     /// Replay a generated suite natively with coverage instrumentation and check Cairn's claims.
     Replay {
@@ -271,6 +287,20 @@ fn parse_share(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
         Ok(v) if v > 0.0 && v < 1.0 => Ok(v),
         _ => Err(format!("`{s}` is not a share strictly between 0 and 1")),
+    }
+}
+
+/// The number of cores this process may use.
+fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+fn parse_jobs(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..=256).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "invalid number of jobs `{s}`: a whole number from 1 to 256"
+        )),
     }
 }
 
@@ -431,17 +461,42 @@ fn limit_report(s: &Session) -> Option<i32> {
 }
 
 /// A progress bar on stderr when it is a terminal; nothing otherwise (CI logs stay clean).
-fn progress_bar() -> Option<indicatif::ProgressBar> {
+/// The bar fills as goals are decided (covered or proven unreachable).
+fn progress_bar(s: &mut Session) {
     use std::io::IsTerminal;
     if !std::io::stderr().is_terminal() {
-        return None;
+        return;
     }
-    let b = indicatif::ProgressBar::new(0);
+    let b = indicatif::ProgressBar::new(s.ledger.total() as u64)
+        .with_finish(indicatif::ProgressFinish::AndClear);
     b.set_style(
-        indicatif::ProgressStyle::with_template("{elapsed_precise} goals {pos}/{len} {msg}")
-            .unwrap(),
+        indicatif::ProgressStyle::with_template("{elapsed_precise} [{bar:20}] {msg}")
+            .unwrap()
+            .progress_chars("=> "),
     );
-    Some(b)
+    s.on_progress(move |ledger, tests, what| {
+        b.set_length(ledger.total() as u64);
+        b.set_position((ledger.covered + ledger.unreachable) as u64);
+        b.set_message(progress_line(ledger, tests, what));
+    });
+}
+
+/// `goals 40 covered of 45, 97% of reachable | 4 proven unreachable | 1 unknown | tests 12 |`
+/// and what the techniques are doing.
+fn progress_line(l: &cairn::driver::ledger::Ledger, tests: usize, what: &str) -> String {
+    let reachable = l.total() - l.unreachable;
+    let pct = if reachable == 0 {
+        100.0
+    } else {
+        100.0 * l.covered as f64 / reachable as f64
+    };
+    format!(
+        "goals {} covered of {}, {pct:.0}% of reachable | {} proven unreachable | {} unknown | tests {tests} | {what}",
+        l.covered,
+        l.total(),
+        l.unreachable,
+        l.unknown()
+    )
 }
 
 fn load_program(files: &[PathBuf], front: &Front) -> Result<Program> {
@@ -586,6 +641,8 @@ fn real_main(cli: Cli) -> Result<i32> {
             prove: _,
             tests_only,
             mc_share,
+            jobs,
+            shard,
             front,
         } => {
             let p = load_program(&files, &front)?;
@@ -605,25 +662,41 @@ fn real_main(cli: Cli) -> Result<i32> {
                 cfg: s.run_config(&limits.config(max_steps)),
                 tests_only,
                 mc_share,
+                jobs,
             };
+            if let Some(shard) = shard {
+                let others = shard.others(&s.goals);
+                s.ignore_goals(others);
+            }
             let mut t = cairn::driver::generate::technique(&s, &plan)?;
-            let bar = progress_bar();
-            if let Some(b) = bar.clone() {
-                s.on_progress(move |ledger, tests, what| {
-                    b.set_length(ledger.total() as u64);
-                    b.set_position(ledger.covered as u64);
-                    b.set_message(format!(
-                        "unreachable {} | tests {tests} | {what}",
-                        ledger.unreachable
-                    ));
-                });
-            }
+            progress_bar(&mut s);
             let mut stats = cairn::driver::generate::run(&mut s, t.as_mut())?;
-            if let Some(b) = &bar {
-                b.finish_and_clear();
-            }
+            s.end_progress();
             stats.insert("seed".into(), seed.into());
+            if let Some(shard) = shard {
+                stats.insert("shard".into(), shard.to_string().into());
+            }
             finish(&mut s, &out, stats)
+        }
+        Cmd::Merge { out, dirs } => {
+            let m = cairn::output::merge::merge(&out, &dirs)?;
+            for v in &m.violations {
+                eprintln!(
+                    "cairn: SOUNDNESS VIOLATION: goal {} was proven unreachable ({}) in {} but {} covers it",
+                    v.goal, v.proof, v.proved_in, v.test
+                );
+            }
+            println!(
+                "cairn: merged {} directories: {} goals: {} covered, {} unreachable, {} unknown; {} tests -> {}",
+                dirs.len(),
+                m.total,
+                m.covered,
+                m.unreachable,
+                m.unknown,
+                m.tests,
+                out.display()
+            );
+            Ok(if m.violations.is_empty() { 0 } else { 4 })
         }
         Cmd::Replay { args, json, front } => {
             let (args, dir) = split_replay_args(args)?;

@@ -2,6 +2,7 @@
 //! against one session until every goal is decided or the budget ends.
 
 use crate::driver::concolic::Concolic;
+use crate::driver::parallel::{Parallel, portfolio};
 use crate::driver::prove::{ModelChecking, static_check};
 use crate::driver::random::RandomTesting;
 use crate::driver::session::Session;
@@ -9,6 +10,7 @@ use crate::driver::technique::{Alternate, Technique};
 use crate::exec::Config;
 use std::time::Duration;
 
+#[derive(Clone)]
 pub struct Plan {
     /// `random`, or a concolic search strategy (`crate::search::by_name`).
     pub strategy: String,
@@ -18,10 +20,19 @@ pub struct Plan {
     pub tests_only: bool,
     /// The model checker's share of each round when testing and proving alternate.
     pub mc_share: f64,
+    /// Workers in parallel (`driver::parallel`); 1: this technique alone, on this thread.
+    pub jobs: usize,
 }
 
 /// The technique `plan` describes, for session `s`.
 pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Technique + 'p>> {
+    if plan.jobs > 1 {
+        let single = Plan {
+            jobs: 1,
+            ..plan.clone()
+        };
+        return Ok(Box::new(Parallel::new(portfolio(&single, plan.jobs))));
+    }
     let testing: Box<dyn Technique + 'p> = if plan.strategy == "random" {
         Box::new(RandomTesting::new(plan.seed, &plan.cfg))
     } else {

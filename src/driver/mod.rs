@@ -3,8 +3,10 @@
 pub mod concolic;
 pub mod generate;
 pub mod ledger;
+pub mod parallel;
 pub mod prove;
 pub mod random;
 pub mod session;
+pub mod shard;
 pub mod shared;
 pub mod technique;

@@ -169,6 +169,11 @@ impl<'p> Session<'p> {
         self.progress = Some(Box::new(show));
     }
 
+    /// Stops showing progress (the display's owner clears it when dropped).
+    pub fn end_progress(&mut self) {
+        self.progress = None;
+    }
+
     /// A technique's heartbeat: `what` is only formatted when progress is shown.
     pub fn tick(&mut self, what: impl FnOnce() -> String) {
         if let Some(show) = &mut self.progress {

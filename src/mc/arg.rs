@@ -664,6 +664,13 @@ impl<'m> ModelChecker<'m> {
                 arg.complete = false;
                 break;
             }
+            s.tick(|| {
+                format!(
+                    "model checker: {} ARG nodes, {} refinements",
+                    arg.nodes.len(),
+                    self.stats.refinements
+                )
+            });
             let (loc, stack, preds) = (
                 arg.nodes[n].loc,
                 arg.nodes[n].stack.clone(),
