@@ -34,16 +34,17 @@ struct Front {
     /// Define a macro (passed to clang).
     #[arg(short = 'D', value_name = "NAME[=VALUE]")]
     define: Vec<String>,
-    /// Data model of the target: LP64 (x86-64) or ILP32 (clang -m32).
-    #[arg(long, value_enum, default_value = "lp64")]
-    data_model: Dm,
+    /// Data model of the target: LP64 (x86-64, the default) or ILP32 (clang -m32); a task
+    /// definition's `data_model` sets it.
+    #[arg(long, value_enum)]
+    data_model: Option<Dm>,
     /// Test one function (unit mode): its parameters are inputs, pointers point to fresh
     /// 64-byte input buffers.
     #[arg(long, default_value = "main")]
     entry: String,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, ValueEnum, PartialEq)]
 enum Dm {
     #[value(name = "lp64", alias = "LP64")]
     Lp64,
@@ -57,8 +58,8 @@ impl Front {
             includes: self.include.clone(),
             defines: self.define.clone(),
             data_model: match self.data_model {
-                Dm::Lp64 => DataModel::LP64,
-                Dm::Ilp32 => DataModel::ILP32,
+                None | Some(Dm::Lp64) => DataModel::LP64,
+                Some(Dm::Ilp32) => DataModel::ILP32,
             },
         }
     }
@@ -150,9 +151,14 @@ enum Cmd {
         max_steps: u64,
         #[command(flatten)]
         limits: Limits,
-        /// Goals: all branches and error calls, or only the error calls (Test-Comp coverage-error).
-        #[arg(long, value_enum, default_value = "branches")]
-        goals: GoalSet,
+        /// Goals: all branches and error calls (the default), or only the error calls
+        /// (Test-Comp coverage-error).
+        #[arg(long, value_enum)]
+        goals: Option<GoalSet>,
+        /// A Test-Comp property file (coverage-branches.prp, coverage-error-call.prp): the
+        /// goals it states.
+        #[arg(long, value_name = "FILE.prp")]
+        property: Option<PathBuf>,
         /// Accepted for compatibility: deciding goals with the model checker is the default.
         #[arg(long, hide = true)]
         prove: bool,
@@ -181,8 +187,10 @@ enum Cmd {
         out: PathBuf,
         #[arg(long, default_value = "60s", value_parser = parse_duration)]
         time: Duration,
-        #[arg(long, value_enum, default_value = "branches")]
-        goals: GoalSet,
+        #[arg(long, value_enum)]
+        goals: Option<GoalSet>,
+        #[arg(long, value_name = "FILE.prp")]
+        property: Option<PathBuf>,
         /// Write the final abstract reachability graph as Graphviz DOT.
         #[arg(long)]
         arg: Option<PathBuf>,
@@ -334,6 +342,65 @@ fn parse_size(s: &str) -> Result<u64, String> {
         return Err(format!("invalid size `{s}`: between 16M and 1024T"));
     }
     Ok(bytes as u64)
+}
+
+/// The program's C files: those given, or the input files of a task definition (`TASK.yml`),
+/// which also sets the data model and, with `goals`, the goals its coverage property states.
+/// A property file (`--property`, as BenchExec passes it) states the goals too.
+fn resolve_inputs(
+    files: Vec<PathBuf>,
+    front: &mut Front,
+    goals: Option<&mut Option<GoalSet>>,
+    property: Option<&std::path::Path>,
+) -> Result<Vec<PathBuf>> {
+    use cairn::task::{Coverage, Task, is_task_file, property_kind};
+    let to_set = |c: Coverage| match c {
+        Coverage::Branches => GoalSet::Branches,
+        Coverage::ErrorCall => GoalSet::Error,
+    };
+    let from_property = match property {
+        Some(p) => Some(property_kind(p).ok_or_else(|| {
+            anyhow::anyhow!(
+                "{} is not a Test-Comp coverage property (coverage-branches.prp, coverage-error-call.prp)",
+                p.display()
+            )
+        })?),
+        None => None,
+    };
+    let explicit = goals.as_ref().and_then(|g| **g);
+    if let (Some(c), Some(g)) = (from_property, explicit) {
+        if to_set(c) != g {
+            bail!("--goals contradicts the property file given with --property");
+        }
+    }
+    let wanted = from_property.or(explicit.map(|g| match g {
+        GoalSet::Branches => Coverage::Branches,
+        GoalSet::Error => Coverage::ErrorCall,
+    }));
+    if !files.iter().any(|f| is_task_file(f)) {
+        if let (Some(g), Some(c)) = (goals, wanted) {
+            *g = Some(to_set(c));
+        }
+        return Ok(files);
+    }
+    if files.len() != 1 {
+        bail!("give one task definition (TASK.yml) or the program's C files, not both");
+    }
+    let task = Task::read(&files[0])?;
+    if let Some(dm) = task.data_model {
+        let dm = match dm {
+            DataModel::LP64 => Dm::Lp64,
+            DataModel::ILP32 => Dm::Ilp32,
+        };
+        if front.data_model.is_some_and(|d| d != dm) {
+            bail!("--data-model contradicts the task's data_model");
+        }
+        front.data_model = Some(dm);
+    }
+    if let Some(g) = goals {
+        *g = Some(to_set(task.choose(wanted)?));
+    }
+    Ok(task.input_files)
 }
 
 /// `cairn replay FILE.c... DIR`: the last path is the output directory.
@@ -613,11 +680,14 @@ fn real_main(cli: Cli) -> Result<i32> {
             files,
             out,
             time,
-            goals,
+            mut goals,
+            property,
             arg,
             limits,
-            front,
+            mut front,
         } => {
+            let files = resolve_inputs(files, &mut front, Some(&mut goals), property.as_deref())?;
+            let goals = goals.unwrap_or(GoalSet::Branches);
             let p = load_program(&files, &front)?;
             let mut s = session(&p, &files, &out, time, goals, &limits, None, None)?;
             let mut mc = cairn::driver::prove::ModelChecking::new(&s)?;
@@ -637,14 +707,17 @@ fn real_main(cli: Cli) -> Result<i32> {
             max_iterations,
             max_steps,
             limits,
-            goals,
+            mut goals,
+            property,
             prove: _,
             tests_only,
             mc_share,
             jobs,
             shard,
-            front,
+            mut front,
         } => {
+            let files = resolve_inputs(files, &mut front, Some(&mut goals), property.as_deref())?;
+            let goals = goals.unwrap_or(GoalSet::Branches);
             let p = load_program(&files, &front)?;
             let mut s = session(
                 &p,
@@ -698,8 +771,13 @@ fn real_main(cli: Cli) -> Result<i32> {
             );
             Ok(if m.violations.is_empty() { 0 } else { 4 })
         }
-        Cmd::Replay { args, json, front } => {
+        Cmd::Replay {
+            args,
+            json,
+            mut front,
+        } => {
             let (args, dir) = split_replay_args(args)?;
+            let args = resolve_inputs(args, &mut front, None, None)?;
             let p = load(&args, &front.opts()).context("loading the program")?;
             let goals = Goals::of(&p);
             let rep = cairn::output::replay::replay(
