@@ -199,6 +199,12 @@ enum Cmd {
         #[command(flatten)]
         front: Front,
     },
+    /// Write DIR/report/index.html: the source with every goal marked, a summary, coverage over
+    /// time, the techniques' statistics (one self-contained page).
+    Report {
+        /// An output directory of `cairn gen`, `prove` or `merge`.
+        dir: PathBuf,
+    },
     /// Merge output directories of runs on the same program (e.g. `--shard` runs) by goal.
     Merge {
         /// The merged output directory (new, empty, or Cairn's own).
@@ -750,6 +756,11 @@ fn real_main(cli: Cli) -> Result<i32> {
                 stats.insert("shard".into(), shard.to_string().into());
             }
             finish(&mut s, &out, stats)
+        }
+        Cmd::Report { dir } => {
+            let path = cairn::output::report::write_report(&dir)?;
+            println!("cairn: report -> {}", path.display());
+            Ok(0)
         }
         Cmd::Merge { out, dirs } => {
             let m = cairn::output::merge::merge(&out, &dirs)?;

@@ -3,4 +3,5 @@
 pub mod harness;
 pub mod merge;
 pub mod replay;
+pub mod report;
 pub mod suite;

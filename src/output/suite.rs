@@ -95,6 +95,7 @@ fn cairn_file(sub: &str, name: &str) -> bool {
         "tests" => numbered("", ".json"),
         "test-suite" => name == "metadata.xml" || numbered("test", ".xml"),
         "replay" => name == "harness.c",
+        "report" => name == "index.html",
         _ => false,
     }
 }
@@ -124,7 +125,7 @@ pub fn prepare_output_dir(dir: &Path) -> Result<()> {
         Ok(v)
     };
     for (name, path, is_dir) in entries(dir)? {
-        if is_dir && matches!(name.as_str(), "tests" | "test-suite" | "replay") {
+        if is_dir && matches!(name.as_str(), "tests" | "test-suite" | "replay" | "report") {
             for (n, p, d) in entries(&path)? {
                 if !d && cairn_file(&name, &n) {
                     ours.push(p);
