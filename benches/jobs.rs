@@ -1,6 +1,7 @@
 //! All cores and many machines, on the team's programs: `--jobs 1` against `--jobs 2` at the
-//! same wall time, and one unsharded run against two shards merged at the same total CPU time
-//! (each shard gets half the time; they run side by side, as GNU parallel would run them).
+//! same wall time, and one unsharded run (`--jobs 1`) against two shards merged at the same
+//! total time (each shard gets half; they run one after the other, so that each gets the CPU
+//! the unsharded run got). The CPU time each configuration got is printed beside.
 //!
 //! `cargo bench --bench jobs -- [--time SECS] [--seeds N] [FILE.c|TASK.yml ...]`
 //! (default: tests/programs/search, tests/programs/mc, tests/programs/exhaustive and the
@@ -22,6 +23,8 @@ struct Figures {
     /// When the last goal was decided (s).
     t_last: f64,
     tests: u64,
+    /// CPU seconds the run got (user + system, all threads and processes).
+    cpu: f64,
 }
 
 impl std::ops::AddAssign for Figures {
@@ -31,6 +34,7 @@ impl std::ops::AddAssign for Figures {
         self.decided += o.decided;
         self.t_last += o.t_last;
         self.tests += o.tests;
+        self.cpu += o.cpu;
     }
 }
 
@@ -58,7 +62,24 @@ fn figures(out: &Path) -> Figures {
         decided,
         t_last,
         tests: s["tests"].as_u64().unwrap_or(0),
+        cpu: 0.0,
     }
+}
+
+/// CPU seconds used by finished children so far.
+fn children_cpu() -> f64 {
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut u) };
+    let s = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    s(u.ru_utime) + s(u.ru_stime)
+}
+
+/// `run`'s figures with the CPU time its processes got.
+fn measured(run: impl FnOnce() -> Figures) -> Figures {
+    let before = children_cpu();
+    let mut f = run();
+    f.cpu = children_cpu() - before;
+    f
 }
 
 fn generate(file: &Path, out: &Path, time: f64, seed: u64, extra: &[&str]) -> std::process::Child {
@@ -125,10 +146,12 @@ fn main() {
             .collect::<Vec<_>>()
             .join(" ")
     );
-    println!("covered/decided goals (summed over seeds); t: when the last was decided (mean s)");
     println!(
-        "{:<22} {:>5} | {:>15} {:>6} | {:>15} {:>6} | {:>15} {:>6}",
-        "program", "goals", "jobs 1", "t", "jobs 2", "t", "2 shards x T/2", "t"
+        "covered/decided goals (summed over seeds); t: when the last was decided (mean s); cpu: CPU s the run got (mean)"
+    );
+    println!(
+        "{:<20} {:>5} | {:>11} {:>5} {:>4} | {:>11} {:>5} {:>4} | {:>11} {:>5} {:>4}",
+        "program", "goals", "jobs 1", "t", "cpu", "jobs 2", "t", "cpu", "2 shards", "t", "cpu"
     );
     let (mut all1, mut all2, mut alls) =
         (Figures::default(), Figures::default(), Figures::default());
@@ -138,58 +161,75 @@ fn main() {
             (Figures::default(), Figures::default(), Figures::default());
         for seed in 0..seeds {
             let o1 = scratch.join("j1");
-            generate(f, &o1, time, seed, &["--jobs", "1"])
-                .wait()
-                .unwrap();
-            one += figures(&o1);
+            one += measured(|| {
+                generate(f, &o1, time, seed, &["--jobs", "1"])
+                    .wait()
+                    .unwrap();
+                figures(&o1)
+            });
             let o2 = scratch.join("j2");
-            generate(f, &o2, time, seed, &["--jobs", "2"])
-                .wait()
-                .unwrap();
-            two += figures(&o2);
+            two += measured(|| {
+                generate(f, &o2, time, seed, &["--jobs", "2"])
+                    .wait()
+                    .unwrap();
+                figures(&o2)
+            });
             let (s1, s2, m) = (scratch.join("s1"), scratch.join("s2"), scratch.join("m"));
-            let mut a = generate(f, &s1, time / 2.0, seed, &["--jobs", "1", "--shard", "1/2"]);
-            let mut b = generate(f, &s2, time / 2.0, seed, &["--jobs", "1", "--shard", "2/2"]);
-            a.wait().unwrap();
-            b.wait().unwrap();
-            let _ = std::fs::remove_dir_all(&m);
-            let st = cairn()
-                .arg("merge")
-                .args([&m, &s1, &s2])
-                .stdout(std::process::Stdio::null())
-                .status()
-                .unwrap();
-            assert!(st.success(), "merge failed on {}", f.display());
-            shards += figures(&m);
+            shards += measured(|| {
+                // One after the other: on a loaded machine side by side they would get less CPU
+                // than the unsharded run (on two machines they run side by side).
+                generate(f, &s1, time / 2.0, seed, &["--jobs", "1", "--shard", "1/2"])
+                    .wait()
+                    .unwrap();
+                generate(f, &s2, time / 2.0, seed, &["--jobs", "1", "--shard", "2/2"])
+                    .wait()
+                    .unwrap();
+                let _ = std::fs::remove_dir_all(&m);
+                let st = cairn()
+                    .arg("merge")
+                    .args([&m, &s1, &s2])
+                    .stdout(std::process::Stdio::null())
+                    .status()
+                    .unwrap();
+                assert!(st.success(), "merge failed on {}", f.display());
+                figures(&m)
+            });
         }
         let n = seeds as f64;
         let cell = |x: &Figures| format!("{}/{}", x.covered, x.decided);
         println!(
-            "{:<22} {:>5} | {:>15} {:>6.2} | {:>15} {:>6.2} | {:>15} {:>6.2}",
+            "{:<20} {:>5} | {:>11} {:>5.2} {:>4.1} | {:>11} {:>5.2} {:>4.1} | {:>11} {:>5.2} {:>4.1}",
             f.file_name().unwrap().to_string_lossy(),
             one.total,
             cell(&one),
             one.t_last / n,
+            one.cpu / n,
             cell(&two),
             two.t_last / n,
+            two.cpu / n,
             cell(&shards),
-            shards.t_last / n
+            shards.t_last / n,
+            shards.cpu / n
         );
         totals += one.total * seeds;
         all1 += one;
         all2 += two;
         alls += shards;
     }
+    let runs = (files.len() as u64 * seeds) as f64;
     println!(
-        "{:<22} {:>5} | {:>15} {:>6} | {:>15} {:>6} | {:>15} {:>6}",
+        "{:<20} {:>5} | {:>11} {:>5} {:>4.1} | {:>11} {:>5} {:>4.1} | {:>11} {:>5} {:>4.1}",
         "all",
         totals,
         format!("{}/{}", all1.covered, all1.decided),
         "",
+        all1.cpu / runs,
         format!("{}/{}", all2.covered, all2.decided),
         "",
+        all2.cpu / runs,
         format!("{}/{}", alls.covered, alls.decided),
-        ""
+        "",
+        alls.cpu / runs
     );
     let _ = std::fs::remove_dir_all(&scratch);
 }
