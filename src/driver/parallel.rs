@@ -172,7 +172,7 @@ impl Technique for Parallel {
     }
 
     /// Each worker's statistics under `workers`; the sections of all workers added up at the
-    /// top (counts and times add, flags hold if any worker's does).
+    /// top (counts and times add, flags hold if any worker's does); `strategy`: the one asked.
     fn stats(&self) -> Map<String, Value> {
         let mut m = Map::new();
         for w in &self.stats {
@@ -183,6 +183,10 @@ impl Technique for Parallel {
                 let slot = m.entry(k.clone()).or_insert(Value::Null);
                 add_up(slot, v);
             }
+        }
+        // The strategy asked for is worker 0's.
+        if let Some(first) = self.stats.first().and_then(|w| w.get("strategy")) {
+            m.insert("strategy".into(), first.clone());
         }
         m.insert("jobs".into(), self.stats.len().into());
         m.insert("workers".into(), self.stats.clone().into());
