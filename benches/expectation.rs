@@ -229,6 +229,8 @@ fn run_one(
         tests_only: true,
         mc_share: 0.25,
         jobs: 1,
+        solver: Default::default(),
+        lazy: None,
     };
     let mut t = cairn::driver::generate::technique(&s, &plan).unwrap();
     let deadline = s.deadline();

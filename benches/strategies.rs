@@ -109,6 +109,8 @@ fn run_one(p: &Program, f: &std::path::Path, strategy: &str, seed: u64, time: f6
         tests_only: true,
         mc_share: 0.25,
         jobs: 1,
+        solver: Default::default(),
+        lazy: None,
     };
     let mut t = cairn::driver::generate::technique(&s, &plan).unwrap();
     let stats = cairn::driver::generate::run(&mut s, t.as_mut()).unwrap();

@@ -39,9 +39,16 @@ struct Front {
     #[arg(long, value_enum)]
     data_model: Option<Dm>,
     /// Test one function (unit mode): its parameters are inputs, pointers point to fresh
-    /// 64-byte input buffers.
+    /// input buffers (--buffer-size bytes), structs passed by value are input bytes.
     #[arg(long, default_value = "main")]
     entry: String,
+    /// Unit mode: bytes behind each pointer parameter (the last one is NUL).
+    #[arg(long, default_value_t = cairn::exec::machine::UNIT_BUFFER, value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
+    buffer_size: u64,
+    /// Unit mode: the globals the entry function refers to start as inputs (those a harness
+    /// can set: non-static, writable, without pointers).
+    #[arg(long)]
+    symbolic_globals: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq)]
@@ -176,6 +183,22 @@ enum Cmd {
         /// shards' output directories.
         #[arg(long, value_name = "K/N")]
         shard: Option<cairn::driver::shard::Shard>,
+        /// Path-condition solver: z3, walk (concolic walk), portfolio (z3, then the walk), or
+        /// concretize (non-linear and opaque terms replaced by their values; the baseline).
+        #[arg(long, default_value = "portfolio", value_parser = parse_solver)]
+        solver: cairn::smt::solver::SolverKind,
+        /// Concolic-walk parameters, `key=value,...` (steps, neighbours, tabu, samples, step,
+        /// levels, bisection, restarts, time).
+        #[arg(long, default_value = "", value_parser = cairn::smt::walk::WalkConfig::parse)]
+        walk: cairn::smt::walk::WalkConfig,
+        /// Functions of the program whose calls stay opaque in path conditions (evaluated
+        /// concretely by the solver; they must be pure).
+        #[arg(long, value_delimiter = ',')]
+        opaque: Vec<String>,
+        /// Lazy expansion: abstract calls of these functions (comma-separated), or of every
+        /// input-dependent function (`auto`), and expand them on demand.
+        #[arg(long, value_name = "auto|F,G")]
+        lazy: Option<String>,
         #[command(flatten)]
         front: Front,
     },
@@ -428,6 +451,11 @@ fn split_replay_args(mut args: Vec<PathBuf>) -> Result<(Vec<PathBuf>, PathBuf)> 
 
 /// Ctrl-C and SIGTERM set the flag and interrupt the solver queries in flight, so the run
 /// stops within moments with its outputs complete; a second one exits at once.
+fn parse_solver(s: &str) -> Result<cairn::smt::solver::SolverKind, String> {
+    cairn::smt::solver::SolverKind::by_name(s)
+        .ok_or_else(|| format!("unknown solver `{s}` (z3, walk, portfolio, concretize)"))
+}
+
 fn interrupt_flag() -> Arc<AtomicBool> {
     let interrupted = Arc::new(AtomicBool::new(false));
     let i = interrupted.clone();
@@ -453,7 +481,7 @@ fn session<'p>(
     max_iterations: Option<u64>,
 ) -> Result<Session<'p>> {
     let mut writer = SuiteWriter::create(out, &files[0], &p.module, goals == GoalSet::Error)?;
-    writer.set_entry(&p.module, &p.entry)?;
+    writer.set_entry(&p.module, &p.entry, &p.unit)?;
     let budget = Budget {
         time,
         max_tests,
@@ -581,7 +609,12 @@ fn load_program(files: &[PathBuf], front: &Front) -> Result<Program> {
     {
         bail!("no function `{}` with a body in the program", front.entry);
     }
-    p.entry = front.entry.clone();
+    p.set_entry(&front.entry, front.buffer_size, front.symbolic_globals);
+    if cairn::analysis::escape::escapes(&p.module).uses_threads {
+        eprintln!(
+            "cairn: warning: threads run one after the other, each inside pthread_create: interleavings are not explored"
+        );
+    }
     for w in p.extern_warnings() {
         eprintln!("cairn: warning: {w}");
     }
@@ -720,6 +753,10 @@ fn real_main(cli: Cli) -> Result<i32> {
             mc_share,
             jobs,
             shard,
+            solver,
+            walk,
+            opaque,
+            lazy,
             mut front,
         } => {
             let files = resolve_inputs(files, &mut front, Some(&mut goals), property.as_deref())?;
@@ -742,6 +779,13 @@ fn real_main(cli: Cli) -> Result<i32> {
                 tests_only,
                 mc_share,
                 jobs,
+                solver: cairn::driver::concolic::SolverOptions {
+                    kind: solver,
+                    walk,
+                    opaque,
+                    ..Default::default()
+                },
+                lazy,
             };
             if let Some(shard) = shard {
                 let others = shard.others(&s.goals);
@@ -755,6 +799,7 @@ fn real_main(cli: Cli) -> Result<i32> {
             if let Some(shard) = shard {
                 stats.insert("shard".into(), shard.to_string().into());
             }
+            stats.insert("solver_kind".into(), solver.name().into());
             finish(&mut s, &out, stats)
         }
         Cmd::Report { dir } => {

@@ -119,17 +119,22 @@ impl Distances {
     }
 
     pub fn compute(g: &Icfg, covered: &[bool]) -> Distances {
+        let targets = g.goals.iter().enumerate().filter_map(|(b, gs)| {
+            gs.iter()
+                .any(|&x| !covered.get(x as usize).copied().unwrap_or(true))
+                .then_some(b)
+        });
+        Self::to_blocks(g, targets)
+    }
+
+    /// Per block: fewest ICFG edges to one of `targets` (ICFG block indices).
+    pub fn to_blocks(g: &Icfg, targets: impl IntoIterator<Item = usize>) -> Distances {
         let n = g.preds.len();
         let mut dist = vec![u32::MAX; n];
         let mut q = VecDeque::new();
-        for (b, gs) in g.goals.iter().enumerate() {
-            if gs
-                .iter()
-                .any(|&x| !covered.get(x as usize).copied().unwrap_or(true))
-            {
-                dist[b] = 0;
-                q.push_back(b as u32);
-            }
+        for b in targets {
+            dist[b] = 0;
+            q.push_back(b as u32);
         }
         while let Some(b) = q.pop_front() {
             let d = dist[b as usize] + 1;

@@ -2,5 +2,7 @@
 
 pub mod cfg;
 pub mod dead;
+pub mod effects;
+pub mod escape;
 pub mod expectation;
 pub mod goals;

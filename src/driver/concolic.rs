@@ -12,7 +12,8 @@ use crate::exec::{Config, InputKind, InputValue, Outcome, RunResult};
 use crate::search::tree::{Pending, RunPath, Tree};
 use crate::search::{Ctx, PendingPool, Strategy};
 use crate::smt::expr::Pool;
-use crate::smt::solver::{Answer, SolverFront};
+use crate::smt::solver::{Answer, SolverFront, SolverKind};
+use crate::smt::walk::WalkConfig;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use std::rc::Rc;
@@ -67,10 +68,12 @@ fn bounded_inputs(p: &crate::exec::Program) -> u64 {
         return 0;
     };
     if p.entry != "main" {
+        // A struct passed by value is all input; a buffer has a fixed size.
         return f
             .params
             .iter()
-            .filter(|v| v.ty() == crate::ir::Ty::Ptr)
+            .enumerate()
+            .filter(|(i, v)| v.ty() == crate::ir::Ty::Ptr && !f.byval.iter().any(|b| b.0 == *i))
             .count() as u64;
     }
     let params: Vec<crate::ir::Reg> = f
@@ -91,6 +94,28 @@ fn bounded_inputs(p: &crate::exec::Program) -> u64 {
     used as u64
 }
 
+/// How concolic search solves path conditions (`cairn gen --solver`, `--walk`, `--opaque`).
+#[derive(Clone, Debug)]
+pub struct SolverOptions {
+    pub kind: SolverKind,
+    pub walk: WalkConfig,
+    /// Program functions whose calls stay opaque in path conditions.
+    pub opaque: Vec<String>,
+    /// More walks on a pending branch the walk did not solve.
+    pub walk_retries: u32,
+}
+
+impl Default for SolverOptions {
+    fn default() -> Self {
+        SolverOptions {
+            kind: SolverKind::Portfolio,
+            walk: WalkConfig::default(),
+            opaque: vec![],
+            walk_retries: 2,
+        }
+    }
+}
+
 pub struct Concolic {
     pub pool: Pool,
     pub solver: SolverFront,
@@ -106,6 +131,12 @@ pub struct Concolic {
     cfg: Config,
     seed: u64,
     stall: StallWatch,
+    /// Pending branches the solver could not decide, kept for another try with more time
+    /// once everything else is explored.
+    undecided: Vec<Pending>,
+    /// Retries of pending branches the walk did not solve, by (tree node, outcome).
+    walk_tries: std::collections::HashMap<(u32, usize), u32>,
+    walk_retries: u32,
 }
 
 /// When symbolic search stalls, a short burst of random testing (a hundred times more paths
@@ -142,12 +173,29 @@ pub fn symbolic_run(
 }
 
 impl Concolic {
-    pub fn new(s: &Session, mut strategy: Box<dyn Strategy>, seed: u64, cfg: &Config) -> Concolic {
+    pub fn new(
+        s: &Session,
+        mut strategy: Box<dyn Strategy>,
+        seed: u64,
+        cfg: &Config,
+        opts: &SolverOptions,
+    ) -> anyhow::Result<Concolic> {
         strategy.prepare(s.program);
         let icfg = Icfg::new(&s.program.module);
-        Concolic {
-            pool: Pool::new(),
-            solver: SolverFront::with_z3(Duration::from_secs(5)),
+        let mut pool = Pool::new();
+        if !opts.opaque.is_empty() {
+            let fns = crate::exec::opaque::InterpretedFns::new(
+                &s.program.module,
+                &s.program.exts,
+                &opts.opaque,
+                cfg.max_steps,
+            )
+            .map_err(anyhow::Error::msg)?;
+            pool.user_fns = Some(crate::smt::opaque::UserFnsRef(Rc::new(fns)));
+        }
+        Ok(Concolic {
+            pool,
+            solver: SolverFront::new(opts.kind, Duration::from_secs(5), opts.walk.clone(), seed),
             tree: Tree::default(),
             pending: PendingPool::default(),
             strategy,
@@ -170,7 +218,10 @@ impl Concolic {
                 since: std::time::Instant::now(),
                 bursts: 0,
             },
-        }
+            undecided: vec![],
+            walk_tries: Default::default(),
+            walk_retries: opts.walk_retries,
+        })
     }
 
     fn covered(s: &Session) -> Vec<bool> {
@@ -314,7 +365,12 @@ impl Concolic {
                         rng: SmallRng::seed_from_u64(self.stats.paths),
                     },
                 };
-                let run = self.execute(s, &mut src, cfg, p.depth + 1, "concolic")?;
+                let by = if self.solver.last_backend == "walk" {
+                    "walk"
+                } else {
+                    "concolic"
+                };
+                let run = self.execute(s, &mut src, cfg, p.depth + 1, by)?;
                 let followed = run.records.len() > p.depth
                     && run.records[p.depth].taken == p.outcome
                     && (p.depth == 0
@@ -324,7 +380,25 @@ impl Concolic {
                 }
             }
             Answer::Unsat => self.stats.infeasible += 1,
-            Answer::Unknown => self.stats.inexact.solver_unknown += 1,
+            Answer::Unknown => {
+                // The walk is a randomized search: a branch it missed gets a few more tries
+                // (each continues the walk's random sequence). Only a branch given up on
+                // makes the exploration inexact.
+                let tries = self.walk_tries.entry((p.node, p.outcome)).or_insert(0);
+                if self.solver.last_backend == "walk" && *tries < self.walk_retries {
+                    *tries += 1;
+                    let mut ctx = Ctx {
+                        rng: &mut self.rng,
+                        covered: &covered,
+                        dist: &self.dist,
+                    };
+                    let id = self.pending.add(p.clone());
+                    self.strategy.add(id, &p, &mut ctx);
+                } else {
+                    self.stats.inexact.solver_unknown += 1;
+                    self.undecided.push(p);
+                }
+            }
         }
         self.stats.pending_left = self.pending.live();
         Ok(true)
@@ -332,6 +406,29 @@ impl Concolic {
 }
 
 impl Concolic {
+    /// Queues again, with twice the solver time, the pending branches the solver could not
+    /// decide (a loaded machine or a hard query); false when there are none.
+    fn retry_undecided(&mut self, s: &Session) -> bool {
+        let left = s.deadline().saturating_duration_since(Instant::now());
+        if self.undecided.is_empty() || self.solver.timeout * 2 > left {
+            return false;
+        }
+        self.solver.timeout *= 2;
+        self.solver.short_timeout *= 2;
+        let covered = Self::covered(s);
+        let mut ctx = Ctx {
+            rng: &mut self.rng,
+            covered: &covered,
+            dist: &self.dist,
+        };
+        for p in std::mem::take(&mut self.undecided) {
+            self.stats.inexact.solver_unknown -= 1;
+            let id = self.pending.add(p.clone());
+            self.strategy.add(id, &p, &mut ctx);
+        }
+        true
+    }
+
     /// The tree holds every path of the program, exactly.
     fn exhausted_exactly(&self) -> bool {
         self.pending.live() == 0 && self.tree.divergent_nodes == 0 && self.stats.inexact.is_exact()
@@ -373,6 +470,9 @@ impl Technique for Concolic {
         while !s.should_stop() && Instant::now() < until && !self.stats.exhausted {
             if !self.step(s, &cfg)? {
                 // Every pending branch the strategy offers has been tried.
+                if self.retry_undecided(s) {
+                    continue;
+                }
                 if self.exhausted_exactly() {
                     self.stats.exhausted = true;
                     self.prove_uncovered(s)?;

@@ -1,13 +1,15 @@
 //! What `cairn gen` runs: the technique a request asks for, composed from the others, run
 //! against one session until every goal is decided or the budget ends.
 
-use crate::driver::concolic::Concolic;
+use crate::driver::concolic::{Concolic, SolverOptions};
+use crate::driver::lazy::LazyExpansion;
 use crate::driver::parallel::{Parallel, portfolio};
 use crate::driver::prove::{ModelChecking, static_check};
 use crate::driver::random::RandomTesting;
 use crate::driver::session::Session;
 use crate::driver::technique::{Alternate, Technique};
 use crate::exec::Config;
+use crate::exec::abstraction::Selection;
 use std::time::Duration;
 
 #[derive(Clone)]
@@ -22,6 +24,10 @@ pub struct Plan {
     pub mc_share: f64,
     /// Workers in parallel (`driver::parallel`); 1: this technique alone, on this thread.
     pub jobs: usize,
+    /// How concolic search solves path conditions.
+    pub solver: SolverOptions,
+    /// Lazy expansion of calls (`auto` or function names), in turns with concolic testing.
+    pub lazy: Option<String>,
 }
 
 /// The technique `plan` describes, for session `s`.
@@ -34,11 +40,36 @@ pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Tec
         return Ok(Box::new(Parallel::new(portfolio(&single, plan.jobs))));
     }
     let testing: Box<dyn Technique + 'p> = if plan.strategy == "random" {
+        if plan.lazy.is_some() {
+            anyhow::bail!("--lazy needs a concolic strategy, not `random`");
+        }
         Box::new(RandomTesting::new(plan.seed, &plan.cfg))
     } else {
         let strategy = crate::search::by_name(&plan.strategy)
             .ok_or_else(|| anyhow::anyhow!("unknown strategy `{}`", plan.strategy))?;
-        Box::new(Concolic::new(s, strategy, plan.seed, &plan.cfg))
+        let concolic = Box::new(Concolic::new(
+            s,
+            strategy,
+            plan.seed,
+            &plan.cfg,
+            &plan.solver,
+        )?);
+        match &plan.lazy {
+            // Lazy expansion explores the unit's paths; concolic search, in turns, covers what
+            // the callees hide. (An abstraction can be poor — callees returning positions a
+            // loop goes on from — and the turns keep that from costing the whole budget.)
+            Some(spec) => {
+                let order = crate::search::by_name(&plan.strategy).unwrap();
+                let lazy =
+                    LazyExpansion::new(s, &Selection::parse(spec), order, plan.seed, &plan.cfg)?;
+                let first = (s.budget.time / 32).max(Duration::from_millis(250));
+                Box::new(Alternate::new(
+                    vec![(Box::new(lazy), 0.5), (concolic, 0.5)],
+                    first,
+                ))
+            }
+            None => concolic,
+        }
     };
     if plan.tests_only {
         return Ok(testing);

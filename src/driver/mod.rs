@@ -2,6 +2,7 @@
 
 pub mod concolic;
 pub mod generate;
+pub mod lazy;
 pub mod ledger;
 pub mod parallel;
 pub mod prove;

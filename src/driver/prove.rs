@@ -28,12 +28,17 @@ pub struct ModelChecking<'p> {
 impl<'p> ModelChecking<'p> {
     pub fn new(s: &Session<'p>) -> anyhow::Result<ModelChecking<'p>> {
         let p = s.program;
-        let entry = *p
-            .module
-            .func_by_name
-            .get(&p.entry)
+        // `main` runs through the runtime's start routine: constructors, main, exit, destructors.
+        let entry = crate::analysis::expectation::start_function(&p.module, &p.entry)
             .ok_or_else(|| anyhow::anyhow!("no function `{}`", p.entry))?;
-        let model = Model::new(&p.module, &p.exts);
+        let mut model = Model::new(&p.module, &p.exts, p.entry != "main");
+        // Globals that start as inputs have no initial value to rely on.
+        for &g in &p.unit.globals {
+            let g = &p.module.globals[g as usize];
+            model
+                .tracked
+                .retain(|a, _| *a < g.addr || *a >= g.addr + g.size);
+        }
         Ok(ModelChecking {
             mc: ModelChecker::new(model, entry, McConfig::default()),
             arg: None,

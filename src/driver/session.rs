@@ -50,6 +50,7 @@ pub struct Session<'p> {
     /// What the runs did that no test shows: cut short by a limit of Cairn's, or stopped at an
     /// unsupported construct (the first one described).
     pub runs: RunCounts,
+    on_run: Option<Box<dyn FnMut(&RunResult) + 'p>>,
 }
 
 #[derive(Clone, Debug, Default, serde::Serialize)]
@@ -90,6 +91,7 @@ impl<'p> Session<'p> {
             memory_checked: Cell::new(None),
             memory_exceeded: Cell::new(false),
             runs: RunCounts::default(),
+            on_run: None,
         }
     }
 
@@ -258,11 +260,25 @@ impl<'p> Session<'p> {
             || self.over_memory()
     }
 
+    /// Counts a run that cannot become a test (a run of an abstraction of the program).
+    pub fn count_run(&mut self) {
+        self.iterations += 1;
+        self.shared.count_run();
+    }
+
+    /// Calls `f` with every run recorded (benchmarks count valid inputs with it).
+    pub fn on_run(&mut self, f: impl FnMut(&RunResult) + 'p) {
+        self.on_run = Some(Box::new(f));
+    }
+
     /// Records a run; keeps it as a test if it covers a new goal or crashes in a new way.
     /// Returns the goals it newly covered.
     pub fn record(&mut self, r: &RunResult, found_by: &str) -> Result<Vec<usize>> {
         self.iterations += 1;
         self.shared.count_run();
+        if let Some(f) = &mut self.on_run {
+            f(r);
+        }
         match &r.outcome {
             // Its end is not the program's: no test can claim it.
             Outcome::Cut(limit) => {
@@ -320,6 +336,7 @@ impl<'p> Session<'p> {
                 _ => None,
             },
             steps: r.steps,
+            iteration: self.shared.runs(),
         };
         let kept = self.shared.offer(&covers, crash, test)?;
         self.milestone(kept.milestone);
@@ -361,6 +378,7 @@ impl<'p> Fork<'p> {
             memory_checked: Cell::new(None),
             memory_exceeded: Cell::new(false),
             runs: RunCounts::default(),
+            on_run: None,
         }
     }
 }

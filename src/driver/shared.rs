@@ -121,7 +121,7 @@ impl Shared {
             iterations: self.runs(),
         };
         r.history.push(m);
-        r.out.progress(&r.ledger)?;
+        r.out.progress(&r.ledger, self.runs())?;
         Ok(Some(m))
     }
 

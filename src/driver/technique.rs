@@ -60,10 +60,22 @@ impl Technique for Alternate<'_> {
     }
 
     fn run(&mut self, s: &mut Session, until: Instant) -> anyhow::Result<()> {
-        let mut slice = self
+        // Growing, but never past what is left (rounds are short when parts return early).
+        let cap = |slice: Duration| {
+            let left = until.saturating_duration_since(Instant::now());
+            slice.min(left.max(self.first_slice))
+        };
+        let mut slice = cap(self
             .first_slice
-            .mul_f64(self.growth.powi(self.rounds as i32));
+            .mul_f64(self.growth.powi(self.rounds.min(40) as i32)));
         while !s.should_stop() && Instant::now() < until && !self.finished() {
+            // The last part still working takes the rest in one turn (turns would restart its
+            // stall detection).
+            let mut working = self.parts.iter_mut().filter(|p| !p.technique.finished());
+            if let (Some(last), None) = (working.next(), working.next()) {
+                last.technique.run(s, until)?;
+                continue;
+            }
             self.rounds += 1;
             let total: f64 = self
                 .parts
@@ -84,7 +96,7 @@ impl Technique for Alternate<'_> {
                     (p.weight / 2.0).max(p.base / 10.0)
                 };
             }
-            slice = slice.mul_f64(self.growth);
+            slice = cap(slice.mul_f64(self.growth));
         }
         Ok(())
     }

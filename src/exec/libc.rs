@@ -8,6 +8,7 @@ use super::memory::MemFault;
 use super::observer::InputUse;
 use super::ops::{mask, sext};
 use crate::ir::{Module, Ty, Val};
+use crate::smt::opaque::MathFn;
 
 /// What an external function is, resolved once per module.
 #[derive(Clone, Debug)]
@@ -54,10 +55,9 @@ pub enum Ext {
     Strtod,
     Strtof,
     Atof,
-    Math1(fn(f64) -> f64),
-    Math2(fn(f64, f64) -> f64),
-    Math1F(fn(f32) -> f32),
-    Math2F(fn(f32, f32) -> f32),
+    /// A math-library function: evaluated by `MathFn::eval`, its result an opaque node of the
+    /// symbolic shadow when an argument is symbolic.
+    Math(MathFn),
     Ldexp,
     Frexp,
     Modf,
@@ -66,6 +66,14 @@ pub enum Ext {
     Time,
     /// The indeterminate initial value of a local (see `ir::normalize`): 0 here.
     Indeterminate,
+    /// `getpid`: a fixed process id (a test must not depend on the real one).
+    GetPid,
+    /// The runtime's view of the process id (`kill` compares against it): getpid's input if read.
+    OwnPid,
+    /// The default action of a signal the program raised: the process dies by that signal.
+    SignalDeath,
+    /// The runtime reached something the interpreter cannot reproduce (message argument).
+    Unsupported,
     /// An external function Cairn has no model of: its result becomes an input.
     Unknown(String),
 }
@@ -133,58 +141,19 @@ fn resolve_name(name: &str) -> Ext {
         "strtod" => Strtod,
         "strtof" => Strtof,
         "atof" => Atof,
-        "sin" => Math1(f64::sin),
-        "cos" => Math1(f64::cos),
-        "tan" => Math1(f64::tan),
-        "asin" => Math1(f64::asin),
-        "acos" => Math1(f64::acos),
-        "atan" => Math1(f64::atan),
-        "sinh" => Math1(f64::sinh),
-        "cosh" => Math1(f64::cosh),
-        "tanh" => Math1(f64::tanh),
-        "exp" => Math1(f64::exp),
-        "exp2" => Math1(f64::exp2),
-        "log" => Math1(f64::ln),
-        "log2" => Math1(f64::log2),
-        "log10" => Math1(f64::log10),
-        "log1p" => Math1(f64::ln_1p),
-        "expm1" => Math1(f64::exp_m1),
-        "sqrt" => Math1(f64::sqrt),
-        "cbrt" => Math1(f64::cbrt),
-        "fabs" => Math1(f64::abs),
-        "floor" => Math1(f64::floor),
-        "ceil" => Math1(f64::ceil),
-        "round" => Math1(f64::round),
-        "trunc" => Math1(f64::trunc),
-        "rint" | "nearbyint" => Math1(f64::round_ties_even),
-        "pow" => Math2(f64::powf),
-        "atan2" => Math2(f64::atan2),
-        "fmod" => Math2(|a, b| a % b),
-        "hypot" => Math2(f64::hypot),
-        "fmin" => Math2(f64::min),
-        "fmax" => Math2(f64::max),
-        "copysign" => Math2(f64::copysign),
-        "sinf" => Math1F(f32::sin),
-        "cosf" => Math1F(f32::cos),
-        "tanf" => Math1F(f32::tan),
-        "expf" => Math1F(f32::exp),
-        "logf" => Math1F(f32::ln),
-        "sqrtf" => Math1F(f32::sqrt),
-        "fabsf" => Math1F(f32::abs),
-        "floorf" => Math1F(f32::floor),
-        "ceilf" => Math1F(f32::ceil),
-        "roundf" => Math1F(f32::round),
-        "truncf" => Math1F(f32::trunc),
-        "powf" => Math2F(f32::powf),
-        "fmodf" => Math2F(|a, b| a % b),
-        "fminf" => Math2F(f32::min),
-        "fmaxf" => Math2F(f32::max),
         "ldexp" => Ldexp,
         "frexp" => Frexp,
         "modf" => Modf,
-        "setlocale" | "setvbuf" | "setbuf" | "signal" | "fclose" | "srand48" | "alarm" => Nop,
+        "setlocale" | "setvbuf" | "setbuf" | "fclose" | "srand48" | "alarm" => Nop,
         "time" => Time,
-        _ => Unknown(name.into()),
+        "getpid" => GetPid,
+        "__cairn_own_pid" => OwnPid,
+        "__cairn_signal_death" => SignalDeath,
+        "__cairn_unsupported" => Unsupported,
+        _ => match MathFn::by_name(name) {
+            Some(f) => Math(f),
+            None => Unknown(name.into()),
+        },
     }
 }
 
@@ -204,6 +173,10 @@ pub struct LibcState {
     /// Bytes the program wrote to stdout and stderr; only the first `OUTPUT_CAP` are kept.
     pub stdout_total: usize,
     pub stderr_total: usize,
+    /// The process id, once the program asked for it.
+    pub pid: Option<u64>,
+    /// Bit pattern of the entry function's scalar result, once it returned.
+    pub entry_ret: Option<u64>,
 }
 
 /// Bytes of a run's stdout (and of its stderr) that are kept: a program flooding its output
@@ -301,6 +274,14 @@ fn mfill(m: &mut Machine, addr: u64, b: u8, n: u64) -> Result<(), super::memory:
     m.mem.fill(addr, b, n)?;
     m.notify(|o, v| o.mem_written(v, addr, n));
     Ok(())
+}
+
+/// The bits of a returned scalar.
+pub fn scalar_of(v: &Option<VarArg>) -> Option<u64> {
+    match v {
+        Some(VarArg::Scalar(x, _)) => Some(*x),
+        _ => None,
+    }
 }
 
 fn scalar(a: &VarArg) -> u64 {
@@ -660,19 +641,24 @@ pub fn call(
                 Some(VarArg::Scalar(v.to_bits(), Ty::F64))
             }
         }
-        Math1(f) => Some(VarArg::Scalar(f(f64_arg(&args[0])).to_bits(), Ty::F64)),
-        Math2(f) => Some(VarArg::Scalar(
-            f(f64_arg(&args[0]), f64_arg(&args[1])).to_bits(),
-            Ty::F64,
-        )),
-        Math1F(f) => Some(VarArg::Scalar(
-            f(f32::from_bits(a(0) as u32)).to_bits() as u64,
-            Ty::F32,
-        )),
-        Math2F(f) => Some(VarArg::Scalar(
-            f(f32::from_bits(a(0) as u32), f32::from_bits(a(1) as u32)).to_bits() as u64,
-            Ty::F32,
-        )),
+        Math(f) => {
+            let f = *f;
+            let w = f.w;
+            let ty = if w == 32 { Ty::F32 } else { Ty::F64 };
+            // Arguments as the function's float type (a call without prototype may differ).
+            let bits: Vec<u64> = (0..f.arity())
+                .map(|i| match (args.get(i), w) {
+                    (Some(VarArg::Scalar(v, Ty::F32)), 64) => {
+                        (f32::from_bits(*v as u32) as f64).to_bits()
+                    }
+                    (Some(VarArg::Scalar(v, Ty::F64)), 32) => {
+                        (f64::from_bits(*v) as f32).to_bits() as u64
+                    }
+                    _ => mask(a(i), w as u32),
+                })
+                .collect();
+            Some(VarArg::Scalar(f.eval(&bits), ty))
+        }
         Ldexp => Some(VarArg::Scalar(
             unsafe { libm_ldexp(f64_arg(&args[0]), sext(a(1), 32) as i32) }.to_bits(),
             Ty::F64,
@@ -696,6 +682,25 @@ pub fn call(
         }
         Nop => ret(0),
         Indeterminate => Some(VarArg::Scalar(0, dst.map_or(Ty::Int(64), |d| d.ty()))),
+        // The process id is an input read once (natively it differs from run to run); the
+        // runtime's `kill` compares against it.
+        GetPid => match m.libc.pid {
+            Some(p) => ret(p),
+            None => {
+                let r = unmodelled_result(m, ext, "getpid", dst)?;
+                let p = m.inputs.last().map_or(0, |i| i.bits);
+                m.libc.pid = Some(p);
+                r
+            }
+        },
+        OwnPid => ret(m.libc.pid.unwrap_or(i32::MAX as u64)),
+        SignalDeath => return Err(Stop::Fault(format!("killed by signal {}", a(0) as u32))),
+        Unsupported => {
+            let what = m.mem.cstr(a(0)).unwrap_or_default();
+            return Err(Stop::Unsupported(
+                String::from_utf8_lossy(&what).into_owned(),
+            ));
+        }
         Time => {
             // Deterministic clock: tests must replay.
             if a(0) != 0 {
@@ -708,9 +713,37 @@ pub fn call(
                 m.libc.unknown_called.push(name.clone());
             }
             let name = name.clone();
-            return result_as_input(m, &name, dst);
+            return unmodelled_result(m, ext, &name, dst);
         }
     })
+}
+
+/// The result of an external function without a model is the test's next value, used or not
+/// (the native harness's definition reads one either way).
+fn unmodelled_result(
+    m: &mut Machine,
+    ext: u32,
+    name: &str,
+    dst: Option<Val>,
+) -> Result<Option<VarArg>, Stop> {
+    if dst.is_some() {
+        return result_as_input(m, name, dst);
+    }
+    let kind = match m.module.externs[ext as usize].ret {
+        Ty::Int(1) => InputKind::Bool,
+        Ty::Int(8) => InputKind::Char,
+        Ty::Int(16) => InputKind::Short,
+        Ty::Int(32) => InputKind::Int,
+        Ty::Int(_) => InputKind::LongLong,
+        Ty::F32 => InputKind::Float,
+        Ty::F64 => InputKind::Double,
+        Ty::Void | Ty::Ptr | Ty::Agg(_) => return Ok(None),
+    };
+    m.next_input(kind, 0);
+    if let Some(last) = m.inputs.last_mut() {
+        last.name = name.to_string();
+    }
+    Ok(None)
 }
 
 /// The result of a call that is not executed (an external function without a model, or an

@@ -102,6 +102,9 @@ impl Outcome {
             Outcome::Exit(c) => *c & 0xff,
             Outcome::Abort => 134,
             Outcome::Fault { kind, .. } if kind.contains("division") => 136,
+            Outcome::Fault { kind, .. } if kind.starts_with("killed by signal ") => {
+                128 + kind[17..].parse::<i32>().unwrap_or(11)
+            }
             Outcome::Fault { .. } => 139,
             _ => -1,
         }
@@ -200,6 +203,8 @@ pub struct Machine<'m> {
     obs: Option<&'m mut dyn Observer>,
     /// Step count at which the limits are checked next.
     check_at: u64,
+    /// How a unit-mode entry function is called.
+    pub unit: super::Unit,
 }
 
 impl<'m> Machine<'m> {
@@ -237,6 +242,7 @@ impl<'m> Machine<'m> {
             cur_loc: Loc::default(),
             obs: None,
             check_at,
+            unit: super::Unit::default(),
         };
         clib::init(&mut m);
         m
@@ -364,18 +370,40 @@ impl<'m> Machine<'m> {
                 }
             }
         } else {
-            // Unit mode: the entry function's parameters are inputs.
+            // Unit mode: the entry function's parameters are inputs, then the globals it
+            // starts with (`--symbolic-globals`).
             let params = f.params.clone();
+            let byval = f.byval.clone();
             for (pos, p) in params.iter().enumerate() {
-                args.push(self.unit_param(pos, p.ty())?);
+                let by_value = byval.iter().find(|b| b.0 == pos).map(|b| b.1);
+                args.push(self.unit_param(pos, p.ty(), by_value)?);
+            }
+            for g in self.unit.globals.clone() {
+                let (addr, size) = {
+                    let g = &self.module.globals[g as usize];
+                    (g.addr, g.size)
+                };
+                let v = self.next_input(InputKind::Bytes, size as usize);
+                self.mem.write(addr, &v.bytes)?;
+                if let Some(last) = self.inputs.last_mut() {
+                    last.name = self.module.globals[g as usize].name.clone();
+                }
+                self.input_used(InputUse::Bytes { addr, n: size });
             }
         }
-        self.push_frame(fid, &args, None)
+        let unit = !matches!(f.name.as_str(), "main" | "__cairn_start");
+        self.push_frame(fid, &args, None)?;
+        // Unit mode: constructors run first, as before the harness's `main` natively.
+        match self.module.func_by_name.get("__cairn_ctors") {
+            Some(&c) if unit && fid != c => self.push_frame(c, &[], None),
+            _ => Ok(()),
+        }
     }
 
     /// One parameter of a unit-mode entry: scalars are inputs; a pointer points to a fresh
-    /// buffer of `UNIT_BUFFER` input bytes, NUL-terminated so it is also a valid string.
-    fn unit_param(&mut self, pos: usize, ty: Ty) -> Result<VarArg, Stop> {
+    /// buffer of `unit.buffer` input bytes, NUL-terminated so it is also a valid string; a
+    /// struct passed by value (`byval`, `by_value` bytes) is input bytes, all of them.
+    fn unit_param(&mut self, pos: usize, ty: Ty, by_value: Option<u64>) -> Result<VarArg, Stop> {
         let kind = match ty {
             Ty::Int(1) => InputKind::Bool,
             Ty::Int(8) => InputKind::Char,
@@ -385,10 +413,16 @@ impl<'m> Machine<'m> {
             Ty::F32 => InputKind::Float,
             Ty::F64 => InputKind::Double,
             Ty::Ptr => {
-                let buf = self.mem.malloc(UNIT_BUFFER)?;
-                let mut v = self.next_input(InputKind::Bytes, UNIT_BUFFER as usize);
-                v.bytes.resize(UNIT_BUFFER as usize, 0);
-                v.bytes[UNIT_BUFFER as usize - 1] = 0;
+                let (n, string) = match by_value {
+                    Some(size) => (size.max(1), false),
+                    None => (self.unit.buffer.max(1), true),
+                };
+                let buf = self.mem.malloc(n)?;
+                let mut v = self.next_input(InputKind::Bytes, n as usize);
+                v.bytes.resize(n as usize, 0);
+                if string {
+                    v.bytes[n as usize - 1] = 0;
+                }
                 self.mem.write(buf, &v.bytes)?;
                 if let Some(last) = self.inputs.last_mut() {
                     last.bytes = v.bytes.clone();
@@ -396,7 +430,7 @@ impl<'m> Machine<'m> {
                 }
                 self.input_used(InputUse::Bytes {
                     addr: buf,
-                    n: UNIT_BUFFER - 1,
+                    n: if string { n - 1 } else { n },
                 });
                 return Ok(VarArg::Scalar(buf, Ty::Ptr));
             }
@@ -855,6 +889,7 @@ impl<'m> Machine<'m> {
                             target: to,
                             args,
                             dst: *ret,
+                            site: *site,
                         };
                         self.notify(|o, v| o.call(v, call, rb));
                         {
@@ -875,6 +910,15 @@ impl<'m> Machine<'m> {
                                     let r = clib::result_as_input(self, name, *ret)?;
                                     if let Some(r) = r {
                                         self.set_ret(*ret, &r);
+                                    }
+                                    // What the callee may have written is an input too.
+                                    let writes = self
+                                        .notify(|o, v| o.abstract_writes(v, f))
+                                        .unwrap_or_default();
+                                    for (addr, n) in writes {
+                                        let v = self.next_input(InputKind::Bytes, n as usize);
+                                        self.mem.write(addr, &v.bytes)?;
+                                        self.input_used(InputUse::Bytes { addr, n });
                                     }
                                     self.notify(|o, v| o.extern_returned(v, *ret, rb));
                                     return Ok(true);
@@ -907,6 +951,7 @@ impl<'m> Machine<'m> {
                             target: to,
                             args,
                             dst: *ret,
+                            site: *site,
                         };
                         self.notify(|o, v| o.call(v, call, rb));
                         {
@@ -994,6 +1039,7 @@ impl<'m> Machine<'m> {
                             Some(VarArg::Scalar(v, Ty::Int(_))) => sext(v, 32) as i64,
                             _ => 0,
                         };
+                        self.libc.entry_ret = clib::scalar_of(&rv);
                         return Ok(false);
                     }
                     if let Some(rv) = rv {
@@ -1251,6 +1297,21 @@ impl<'m> Machine<'m> {
             self.regs[rb + d as usize] = mask(v, t.bits_with(pb));
         }
         Ok(())
+    }
+
+    /// Runs function `fid` on scalar arguments (bit patterns) until it returns: the evaluator
+    /// of opaque user functions. None if it does not return normally or reads an input.
+    pub fn call_scalar(mut self, fid: FuncId, args: &[u64]) -> Option<u64> {
+        let f = &self.module.functions[fid as usize];
+        let argv: Vec<VarArg> = f
+            .params
+            .iter()
+            .zip(args)
+            .map(|(p, v)| VarArg::Scalar(*v, p.ty()))
+            .collect();
+        self.push_frame(fid, &argv, None).ok()?;
+        self.run_loop();
+        self.libc.entry_ret.filter(|_| self.inputs.is_empty())
     }
 
     /// `va_start`: lays the variadic arguments out as the target ABI's `va_list` expects, so

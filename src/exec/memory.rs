@@ -321,6 +321,16 @@ impl Memory {
         (o.alive && addr < o.base + o.size).then_some((o.base, o.size))
     }
 
+    /// Bounds of the live object holding `addr`, if the program may write it.
+    pub fn writable_bounds(&self, addr: u64) -> Option<(u64, u64)> {
+        let o = if addr >= STACK_BASE {
+            self.find_stack(addr).map(|i| &self.stack[i])
+        } else {
+            self.find_global(addr).map(|i| &self.objs[i])
+        }?;
+        (o.alive && !o.read_only && addr < o.base + o.size).then_some((o.base, o.size))
+    }
+
     fn find_global(&self, addr: u64) -> Option<usize> {
         let c = self.cache.get();
         if let Some(o) = self.objs.get(c) {

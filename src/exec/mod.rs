@@ -1,10 +1,12 @@
 //! The executor: runs a lowered program on concrete inputs.
 
+pub mod abstraction;
 pub mod input;
 pub mod libc;
 pub mod machine;
 pub mod memory;
 pub mod observer;
+pub mod opaque;
 pub mod ops;
 pub mod shadow;
 
@@ -18,6 +20,28 @@ pub struct Program {
     pub module: Module,
     pub exts: Vec<libc::Ext>,
     pub entry: String,
+    /// How a unit-mode entry (not `main`) is called.
+    pub unit: Unit,
+}
+
+/// The calling context unit mode builds for an entry function (the replay harness builds the
+/// same natively).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unit {
+    /// Bytes behind each pointer parameter (the last one is NUL).
+    pub buffer: u64,
+    /// Globals (indices into `Module::globals`) whose bytes are inputs, read after the
+    /// parameters, in this order.
+    pub globals: Vec<u32>,
+}
+
+impl Default for Unit {
+    fn default() -> Self {
+        Unit {
+            buffer: machine::UNIT_BUFFER,
+            globals: vec![],
+        }
+    }
 }
 
 impl Program {
@@ -27,12 +51,31 @@ impl Program {
             module,
             exts,
             entry: "main".into(),
+            unit: Unit::default(),
+        }
+    }
+
+    /// Tests `entry` (unit mode unless it is `main`) with `buffer` bytes behind each pointer
+    /// parameter; with `symbolic_globals`, the globals it refers to start as inputs.
+    pub fn set_entry(&mut self, entry: &str, buffer: u64, symbolic_globals: bool) {
+        self.entry = entry.to_string();
+        self.unit = Unit {
+            buffer,
+            globals: vec![],
+        };
+        if symbolic_globals && entry != "main" {
+            if let Some(&f) = self.module.func_by_name.get(entry) {
+                let effects = crate::analysis::effects::Effects::compute(&self.module, &|_| false);
+                self.unit.globals =
+                    crate::analysis::effects::entry_globals(&self.module, &effects, f);
+            }
         }
     }
 
     /// Runs the program once, drawing inputs from `input`.
     pub fn run(&self, input: &mut dyn InputSource, cfg: &Config) -> RunResult {
-        let m = Machine::new(&self.module, &self.exts, cfg.clone(), input);
+        let mut m = Machine::new(&self.module, &self.exts, cfg.clone(), input);
+        m.unit = self.unit.clone();
         m.run_main(&self.entry)
     }
 
@@ -44,6 +87,7 @@ impl Program {
         obs: &mut dyn observer::Observer,
     ) -> RunResult {
         let mut m = Machine::new(&self.module, &self.exts, cfg.clone(), input);
+        m.unit = self.unit.clone();
         m.observe(obs);
         m.run_main(&self.entry)
     }

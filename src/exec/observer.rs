@@ -73,6 +73,8 @@ pub struct Call<'a> {
     pub args: &'a [Val],
     /// Where the result goes (None when the program ignores it).
     pub dst: Option<Val>,
+    /// The call site (`Module::call_sites` index).
+    pub site: u32,
 }
 
 /// What to do with a call of a program function.
@@ -99,6 +101,11 @@ pub trait Observer {
     /// Asked before a program function is entered; any observer may abstract the call.
     fn call_action(&mut self, v: &View, callee: FuncId) -> CallAction {
         CallAction::Enter
+    }
+    /// Asked after a call of `callee` was abstracted: memory `(addr, len)` the callee may have
+    /// written. Each region becomes fresh input bytes too (reported as `input` events).
+    fn abstract_writes(&mut self, v: &View, callee: FuncId) -> Vec<(u64, u64)> {
+        vec![]
     }
     /// A frame of `func` was pushed with base `rb` and its parameters bound (after `call`).
     fn enter(&mut self, v: &View, func: FuncId, rb: usize) {}
@@ -152,6 +159,13 @@ impl Observer for Observers<'_> {
             }
         }
         action
+    }
+    fn abstract_writes(&mut self, v: &View, callee: FuncId) -> Vec<(u64, u64)> {
+        let mut all = vec![];
+        for o in self.0.iter_mut() {
+            all.extend(o.abstract_writes(v, callee));
+        }
+        all
     }
     fn enter(&mut self, v: &View, func: FuncId, rb: usize) {
         self.0.iter_mut().for_each(|o| o.enter(v, func, rb))

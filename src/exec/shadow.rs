@@ -17,6 +17,7 @@ use super::libc::Ext;
 use super::observer::{Call, InputUse, Observer, Site, Target, View};
 use crate::ir::*;
 use crate::smt::expr::{ExprId, Pool, VarKey};
+use crate::smt::opaque::{MathFn, OpaqueFn};
 use std::collections::BTreeMap;
 
 /// No shadow: the value is concrete.
@@ -71,6 +72,10 @@ pub struct Shadow<'p> {
     pub exactness: Exactness,
     /// Stop recording branches after this many (very long paths).
     pub max_path: usize,
+    /// Calls of opaque user functions in progress: their branches are not recorded.
+    pub opaque_frames: Vec<super::opaque::OpaqueFrame>,
+    /// A call of a program function was announced and its frame not yet entered.
+    calling_function: bool,
 }
 
 /// Ways a run's symbolic record can fall short of the program's behaviour. While all are zero,
@@ -87,6 +92,9 @@ pub struct Exactness {
     /// Decisions on indeterminate values (uninitialized locals or heap memory) and allocations
     /// too large to track: the interpreter reads zeros, a native run may not.
     pub uninitialized: u64,
+    /// Calls of program functions that were not run: their results were made inputs (lazy
+    /// expansion), so the run is a path of an abstraction of the program.
+    pub abstracted_calls: u64,
 }
 
 impl Exactness {
@@ -95,18 +103,23 @@ impl Exactness {
         self.truncated += o.truncated;
         self.unmodelled_calls += o.unmodelled_calls;
         self.uninitialized += o.uninitialized;
+        self.abstracted_calls += o.abstracted_calls;
     }
     pub fn is_exact(&self) -> bool {
         *self == Exactness::default()
     }
 }
 
-/// Functions whose results depend on the environment (time, process, random state): Cairn's
-/// deterministic models may differ from the native run.
+/// Functions whose results depend on the environment (time, process, random state, signals
+/// that may arrive at any moment, thread interleavings): Cairn's deterministic models may
+/// differ from the native run.
 fn depends_on_environment(name: &str) -> bool {
     matches!(
         name,
-        "time"
+        "signal"
+            | "sigaction"
+            | "pthread_create"
+            | "time"
             | "clock"
             | "gettimeofday"
             | "clock_gettime"
@@ -135,7 +148,29 @@ impl<'p> Shadow<'p> {
             uninit_vars: 0,
             exactness: Exactness::default(),
             max_path: 100_000,
+            opaque_frames: vec![],
+            calling_function: false,
         }
+    }
+
+    /// Shadows of the arguments of the call being made (NONE: concrete).
+    pub fn call_args(&self) -> &[ExprId] {
+        &self.args
+    }
+
+    /// Whether any byte of `[addr, addr+len)` holds a symbolic value.
+    pub fn symbolic_bytes(&self, addr: u64, len: u64) -> bool {
+        !self.mem.is_empty()
+            && self
+                .mem
+                .range(addr..addr.saturating_add(len))
+                .next()
+                .is_some()
+    }
+
+    /// Whether any memory byte holds a symbolic value.
+    pub fn has_symbolic_memory(&self) -> bool {
+        !self.mem.is_empty()
     }
 }
 
@@ -176,17 +211,20 @@ impl Observer for Shadow<'_> {
             })
             .collect();
         self.ret = NONE;
+        self.calling_function = matches!(call.target, Target::Func(_));
         match call.target {
             Target::Func(f) => {
                 if depends_on_environment(&v.module.functions[f as usize].name) {
                     self.exactness.unmodelled_calls += 1;
                 }
+                self.opaque_call(v, f, call, rb);
             }
             Target::Extern(e) => self.library_call(v, &v.exts[e as usize], call, rb),
         }
     }
 
     fn enter(&mut self, v: &View, func: FuncId, rb: usize) {
+        self.calling_function = false;
         let f = &v.module.functions[func as usize];
         self.regs.truncate(rb);
         self.regs.resize(rb + f.reg_init.len(), NONE);
@@ -217,15 +255,14 @@ impl Observer for Shadow<'_> {
         self.varargs.push(varargs);
     }
 
-    fn ret(
-        &mut self,
-        _v: &View,
-        val: Option<Val>,
-        rb: usize,
-        caller: Option<(usize, Option<Val>)>,
-    ) {
-        let e = match val {
-            Some(Val::Reg(r, _)) => self.reg(rb, r),
+    fn ret(&mut self, v: &View, val: Option<Val>, rb: usize, caller: Option<(usize, Option<Val>)>) {
+        let e = match (val, self.opaque_frames.last()) {
+            // The return of an opaque call: its result is the node over its arguments.
+            (_, Some(fr)) if fr.depth + 1 == v.depth => {
+                let fr = self.opaque_frames.pop().unwrap();
+                self.pool.opaque(OpaqueFn::User(fr.func), fr.w, fr.args)
+            }
+            (Some(Val::Reg(r, _)), _) => self.reg(rb, r),
             _ => NONE,
         };
         self.regs.truncate(rb);
@@ -236,6 +273,10 @@ impl Observer for Shadow<'_> {
     }
 
     fn extern_returned(&mut self, _v: &View, dst: Option<Val>, rb: usize) {
+        // A program function that returns without being entered was abstracted.
+        if std::mem::take(&mut self.calling_function) {
+            self.exactness.abstracted_calls += 1;
+        }
         let e = std::mem::replace(&mut self.ret, NONE);
         self.args.clear();
         if let Some(Val::Reg(d, _)) = dst {
@@ -343,6 +384,31 @@ impl Observer for Shadow<'_> {
 }
 
 impl Shadow<'_> {
+    /// The result of the current call (an abstracted one) is one of `values`, a fact known
+    /// about the callee: an assumption, as `assume` records it. `holds_now`: it does on this run.
+    pub fn assume_result_in(&mut self, v: &View, values: &[u64], holds_now: bool) {
+        let e = self.ret;
+        if e == NONE || values.is_empty() || self.path.len() >= self.max_path {
+            return;
+        }
+        let p = &mut *self.pool;
+        let w = p.width(e);
+        let mut holds = p.constant(1, 0);
+        for &k in values {
+            let k = p.constant(w, k);
+            let eq = p.cmp(IPred::Eq, e, k);
+            holds = p.bin(BinOp::Or, 1, holds, eq);
+        }
+        let violated = p.not(holds);
+        self.path.push(BranchRecord {
+            func: 0,
+            block: 0,
+            taken: if holds_now { 0 } else { 1 },
+            outcomes: vec![(holds, NO_GOAL, 0), (violated, ASSUME_VIOLATED, 0)],
+            ctx: v.ctx,
+        });
+    }
+
     fn reg(&self, rb: usize, r: Reg) -> ExprId {
         self.regs.get(rb + r as usize).copied().unwrap_or(NONE)
     }
@@ -458,6 +524,71 @@ impl Shadow<'_> {
         self.exactness.concretized += 1;
     }
 
+    /// A call of an opaque user function (`--opaque f`) with a symbolic argument: its branches
+    /// are not recorded while it runs, and its result becomes the node `f(args)`. Goals inside
+    /// it are then not explored by search: the run counts as inexact.
+    fn opaque_call(&mut self, v: &View, f: FuncId, call: Call, rb: usize) {
+        if !self
+            .pool
+            .user_fns
+            .as_ref()
+            .is_some_and(|u| u.0.is_opaque(f))
+            || self.args.iter().all(|e| *e == NONE)
+        {
+            return;
+        }
+        let Some(Val::Reg(_, rty)) = call.dst else {
+            return;
+        };
+        let Some(w) = super::opaque::scalar_bits(rty, v.ptr_bits) else {
+            return;
+        };
+        let mut args = vec![];
+        for (i, a) in call.args.iter().enumerate() {
+            let Val::Reg(r, ty) = *a else { return };
+            let Some(aw) = super::opaque::scalar_bits(ty, v.ptr_bits) else {
+                return;
+            };
+            let e = self.args.get(i).copied().unwrap_or(NONE);
+            args.push(if e == NONE {
+                self.pool.constant(aw, v.reg(rb, r))
+            } else {
+                e
+            });
+        }
+        self.exactness.concretized += 1;
+        self.opaque_frames.push(super::opaque::OpaqueFrame {
+            depth: v.depth,
+            func: f,
+            w,
+            args,
+        });
+    }
+
+    /// A math-library call on a symbolic argument: its result is the opaque node over the
+    /// arguments (concrete ones as constants), evaluated concretely by the solvers.
+    fn math_call(&mut self, v: &View, f: MathFn, call: Call, rb: usize) {
+        if self.args.iter().all(|e| *e == NONE) {
+            return;
+        }
+        let mut xs = vec![];
+        for (i, a) in call.args.iter().enumerate().take(f.arity()) {
+            match *a {
+                Val::Reg(r, ty) if ty.bits_with(v.ptr_bits) == f.w as u32 => {
+                    let e = self.args.get(i).copied().unwrap_or(NONE);
+                    xs.push(if e == NONE {
+                        self.pool.constant(f.w, v.reg(rb, r))
+                    } else {
+                        e
+                    });
+                }
+                // An argument of another float type (a call without prototype): concretized.
+                _ => return self.concretize(),
+            }
+        }
+        self.ret = self.pool.opaque(OpaqueFn::Math(f), f.w, xs);
+    }
+
     /// A fresh variable for an indeterminate value of `w` bits.
     fn uninit_var(&mut self, w: u8) -> ExprId {
         self.uninit_vars += 1;
@@ -505,8 +636,12 @@ impl Shadow<'_> {
             // Data moves with its shadow; a symbolic length does not.
             Memcpy | Memmove => Some(&[0, 1]),
             Free => Some(&[]),
-            Time | Unknown(_) => {
+            Time | GetPid | Unknown(_) => {
                 self.exactness.unmodelled_calls += 1;
+                return;
+            }
+            Math(f) => {
+                self.math_call(v, *f, call, rb);
                 return;
             }
             Indeterminate => {
@@ -692,6 +827,11 @@ impl Shadow<'_> {
                     return self.set_reg(rb, *d, NONE);
                 }
                 let w = ty.bits_with(pb) as u8;
+                if let Some(f) = super::opaque::math_intrinsic(*op, w) {
+                    let xs = args.iter().map(|r| self.reg_expr(v, rb, *r, w)).collect();
+                    let e = self.pool.opaque(OpaqueFn::Math(f), w, xs);
+                    return self.set_reg(rb, *d, e);
+                }
                 let e = match op {
                     IntrinsicOp::Copy => self.reg(rb, args[0]),
                     IntrinsicOp::SMax
@@ -842,7 +982,10 @@ impl Shadow<'_> {
     /// Records a check that held on this run (`ok`) with its violation as the alternative, so
     /// that search can look for the input that breaks it (a crash is a test too).
     fn check(&mut self, v: &View, site: (FuncId, BlockId), ok: ExprId) {
-        if self.pool.as_const(ok).is_some() || self.indeterminate(ok) {
+        if self.pool.as_const(ok).is_some()
+            || !self.opaque_frames.is_empty()
+            || self.indeterminate(ok)
+        {
             return;
         }
         if self.path.len() >= self.max_path {
@@ -938,6 +1081,9 @@ impl Shadow<'_> {
     /// Records a symbolic branch decision (conditional branch or switch) of the current block.
     fn shadow_branch(&mut self, v: &View, term: &Terminator, at: Site) {
         let (rb, func, block) = (at.rb, at.func, at.block);
+        if !self.opaque_frames.is_empty() {
+            return;
+        }
         if self.path.len() >= self.max_path {
             if matches!(term, Terminator::CondBr { .. } | Terminator::Switch { .. }) {
                 self.exactness.truncated += 1;

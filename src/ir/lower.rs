@@ -92,6 +92,20 @@ impl<'a> Layout<'a> {
     }
 
     /// Allocation size (store size rounded up to the alignment), as `sizeof` in C.
+    /// Whether a value of this type contains pointers.
+    fn has_pointers(&self, ty: &Type) -> bool {
+        match self.resolve(ty) {
+            Type::PointerType { .. } => true,
+            Type::ArrayType { element_type, .. } | Type::VectorType { element_type, .. } => {
+                self.has_pointers(element_type)
+            }
+            Type::StructType { element_types, .. } => {
+                element_types.iter().any(|t| self.has_pointers(t))
+            }
+            _ => false,
+        }
+    }
+
     fn size(&self, ty: &Type) -> u64 {
         match self.resolve(ty) {
             Type::IntegerType { bits } => {
@@ -310,9 +324,17 @@ impl<'a> Lowerer<'a> {
         self.out.globals_end = ga.div_ceil(4096) * 4096;
         for (name, addr, size, align, g) in pending {
             let mut init = vec![0u8; size as usize];
+            let mut holds_pointers = false;
             if let Some(c) = &g.initializer {
                 self.const_bytes(c, &mut init, &name)?;
+                holds_pointers = self.lay.has_pointers(&m.types.type_of(c));
             }
+            use l::module::Linkage as Lk;
+            let external = g.initializer.is_some()
+                && matches!(
+                    g.linkage,
+                    Lk::External | Lk::Common | Lk::WeakAny | Lk::WeakODR
+                );
             self.out.globals.push(Global {
                 name,
                 addr,
@@ -320,6 +342,8 @@ impl<'a> Lowerer<'a> {
                 align,
                 init,
                 read_only: g.is_constant,
+                external,
+                holds_pointers,
             });
         }
         for f in &m.functions {

@@ -527,6 +527,11 @@ pub struct Global {
     pub align: u32,
     pub init: Vec<u8>,
     pub read_only: bool,
+    /// Defined here with external linkage: another translation unit (a replay harness) can
+    /// name it.
+    pub external: bool,
+    /// Its type contains pointers (its bytes are not free data).
+    pub holds_pointers: bool,
 }
 
 /// A branch goal: one outcome of a conditional branch or one switch case.

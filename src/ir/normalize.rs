@@ -9,6 +9,10 @@
 //!   native program leaves to whatever is on the stack. Each scalar stack slot is first stored
 //!   the result of `__cairn_indeterminate_<type>()`, which observers know is no input and no
 //!   constant; the lowering drops the calls whose result nothing reads.
+//! - Constructors and destructors (`llvm.global_ctors` / `llvm.global_dtors`) become the bodies
+//!   of `__cairn_ctors` and `__cairn_dtors`, which the runtime's start routine and `exit` call:
+//!   plain direct calls in the order the native startup code uses, so the interpreter, the
+//!   analyses and the model checker all see them without special cases.
 
 use llvm_sys::LLVMOpcode;
 use llvm_sys::LLVMTypeKind;
@@ -58,6 +62,8 @@ pub fn normalize_bitcode(input: &Path, output: &Path) -> Result<(), String> {
             }
         }
         seed_indeterminate_locals(ctx, m);
+        define_init_fini(ctx, m, "llvm.global_ctors", "__cairn_ctors", false);
+        define_init_fini(ctx, m, "llvm.global_dtors", "__cairn_dtors", true);
         let out = CString::new(output.display().to_string()).map_err(|e| e.to_string())?;
         let rc = LLVMWriteBitcodeToFile(m, out.as_ptr());
         LLVMDisposeModule(m);
@@ -67,6 +73,63 @@ pub fn normalize_bitcode(input: &Path, output: &Path) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Gives `func` (declared by the runtime) a body calling the functions listed in the
+/// `{i32 priority, ptr fn, ptr data}` array `list`: ascending priority, stable (glibc's
+/// `.init_array` order), or exactly the reverse of that for destructors. The list is removed,
+/// so the functions it names no longer count as address-taken.
+unsafe fn define_init_fini(
+    ctx: LLVMContextRef,
+    m: LLVMModuleRef,
+    list: &str,
+    func: &str,
+    rev: bool,
+) {
+    unsafe {
+        let name = CString::new(func).unwrap();
+        let void = LLVMVoidTypeInContext(ctx);
+        let fty = LLVMFunctionType(void, std::ptr::null_mut(), 0, 0);
+        let mut f = LLVMGetNamedFunction(m, name.as_ptr());
+        if f.is_null() {
+            f = LLVMAddFunction(m, name.as_ptr(), fty);
+        }
+        if !LLVMGetFirstBasicBlock(f).is_null() {
+            return;
+        }
+        let mut calls: Vec<(u64, LLVMValueRef)> = vec![];
+        let lname = CString::new(list).unwrap();
+        let g = LLVMGetNamedGlobal(m, lname.as_ptr());
+        if !g.is_null() {
+            let init = LLVMGetInitializer(g);
+            if !init.is_null() && LLVMIsAConstantAggregateZero(init).is_null() {
+                for i in 0..LLVMGetNumOperands(init) {
+                    let e = LLVMGetOperand(init, i as u32);
+                    if LLVMGetNumOperands(e) < 2 {
+                        continue;
+                    }
+                    let prio = LLVMConstIntGetZExtValue(LLVMGetOperand(e, 0));
+                    let target = LLVMGetOperand(e, 1);
+                    if !LLVMIsAFunction(target).is_null() {
+                        calls.push((prio, target));
+                    }
+                }
+            }
+            LLVMDeleteGlobal(g);
+        }
+        calls.sort_by_key(|c| c.0);
+        if rev {
+            calls.reverse();
+        }
+        let bb = LLVMAppendBasicBlockInContext(ctx, f, c"entry".as_ptr());
+        let b = LLVMCreateBuilderInContext(ctx);
+        LLVMPositionBuilderAtEnd(b, bb);
+        for (_, target) in calls {
+            LLVMBuildCall2(b, fty, target, std::ptr::null_mut(), 0, c"".as_ptr());
+        }
+        LLVMBuildRetVoid(b);
+        LLVMDisposeBuilder(b);
+    }
 }
 
 unsafe fn is_gep_ce(v: LLVMValueRef) -> bool {

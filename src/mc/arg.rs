@@ -23,7 +23,7 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 /// The pseudo-location before `main`: its one edge initializes tracked globals.
-const INIT: Loc = Loc {
+pub(crate) const INIT: Loc = Loc {
     func: u32::MAX,
     block: 0,
     ip: 0,
@@ -40,6 +40,10 @@ pub struct ArgNode {
     pub goal: Option<GoalId>,
     pub error_site: Option<u32>,
     pub covered_by: Option<usize>,
+    /// Index of the parent's transition this node follows (`usize::MAX` for the root).
+    pub edge: usize,
+    /// The path ends here (exit, abort, return from the entry): never expanded.
+    pub terminal: bool,
 }
 
 #[derive(Default, Clone, Debug)]
@@ -65,6 +69,39 @@ pub struct McStats {
     pub complete: bool,
     /// Goals the ARG reaches along paths the abstraction could not refine (havoc).
     pub unrefinable: usize,
+    /// Horn-clause queries given to Spacer, and the time they took (with their checks).
+    pub chc_queries: u64,
+    pub chc_time_s: f64,
+    /// Goals proven by checked inductive invariants.
+    pub proved_by_invariant: usize,
+    /// Proofs whose independent check failed (the goals stay unknown).
+    pub certificate_failures: u64,
+    /// Time spent checking the final ARG.
+    pub certificate_time_s: f64,
+    /// What the model checker could not bound or decide, and why.
+    pub notes: Vec<String>,
+    /// Program functions whose goals are never proven, with the reason.
+    pub unprovable: Vec<String>,
+    /// Per decided or attempted goal: how and at what cost.
+    pub goals: Vec<GoalStat>,
+}
+
+/// What the model checker spent on one goal.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct GoalStat {
+    pub goal: usize,
+    /// "arg" (unreached by a certified ARG), "invariant" (checked Spacer invariants),
+    /// "test" (covered by a test the model checker produced), or "unknown".
+    pub result: String,
+    /// Seconds from the model checker's start until the goal was decided.
+    pub time_s: f64,
+    /// Refinements triggered by paths to this goal.
+    pub refinements: u64,
+    /// Predicates those refinements added.
+    pub predicates: usize,
+    /// Why it stays unknown, when the model knows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
 }
 
 pub struct McConfig {
@@ -97,6 +134,11 @@ pub struct ModelChecker<'m> {
     given_up: HashSet<GoalId>,
     /// Goal paths of the last run left unrefined for lack of time.
     pub deferred: usize,
+    /// Per goal: refinements its paths triggered and the predicates they added.
+    goal_refinements: HashMap<usize, (u64, usize)>,
+    /// Per goal decided here: how, and when (seconds after `started`).
+    decided: HashMap<usize, (String, f64)>,
+    started: Instant,
     entry: FuncId,
     post_cache: HashMap<PostKey, Option<Vec<ExprId>>>,
     /// Nothing runs past this: the end of refinement plus time to complete the ARG, within the
@@ -116,6 +158,9 @@ impl<'m> ModelChecker<'m> {
             cfg,
             given_up: HashSet::new(),
             deferred: 0,
+            goal_refinements: HashMap::new(),
+            decided: HashMap::new(),
+            started: Instant::now(),
             entry,
             post_cache: HashMap::new(),
             hard_deadline: None,
@@ -144,14 +189,20 @@ impl<'m> ModelChecker<'m> {
         a
     }
 
-    fn transitions(&mut self, loc: Loc) -> Vec<super::model::Transition> {
+    pub(crate) fn transitions(&mut self, loc: Loc) -> Vec<super::model::Transition> {
         if loc == INIT {
-            let assigns = self.model.initial_assigns();
+            let mut assigns = self.model.initial_assigns();
+            let unknown = self.model.init_havocs();
+            for (v, e) in &unknown.assigns {
+                for a in assigns.iter_mut().filter(|a| a.0 == *v) {
+                    a.1 = *e;
+                }
+            }
             return vec![super::model::Transition {
                 effect: Effect {
                     assigns,
                     guards: vec![],
-                    havocs: vec![],
+                    havocs: unknown.havocs,
                 },
                 next: Next::Goto(Loc {
                     func: self.entry,
@@ -166,7 +217,7 @@ impl<'m> ModelChecker<'m> {
     }
 
     /// Effect of returning from `callee` to `ret_to`: the caller's result register.
-    fn return_effect(&mut self, ret_to: Loc, callee: FuncId) -> Effect {
+    pub(crate) fn return_effect(&mut self, ret_to: Loc, callee: FuncId) -> Effect {
         let m = self.model.m;
         let call = &m.functions[ret_to.func as usize].blocks[ret_to.block as usize].insts
             [(ret_to.ip - 1) as usize];
@@ -191,7 +242,7 @@ impl<'m> ModelChecker<'m> {
     }
 
     /// Substitutes an effect's assignments into `e` (weakest precondition through it).
-    fn wp(&mut self, e: ExprId, eff: &Effect) -> ExprId {
+    pub(crate) fn wp(&mut self, e: ExprId, eff: &Effect) -> ExprId {
         let map: HashMap<u32, ExprId> = eff.assigns.iter().copied().collect();
         let mut memo = HashMap::new();
         self.model.pool.substitute(
@@ -652,6 +703,8 @@ impl<'m> ModelChecker<'m> {
             goal: None,
             error_site: None,
             covered_by: None,
+            edge: usize::MAX,
+            terminal: false,
         });
         let mut by_loc: HashMap<(Loc, Rc<Vec<Loc>>), Vec<usize>> = HashMap::new();
         let mut work: VecDeque<usize> = VecDeque::from([0]);
@@ -751,6 +804,8 @@ impl<'m> ModelChecker<'m> {
                     goal: t.goal,
                     error_site: t.error_site,
                     covered_by: None,
+                    edge: ti,
+                    terminal: next_loc.is_none(),
                 });
                 if let Some(g) = t.goal {
                     arg.reached_goals.insert(g);
@@ -775,8 +830,30 @@ impl<'m> ModelChecker<'m> {
                         let (guards, inputs, origin) = self.path_formula(&arg, c);
                         match self.check(&guards) {
                             Answer::Sat(model) => {
+                                let open: Vec<usize> = (0..s.ledger.status.len())
+                                    .filter(|g| s.ledger.status[*g] == Status::Unknown)
+                                    .collect();
                                 let covers = self.test_from_model(s, &inputs, &model)?;
+                                let t = self.started.elapsed().as_secs_f64();
+                                for g in open {
+                                    if matches!(s.ledger.status[g], Status::Covered(_)) {
+                                        self.decided.entry(g).or_insert(("test".into(), t));
+                                    }
+                                }
                                 if !covers.contains(&gid) {
+                                    if std::env::var_os("CAIRN_DEBUG_MC").is_some() {
+                                        let vals: Vec<String> = inputs
+                                            .iter()
+                                            .map(|(e, _)| {
+                                                let id = match self.model.pool.node(*e) {
+                                                    crate::smt::expr::Node::Var { id, .. } => *id,
+                                                    _ => 0,
+                                                };
+                                                format!("{:?}", model.get(&id))
+                                            })
+                                            .collect();
+                                        eprintln!("mc: test for goal {gid} missed it: {vals:?}");
+                                    }
                                     self.given_up.insert(gid as u32);
                                 }
                             }
@@ -785,18 +862,25 @@ impl<'m> ModelChecker<'m> {
                                 self.deferred += 1;
                             }
                             Answer::Unsat => {
-                                if self.loop_templates(&arg, c)
-                                    + self.refine(&arg, c, &guards, &origin)
-                                    > 0
-                                {
+                                let added = if Instant::now() < deadline {
+                                    self.loop_templates(&arg, c)
+                                        + self.refine(&arg, c, &guards, &origin)
+                                } else {
+                                    0
+                                };
+                                if added > 0 {
                                     self.stats.refinements += 1;
+                                    let r = self.goal_refinements.entry(gid).or_default();
+                                    r.0 += 1;
+                                    r.1 += added;
                                     return Ok(None);
                                 }
                                 self.given_up.insert(gid as u32);
                                 self.stats.unrefinable += 1;
                             }
                             Answer::Unknown => {
-                                self.given_up.insert(gid as u32);
+                                // Out of time or beyond the solver: a later run may decide it.
+                                self.deferred += 1;
                             }
                         }
                     }
@@ -809,20 +893,166 @@ impl<'m> ModelChecker<'m> {
         Ok(Some(arg))
     }
 
-    /// Algorithm 2: refine until the budget is spent, then report the closed ARG.
+    /// Per-goal statistics for the summary, and why unprovable functions are.
+    fn goal_statistics(&mut self, s: &Session, goals: &Goals) {
+        let m = self.model.m;
+        let mut why: Vec<String> = self
+            .model
+            .unprovable_why
+            .iter()
+            .filter(|(f, _)| {
+                !self.model.summarized.contains(f) && {
+                    let file = m.functions[**f as usize].loc.file as usize;
+                    !m.files
+                        .get(file)
+                        .is_some_and(|p| p.ends_with(crate::ir::frontend::RUNTIME_FILE))
+                }
+            })
+            .map(|(_, w)| w.clone())
+            .collect();
+        why.sort();
+        why.dedup();
+        self.stats.unprovable = why;
+        self.stats.goals = goals
+            .goals
+            .iter()
+            .filter(|g| s.ledger.status[g.id] != Status::Ignored)
+            .filter(|g| {
+                self.decided.contains_key(&g.id)
+                    || self.goal_refinements.contains_key(&g.id)
+                    || s.ledger.status[g.id] == Status::Unknown
+            })
+            .map(|g| {
+                let (r, p) = self
+                    .goal_refinements
+                    .get(&g.id)
+                    .copied()
+                    .unwrap_or_default();
+                let (result, t) = self
+                    .decided
+                    .get(&g.id)
+                    .cloned()
+                    .unwrap_or(("unknown".into(), self.started.elapsed().as_secs_f64()));
+                let why = (result == "unknown")
+                    .then(|| {
+                        let f = m.func_by_name.get(&g.function)?;
+                        self.model.unprovable_why.get(f).cloned()
+                    })
+                    .flatten();
+                GoalStat {
+                    goal: g.id,
+                    result,
+                    time_s: (t * 1000.0).round() / 1000.0,
+                    refinements: r,
+                    predicates: p,
+                    why,
+                }
+            })
+            .collect();
+    }
+
+    /// Goals still open that a proof may claim.
+    fn provable_pending(&self, s: &Session, goals: &Goals) -> Vec<usize> {
+        goals
+            .goals
+            .iter()
+            .filter(|g| s.ledger.status[g.id] == Status::Unknown)
+            .filter(|g| {
+                s.program
+                    .module
+                    .func_by_name
+                    .get(&g.function)
+                    .is_some_and(|f| !self.model.unprovable_funcs.contains(f))
+            })
+            .map(|g| g.id)
+            .collect()
+    }
+
+    /// The Horn-clause prover on the open goals for `time`.
+    fn run_chc(
+        &mut self,
+        s: &mut Session,
+        goals: &Goals,
+        time: Duration,
+        joint_only: bool,
+    ) -> anyhow::Result<()> {
+        let targets = self.provable_pending(s, goals);
+        if targets.is_empty() || time.is_zero() {
+            return Ok(());
+        }
+        let t = Instant::now();
+        let started_at = t;
+        let out = super::chc::prove(
+            self,
+            &goals.error_sites,
+            goals.num_branches,
+            &targets,
+            time,
+            self.cfg.max_nodes,
+            joint_only,
+        );
+        self.stats.chc_queries += out.queries;
+        self.stats.chc_time_s += t.elapsed().as_secs_f64();
+        self.stats.certificate_failures += out.check_failures;
+        for n in out.notes {
+            if !self.stats.notes.contains(&n) {
+                self.stats.notes.push(n);
+            }
+        }
+        for (g, t) in out.proven {
+            if s.ledger.status[g] == Status::Unknown {
+                let t = t + (started_at - self.started).as_secs_f64();
+                self.decided.insert(g, ("invariant".into(), t));
+                s.prove_unreachable(g, "model checker (invariant)")?;
+                self.stats.proved_unreachable += 1;
+                self.stats.proved_by_invariant += 1;
+            }
+        }
+        s.note_progress()?;
+        Ok(())
+    }
+
+    /// Algorithm 2, with a second prover around it: Horn clauses first on every open goal
+    /// (a quarter of the budget), then CEGAR until its share is spent (the closed ARG proves
+    /// what it never reaches), then Horn clauses goal by goal on what is still open.
     pub fn run(&mut self, s: &mut Session) -> anyhow::Result<Arg> {
         let goals = s.goals.clone();
-        let deadline = Instant::now() + self.cfg.time;
+        let start = Instant::now();
         self.deferred = 0;
-        // After refinement stops, completing the ARG may take a while longer (half the
-        // refinement time), but not past the session's budget.
-        self.hard_deadline = Some((deadline + self.cfg.time / 2).min(s.start + s.budget.time));
+        self.started = start;
+        let total = self.cfg.time;
+        self.stats.notes = self.model.notes.clone();
+        // Few open goals (error goals, or what testing left): invariants first. Many: CEGAR
+        // first, which also turns the reachable ones into tests.
+        // Many: one joint query first (all open goals may be infeasible, as after testing).
+        let open = self.provable_pending(s, &goals).len();
+        if open <= 4 {
+            self.run_chc(s, &goals, total * 2 / 5, false)?;
+        } else {
+            self.run_chc(s, &goals, total / 5, true)?;
+        }
+        if self.provable_pending(s, &goals).is_empty()
+            && goals
+                .goals
+                .iter()
+                .all(|g| s.ledger.status[g.id] != Status::Unknown)
+        {
+            self.goal_statistics(s, &goals);
+            return Ok(Arg::default());
+        }
+        // CEGAR refines until 60% of the budget is spent; completing the ARG may take longer.
+        let deadline = start + total * 3 / 5;
+        self.cfg.time = total.saturating_sub(start.elapsed()) / 2;
+        // Completing the ARG may take a while longer, but never past the session's budget.
+        let session_end = s.start + s.budget.time;
+        self.hard_deadline = Some((deadline + self.cfg.time / 2).min(session_end));
         self.solver.deadline = self.hard_deadline;
         let arg = loop {
             if let Some(a) = self.build(s, &goals, deadline)? {
                 break a;
             }
         };
+        self.cfg.time = total;
         self.stats.arg_nodes = arg.nodes.len();
         self.stats.complete = arg.complete;
         if std::env::var_os("CAIRN_DEBUG_MC").is_some() {
@@ -836,24 +1066,47 @@ impl<'m> ModelChecker<'m> {
                 eprintln!("{l:?}: {}", ps.join("  "));
             }
         }
-        if arg.complete {
+        // The closed ARG proves what it never reaches, once a fresh solver has checked it.
+        let certified = arg.complete && {
+            let t = Instant::now();
+            let budget = total.saturating_sub(start.elapsed()).max(total / 4);
+            let r = super::certify::check_arg(self, &arg, (t + budget).min(session_end));
+            self.stats.certificate_time_s += t.elapsed().as_secs_f64();
+            if let Err(e) = &r {
+                self.stats.certificate_failures += 1;
+                self.stats.notes.push(format!(
+                    "ARG certificate rejected ({e}): its proofs are dropped"
+                ));
+            }
+            r.is_ok()
+        };
+        if certified {
+            let reached_goals: HashSet<u32> = arg.nodes.iter().filter_map(|n| n.goal).collect();
+            let reached_sites: HashSet<u32> =
+                arg.nodes.iter().filter_map(|n| n.error_site).collect();
             for g in &goals.goals {
                 if s.ledger.status[g.id] != Status::Unknown {
                     continue;
                 }
                 let reached = if g.id < goals.num_branches {
-                    arg.reached_goals.contains(&(g.id as u32))
+                    reached_goals.contains(&(g.id as u32))
                 } else {
-                    arg.reached_error_sites
-                        .contains(&goals.error_sites[g.id - goals.num_branches])
+                    reached_sites.contains(&goals.error_sites[g.id - goals.num_branches])
                 };
                 let func = s.program.module.func_by_name.get(&g.function).copied();
                 if !reached && func.is_some_and(|f| !self.model.unprovable_funcs.contains(&f)) {
+                    let t = self.started.elapsed().as_secs_f64();
+                    self.decided.insert(g.id, ("arg".into(), t));
                     s.prove_unreachable(g.id, "model checker")?;
                     self.stats.proved_unreachable += 1;
                 }
             }
         }
+        let left = total.saturating_sub(start.elapsed());
+        if !s.interrupted.load(std::sync::atomic::Ordering::Relaxed) {
+            self.run_chc(s, &goals, left, false)?;
+        }
+        self.goal_statistics(s, &goals);
         Ok(arg)
     }
 }

@@ -2,4 +2,6 @@
 //! abstraction-driven concolic testing paper) over Cairn IR.
 
 pub mod arg;
+pub mod certify;
+pub mod chc;
 pub mod model;

@@ -86,6 +86,18 @@ pub struct Model<'m> {
     is_const: Vec<Vec<bool>>,
     /// Functions whose goals no proof may claim (reachable from havocked calls).
     pub unprovable_funcs: HashSet<FuncId>,
+    /// Why each unprovable function is.
+    pub unprovable_why: HashMap<FuncId, String>,
+    /// What can run outside the visible calls.
+    pub escapes: crate::analysis::escape::Escapes,
+    /// Tracked globals that some escaping function may write.
+    callback_writes: Vec<u64>,
+    /// Functions that make indirect calls or call unknown external functions.
+    calls_back: HashSet<FuncId>,
+    /// Unit mode: the entry is not `main`, constructors are not explored.
+    unit: bool,
+    /// What the model gives up on, for the summary.
+    pub notes: Vec<String>,
     /// Runtime (library) functions, summarized instead of inlined.
     pub summarized: HashSet<FuncId>,
     /// Tracked globals a summarized function may write (transitively).
@@ -93,6 +105,10 @@ pub struct Model<'m> {
     cache: HashMap<(Loc, usize), Vec<Transition>>,
     pub ptr_bits: u32,
 }
+
+/// Runtime functions explored like program code: the start routine, constructors,
+/// destructors and `exit` (which runs the atexit handlers and destructors).
+const STARTUP: &[&str] = &["__cairn_start", "__cairn_ctors", "__cairn_dtors", "exit"];
 
 fn is_terminating(name: &str) -> bool {
     matches!(
@@ -111,7 +127,9 @@ fn is_terminating(name: &str) -> bool {
 }
 
 impl<'m> Model<'m> {
-    pub fn new(m: &'m Module, exts: &'m [Ext]) -> Model<'m> {
+    /// The model of `m`; `unit` when the entry is a function other than `main` (then the
+    /// runtime's start routine and the constructors are not part of the explored program).
+    pub fn new(m: &'m Module, exts: &'m [Ext], unit: bool) -> Model<'m> {
         let is_const = m
             .functions
             .iter()
@@ -152,6 +170,12 @@ impl<'m> Model<'m> {
             tracked: HashMap::new(),
             is_const,
             unprovable_funcs: HashSet::new(),
+            unprovable_why: HashMap::new(),
+            escapes: crate::analysis::escape::escapes(m),
+            callback_writes: vec![],
+            calls_back: HashSet::new(),
+            unit,
+            notes: vec![],
             summarized: HashSet::new(),
             writes: HashMap::new(),
             cache: HashMap::new(),
@@ -160,10 +184,11 @@ impl<'m> Model<'m> {
         model.summarized = m
             .functions
             .iter()
-            .filter(|f| is_runtime(m, f))
+            .filter(|f| is_runtime(m, f) && !STARTUP.contains(&f.name.as_str()))
             .map(|f| f.id)
             .collect();
         model.find_tracked_globals();
+        model.find_escape_effects();
         model.find_unprovable();
         model.find_summary_writes();
         model
@@ -351,85 +376,119 @@ impl<'m> Model<'m> {
         }
     }
 
-    /// Functions reachable from recursive or indirect calls: goals there are never proved.
+    /// Direct callees of every function, and whether it makes indirect calls or calls
+    /// external functions that may call back (unknown ones).
+    fn call_graph(&self) -> (Vec<Vec<FuncId>>, Vec<bool>) {
+        let m = self.m;
+        let mut callees = vec![];
+        let mut calls_back = vec![];
+        for f in &m.functions {
+            let mut cs = vec![];
+            let mut back = false;
+            for i in f.blocks.iter().flat_map(|b| &b.insts) {
+                match i {
+                    Inst::Call {
+                        callee: Callee::Func(t),
+                        ..
+                    } => cs.push(*t),
+                    Inst::Call { .. } => back = true,
+                    Inst::CallExtern { ext, .. } => {
+                        back |= matches!(self.exts[*ext as usize], Ext::Unknown(_));
+                    }
+                    _ => {}
+                }
+            }
+            callees.push(cs);
+            calls_back.push(back);
+        }
+        (callees, calls_back)
+    }
+
+    /// Every function `roots` may run: direct callees, and every escaping function where an
+    /// indirect or unknown call could reach one.
+    fn closure(&self, roots: &[FuncId], cg: &(Vec<Vec<FuncId>>, Vec<bool>)) -> HashSet<FuncId> {
+        let mut seen = HashSet::new();
+        let mut stack = roots.to_vec();
+        while let Some(f) = stack.pop() {
+            if (f as usize) >= self.m.functions.len() || !seen.insert(f) {
+                continue;
+            }
+            stack.extend(cg.0[f as usize].iter().copied());
+            if cg.1[f as usize] {
+                stack.extend(self.escapes.escaping.iter().copied());
+            }
+        }
+        seen
+    }
+
+    /// Tracked cells stored to by any of `funcs`.
+    fn stores_of(&self, funcs: &HashSet<FuncId>) -> Vec<u64> {
+        let mut out: Vec<u64> = vec![];
+        for &f in funcs {
+            for i in self.m.functions[f as usize]
+                .blocks
+                .iter()
+                .flat_map(|b| &b.insts)
+            {
+                if let Inst::Store { addr, .. } = i {
+                    if let Some(a) = self.const_value(f, *addr) {
+                        if self.tracked.contains_key(&a) && !out.contains(&a) {
+                            out.push(a);
+                        }
+                    }
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
+    /// Escaping functions: globals that asynchronous ones (threads, system-delivered signal
+    /// handlers) may write stop being tracked (every read is havoc); what any escaping function
+    /// may write is havocked at each call that may run one.
+    fn find_escape_effects(&mut self) {
+        let cg = self.call_graph();
+        let asynchronous: Vec<FuncId> = self.escapes.asynchronous.keys().copied().collect();
+        let run_async = self.closure(&asynchronous, &cg);
+        for a in self.stores_of(&run_async) {
+            self.tracked.remove(&a);
+            let g = self
+                .m
+                .globals
+                .iter()
+                .find(|g| a >= g.addr && a < g.addr + g.size);
+            let name = g.map_or("?".to_string(), |g| g.name.clone());
+            self.notes.push(format!(
+                "global `{name}` is not tracked: a thread or an asynchronous signal handler may write it at any time"
+            ));
+        }
+        let escaping: Vec<FuncId> = self.escapes.escaping.iter().copied().collect();
+        let run_escaping = self.closure(&escaping, &cg);
+        self.callback_writes = self.stores_of(&run_escaping);
+        for (f, back) in cg.1.iter().enumerate() {
+            if *back {
+                self.calls_back.insert(f as FuncId);
+            }
+        }
+    }
+
+    /// Functions whose goals no proof may claim, with the reason: recursive functions,
+    /// escaping functions (they may run from library code), functions only library code
+    /// calls, and everything they call.
     fn find_unprovable(&mut self) {
         let m = self.m;
-        let callees: Vec<Vec<FuncId>> = m
-            .functions
-            .iter()
-            .map(|f| {
-                f.blocks
-                    .iter()
-                    .flat_map(|b| &b.insts)
-                    .filter_map(|i| {
-                        if let Inst::Call {
-                            callee: Callee::Func(t),
-                            ..
-                        } = i
-                        {
-                            Some(*t)
-                        } else {
-                            None
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        let has_indirect = m.functions.iter().any(|f| {
-            f.blocks.iter().flat_map(|b| &b.insts).any(|i| {
-                matches!(
-                    i,
-                    Inst::Call {
-                        callee: Callee::Indirect(_),
-                        ..
-                    }
-                )
-            })
-        });
-        let mut roots: Vec<FuncId> = vec![];
-        if has_indirect {
-            // Address-taken functions: their address appears as a constant operand or in data.
-            let addrs: HashSet<u64> = m.func_addrs.iter().copied().collect();
-            for f in &m.functions {
-                for b in &f.blocks {
-                    for i in &b.insts {
-                        let ops = match i {
-                            Inst::Call {
-                                callee: Callee::Func(_),
-                                args,
-                                ..
-                            } => args
-                                .iter()
-                                .filter_map(|a| {
-                                    if let Val::Reg(r, _) = a {
-                                        Some(*r)
-                                    } else {
-                                        None
-                                    }
-                                })
-                                .collect(),
-                            _ => inst_operands(i),
-                        };
-                        for r in ops {
-                            if let Some(v) = self.const_value(f.id, r) {
-                                if addrs.contains(&v) {
-                                    roots.push(((v - layout::FUNC_BASE) / 16) as FuncId);
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            for g in &m.globals {
-                for chunk in g.init.chunks((self.ptr_bits / 8) as usize) {
-                    let mut b = [0u8; 8];
-                    b[..chunk.len()].copy_from_slice(chunk);
-                    let a = u64::from_le_bytes(b);
-                    if addrs.contains(&a) {
-                        roots.push(((a - layout::FUNC_BASE) / 16) as FuncId);
-                    }
-                }
-            }
+        let cg = self.call_graph();
+        let callees = &cg.0;
+        let mut roots: Vec<(FuncId, String)> = vec![];
+        for &f in &self.escapes.escaping {
+            let why = match self.escapes.asynchronous.get(&f) {
+                Some(r) => format!("`{}` is {r}", m.functions[f as usize].name),
+                None => format!(
+                    "the address of `{}` is taken: library code or a function pointer may call it",
+                    m.functions[f as usize].name
+                ),
+            };
+            roots.push((f, why));
         }
         // Functions on a call-graph cycle.
         for f in 0..m.functions.len() {
@@ -437,7 +496,10 @@ impl<'m> Model<'m> {
             let mut stack: Vec<FuncId> = callees[f].clone();
             while let Some(g) = stack.pop() {
                 if g as usize == f {
-                    roots.push(f as FuncId);
+                    roots.push((
+                        f as FuncId,
+                        format!("`{}` is recursive", m.functions[f].name),
+                    ));
                     break;
                 }
                 if seen.insert(g) {
@@ -446,68 +508,85 @@ impl<'m> Model<'m> {
             }
         }
         // Program functions that library code calls directly (a program that defines its own
-        // `malloc`, say): the library is summarized, so those calls are never explored.
+        // `malloc`, say): the library is summarized, so those calls are never explored. In
+        // unit mode, constructors are not explored either.
+        // (Only library functions the program can reach count: the runtime defines many.)
+        let program: Vec<FuncId> = m
+            .functions
+            .iter()
+            .filter(|f| !is_runtime(m, f) || STARTUP.contains(&f.name.as_str()))
+            .map(|f| f.id)
+            .collect();
+        let reachable = self.closure(&program, &cg);
         for (f, cs) in callees.iter().enumerate() {
-            if is_runtime(m, &m.functions[f]) {
-                // (`main` is called by the runtime's start routine; it is the checker's entry.)
-                roots.extend(cs.iter().copied().filter(|c| {
-                    !is_runtime(m, &m.functions[*c as usize])
-                        && m.functions[*c as usize].name != "main"
-                }));
+            let lib =
+                self.summarized.contains(&(f as FuncId)) && reachable.contains(&(f as FuncId));
+            let ctors = self.unit && m.functions[f].name == "__cairn_ctors";
+            if lib || ctors {
+                for c in cs {
+                    if !self.summarized.contains(c) {
+                        let why = if ctors {
+                            "constructor (not explored in unit mode)".to_string()
+                        } else {
+                            format!("called by library code (`{}`)", m.functions[f].name)
+                        };
+                        roots.push((*c, format!("`{}`: {why}", m.functions[*c as usize].name)));
+                    }
+                }
             }
         }
         let mut stack = roots;
-        while let Some(f) = stack.pop() {
+        while let Some((f, why)) = stack.pop() {
             if (f as usize) < m.functions.len() && self.unprovable_funcs.insert(f) {
-                stack.extend(callees[f as usize].iter().copied());
+                let name = &m.functions[f as usize].name;
+                for c in &callees[f as usize] {
+                    let r = if why.starts_with("called from") {
+                        why.clone()
+                    } else {
+                        format!("called from `{name}`, and {why}")
+                    };
+                    stack.push((*c, r));
+                }
+                self.unprovable_why.insert(f, why);
             }
         }
     }
 
     fn find_summary_writes(&mut self) {
-        let m = self.m;
-        let tracked: HashSet<u64> = self.tracked.keys().copied().collect();
-        let mut direct: HashMap<FuncId, HashSet<u64>> = HashMap::new();
-        for f in &m.functions {
-            let mut w = HashSet::new();
-            for b in &f.blocks {
-                for i in &b.insts {
-                    if let Inst::Store { addr, .. } = i {
-                        if let Some(a) = self.const_value(f.id, *addr) {
-                            if tracked.contains(&a) {
-                                w.insert(a);
-                            }
-                        }
-                    }
-                }
-            }
-            direct.insert(f.id, w);
-        }
+        let cg = self.call_graph();
         for &s in &self.summarized.clone() {
-            let mut all = HashSet::new();
-            let mut seen = HashSet::new();
-            let mut stack = vec![s];
-            while let Some(f) = stack.pop() {
-                if !seen.insert(f) {
-                    continue;
-                }
-                all.extend(direct[&f].iter().copied());
-                for b in &m.functions[f as usize].blocks {
-                    for i in &b.insts {
-                        if let Inst::Call {
-                            callee: Callee::Func(t),
-                            ..
-                        } = i
-                        {
-                            stack.push(*t);
-                        }
+            let run = self.closure(&[s], &cg);
+            let mut v = self.stores_of(&run);
+            if run.iter().any(|f| self.calls_back.contains(f)) {
+                for a in &self.callback_writes {
+                    if !v.contains(a) {
+                        v.push(*a);
                     }
                 }
             }
-            let mut v: Vec<u64> = all.into_iter().collect();
             v.sort();
             self.writes.insert(s, v);
         }
+    }
+
+    /// Havocs of the globals constructors may write (unit mode, where they are not explored).
+    pub fn init_havocs(&mut self) -> Effect {
+        let mut ex = SegExec::default();
+        if !self.unit {
+            return Effect::default();
+        }
+        let Some(&c) = self.m.func_by_name.get("__cairn_ctors") else {
+            return Effect::default();
+        };
+        let cg = self.call_graph();
+        let run = self.closure(&[c], &cg);
+        for a in self.stores_of(&run) {
+            if let Some(v) = self.global_cell(a) {
+                let h = self.havoc(&mut ex, v, None);
+                self.set(&mut ex, v, h);
+            }
+        }
+        ex.finish()
     }
 
     /// The transitions leaving `loc` (cached).
@@ -751,12 +830,7 @@ impl<'m> Model<'m> {
                     }
                 }
             } else {
-                let all: Vec<u64> = self.tracked.keys().copied().collect();
-                for a in all {
-                    let v = self.global_cell(a).unwrap();
-                    let h = self.havoc(ex, v, None);
-                    self.set(ex, v, h);
-                }
+                self.havoc_all_tracked(ex);
             }
             if let Some(Val::Reg(d, t)) = ret {
                 let dv = self.reg_var(loc.func, *d, t.bits_with(self.ptr_bits) as u8);
@@ -776,18 +850,22 @@ impl<'m> Model<'m> {
             ..
         } = inst
         {
-            let all: Vec<u64> = self.tracked.keys().copied().collect();
-            for a in all {
-                let v = self.global_cell(a).unwrap();
-                let h = self.havoc(ex, v, None);
-                self.set(ex, v, h);
-            }
+            self.havoc_all_tracked(ex);
         }
         // External functions: inputs, assumptions, everything else havoc.
         let ext = match inst {
             Inst::CallExtern { ext, .. } => Some(&self.exts[*ext as usize]),
             _ => None,
         };
+        // An unknown function may call any escaping function it was given.
+        if let Some(Ext::Unknown(_)) = ext {
+            for a in self.callback_writes.clone() {
+                if let Some(v) = self.global_cell(a) {
+                    let h = self.havoc(ex, v, None);
+                    self.set(ex, v, h);
+                }
+            }
+        }
         match ext {
             Some(Ext::Assume) => {
                 if let Some(Val::Reg(r, t)) = args.first() {
@@ -832,6 +910,16 @@ impl<'m> Model<'m> {
             goal: None,
             error_site: None,
         }]
+    }
+
+    fn havoc_all_tracked(&mut self, ex: &mut SegExec) {
+        let mut all: Vec<u64> = self.tracked.keys().copied().collect();
+        all.sort();
+        for a in all {
+            let v = self.global_cell(a).unwrap();
+            let h = self.havoc(ex, v, None);
+            self.set(ex, v, h);
+        }
     }
 
     /// A fresh havoc variable shaped like `like`.

@@ -125,9 +125,32 @@ fn unmodelled_def(e: &crate::ir::Extern) -> Option<String> {
     ))
 }
 
+/// `getpid` returns the test's value, once read, for the whole run (as the interpreter does);
+/// `kill` sends what the program addresses to that pid to the real process, and nothing it
+/// could not have addressed to a real one.
+const GETPID_DEF: &str = r#"#include <errno.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+static int cairn_pid_read, cairn_pid;
+int cairn_getpid(void) __asm__("getpid");
+int cairn_getpid(void) {
+  if (!cairn_pid_read) { cairn_pid = (int)cairn_s(); cairn_pid_read = 1; }
+  return cairn_pid;
+}
+int cairn_kill(int pid, int sig) __asm__("kill");
+int cairn_kill(int pid, int sig) {
+  if (pid == 0 || pid == -1 || (cairn_pid_read && pid == cairn_pid)) pid = (int)syscall(SYS_getpid);
+  else { errno = ESRCH; return -1; }
+  return (int)syscall(SYS_kill, pid, sig);
+}
+"#;
+
 pub fn harness_c(m: &Module) -> String {
     let mut s = String::from(PRELUDE);
     let exts = crate::exec::libc::resolve(m);
+    if m.func_by_name.contains_key("kill") || m.externs.iter().any(|e| e.name == "getpid") {
+        s.push_str(GETPID_DEF);
+    }
     for (e, ext) in m.externs.iter().zip(&exts) {
         let name = e.name.as_str();
         if m.func_by_name.contains_key(name) {
@@ -167,10 +190,15 @@ pub fn harness_c(m: &Module) -> String {
     s
 }
 
+/// Reads the next test value (hex) into `n` bytes at `dst`.
+const READ_BYTES: &str = "static void cairn_bytes(void *dst, unsigned long n) {\n  const char *h = cairn_next();\n  for (unsigned long k = 0; k < n; k++) { unsigned v = 0; if (h[0] && h[1]) { sscanf(h, \"%2x\", &v); h += 2; } ((unsigned char *)dst)[k] = (unsigned char)v; }\n}\n";
+
 /// The harness of unit mode: `main` reads the entry function's parameters as the interpreter
-/// does (scalars from the test, pointers to NUL-terminated byte buffers) and calls it. The
-/// program's own `main`, if any, is renamed at compile time (`-Dmain=cairn_program_main`).
-pub fn harness_c_for(m: &Module, entry: &str) -> String {
+/// does (scalars from the test; pointers to NUL-terminated byte buffers of `unit.buffer`
+/// bytes; structs passed by value as their bytes), then the globals that start as inputs, and
+/// calls it. The program's own `main`, if any, is renamed at compile time
+/// (`-Dmain=cairn_program_main`).
+pub fn harness_c_for(m: &Module, entry: &str, unit: &crate::exec::Unit) -> String {
     use crate::ir::Ty;
     let mut s = harness_c(m);
     if entry == "main" {
@@ -191,14 +219,35 @@ pub fn harness_c_for(m: &Module, entry: &str) -> String {
             Ty::Agg(_) => return None,
         })
     };
-    let params: Vec<Option<&str>> = f.params.iter().map(|p| cty(p.ty())).collect();
-    let (Some(ret), true) = (cty(f.ret), params.iter().all(|p| p.is_some())) else {
+    let by_value = |i: usize| f.byval.iter().find(|b| b.0 == i).map(|b| (b.1, b.2));
+    // A struct passed by value: a byte array of its size and alignment is passed the same way
+    // (in memory: clang uses `byval` only for structs the ABI passes in memory).
+    let mut decl: Vec<String> = vec![];
+    for (i, p) in f.params.iter().enumerate() {
+        if let Some((size, align)) = by_value(i) {
+            s.push_str(&format!(
+                "typedef struct {{ unsigned char b[{size}]; }} __attribute__((aligned({align}))) cairn_struct{i};\n"
+            ));
+            decl.push(format!("cairn_struct{i}"));
+            continue;
+        }
+        match cty(p.ty()) {
+            Some(t) => decl.push(t.to_string()),
+            None => {
+                s.push_str(&format!(
+                    "#error \"unit mode: `{entry}` takes a first-class aggregate\"\n"
+                ));
+                return s;
+            }
+        }
+    }
+    let Some(ret) = cty(f.ret) else {
         s.push_str(&format!(
-            "#error \"unit mode: `{entry}` passes structs by value\"\n"
+            "#error \"unit mode: `{entry}` returns a struct\"\n"
         ));
         return s;
     };
-    let decl: Vec<&str> = params.iter().map(|p| p.unwrap()).collect();
+    s.push_str(READ_BYTES);
     s.push_str(&format!(
         "\nextern {ret} {entry}({});\n",
         if decl.is_empty() {
@@ -207,14 +256,25 @@ pub fn harness_c_for(m: &Module, entry: &str) -> String {
             decl.join(", ")
         }
     ));
+    for &g in &unit.globals {
+        let g = &m.globals[g as usize];
+        s.push_str(&format!("extern unsigned char {}[{}];\n", g.name, g.size));
+    }
+    let n = unit.buffer.max(1);
     s.push_str(&format!(
-        "static unsigned char cairn_buf[{}][{}];\n",
+        "static unsigned char cairn_buf[{}][{n}];\n",
         f.params.len().max(1),
-        crate::exec::machine::UNIT_BUFFER
     ));
     s.push_str("int main(void) {\n");
     let mut call = vec![];
     for (i, p) in f.params.iter().enumerate() {
+        if by_value(i).is_some() {
+            s.push_str(&format!(
+                "  cairn_struct{i} a{i}; cairn_bytes(&a{i}, sizeof a{i});\n"
+            ));
+            call.push(format!("a{i}"));
+            continue;
+        }
         let read = match p.ty() {
             Ty::Int(1) => "cairn_u() != 0".to_string(),
             Ty::Int(_) => format!("({})cairn_s()", decl[i]),
@@ -222,18 +282,18 @@ pub fn harness_c_for(m: &Module, entry: &str) -> String {
             Ty::F64 => "cairn_d()".to_string(),
             _ => {
                 s.push_str(&format!(
-                    "  {{ const char *h = cairn_next(); for (int k = 0; k < {n}; k++) {{ unsigned v = 0; if (h[0] && h[1]) {{ sscanf(h, \"%2x\", &v); h += 2; }} cairn_buf[{i}][k] = (unsigned char)v; }} cairn_buf[{i}][{n} - 1] = 0; }}\n",
-                    n = crate::exec::machine::UNIT_BUFFER
+                    "  cairn_bytes(cairn_buf[{i}], {n}); cairn_buf[{i}][{n} - 1] = 0;\n"
                 ));
-                format!("(void *)cairn_buf[{i}]")
+                call.push(format!("(void *)cairn_buf[{i}]"));
+                continue;
             }
         };
-        if !matches!(p.ty(), Ty::Ptr) {
-            s.push_str(&format!("  {} a{i} = {read};\n", decl[i]));
-            call.push(format!("a{i}"));
-        } else {
-            call.push(read);
-        }
+        s.push_str(&format!("  {} a{i} = {read};\n", decl[i]));
+        call.push(format!("a{i}"));
+    }
+    for &g in &unit.globals {
+        let g = &m.globals[g as usize];
+        s.push_str(&format!("  cairn_bytes({0}, sizeof {0});\n", g.name));
     }
     let invoke = format!("{entry}({})", call.join(", "));
     if matches!(f.ret, Ty::Int(_)) {

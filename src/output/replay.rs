@@ -24,6 +24,7 @@ use std::time::{Duration, Instant};
 /// and loses the whole function then.
 const NATIVE_CC: &str = "gcc";
 const GCOV: &str = "gcov";
+const LLVM_COV: &str = "llvm-cov-19";
 /// gcc's names for clang's `DIALECT_FLAGS` (gcc rejects `-Wno-error=` of a warning it lacks).
 const GCC_DIALECT_FLAGS: &[&str] = &[
     "-Wno-error=implicit-function-declaration",
@@ -252,6 +253,8 @@ struct Build<'a> {
 /// One kind of build: its compiler, and flags for the program's files, the harness, the link.
 struct Variant<'a> {
     cc: &'a str,
+    /// The gcov reader of its coverage data (coverage builds).
+    gcov: &'a [&'a str],
     /// The old C `gen` accepts, in this compiler's words.
     dialect: &'a [&'a str],
     instrument: &'a [&'a str],
@@ -261,7 +264,21 @@ struct Variant<'a> {
 
 const COVERAGE: Variant = Variant {
     cc: NATIVE_CC,
+    gcov: &[GCOV],
     dialect: GCC_DIALECT_FLAGS,
+    instrument: &["--coverage"],
+    harness: &["-DCAIRN_GCOV"],
+    link: &["--coverage"],
+};
+
+/// Coverage for runs that crash or are killed: gcc's counters lose the blocks a run dies in
+/// (their counts are derived from the arcs leaving them), clang's keep them; clang's in turn
+/// lose a function left through `exit` in a callee, which gcc's fake exit arcs keep. Each run
+/// is read where its end is counted right.
+const CRASH_COVERAGE: Variant = Variant {
+    cc: CLANG,
+    gcov: &[LLVM_COV, "gcov"],
+    dialect: DIALECT_FLAGS,
     instrument: &["--coverage"],
     harness: &["-DCAIRN_GCOV"],
     link: &["--coverage"],
@@ -269,6 +286,7 @@ const COVERAGE: Variant = Variant {
 
 const ASAN: Variant = Variant {
     cc: CLANG,
+    gcov: &[],
     dialect: DIALECT_FLAGS,
     instrument: &["-fsanitize=address", "-fno-omit-frame-pointer"],
     harness: &[],
@@ -342,6 +360,39 @@ fn build(b: &Build, v: &Variant, dir: &Path) -> Result<(PathBuf, Vec<PathBuf>)> 
         );
     }
     Ok((exe, objs))
+}
+
+/// Line and branch counts of the program's files after a run of a coverage build.
+fn read_coverage(
+    v: &Variant,
+    objs: &[PathBuf],
+    sources: &[PathBuf],
+) -> Result<BTreeMap<String, FileCov>> {
+    let mut cov: BTreeMap<String, FileCov> = BTreeMap::new();
+    for (i, o) in objs.iter().enumerate() {
+        let out = Command::new(v.gcov[0])
+            .args(&v.gcov[1..])
+            .args(["-b", "-c", "-t", "-o"])
+            .arg(o)
+            .arg(&sources[i])
+            .output()
+            .with_context(|| format!("running {}", v.gcov.join(" ")))?;
+        if std::env::var_os("CAIRN_DEBUG_REPLAY").is_some() {
+            eprintln!(
+                "gcov: {}\n{}",
+                String::from_utf8_lossy(&out.stderr),
+                String::from_utf8_lossy(&out.stdout)
+                    .lines()
+                    .take(3)
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            );
+        }
+        for (f, c) in parse_gcov(&String::from_utf8_lossy(&out.stdout)) {
+            cov.insert(f, c);
+        }
+    }
+    Ok(cov)
 }
 
 /// What AddressSanitizer reported: the error's kind, the faulting address when given, and the
@@ -488,8 +539,9 @@ pub fn replay(
         unit_mode: entry != "main",
     };
     let (exe, objs) = build(&plan, &COVERAGE, tmp.path())?;
-    // The sanitizer build is made only if some test is predicted to fault.
+    // The sanitizer and crash-coverage builds are made only if some test is predicted to fault.
     let mut asan: Option<Result<PathBuf, String>> = None;
+    let mut crash_build: Option<Result<(PathBuf, Vec<PathBuf>), String>> = None;
 
     let mut rep = ReplayReport {
         tests: tests.len(),
@@ -516,29 +568,7 @@ pub fn replay(
             false,
         )?;
         let name = t.file_name().unwrap().to_string_lossy().to_string();
-        let mut cov: BTreeMap<String, FileCov> = BTreeMap::new();
-        for (i, o) in objs.iter().enumerate() {
-            let out = Command::new(GCOV)
-                .args(["-b", "-c", "-t", "-o"])
-                .arg(o)
-                .arg(&sources[i])
-                .output()
-                .context("running gcov")?;
-            if std::env::var_os("CAIRN_DEBUG_REPLAY").is_some() {
-                eprintln!(
-                    "gcov: {}\n{}",
-                    String::from_utf8_lossy(&out.stderr),
-                    String::from_utf8_lossy(&out.stdout)
-                        .lines()
-                        .take(3)
-                        .collect::<Vec<_>>()
-                        .join("\n")
-                );
-            }
-            for (f, c) in parse_gcov(&String::from_utf8_lossy(&out.stdout)) {
-                cov.insert(f, c);
-            }
-        }
+        let cov = read_coverage(&COVERAGE, &objs, sources)?;
         let mut lines_run = 0u64;
         for (f, c) in &cov {
             if !sources
@@ -684,6 +714,33 @@ pub fn replay(
             _ => rep.outcomes_unchecked += 1,
         }
 
+        // The claims of a run that crashed or was killed are read from the build that counts
+        // such ends right.
+        let crash_cov = if matches!(outcome, "fault" | "abort" | "step-limit") {
+            let build = crash_build.get_or_insert_with(|| {
+                build(&plan, &CRASH_COVERAGE, &tmp.path().join("crash"))
+                    .map_err(|e| format!("{e:#}"))
+            });
+            match build {
+                Ok((exe, objs)) => {
+                    for o in objs.iter() {
+                        let _ = std::fs::remove_file(o.with_extension("gcda"));
+                    }
+                    run_native(
+                        Command::new(&*exe)
+                            .env("CAIRN_TEST", t)
+                            .current_dir(tmp.path().join("crash")),
+                        limit,
+                        false,
+                    )?;
+                    Some(read_coverage(&CRASH_COVERAGE, objs, sources)?)
+                }
+                Err(_) => None,
+            }
+        } else {
+            None
+        };
+        let cov = crash_cov.as_ref().unwrap_or(&cov);
         for g in json["covers"].as_array().cloned().unwrap_or_default() {
             let Some(g) = g.as_u64().map(|g| g as usize) else {
                 continue;

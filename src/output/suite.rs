@@ -30,6 +30,8 @@ pub struct Test {
     pub fault_location: Option<String>,
     /// IR instructions the run executed.
     pub steps: u64,
+    /// The program run that produced it (from 1).
+    pub iteration: u64,
 }
 
 pub fn input_json(v: &InputValue) -> serde_json::Value {
@@ -50,6 +52,7 @@ pub fn test_json(t: &Test) -> serde_json::Value {
         "found_by": t.found_by,
         "time_s": (t.time_s * 1000.0).round() / 1000.0,
         "outcome": t.outcome.label(),
+        "iteration": t.iteration,
     });
     if let Outcome::Exit(c) = t.outcome {
         o["exit_code"] = json!(c);
@@ -186,6 +189,7 @@ pub struct SuiteWriter {
     start: Instant,
     csv: File,
     last_row: (usize, usize, usize),
+    iterations: u64,
     program: PathBuf,
     spec_error: bool,
     entry: String,
@@ -219,7 +223,7 @@ impl SuiteWriter {
         )?;
         write_atomic(
             &dir.join("coverage.csv"),
-            b"time_s,covered,unreachable,tests\n",
+            b"time_s,covered,unreachable,tests,iterations\n",
         )?;
         let csv = fs::OpenOptions::new()
             .append(true)
@@ -230,6 +234,7 @@ impl SuiteWriter {
             start: Instant::now(),
             csv,
             last_row: (usize::MAX, 0, 0),
+            iterations: 0,
             program: program.to_path_buf(),
             spec_error,
             entry: "main".into(),
@@ -238,12 +243,17 @@ impl SuiteWriter {
         Ok(w)
     }
 
-    /// Unit mode: the harness calls `entry`, and the metadata names it.
-    pub fn set_entry(&mut self, module: &Module, entry: &str) -> Result<()> {
+    /// Unit mode: the harness calls `entry` as `unit` says, and the metadata names it.
+    pub fn set_entry(
+        &mut self,
+        module: &Module,
+        entry: &str,
+        unit: &crate::exec::Unit,
+    ) -> Result<()> {
         self.entry = entry.to_string();
         write_atomic(
             &self.dir.join("replay/harness.c"),
-            crate::output::harness::harness_c_for(module, entry).as_bytes(),
+            crate::output::harness::harness_c_for(module, entry, unit).as_bytes(),
         )?;
         self.write_metadata(module)
     }
@@ -314,13 +324,21 @@ impl SuiteWriter {
         Ok(n)
     }
 
-    /// Appends a coverage.csv row if a figure changed.
-    pub fn progress(&mut self, ledger: &Ledger) -> Result<()> {
+    /// Appends a coverage.csv row if a figure changed; `iterations` is the number of runs so far.
+    pub fn progress(&mut self, ledger: &Ledger, iterations: u64) -> Result<()> {
+        self.iterations = self.iterations.max(iterations);
         let row = (ledger.covered, ledger.unreachable, self.tests);
         if row != self.last_row {
             self.last_row = row;
             // One write per row: a kill leaves whole rows.
-            let line = format!("{:.3},{},{},{}\n", self.elapsed(), row.0, row.1, row.2);
+            let line = format!(
+                "{:.3},{},{},{},{}\n",
+                self.elapsed(),
+                row.0,
+                row.1,
+                row.2,
+                self.iterations
+            );
             self.csv.write_all(line.as_bytes())?;
         }
         Ok(())
@@ -334,7 +352,7 @@ impl SuiteWriter {
         ledger: &Ledger,
         extra: serde_json::Value,
     ) -> Result<serde_json::Value> {
-        self.progress(ledger)?;
+        self.progress(ledger, self.iterations)?;
         let gj: Vec<serde_json::Value> = goals
             .goals
             .iter()

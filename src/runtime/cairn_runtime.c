@@ -322,11 +322,122 @@ W int atexit(void (*f)(void)) {
   atexit_fns[atexit_n++] = f;
   return 0;
 }
+/* ---------------------------------------------------------------- signals
+ * Handlers installed with signal() or sigaction() run when the program raises the signal
+ * itself (raise, kill of its own pid); nothing else delivers signals in a test run. */
+typedef void (*cairn_handler)(int);
+#define CAIRN_NSIG 65
+#define CAIRN_SIG_IGN ((cairn_handler)1)
+#define CAIRN_SIG_ERR ((cairn_handler)-1)
+static cairn_handler sig_handlers[CAIRN_NSIG];
+static int sig_flags[CAIRN_NSIG];
+extern void __cairn_signal_death(int) __attribute__((noreturn));
+extern int __cairn_own_pid(void);
+static int sig_settable(int sig) { return sig >= 1 && sig < CAIRN_NSIG && sig != 9 && sig != 19; }
+W cairn_handler signal(int sig, cairn_handler h) {
+  if (!sig_settable(sig)) { errno = EINVAL; return CAIRN_SIG_ERR; }
+  cairn_handler old = sig_handlers[sig];
+  sig_handlers[sig] = h;
+  sig_flags[sig] = 0;
+  return old;
+}
+/* struct sigaction (glibc, x86): the handler first, then a 128-byte mask, then the flags. */
+W int sigaction(int sig, const void *act, void *old) {
+  if (!sig_settable(sig) && !(act == 0 && sig >= 1 && sig < CAIRN_NSIG)) { errno = EINVAL; return -1; }
+  if (old) {
+    *(cairn_handler *)old = sig_handlers[sig];
+    *(int *)((char *)old + sizeof(void *) + 128) = sig_flags[sig];
+  }
+  if (act) {
+    sig_handlers[sig] = *(const cairn_handler *)act;
+    sig_flags[sig] = *(const int *)((const char *)act + sizeof(void *) + 128);
+  }
+  return 0;
+}
+W int raise(int sig) {
+  if (sig < 1 || sig >= CAIRN_NSIG) { errno = EINVAL; return -1; }
+  cairn_handler h = sig_handlers[sig];
+  if (h == CAIRN_SIG_IGN) return 0;
+  if (h == 0) {
+    /* Default action: SIGCHLD, SIGCONT, SIGURG and SIGWINCH are ignored, the rest kill. */
+    if (sig == 17 || sig == 18 || sig == 23 || sig == 28) return 0;
+    __cairn_signal_death(sig);
+  }
+  int flags = sig_flags[sig];
+  if (flags & (int)0x80000000) sig_handlers[sig] = 0; /* SA_RESETHAND */
+  if (flags & 4) {                                     /* SA_SIGINFO */
+    static int info[32];
+    info[0] = sig;
+    ((void (*)(int, void *, void *))h)(sig, info, 0);
+  } else {
+    h(sig);
+  }
+  return 0;
+}
+W int kill(int pid, int sig) {
+  if (pid == 0 || pid == -1 || pid == __cairn_own_pid()) return sig == 0 ? 0 : raise(sig);
+  errno = ESRCH;
+  return -1;
+}
+
+/* ---------------------------------------------------------------- threads
+ * A thread runs to completion inside pthread_create, before it returns; joins hand back its
+ * result. Interleavings are not explored (Cairn warns when a program starts threads). */
+extern void __cairn_unsupported(const char *) __attribute__((noreturn));
+W void exit(int code);
+static void *thread_ret[256];
+static unsigned long thread_n, thread_cur;
+W int pthread_create(unsigned long *t, const void *attr, void *(*fn)(void *), void *arg) {
+  (void)attr;
+  if (thread_n >= 256) return 11; /* EAGAIN */
+  unsigned long id = ++thread_n, outer = thread_cur;
+  *t = id + 1;
+  thread_cur = id;
+  thread_ret[id - 1] = fn(arg);
+  thread_cur = outer;
+  return 0;
+}
+W int pthread_join(unsigned long t, void **ret) {
+  if (t < 2 || t > thread_n + 1) return 3; /* ESRCH */
+  if (ret) *ret = thread_ret[t - 2];
+  return 0;
+}
+W unsigned long pthread_self(void) { return thread_cur + 1; }
+W int pthread_equal(unsigned long a, unsigned long b) { return a == b; }
+W int pthread_detach(unsigned long t) { (void)t; return 0; }
+W void pthread_exit(void *r) {
+  (void)r;
+  if (thread_cur) __cairn_unsupported("pthread_exit inside a thread (threads run sequentially)");
+  exit(0);
+}
+W int pthread_attr_init(void *a) { (void)a; return 0; }
+W int pthread_attr_destroy(void *a) { (void)a; return 0; }
+W int pthread_mutex_init(void *m, const void *a) { (void)m; (void)a; return 0; }
+W int pthread_mutex_destroy(void *m) { (void)m; return 0; }
+W int pthread_mutex_lock(void *m) { (void)m; return 0; }
+W int pthread_mutex_trylock(void *m) { (void)m; return 0; }
+W int pthread_mutex_unlock(void *m) { (void)m; return 0; }
+W int pthread_cond_wait(void *c, void *m) {
+  (void)c; (void)m;
+  __cairn_unsupported("pthread_cond_wait (threads run sequentially)");
+}
+W int pthread_cond_signal(void *c) { (void)c; return 0; }
+W int pthread_cond_broadcast(void *c) { (void)c; return 0; }
+
+/* Constructors and destructors of the program, in native order (bodies made by the front end
+ * from llvm.global_ctors / llvm.global_dtors). Destructors run after the atexit handlers, as
+ * glibc's _dl_fini, registered before any handler, does. */
+extern void __cairn_ctors(void);
+extern void __cairn_dtors(void);
 W void exit(int code) {
   while (atexit_n > 0) atexit_fns[--atexit_n]();
+  __cairn_dtors();
   __cairn_exit(code);
 }
 
-/* Program start: returning from main is exit(main's value), so atexit handlers run. */
+/* Program start: constructors, then main; returning from main is exit(main's value). */
 extern int main(int, char **);
-void __cairn_start(int argc, char **argv) { exit(main(argc, argv)); }
+void __cairn_start(int argc, char **argv) {
+  __cairn_ctors();
+  exit(main(argc, argv));
+}

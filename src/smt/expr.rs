@@ -4,6 +4,7 @@
 //!
 //! Booleans are 1-bit vectors. Widths are 1..=64 bits.
 
+use super::opaque::{OpaqueFn, UserFnsRef};
 use crate::exec::ops::{self, mask, sext};
 use crate::ir::{BinOp, CastOp, FBinOp, FPred, IPred, Ty};
 use std::collections::HashMap;
@@ -81,6 +82,18 @@ pub enum Node {
         w: u8,
         a: ExprId,
     },
+    /// A call kept opaque (`Pool::opaque_call`): a `w`-bit result evaluated concretely.
+    Opaque {
+        w: u8,
+        call: u32,
+    },
+}
+
+/// The function and arguments of an opaque node.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct OpaqueCall {
+    pub f: OpaqueFn,
+    pub args: Vec<ExprId>,
 }
 
 fn fty(w: u8) -> Ty {
@@ -104,6 +117,11 @@ pub struct Pool {
     var_map: HashMap<VarKey, u32>,
     /// Variables each expression depends on (sorted), computed lazily.
     var_sets: HashMap<ExprId, std::rc::Rc<Vec<u32>>>,
+    /// Function and arguments of every opaque node (`Node::Opaque::call` indexes this).
+    calls: Vec<OpaqueCall>,
+    call_map: HashMap<OpaqueCall, u32>,
+    /// Evaluates the program's own opaque functions (`--opaque`); None when there are none.
+    pub user_fns: Option<UserFnsRef>,
 }
 
 impl Pool {
@@ -134,7 +152,8 @@ impl Pool {
             | Node::Extract { w, .. }
             | Node::Concat { w, .. }
             | Node::FBin { w, .. }
-            | Node::FCast { w, .. } => *w,
+            | Node::FCast { w, .. }
+            | Node::Opaque { w, .. } => *w,
             Node::Cmp { .. } | Node::FCmp { .. } => 1,
         }
     }
@@ -456,9 +475,48 @@ impl Pool {
         self.intern(Node::FCast { op, w, a })
     }
 
+    /// A `w`-bit call of `f` on `args`, kept as a node evaluated concretely. Folds to a constant
+    /// when every argument is one (math functions only: user functions may be unavailable).
+    pub fn opaque(&mut self, f: OpaqueFn, w: u8, args: Vec<ExprId>) -> ExprId {
+        if let OpaqueFn::Math(m) = f {
+            let consts: Option<Vec<u64>> = args.iter().map(|a| self.as_const(*a)).collect();
+            if let Some(c) = consts {
+                return self.constant(w, m.eval(&c));
+            }
+        }
+        let key = OpaqueCall { f, args };
+        let call = match self.call_map.get(&key) {
+            Some(&c) => c,
+            None => {
+                let c = self.calls.len() as u32;
+                self.calls.push(key.clone());
+                self.call_map.insert(key, c);
+                c
+            }
+        };
+        self.intern(Node::Opaque { w, call })
+    }
+
+    pub fn opaque_call(&self, call: u32) -> &OpaqueCall {
+        &self.calls[call as usize]
+    }
+
+    /// Concrete result of an opaque call on argument values.
+    pub fn eval_opaque(&self, f: OpaqueFn, args: &[u64]) -> u64 {
+        match f {
+            OpaqueFn::Math(m) => m.eval(args),
+            OpaqueFn::User(func) => self
+                .user_fns
+                .as_ref()
+                .and_then(|u| u.0.call(func, args))
+                .unwrap_or(0),
+        }
+    }
+
     /// The operands of `e`.
     pub fn children(&self, e: ExprId) -> Vec<ExprId> {
         match self.node(e) {
+            Node::Opaque { call, .. } => self.calls[*call as usize].args.clone(),
             Node::Const { .. } | Node::Var { .. } => vec![],
             Node::Bin { a, b, .. }
             | Node::Cmp { a, b, .. }
@@ -576,6 +634,11 @@ impl Pool {
                 let (from, to) = cast_tys(*op, self.width(*a), *w);
                 ops::cast(*op, from, to, self.eval(*a, vals, memo), 64)
             }
+            Node::Opaque { w, call } => {
+                let c = &self.calls[*call as usize];
+                let args: Vec<u64> = c.args.iter().map(|a| self.eval(*a, vals, memo)).collect();
+                mask(self.eval_opaque(c.f, &args), *w as u32)
+            }
         };
         memo.insert(e, v);
         v
@@ -614,6 +677,18 @@ impl Pool {
                 format!("(f{:?} {} {})", pred, self.show(*a), self.show(*b))
             }
             Node::FCast { op, w, a } => format!("({:?}{w} {})", op, self.show(*a)),
+            Node::Opaque { call, .. } => {
+                let c = &self.calls[*call as usize];
+                let name = match c.f {
+                    OpaqueFn::Math(m) => m.name(),
+                    OpaqueFn::User(f) => match &self.user_fns {
+                        Some(u) => u.0.name(f),
+                        None => format!("fn{f}"),
+                    },
+                };
+                let args: Vec<String> = c.args.iter().map(|a| self.show(*a)).collect();
+                format!("({name} {})", args.join(" "))
+            }
         }
     }
 }
@@ -688,9 +763,65 @@ impl Pool {
                 let a = self.substitute(a, f, memo);
                 self.fcast(op, w, a)
             }
+            Node::Opaque { w, call } => {
+                let c = self.calls[call as usize].clone();
+                let args = c
+                    .args
+                    .iter()
+                    .map(|a| self.substitute(*a, f, memo))
+                    .collect();
+                self.opaque(c.f, w, args)
+            }
         };
         memo.insert(e, r);
         r
+    }
+
+    /// `e` rebuilt over new operands `ch` (in the order of `children`), simplifying again.
+    pub fn with_children(&mut self, e: ExprId, ch: &[ExprId]) -> ExprId {
+        match self.node(e).clone() {
+            Node::Const { .. } | Node::Var { .. } => e,
+            Node::Bin { op, w, .. } => self.bin(op, w, ch[0], ch[1]),
+            Node::Cmp { pred, .. } => self.cmp(pred, ch[0], ch[1]),
+            Node::Ite { .. } => self.ite(ch[0], ch[1], ch[2]),
+            Node::ZExt { w, .. } => self.zext(w, ch[0]),
+            Node::SExt { w, .. } => self.sext(w, ch[0]),
+            Node::Extract { w, lo, .. } => self.extract(w, lo, ch[0]),
+            Node::Concat { .. } => self.concat(ch[0], ch[1]),
+            Node::FBin { op, w, .. } => self.fbin(op, w, ch[0], ch[1]),
+            Node::FCmp { pred, .. } => self.fcmp(pred, ch[0], ch[1]),
+            Node::FCast { op, w, .. } => self.fcast(op, w, ch[0]),
+            Node::Opaque { w, call } => {
+                let f = self.calls[call as usize].f;
+                self.opaque(f, w, ch.to_vec())
+            }
+        }
+    }
+
+    /// A product, quotient or remainder of two non-constant terms, or an opaque call other than
+    /// a piecewise-linear math function (`floor`, `fabs`, ...): what linear arithmetic cannot
+    /// express. Constraints free of these form the walk's polytope.
+    pub fn is_nonlinear_node(&self, e: ExprId) -> bool {
+        use crate::ir::FBinOp;
+        match self.node(e) {
+            Node::Bin { op, a, b, .. } => {
+                matches!(
+                    op,
+                    BinOp::Mul | BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem
+                ) && self.as_const(*a).is_none()
+                    && self.as_const(*b).is_none()
+            }
+            Node::FBin { op, a, b, .. } => {
+                matches!(op, FBinOp::Mul | FBinOp::Div | FBinOp::Rem)
+                    && self.as_const(*a).is_none()
+                    && self.as_const(*b).is_none()
+            }
+            Node::Opaque { call, .. } => match self.calls[*call as usize].f {
+                OpaqueFn::Math(m) => !m.piecewise_linear(),
+                OpaqueFn::User(_) => true,
+            },
+            _ => false,
+        }
     }
 
     /// Conjuncts of a 1-bit conjunction (`and` trees), for predicate extraction.

@@ -1,5 +1,8 @@
 //! Symbolic expressions and solving.
 
+pub mod concretize;
 pub mod expr;
+pub mod fitness;
+pub mod opaque;
 pub mod solver;
 pub mod walk;

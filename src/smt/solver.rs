@@ -2,6 +2,7 @@
 //! goes through (independence slicing, a cache of results, and concrete validation of models).
 
 use super::expr::{ExprId, Node, Pool};
+use super::opaque::{MathOp, OpaqueFn};
 use crate::ir::{BinOp, CastOp, FBinOp, FPred, IPred};
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
@@ -245,17 +246,22 @@ impl Z3Backend {
                 };
                 of_bool(c)
             }
+            Node::Opaque { w, call } => {
+                let c = pool.opaque_call(call).clone();
+                let args: Vec<BV> = c.args.iter().map(|a| self.bv(pool, *a)).collect();
+                opaque_bv(c.f, w, &args)
+            }
             Node::FCast { op, w, a } => {
                 let aw = pool.width(a);
                 let x = self.bv(pool, a);
                 let rne = z3::ast::RoundingMode::round_nearest_ties_to_even();
-                let rtz = z3::ast::RoundingMode::round_towards_zero();
                 match op {
                     CastOp::FpExt | CastOp::FpTrunc => fp_of(&x, aw)
                         .to_fp_with_rounding_mode(&rne, &fp_sort(w))
                         .to_ieee_bv(),
-                    CastOp::FpToSi => fp_of(&x, aw).to_sbv_with_rounding_mode(&rtz, w as u32),
-                    CastOp::FpToUi => fp_of(&x, aw).to_ubv_with_rounding_mode(&rtz, w as u32),
+                    CastOp::FpToSi | CastOp::FpToUi => {
+                        fp_to_int(&fp_of(&x, aw), w, op == CastOp::FpToSi)
+                    }
                     CastOp::SiToFp => int_to_fp(&x, w, true).to_ieee_bv(),
                     _ => int_to_fp(&x, w, false).to_ieee_bv(),
                 }
@@ -310,21 +316,40 @@ impl Z3Backend {
     }
 }
 
-impl Backend for Z3Backend {
-    fn name(&self) -> &'static str {
-        "z3"
-    }
-
-    fn set_deadline(&mut self, deadline: Option<Instant>) {
-        self.deadline = deadline;
-    }
-
-    fn check(
+impl Z3Backend {
+    /// A model of `constraints`, preferring finite values for the floating-point variables
+    /// `floats` (a walk cannot step from NaN or infinity); without that preference if it makes
+    /// the query unsatisfiable.
+    pub fn check_preferring_finite(
         &mut self,
         pool: &Pool,
         constraints: &[ExprId],
+        floats: &[(u32, u8)],
         timeout: Duration,
-        _current: &dyn Fn(u32) -> u64,
+    ) -> Answer {
+        if !floats.is_empty() {
+            let extra: Vec<z3::ast::Bool> = floats
+                .iter()
+                .map(|&(id, w)| {
+                    let v = z3::ast::BV::new_const(format!("v{id}"), w as u32);
+                    let x = fp_of(&v, w);
+                    z3::ast::Bool::or(&[x.is_nan(), x.is_infinite()]).not()
+                })
+                .collect();
+            if let a @ Answer::Sat(_) = self.solve(pool, constraints, &extra, timeout) {
+                return a;
+            }
+        }
+        self.solve(pool, constraints, &[], timeout)
+    }
+
+    /// Checks `constraints` plus Z3-level assertions `extra`; a model of their variables.
+    fn solve(
+        &mut self,
+        pool: &Pool,
+        constraints: &[ExprId],
+        extra: &[z3::ast::Bool],
+        timeout: Duration,
     ) -> Answer {
         use z3::ast::BV;
         if self.unusable() {
@@ -337,6 +362,9 @@ impl Backend for Z3Backend {
             let x = self.bv(pool, c);
             self.solver.assert(x.eq(&BV::from_u64(1, 1)));
             collect_vars(pool, c, &mut vars);
+        }
+        for e in extra {
+            self.solver.assert(e);
         }
         let t = Instant::now();
         let ans = match self.solver.check() {
@@ -362,6 +390,122 @@ impl Backend for Z3Backend {
         }
         self.solver.pop(1);
         ans
+    }
+}
+
+impl Backend for Z3Backend {
+    fn name(&self) -> &'static str {
+        "z3"
+    }
+
+    fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+    }
+
+    fn check(
+        &mut self,
+        pool: &Pool,
+        constraints: &[ExprId],
+        timeout: Duration,
+        _current: &dyn Fn(u32) -> u64,
+    ) -> Answer {
+        self.solve(pool, constraints, &[], timeout)
+    }
+}
+
+/// An opaque call: exactly in the floating-point theory where IEEE defines the operation (square
+/// root, rounding to integers, absolute value, ...), otherwise an uninterpreted function (sound:
+/// every real function is one of its interpretations, so `Unsat` stays true; models are checked
+/// concretely and usually rejected, which hands the query on to the walk).
+fn opaque_bv(f: OpaqueFn, w: u8, args: &[z3::ast::BV]) -> z3::ast::BV {
+    use z3::ast::{Ast, BV};
+    if let OpaqueFn::Math(m) = f {
+        if m.z3_exact() && args.len() == m.arity() {
+            let x = fp_of(&args[0], w);
+            use z3::ast::RoundingMode as R;
+            let sign = BV::from_u64(1u64 << (w - 1), w as u32);
+            let rounded = |r: z3::ast::RoundingMode| x.round_to_integral_with_rounding_mode(&r);
+            return match m.op {
+                MathOp::Sqrt => x.sqrt().to_ieee_bv(),
+                MathOp::Floor => rounded(R::round_towards_negative()).to_ieee_bv(),
+                MathOp::Ceil => rounded(R::round_towards_positive()).to_ieee_bv(),
+                MathOp::Trunc => rounded(R::round_towards_zero()).to_ieee_bv(),
+                MathOp::Round => rounded(R::round_nearest_ties_to_away()).to_ieee_bv(),
+                MathOp::Rint => rounded(R::round_nearest_ties_to_even()).to_ieee_bv(),
+                MathOp::Fabs => args[0].bvand(&sign.bvnot()),
+                MathOp::CopySign => args[0].bvand(&sign.bvnot()).bvor(&args[1].bvand(&sign)),
+                MathOp::Fmin | MathOp::Fmax => {
+                    // C's fmin/fmax ignore a NaN operand.
+                    let y = fp_of(&args[1], w);
+                    let pick_x = if m.op == MathOp::Fmin {
+                        x.lt(&y)
+                    } else {
+                        x.gt(&y)
+                    };
+                    let ordered = pick_x.ite(&args[0], &args[1]);
+                    x.is_nan()
+                        .ite(&args[1], &y.is_nan().ite(&args[0], &ordered))
+                }
+                _ => unreachable!(),
+            };
+        }
+    }
+    let name = match f {
+        OpaqueFn::Math(m) => m.name(),
+        OpaqueFn::User(id) => format!("user_fn{id}"),
+    };
+    let sorts: Vec<z3::Sort> = args
+        .iter()
+        .map(|a| z3::Sort::bitvector(a.get_size()))
+        .collect();
+    let refs: Vec<&z3::Sort> = sorts.iter().collect();
+    let decl = z3::FuncDecl::new(name, &refs, &z3::Sort::bitvector(w as u32));
+    let actuals: Vec<&dyn Ast> = args.iter().map(|a| a as &dyn Ast).collect();
+    decl.apply(&actuals).as_bv().expect("bit-vector result")
+}
+
+/// x86-64's truncating conversion `cvttsd2si` to `w` (32 or 64) bits: out of range or NaN gives
+/// the "integer indefinite" 1 << (w - 1) (SMT-LIB leaves those results unspecified, and Z3 then
+/// picks whatever satisfies the query).
+fn cvtt(x: &z3::ast::Float, w: u32) -> z3::ast::BV {
+    use z3::ast::{BV, Float};
+    let rtz = z3::ast::RoundingMode::round_towards_zero();
+    let rne = z3::ast::RoundingMode::round_nearest_ties_to_even();
+    let d = x.to_fp_with_rounding_mode(&rne, &z3::Sort::double());
+    let top = 2f64.powi(w as i32 - 1);
+    let low = if w == 64 {
+        d.ge(&Float::from_f64(-top))
+    } else {
+        d.gt(&Float::from_f64(-top - 1.0))
+    };
+    let in_range = z3::ast::Bool::and(&[d.is_nan().not(), d.lt(&Float::from_f64(top)), low]);
+    in_range.ite(
+        &x.to_sbv_with_rounding_mode(&rtz, w),
+        &BV::from_u64(1u64 << (w - 1), w),
+    )
+}
+
+/// `fptosi`/`fptoui` to `w` bits as the interpreter (`exec::ops::cast`) computes them.
+fn fp_to_int(x: &z3::ast::Float, w: u8, signed: bool) -> z3::ast::BV {
+    let w = w as u32;
+    if signed {
+        return if w == 64 {
+            cvtt(x, 64)
+        } else {
+            cvtt(x, 32).extract(w - 1, 0)
+        };
+    }
+    match w {
+        64 => {
+            let rne = z3::ast::RoundingMode::round_nearest_ties_to_even();
+            let d = x.to_fp_with_rounding_mode(&rne, &z3::Sort::double());
+            let two63 = z3::ast::Float::from_f64(2f64.powi(63));
+            let high = cvtt(&d.sub_with_rounding_mode(&two63, &rne), 64)
+                .bvxor(&z3::ast::BV::from_u64(1u64 << 63, 64));
+            d.ge(&two63).ite(&high, &cvtt(x, 64))
+        }
+        32 => cvtt(x, 64).extract(31, 0),
+        _ => cvtt(x, 32).extract(w - 1, 0),
     }
 }
 
@@ -414,20 +558,47 @@ fn fp_rem(x: &z3::ast::Float, y: &z3::ast::Float) -> z3::ast::Float {
     x.sub_with_rounding_mode(&q.mul_with_rounding_mode(y, &rne), &rne)
 }
 
-fn has_float(pool: &Pool, e: ExprId) -> bool {
-    pool.reachable(&[e]).into_iter().any(|x| {
-        matches!(
-            pool.node(x),
-            Node::FBin { .. } | Node::FCmp { .. } | Node::FCast { .. }
-        )
-    })
-}
-
 fn collect_vars(pool: &Pool, e: ExprId, out: &mut HashSet<u32>) {
     for x in pool.reachable(&[e]) {
         if let Node::Var { id, .. } = pool.node(x) {
             out.insert(*id);
         }
+    }
+}
+
+/// Which procedure answers queries (`cairn gen --solver`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SolverKind {
+    /// Z3 alone (opaque calls are uninterpreted functions).
+    Z3,
+    /// The concolic walk alone (it still asks Z3 for a point of the linear part).
+    Walk,
+    /// Z3 with a short timeout, the walk when Z3 gives up or the query holds opaque calls.
+    Portfolio,
+    /// Classic concolic simplification: non-linear and opaque terms replaced by their values
+    /// on the current run, then Z3 (the baseline).
+    Concretize,
+}
+
+impl SolverKind {
+    pub const ALL: [SolverKind; 4] = [
+        SolverKind::Z3,
+        SolverKind::Walk,
+        SolverKind::Portfolio,
+        SolverKind::Concretize,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SolverKind::Z3 => "z3",
+            SolverKind::Walk => "walk",
+            SolverKind::Portfolio => "portfolio",
+            SolverKind::Concretize => "concretize",
+        }
+    }
+
+    pub fn by_name(s: &str) -> Option<SolverKind> {
+        SolverKind::ALL.into_iter().find(|k| k.name() == s)
     }
 }
 
@@ -442,38 +613,65 @@ pub struct SolverStats {
     pub unknown: u64,
     pub rejected_models: u64,
     pub time_s: f64,
+    pub z3_calls: u64,
+    /// Queries answered by the walk (models that passed the concrete check).
+    pub walk_sat: u64,
+    pub walk: super::walk::WalkStats,
 }
 
-/// Every query goes through here: slicing, cache, validation, then the backends in order.
+/// Every query goes through here: slicing, cache, then the procedure `kind` selects; every model
+/// is validated by concrete evaluation before it is returned.
 pub struct SolverFront {
-    pub backends: Vec<Box<dyn Backend>>,
-    cache: HashMap<Vec<ExprId>, Answer>,
+    pub kind: SolverKind,
+    z3: Z3Backend,
+    pub walk: super::walk::Walk,
+    cache: HashMap<Vec<ExprId>, (Answer, &'static str)>,
     pub stats: SolverStats,
-    /// Longest time one backend may spend on one query.
+    /// Longest time Z3 may spend on one query.
     pub timeout: Duration,
+    /// Z3's time on queries with floating-point, non-linear or opaque terms: when it gives up
+    /// there, the walk is usually faster than waiting.
+    pub short_timeout: Duration,
+    /// Z3's time in the portfolio on floating-point non-linear queries (it rarely solves them,
+    /// and the walk usually does in milliseconds).
+    pub float_nonlinear_timeout: Duration,
     /// No query runs past this instant (the session's budget).
     pub deadline: Option<Instant>,
+    /// What produced the last answer: "z3", "walk", "cache" or "hint".
+    pub last_backend: &'static str,
+    /// Consecutive Z3 failures on floating-point arithmetic (portfolio).
+    float_strikes: u32,
 }
 
 impl SolverFront {
-    pub fn new(backends: Vec<Box<dyn Backend>>, timeout: Duration) -> SolverFront {
+    pub fn new(
+        kind: SolverKind,
+        timeout: Duration,
+        walk: super::walk::WalkConfig,
+        seed: u64,
+    ) -> SolverFront {
         SolverFront {
-            backends,
+            kind,
+            z3: Z3Backend::new(),
+            walk: super::walk::Walk::new(walk, seed),
             cache: HashMap::new(),
             stats: SolverStats::default(),
             timeout,
+            short_timeout: Duration::from_secs(1),
+            float_nonlinear_timeout: Duration::from_millis(250),
             deadline: None,
+            last_backend: "",
+            float_strikes: 0,
         }
     }
 
-    /// Z3, then local search for what Z3 cannot decide in time.
+    /// The default: the portfolio with the walk's default parameters.
     pub fn with_z3(timeout: Duration) -> SolverFront {
         SolverFront::new(
-            vec![
-                Box::new(Z3Backend::new()),
-                Box::new(super::walk::WalkBackend::new(1)),
-            ],
+            SolverKind::Portfolio,
             timeout,
+            super::walk::WalkConfig::default(),
+            1,
         )
     }
 
@@ -497,53 +695,87 @@ impl SolverFront {
             .all(|&c| pool.eval(c, current, &mut memo) & 1 == 1)
         {
             self.stats.solved_by_hint += 1;
+            self.last_backend = "hint";
             return Answer::Sat(Assignment::new());
         }
         let mut key = slice.clone();
         key.sort();
         key.dedup();
-        if let Some(a) = self.cache.get(&key) {
+        if let Some((a, by)) = self.cache.get(&key) {
             self.stats.cache_hits += 1;
+            self.last_backend = by;
             return a.clone();
         }
         let t = Instant::now();
-        let mut answer = Answer::Unknown;
-        // Floating-point queries get a short Z3 budget: when it gives up, local search is
-        // usually faster than waiting.
-        let base = if key.iter().any(|c| has_float(pool, *c)) {
-            self.timeout.min(Duration::from_secs(1))
+        let left = match self.deadline {
+            Some(d) => d.saturating_duration_since(t).max(Duration::from_millis(1)),
+            None => Duration::MAX,
+        };
+        let full = bounded_by(self.timeout, left);
+        self.z3.set_deadline(self.deadline);
+        let hard = key.iter().any(|&c| needs_short_z3(pool, c));
+        let short = if hard {
+            full.min(self.short_timeout)
         } else {
-            self.timeout
+            full
         };
-        let timeout = match self.deadline {
-            Some(d) => bounded_by(base, d.saturating_duration_since(Instant::now())),
-            None => base,
-        };
-        for b in self.backends.iter_mut() {
-            b.set_deadline(self.deadline);
-            self.stats.backend_calls += 1;
-            answer = b.check(pool, &key, timeout, current);
-            match &answer {
-                Answer::Sat(a) => {
-                    // Validate by concrete evaluation before anyone uses it.
-                    let vals = |v: u32| a.get(&v).copied().unwrap_or_else(|| current(v));
-                    let mut memo = HashMap::new();
-                    if key.iter().all(|&c| pool.eval(c, &vals, &mut memo) & 1 == 1) {
-                        break;
-                    }
-                    self.stats.rejected_models += 1;
-                    answer = Answer::Unknown;
-                }
-                Answer::Unsat => break,
-                Answer::Unknown => {}
+        let (answer, by) = match self.kind {
+            SolverKind::Z3 => (self.run_z3(pool, &key, &key, short, current), "z3"),
+            SolverKind::Walk => (self.run_walk(pool, &key, left, current), "walk"),
+            SolverKind::Concretize => {
+                let simple: Vec<ExprId> = key
+                    .iter()
+                    .map(|&c| super::concretize::concretize(pool, c, current))
+                    .collect();
+                (self.run_z3(pool, &simple, &key, full, current), "z3")
             }
+            SolverKind::Portfolio => {
+                let opaque = key.iter().any(|&c| has_opaque(pool, c));
+                let float_arith = key.iter().any(|&c| has_float_arith(pool, c));
+                let float_nonlinear = key.iter().any(|&c| has_float_nonlinear(pool, c));
+                if opaque {
+                    (self.run_walk(pool, &key, left, current), "walk")
+                } else if float_nonlinear || (float_arith && self.float_strikes >= FLOAT_STRIKES) {
+                    // IEEE products and quotients of inputs, or floating-point arithmetic Z3
+                    // has failed on here before: the walk first, Z3 only for what it misses.
+                    // (Z3 bit-blasts IEEE arithmetic and overruns even short timeouts by
+                    // seconds on products, while the walk answers in milliseconds.)
+                    let z3_time = if float_nonlinear {
+                        short.min(self.float_nonlinear_timeout)
+                    } else {
+                        short
+                    };
+                    match self.run_walk(pool, &key, left, current) {
+                        Answer::Unknown => (self.run_z3(pool, &key, &key, z3_time, current), "z3"),
+                        a => (a, "walk"),
+                    }
+                } else {
+                    let t = Instant::now();
+                    let a = self.run_z3(pool, &key, &key, short, current);
+                    if float_arith {
+                        // Z3 bit-blasts IEEE arithmetic and often overruns its timeout doing
+                        // it: after a few failures the walk goes first on such queries.
+                        let failed = a == Answer::Unknown || t.elapsed() > 2 * short;
+                        self.float_strikes = if failed { self.float_strikes + 1 } else { 0 };
+                    }
+                    match a {
+                        Answer::Unknown => (self.run_walk(pool, &key, left, current), "walk"),
+                        a => (a, "z3"),
+                    }
+                }
+            }
+        };
+        self.last_backend = by;
+        if by == "walk" && matches!(answer, Answer::Sat(_)) {
+            self.stats.walk_sat += 1;
         }
+        self.stats.walk = self.walk.stats.clone();
         self.stats.time_s += t.elapsed().as_secs_f64();
         if std::env::var_os("CAIRN_DEBUG_SOLVER").is_some()
             && t.elapsed() > Duration::from_millis(200)
         {
             eprintln!(
-                "solver: {:?} after {:.2}s on {} constraints:",
+                "solver: {:?} ({by}) after {:.2}s on {} constraints:",
                 answer,
                 t.elapsed().as_secs_f64(),
                 key.len()
@@ -566,11 +798,103 @@ impl SolverFront {
             Answer::Unknown => self.stats.unknown += 1,
         }
         if answer != Answer::Unknown {
-            self.cache.insert(key, answer.clone());
+            self.cache.insert(key, (answer.clone(), by));
         }
         answer
     }
+
+    /// Z3 on `query`; a model must satisfy `original` (the query before any simplification).
+    /// An Unsat of a simplified query proves nothing about the original: it counts as Unknown.
+    fn run_z3(
+        &mut self,
+        pool: &Pool,
+        query: &[ExprId],
+        original: &[ExprId],
+        timeout: Duration,
+        current: &dyn Fn(u32) -> u64,
+    ) -> Answer {
+        self.stats.backend_calls += 1;
+        self.stats.z3_calls += 1;
+        match self.z3.check(pool, query, timeout, current) {
+            Answer::Sat(a) => self.validated(pool, original, a, current),
+            Answer::Unsat if query == original => Answer::Unsat,
+            _ => Answer::Unknown,
+        }
+    }
+
+    fn run_walk(
+        &mut self,
+        pool: &Pool,
+        key: &[ExprId],
+        left: Duration,
+        current: &dyn Fn(u32) -> u64,
+    ) -> Answer {
+        self.stats.backend_calls += 1;
+        let deadline = Instant::now() + left.min(Duration::from_secs(3600));
+        match self.walk.solve(&mut self.z3, pool, key, deadline, current) {
+            Answer::Sat(a) => self.validated(pool, key, a, current),
+            other => other,
+        }
+    }
+
+    /// `a` if every constraint evaluates true under it (variables it leaves out keep their
+    /// current values), else Unknown.
+    fn validated(
+        &mut self,
+        pool: &Pool,
+        key: &[ExprId],
+        a: Assignment,
+        current: &dyn Fn(u32) -> u64,
+    ) -> Answer {
+        let vals = |v: u32| a.get(&v).copied().unwrap_or_else(|| current(v));
+        let mut memo = HashMap::new();
+        if key.iter().all(|&c| pool.eval(c, &vals, &mut memo) & 1 == 1) {
+            Answer::Sat(a)
+        } else {
+            if std::env::var_os("CAIRN_DEBUG_SOLVER").is_some() {
+                eprintln!("solver: model {a:?} rejected");
+            }
+            self.stats.rejected_models += 1;
+            Answer::Unknown
+        }
+    }
 }
+
+/// Floating-point, non-linear or opaque terms: Z3 gets the short timeout.
+fn needs_short_z3(pool: &Pool, e: ExprId) -> bool {
+    pool.reachable(&[e]).into_iter().any(|x| {
+        matches!(
+            pool.node(x),
+            Node::FBin { .. } | Node::FCmp { .. } | Node::FCast { .. } | Node::Opaque { .. }
+        ) || pool.is_nonlinear_node(x)
+    })
+}
+
+/// Opaque calls: the portfolio leaves these queries to the walk (Z3 can only treat most of them
+/// as uninterpreted functions, and bit-blasts the others slowly).
+fn has_opaque(pool: &Pool, e: ExprId) -> bool {
+    pool.reachable(&[e])
+        .into_iter()
+        .any(|x| matches!(pool.node(x), Node::Opaque { .. }))
+}
+
+/// Floating-point arithmetic.
+fn has_float_arith(pool: &Pool, e: ExprId) -> bool {
+    pool.reachable(&[e])
+        .into_iter()
+        .any(|x| matches!(pool.node(x), Node::FBin { .. }))
+}
+
+/// A floating-point product, quotient or remainder of two symbolic terms.
+fn has_float_nonlinear(pool: &Pool, e: ExprId) -> bool {
+    pool.reachable(&[e])
+        .into_iter()
+        .any(|x| matches!(pool.node(x), Node::FBin { .. }) && pool.is_nonlinear_node(x))
+}
+
+/// Failed Z3 attempts on floating-point arithmetic after which the portfolio asks the walk
+/// first (a success resets the count).
+const FLOAT_STRIKES: u32 = 2;
 
 /// The constraints of `prefix` that transitively share variables with `goal`, plus `goal`.
 pub fn independent_slice(pool: &mut Pool, prefix: &[ExprId], goal: ExprId) -> Vec<ExprId> {

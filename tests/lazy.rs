@@ -1,0 +1,191 @@
+//! Lazy expansion (`cairn gen --lazy`): fewer runs than depth-first search on a unit that calls
+//! a comparison function twice (Figure 1 of the LATEST paper), every abstract path of a small
+//! calculator concretized, abstract runs never counted as coverage, and every test replays
+//! natively. The calculator benchmark is `cargo bench --bench lazy`.
+
+mod common;
+use common::*;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn cairn(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args(args)
+        .output()
+        .expect("run cairn")
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn prog(name: &str) -> String {
+    root()
+        .join("tests/programs/lazy")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+fn json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn generate(file: &str, out: &Path, args: &[&str]) -> serde_json::Value {
+    let mut a = vec!["gen", file, "--out", out.to_str().unwrap(), "--tests-only"];
+    a.extend_from_slice(args);
+    let o = cairn(&a);
+    assert!(o.status.success(), "{}", text(&o));
+    json(&out.join("summary.json"))
+}
+
+/// `cairn replay` with the unit-mode options: every claim holds natively.
+fn replays(file: &str, out: &Path, unit: &[&str]) -> String {
+    let mut a = vec!["replay", file, out.to_str().unwrap()];
+    a.extend_from_slice(unit);
+    let o = cairn(&a);
+    assert!(o.status.success(), "replay failed:\n{}", text(&o));
+    text(&o)
+}
+
+/// The run after which every branch of `function` was covered (from the tests' iterations).
+fn runs_to_cover(out: &Path, function: &str) -> u64 {
+    let goals = json(&out.join("goals.json"));
+    let tests: Vec<serde_json::Value> = std::fs::read_dir(out.join("tests"))
+        .unwrap()
+        .map(|e| json(&e.unwrap().path()))
+        .collect();
+    goals
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["function"] == function)
+        .map(|g| {
+            tests
+                .iter()
+                .filter(|t| t["covers"].as_array().unwrap().contains(&g["id"]))
+                .map(|t| t["iteration"].as_u64().unwrap())
+                .min()
+                .unwrap_or_else(|| panic!("goal {g} of {function} not covered"))
+        })
+        .max()
+        .unwrap()
+}
+
+#[test]
+fn lazy_expansion_covers_figure_1_in_at_most_half_the_runs_of_depth_first_search() {
+    let dir = tmp("lazy-fig1");
+    let p = prog("compare_words.c");
+    let unit = ["--entry", "testme", "--buffer-size", "16"];
+    let (dfs, lazy) = (dir.path().join("dfs"), dir.path().join("lazy"));
+    let mut a = unit.to_vec();
+    a.extend(["--time", "60s", "--strategy", "dfs"]);
+    generate(&p, &dfs, &a);
+    let mut a = unit.to_vec();
+    a.extend(["--time", "60s", "--lazy", "auto"]);
+    let s = generate(&p, &lazy, &a);
+    let (d, l) = (
+        runs_to_cover(&dfs, "testme"),
+        runs_to_cover(&lazy, "testme"),
+    );
+    eprintln!("runs to cover every branch of testme: depth-first {d}, lazy {l}");
+    assert!(2 * l <= d, "lazy {l} runs, depth-first {d}");
+    // The comparisons were abstracted and expanded; each abstract path became a real run.
+    let z = &s["lazy"];
+    assert!(
+        z["functions"]["compare"]["expansions"].as_u64().unwrap() >= 3,
+        "{z}"
+    );
+    assert_eq!(z["dropped"], 0, "{z}");
+    assert!(
+        z["inexact"]["abstracted_calls"].as_u64().unwrap() > 0,
+        "{z}"
+    );
+    // Tests of lazy mode are runs of the real program: they replay natively.
+    let r = replays(&p, &lazy, &unit);
+    assert!(
+        r.contains("native branch coverage (gcc gcov): 10/10"),
+        "{r}"
+    );
+}
+
+#[test]
+fn every_abstract_path_of_the_calculator_is_concretized_and_replays() {
+    let dir = tmp("lazy-calc");
+    let p = prog("calculator.c");
+    let out = dir.path().join("calc");
+    let unit = ["--entry", "calc", "--buffer-size", "24"];
+    let mut a = unit.to_vec();
+    a.extend(["--time", "4s", "--lazy", "auto"]);
+    let s = generate(&p, &out, &a);
+    let z = &s["lazy"];
+    // One operation: 16 paths through `calc` with its lexer abstracted, all realizable.
+    assert_eq!(z["exhausted"], true, "{z}");
+    assert_eq!(z["abstract_paths"], 16, "{z}");
+    assert_eq!(z["concretized"], 16, "{z}");
+    assert_eq!(z["dropped"], 0, "{z}");
+    assert!(
+        z["functions"]["next_token"]["stitched"].as_u64().unwrap() >= 16,
+        "{z}"
+    );
+    let found_by_lazy = std::fs::read_dir(out.join("tests"))
+        .unwrap()
+        .filter(|e| json(&e.as_ref().unwrap().path())["found_by"] == "lazy")
+        .count();
+    assert!(
+        found_by_lazy >= 5,
+        "{found_by_lazy} tests from lazy expansion"
+    );
+    replays(&p, &out, &unit);
+}
+
+#[test]
+fn abstract_runs_never_cover_goals_and_side_effects_are_respected() {
+    let dir = tmp("lazy-side");
+    let p = prog("side_effects.c");
+    let out = dir.path().join("side");
+    let s = generate(
+        &p,
+        &out,
+        &["--entry", "top", "--time", "3s", "--lazy", "auto"],
+    );
+    let z = &s["lazy"];
+    // Abstracting `count` makes `touched` an input: the abstraction has paths where it stays
+    // 0. None of them is realizable, and none counts as coverage.
+    assert!(z["abstract_paths"].as_u64().unwrap() >= 4, "{z}");
+    assert!(z["dropped"].as_u64().unwrap() >= 2, "{z}");
+    let goals = json(&out.join("goals.json"));
+    let line17: Vec<&serde_json::Value> = goals
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["function"] == "top" && g["line"] == 17)
+        .collect();
+    let covered = line17.iter().filter(|g| g["status"] == "covered").count();
+    assert_eq!(covered, 1, "only `touched != 0` is feasible: {line17:?}");
+    replays(&p, &out, &["--entry", "top"]);
+}
+
+#[test]
+fn lazy_names_must_be_functions_it_can_abstract() {
+    let dir = tmp("lazy-names");
+    let p = prog("calculator.c");
+    for (names, msg) in [("nope", "no function `nope`"), ("main", "program's start")] {
+        let o = cairn(&[
+            "gen",
+            &p,
+            "--entry",
+            "calc",
+            "--lazy",
+            names,
+            "--out",
+            dir.path().join("x").to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        assert!(text(&o).contains(msg), "{}", text(&o));
+    }
+}
