@@ -449,21 +449,29 @@ fn split_replay_args(mut args: Vec<PathBuf>) -> Result<(Vec<PathBuf>, PathBuf)> 
     Ok((args, dir))
 }
 
-/// Ctrl-C and SIGTERM set the flag and interrupt the solver queries in flight, so the run
-/// stops within moments with its outputs complete; a second one exits at once.
 fn parse_solver(s: &str) -> Result<cairn::smt::solver::SolverKind, String> {
     cairn::smt::solver::SolverKind::by_name(s)
         .ok_or_else(|| format!("unknown solver `{s}` (z3, walk, portfolio, concretize)"))
 }
 
+/// Ctrl-C and SIGTERM set the flag and interrupt the solver queries in flight, so the run
+/// stops within moments with its outputs complete; a second one exits at once.
 fn interrupt_flag() -> Arc<AtomicBool> {
     let interrupted = Arc::new(AtomicBool::new(false));
     let i = interrupted.clone();
+    cairn::smt::solver::leave_signals_to_cairn();
     let _ = ctrlc::set_handler(move || {
         if i.swap(true, std::sync::atomic::Ordering::SeqCst) {
             std::process::exit(130);
         }
-        cairn::smt::solver::interrupt_solvers();
+        // Again and again for a while: Z3 forgets an interrupt that comes just before a query
+        // starts (with several workers, one of them is often there).
+        std::thread::spawn(|| {
+            for _ in 0..250 {
+                cairn::smt::solver::interrupt_solvers();
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+        });
     });
     interrupted
 }
@@ -730,7 +738,9 @@ fn real_main(cli: Cli) -> Result<i32> {
             let p = load_program(&files, &front)?;
             let mut s = session(&p, &files, &out, time, goals, &limits, None, None)?;
             let mut mc = cairn::driver::prove::ModelChecking::new(&s)?;
+            progress_bar(&mut s);
             let stats = cairn::driver::generate::run(&mut s, &mut mc)?;
+            s.end_progress();
             if let (Some(path), Some(dot)) = (arg, mc.arg_dot(&s)) {
                 std::fs::write(&path, dot)?;
             }

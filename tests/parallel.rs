@@ -337,3 +337,47 @@ fn readme_gnu_parallel_example_runs() {
     assert_eq!(s["merged_from"].as_array().unwrap().len(), 2, "{s}");
     assert!(text(&o).contains("replayed"), "{}", text(&o));
 }
+
+/// The progress bar (shown on a terminal: `script` gives the run one) counts goals against
+/// their total and says how many are proven, with every worker's heartbeat.
+#[test]
+fn progress_bar_shows_the_goal_total_and_proofs() {
+    let dir = tmp("parallel-progress");
+    // A goal no technique decides keeps both workers busy to the deadline.
+    let p = prog("tests/programs/report/thermostat.c");
+    let out = dir.path().join("o");
+    let cmd = format!(
+        "stty cols 300 rows 40; exec '{}' gen '{p}' --out '{}' --time 3 --jobs 2",
+        env!("CARGO_BIN_EXE_cairn"),
+        out.display()
+    );
+    let o = Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .output()
+        .expect("script (util-linux) runs the generation on a terminal");
+    let screen = text(&o);
+    assert!(o.status.success(), "{screen}");
+    let total = json(&out.join("summary.json"))["goals"]["total"]
+        .as_u64()
+        .unwrap();
+    assert!(total > 0);
+    let frames: Vec<&str> = screen
+        .split(['\r', '\n'])
+        .filter(|l| l.contains("% of reachable"))
+        .collect();
+    assert!(
+        frames
+            .iter()
+            .any(|l| l.contains(&format!("covered of {total},"))
+                && l.contains("proven unreachable")
+                && l.contains(" unknown | tests ")),
+        "no frame shows the goal total {total}:\n{screen}"
+    );
+    // Both workers report what they do (the second one also runs the model checker).
+    assert!(
+        frames
+            .iter()
+            .any(|l| l.contains(" | ") && l.contains("+mc: ")),
+        "{screen}"
+    );
+}

@@ -133,6 +133,32 @@ fn report_renders_in_chromium_with_every_kind_of_goal() {
     assert!(html.contains("<svg"), "no chart");
     assert!(html.contains("href=\"#test-000001\"") && html.contains("id=\"test-000001\""));
     assert!(html.contains("model checker") || html.contains("exhaustive"));
+    // Every kind of proof is named: here exhaustive exploration's (a program whose paths
+    // concolic testing enumerates, with infeasible branches).
+    let exh = base.join("exhaustive");
+    let o = cairn(&[
+        "gen",
+        root()
+            .join("tests/programs/exhaustive/door_controller.c")
+            .to_str()
+            .unwrap(),
+        "--out",
+        exh.to_str().unwrap(),
+        "--time",
+        "3",
+        "--tests-only",
+        "--jobs",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = cairn(&["report", exh.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    let exh_html = std::fs::read_to_string(exh.join("report/index.html")).unwrap();
+    assert!(
+        exh_html.contains("proofs: exhaustive")
+            && exh_html.contains("proven unreachable (exhaustive)"),
+        "the exhaustive proofs are not named in the report"
+    );
     // Cairn's output directory stays Cairn's: gen may reuse it.
     let o = cairn(&[
         "gen",

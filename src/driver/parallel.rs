@@ -24,11 +24,12 @@ const PORTFOLIO: &[&str] = &[
 /// The model checker's share in the worker that runs it next to a testing strategy.
 const MC_WORKER_SHARE: f64 = 0.6;
 
-/// Plans for `jobs` workers from the plan asked for. Worker 0 tests with the strategy asked
-/// for; when goals are decided (not `--tests-only`), worker 1 runs the model checker,
-/// alternating with a second strategy once its share is spent or the checker has finished
-/// (one checker: a second would build the same graph); the others test with further
-/// strategies and seeds.
+/// Plans for `jobs` workers from the plan asked for. Worker 0 tests as asked (its strategy,
+/// and lazy expansion if asked); when goals are decided (not `--tests-only`), worker 1 runs
+/// the model checker, alternating with a second strategy once its share is spent or the
+/// checker has finished (one checker: a second would build the same graph); the others test
+/// with further strategies and seeds, concolically on the whole program (a different
+/// technique from lazy expansion's, and one lazy worker's statistics stay its own).
 pub fn portfolio(plan: &Plan, jobs: usize) -> Vec<Plan> {
     if jobs <= 1 {
         return vec![plan.clone()];
@@ -42,10 +43,13 @@ pub fn portfolio(plan: &Plan, jobs: usize) -> Vec<Plan> {
         .map(|i| {
             let mut p = plan.clone();
             p.seed = plan.seed.wrapping_add(i as u64);
+            // The workers' runs are in memory at the same time: each gets its share.
+            p.cfg.mem_limit = plan.cfg.mem_limit / jobs as u64;
             if i == 0 {
                 p.tests_only = true;
                 return p;
             }
+            p.lazy = None;
             if plan.strategy != "random" {
                 p.strategy = others[(i - 1) % others.len()].to_string();
             }
