@@ -228,6 +228,7 @@ fn run_one(
         cfg,
         tests_only: true,
         mc_share: 0.25,
+        jobs: 1,
         solver: Default::default(),
         lazy: None,
     };
@@ -235,13 +236,13 @@ fn run_one(
     let deadline = s.deadline();
     t.run(&mut s, deadline).unwrap();
     let mut curve: Vec<(usize, u64)> = vec![];
-    for m in &s.history {
+    for m in &s.history() {
         if curve.last().is_none_or(|c| m.covered > c.0) {
             curve.push((m.covered, m.iterations));
         }
     }
-    let last = s
-        .history
+    let history = s.history();
+    let last = history
         .iter()
         .find(|m| m.covered == s.ledger.covered)
         .map_or((0, 0, 0, 0.0), |m| {

@@ -135,6 +135,7 @@ fn run_one(p: &Program, file: &std::path::Path, technique: &str, time: f64, seed
         },
         tests_only: true,
         mc_share: 0.25,
+        jobs: 1,
         solver: Default::default(),
         lazy,
     };
@@ -154,11 +155,8 @@ fn run_one(p: &Program, file: &std::path::Path, technique: &str, time: f64, seed
     };
     cairn::driver::generate::run(&mut s, t.as_mut()).unwrap();
     let finished = t.finished();
-    let last = s
-        .history
-        .iter()
-        .rev()
-        .find(|m| m.covered == s.ledger.covered);
+    let history = s.history();
+    let last = history.iter().rev().find(|m| m.covered == s.ledger.covered);
     let v = valid.borrow();
     Row {
         runs: s.iterations,

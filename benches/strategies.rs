@@ -108,16 +108,14 @@ fn run_one(p: &Program, f: &std::path::Path, strategy: &str, seed: u64, time: f6
         cfg,
         tests_only: true,
         mc_share: 0.25,
+        jobs: 1,
         solver: Default::default(),
         lazy: None,
     };
     let mut t = cairn::driver::generate::technique(&s, &plan).unwrap();
     let stats = cairn::driver::generate::run(&mut s, t.as_mut()).unwrap();
-    let last = s
-        .history
-        .iter()
-        .rev()
-        .find(|m| m.covered == s.ledger.covered);
+    let history = s.history();
+    let last = history.iter().rev().find(|m| m.covered == s.ledger.covered);
     let (t_final, tests_final) = last.map_or((0.0, 0), |m| (m.time_s, m.tests));
     let solver = &stats.get("solver");
     let calls = solver.map_or(0.0, |v| v["backend_calls"].as_f64().unwrap_or(0.0));

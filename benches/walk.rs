@@ -136,7 +136,6 @@ fn run_one(
         max_iterations: None,
     };
     let mut s = Session::new(p, w, budget, Arc::new(AtomicBool::new(false)));
-    s.quiet = true;
     // Goals of the other benchmark functions are out of reach from this entry.
     let ignored: Vec<usize> = s
         .goals
@@ -145,9 +144,7 @@ fn run_one(
         .filter(|g| others.contains(&g.function))
         .map(|g| g.id)
         .collect();
-    for g in &ignored {
-        s.ledger.ignore(*g);
-    }
+    s.ignore_goals(ignored.iter().copied());
     let cfg = Config {
         max_steps: 10_000_000,
         ..Config::default()

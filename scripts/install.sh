@@ -4,7 +4,8 @@
 set -euo pipefail
 
 PKGS=(clang-19 llvm-19 llvm-19-dev libpolly-19-dev libzstd-dev libclang-rt-19-dev
-      libz3-dev z3 csmith libcsmith-dev lcov clang-tidy libc6-dev-i386 gcc-multilib)
+      libz3-dev z3 csmith libcsmith-dev lcov clang-tidy libc6-dev-i386 gcc-multilib
+      chromium parallel)
 
 missing=()
 for p in "${PKGS[@]}"; do
@@ -23,7 +24,11 @@ if [ ${#missing[@]} -gt 0 ]; then
     || { sleep 2; $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"; }
 fi
 
-# TestCov, the external Test-Comp validator (optional for the core tests, used by the e2e check).
+# TestCov, the external Test-Comp validator, and BenchExec, which runs Cairn through its
+# tool-info module (benchexec_tools/cairn.py); both are checked by tests/testcomp.rs.
 if ! command -v testcov >/dev/null 2>&1; then
   python3 -m pip install -q testcov >/dev/null 2>&1 || echo "warning: could not install testcov" >&2
+fi
+if ! python3 -c "import benchexec" >/dev/null 2>&1 || ! command -v benchexec >/dev/null 2>&1; then
+  python3 -m pip install -q benchexec >/dev/null 2>&1 || echo "warning: could not install benchexec" >&2
 fi

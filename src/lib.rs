@@ -1,7 +1,8 @@
 //! Cairn: test generation for C programs.
 //!
 //! Layers, dependencies pointing down: `driver` (orchestrators) → `exec` (interpreter) →
-//! `analysis` → `ir` (Cairn IR and the clang front-end); `output` writes what drivers produce.
+//! `analysis` → `ir` (Cairn IR and the clang front-end); `output` writes what drivers produce;
+//! `task` reads Test-Comp task definitions.
 
 pub mod analysis;
 pub mod driver;
@@ -11,3 +12,4 @@ pub mod mc;
 pub mod output;
 pub mod search;
 pub mod smt;
+pub mod task;

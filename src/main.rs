@@ -34,9 +34,10 @@ struct Front {
     /// Define a macro (passed to clang).
     #[arg(short = 'D', value_name = "NAME[=VALUE]")]
     define: Vec<String>,
-    /// Data model of the target: LP64 (x86-64) or ILP32 (clang -m32).
-    #[arg(long, value_enum, default_value = "lp64")]
-    data_model: Dm,
+    /// Data model of the target: LP64 (x86-64, the default) or ILP32 (clang -m32); a task
+    /// definition's `data_model` sets it.
+    #[arg(long, value_enum)]
+    data_model: Option<Dm>,
     /// Test one function (unit mode): its parameters are inputs, pointers point to fresh
     /// input buffers (--buffer-size bytes), structs passed by value are input bytes.
     #[arg(long, default_value = "main")]
@@ -50,7 +51,7 @@ struct Front {
     symbolic_globals: bool,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, ValueEnum, PartialEq)]
 enum Dm {
     #[value(name = "lp64", alias = "LP64")]
     Lp64,
@@ -64,8 +65,8 @@ impl Front {
             includes: self.include.clone(),
             defines: self.define.clone(),
             data_model: match self.data_model {
-                Dm::Lp64 => DataModel::LP64,
-                Dm::Ilp32 => DataModel::ILP32,
+                None | Some(Dm::Lp64) => DataModel::LP64,
+                Some(Dm::Ilp32) => DataModel::ILP32,
             },
         }
     }
@@ -161,9 +162,14 @@ enum Cmd {
         max_steps: u64,
         #[command(flatten)]
         limits: Limits,
-        /// Goals: all branches and error calls, or only the error calls (Test-Comp coverage-error).
-        #[arg(long, value_enum, default_value = "branches")]
-        goals: GoalSet,
+        /// Goals: all branches and error calls (the default), or only the error calls
+        /// (Test-Comp coverage-error).
+        #[arg(long, value_enum)]
+        goals: Option<GoalSet>,
+        /// A Test-Comp property file (coverage-branches.prp, coverage-error-call.prp): the
+        /// goals it states.
+        #[arg(long, value_name = "FILE.prp")]
+        property: Option<PathBuf>,
         /// Accepted for compatibility: deciding goals with the model checker is the default.
         #[arg(long, hide = true)]
         prove: bool,
@@ -173,6 +179,14 @@ enum Cmd {
         /// The model checker's share of the time when testing and model checking alternate.
         #[arg(long, default_value_t = 0.3, value_parser = parse_share)]
         mc_share: f64,
+        /// Workers in parallel (a portfolio of strategies and the model checker sharing one
+        /// ledger and output directory); default: the number of cores.
+        #[arg(long, default_value_t = default_jobs(), value_parser = parse_jobs)]
+        jobs: usize,
+        /// Decide only shard K of N of the goals (K/N, 1 <= K <= N); `cairn merge` joins the
+        /// shards' output directories.
+        #[arg(long, value_name = "K/N")]
+        shard: Option<cairn::driver::shard::Shard>,
         /// Path-condition solver: z3, walk (concolic walk), portfolio (z3, then the walk), or
         /// concretize (non-linear and opaque terms replaced by their values; the baseline).
         #[arg(long, default_value = "portfolio", value_parser = parse_solver)]
@@ -200,8 +214,10 @@ enum Cmd {
         out: PathBuf,
         #[arg(long, default_value = "60s", value_parser = parse_duration)]
         time: Duration,
-        #[arg(long, value_enum, default_value = "branches")]
-        goals: GoalSet,
+        #[arg(long, value_enum)]
+        goals: Option<GoalSet>,
+        #[arg(long, value_name = "FILE.prp")]
+        property: Option<PathBuf>,
         /// Write the final abstract reachability graph as Graphviz DOT.
         #[arg(long)]
         arg: Option<PathBuf>,
@@ -209,6 +225,20 @@ enum Cmd {
         limits: Limits,
         #[command(flatten)]
         front: Front,
+    },
+    /// Write DIR/report/index.html: the source with every goal marked, a summary, coverage over
+    /// time, the techniques' statistics (one self-contained page).
+    Report {
+        /// An output directory of `cairn gen`, `prove` or `merge`.
+        dir: PathBuf,
+    },
+    /// Merge output directories of runs on the same program (e.g. `--shard` runs) by goal.
+    Merge {
+        /// The merged output directory (new, empty, or Cairn's own).
+        out: PathBuf,
+        /// The directories to merge.
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
     },
     /// Replay a generated suite natively with coverage instrumentation and check Cairn's claims.
     Replay {
@@ -301,6 +331,20 @@ fn parse_share(s: &str) -> Result<f64, String> {
     }
 }
 
+/// The number of cores this process may use.
+fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+fn parse_jobs(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..=256).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "invalid number of jobs `{s}`: a whole number from 1 to 256"
+        )),
+    }
+}
+
 /// An instruction limit: a whole number, at least 1.
 fn parse_steps(s: &str) -> Result<u64, String> {
     match s.trim().parse::<u64>() {
@@ -333,6 +377,65 @@ fn parse_size(s: &str) -> Result<u64, String> {
     Ok(bytes as u64)
 }
 
+/// The program's C files: those given, or the input files of a task definition (`TASK.yml`),
+/// which also sets the data model and, with `goals`, the goals its coverage property states.
+/// A property file (`--property`, as BenchExec passes it) states the goals too.
+fn resolve_inputs(
+    files: Vec<PathBuf>,
+    front: &mut Front,
+    goals: Option<&mut Option<GoalSet>>,
+    property: Option<&std::path::Path>,
+) -> Result<Vec<PathBuf>> {
+    use cairn::task::{Coverage, Task, is_task_file, property_kind};
+    let to_set = |c: Coverage| match c {
+        Coverage::Branches => GoalSet::Branches,
+        Coverage::ErrorCall => GoalSet::Error,
+    };
+    let from_property = match property {
+        Some(p) => Some(property_kind(p).ok_or_else(|| {
+            anyhow::anyhow!(
+                "{} is not a Test-Comp coverage property (coverage-branches.prp, coverage-error-call.prp)",
+                p.display()
+            )
+        })?),
+        None => None,
+    };
+    let explicit = goals.as_ref().and_then(|g| **g);
+    if let (Some(c), Some(g)) = (from_property, explicit) {
+        if to_set(c) != g {
+            bail!("--goals contradicts the property file given with --property");
+        }
+    }
+    let wanted = from_property.or(explicit.map(|g| match g {
+        GoalSet::Branches => Coverage::Branches,
+        GoalSet::Error => Coverage::ErrorCall,
+    }));
+    if !files.iter().any(|f| is_task_file(f)) {
+        if let (Some(g), Some(c)) = (goals, wanted) {
+            *g = Some(to_set(c));
+        }
+        return Ok(files);
+    }
+    if files.len() != 1 {
+        bail!("give one task definition (TASK.yml) or the program's C files, not both");
+    }
+    let task = Task::read(&files[0])?;
+    if let Some(dm) = task.data_model {
+        let dm = match dm {
+            DataModel::LP64 => Dm::Lp64,
+            DataModel::ILP32 => Dm::Ilp32,
+        };
+        if front.data_model.is_some_and(|d| d != dm) {
+            bail!("--data-model contradicts the task's data_model");
+        }
+        front.data_model = Some(dm);
+    }
+    if let Some(g) = goals {
+        *g = Some(to_set(task.choose(wanted)?));
+    }
+    Ok(task.input_files)
+}
+
 /// `cairn replay FILE.c... DIR`: the last path is the output directory.
 fn split_replay_args(mut args: Vec<PathBuf>) -> Result<(Vec<PathBuf>, PathBuf)> {
     let dir = args.pop().filter(|_| !args.is_empty());
@@ -350,21 +453,29 @@ fn split_replay_args(mut args: Vec<PathBuf>) -> Result<(Vec<PathBuf>, PathBuf)> 
     Ok((args, dir))
 }
 
-/// Ctrl-C and SIGTERM set the flag and interrupt the solver queries in flight, so the run
-/// stops within moments with its outputs complete; a second one exits at once.
 fn parse_solver(s: &str) -> Result<cairn::smt::solver::SolverKind, String> {
     cairn::smt::solver::SolverKind::by_name(s)
         .ok_or_else(|| format!("unknown solver `{s}` (z3, walk, portfolio, concretize)"))
 }
 
+/// Ctrl-C and SIGTERM set the flag and interrupt the solver queries in flight, so the run
+/// stops within moments with its outputs complete; a second one exits at once.
 fn interrupt_flag() -> Arc<AtomicBool> {
     let interrupted = Arc::new(AtomicBool::new(false));
     let i = interrupted.clone();
+    cairn::smt::solver::leave_signals_to_cairn();
     let _ = ctrlc::set_handler(move || {
         if i.swap(true, std::sync::atomic::Ordering::SeqCst) {
             std::process::exit(130);
         }
-        cairn::smt::solver::interrupt_solvers();
+        // Again and again for a while: Z3 forgets an interrupt that comes just before a query
+        // starts (with several workers, one of them is often there).
+        std::thread::spawn(|| {
+            for _ in 0..250 {
+                cairn::smt::solver::interrupt_solvers();
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+        });
     });
     interrupted
 }
@@ -399,19 +510,14 @@ fn session<'p>(
 /// Writes goals.json, summary.json and the zip; prints the one-line summary.
 fn finish(
     s: &mut Session,
-    p: &Program,
     out: &std::path::Path,
     mut stats: serde_json::Map<String, serde_json::Value>,
 ) -> Result<i32> {
+    s.sync();
     let proofs = s.ledger.proofs_by_kind();
     stats.insert("proofs".into(), serde_json::to_value(&proofs)?);
     stats.insert("runs".into(), serde_json::to_value(&s.runs)?);
-    let summary = s.out.finish(
-        &p.module,
-        &s.goals,
-        &s.ledger,
-        serde_json::Value::Object(stats),
-    )?;
+    let summary = s.write_results(serde_json::Value::Object(stats))?;
     println!(
         "cairn: {} goals ({} branch outcomes, {} error calls{}): {} covered, {} unreachable{}, {} unknown; {} tests in {:.1}s -> {}",
         s.ledger.total(),
@@ -431,7 +537,7 @@ fn finish(
             format!(" ({})", kinds.join(", "))
         },
         s.ledger.unknown(),
-        s.out.tests,
+        s.tests(),
         summary["time_s"].as_f64().unwrap_or(0.0),
         out.display()
     );
@@ -459,7 +565,7 @@ fn limit_report(s: &Session) -> Option<i32> {
             s.iterations,
             s.runs.first_unsupported.as_deref().unwrap_or("?")
         );
-        if s.out.tests == 0 {
+        if s.tests() == 0 {
             eprintln!("cairn: error: no test could be generated");
             return Some(3);
         }
@@ -468,17 +574,42 @@ fn limit_report(s: &Session) -> Option<i32> {
 }
 
 /// A progress bar on stderr when it is a terminal; nothing otherwise (CI logs stay clean).
-fn progress_bar() -> Option<indicatif::ProgressBar> {
+/// The bar fills as goals are decided (covered or proven unreachable).
+fn progress_bar(s: &mut Session) {
     use std::io::IsTerminal;
     if !std::io::stderr().is_terminal() {
-        return None;
+        return;
     }
-    let b = indicatif::ProgressBar::new(0);
+    let b = indicatif::ProgressBar::new(s.ledger.total() as u64)
+        .with_finish(indicatif::ProgressFinish::AndClear);
     b.set_style(
-        indicatif::ProgressStyle::with_template("{elapsed_precise} goals {pos}/{len} {msg}")
-            .unwrap(),
+        indicatif::ProgressStyle::with_template("{elapsed_precise} [{bar:20}] {msg}")
+            .unwrap()
+            .progress_chars("=> "),
     );
-    Some(b)
+    s.on_progress(move |ledger, tests, what| {
+        b.set_length(ledger.total() as u64);
+        b.set_position((ledger.covered + ledger.unreachable) as u64);
+        b.set_message(progress_line(ledger, tests, what));
+    });
+}
+
+/// `goals 40 covered of 45, 97% of reachable | 4 proven unreachable | 1 unknown | tests 12 |`
+/// and what the techniques are doing.
+fn progress_line(l: &cairn::driver::ledger::Ledger, tests: usize, what: &str) -> String {
+    let reachable = l.total() - l.unreachable;
+    let pct = if reachable == 0 {
+        100.0
+    } else {
+        100.0 * l.covered as f64 / reachable as f64
+    };
+    format!(
+        "goals {} covered of {}, {pct:.0}% of reachable | {} proven unreachable | {} unknown | tests {tests} | {what}",
+        l.covered,
+        l.total(),
+        l.unreachable,
+        l.unknown()
+    )
 }
 
 fn load_program(files: &[PathBuf], front: &Front) -> Result<Program> {
@@ -600,19 +731,24 @@ fn real_main(cli: Cli) -> Result<i32> {
             files,
             out,
             time,
-            goals,
+            mut goals,
+            property,
             arg,
             limits,
-            front,
+            mut front,
         } => {
+            let files = resolve_inputs(files, &mut front, Some(&mut goals), property.as_deref())?;
+            let goals = goals.unwrap_or(GoalSet::Branches);
             let p = load_program(&files, &front)?;
             let mut s = session(&p, &files, &out, time, goals, &limits, None, None)?;
             let mut mc = cairn::driver::prove::ModelChecking::new(&s)?;
+            progress_bar(&mut s);
             let stats = cairn::driver::generate::run(&mut s, &mut mc)?;
+            s.end_progress();
             if let (Some(path), Some(dot)) = (arg, mc.arg_dot(&s)) {
                 std::fs::write(&path, dot)?;
             }
-            finish(&mut s, &p, &out, stats)
+            finish(&mut s, &out, stats)
         }
         Cmd::Gen {
             files,
@@ -624,16 +760,21 @@ fn real_main(cli: Cli) -> Result<i32> {
             max_iterations,
             max_steps,
             limits,
-            goals,
+            mut goals,
+            property,
             prove: _,
             tests_only,
             mc_share,
+            jobs,
+            shard,
             solver,
             walk,
             opaque,
             lazy,
-            front,
+            mut front,
         } => {
+            let files = resolve_inputs(files, &mut front, Some(&mut goals), property.as_deref())?;
+            let goals = goals.unwrap_or(GoalSet::Branches);
             let p = load_program(&files, &front)?;
             let mut s = session(
                 &p,
@@ -651,6 +792,7 @@ fn real_main(cli: Cli) -> Result<i32> {
                 cfg: s.run_config(&limits.config(max_steps)),
                 tests_only,
                 mc_share,
+                jobs,
                 solver: cairn::driver::concolic::SolverOptions {
                     kind: solver,
                     walk,
@@ -659,28 +801,53 @@ fn real_main(cli: Cli) -> Result<i32> {
                 },
                 lazy,
             };
+            if let Some(shard) = shard {
+                let others = shard.others(&s.goals);
+                s.ignore_goals(others);
+            }
             let mut t = cairn::driver::generate::technique(&s, &plan)?;
-            let bar = progress_bar();
-            if let Some(b) = bar.clone() {
-                s.on_progress(move |ledger, tests, what| {
-                    b.set_length(ledger.total() as u64);
-                    b.set_position(ledger.covered as u64);
-                    b.set_message(format!(
-                        "unreachable {} | tests {tests} | {what}",
-                        ledger.unreachable
-                    ));
-                });
-            }
+            progress_bar(&mut s);
             let mut stats = cairn::driver::generate::run(&mut s, t.as_mut())?;
-            if let Some(b) = &bar {
-                b.finish_and_clear();
-            }
+            s.end_progress();
             stats.insert("seed".into(), seed.into());
+            if let Some(shard) = shard {
+                stats.insert("shard".into(), shard.to_string().into());
+            }
             stats.insert("solver_kind".into(), solver.name().into());
-            finish(&mut s, &p, &out, stats)
+            finish(&mut s, &out, stats)
         }
-        Cmd::Replay { args, json, front } => {
+        Cmd::Report { dir } => {
+            let path = cairn::output::report::write_report(&dir)?;
+            println!("cairn: report -> {}", path.display());
+            Ok(0)
+        }
+        Cmd::Merge { out, dirs } => {
+            let m = cairn::output::merge::merge(&out, &dirs)?;
+            for v in &m.violations {
+                eprintln!(
+                    "cairn: SOUNDNESS VIOLATION: goal {} was proven unreachable ({}) in {} but {} covers it",
+                    v.goal, v.proof, v.proved_in, v.test
+                );
+            }
+            println!(
+                "cairn: merged {} directories: {} goals: {} covered, {} unreachable, {} unknown; {} tests -> {}",
+                dirs.len(),
+                m.total,
+                m.covered,
+                m.unreachable,
+                m.unknown,
+                m.tests,
+                out.display()
+            );
+            Ok(if m.violations.is_empty() { 0 } else { 4 })
+        }
+        Cmd::Replay {
+            args,
+            json,
+            mut front,
+        } => {
             let (args, dir) = split_replay_args(args)?;
+            let args = resolve_inputs(args, &mut front, None, None)?;
             let p = load(&args, &front.opts()).context("loading the program")?;
             let goals = Goals::of(&p);
             let rep = cairn::output::replay::replay(

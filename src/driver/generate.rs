@@ -4,6 +4,7 @@
 use crate::driver::concolic::{Concolic, SolverOptions};
 use crate::driver::crabs::Crabs;
 use crate::driver::lazy::LazyExpansion;
+use crate::driver::parallel::{Parallel, portfolio};
 use crate::driver::prove::{ModelChecking, static_check};
 use crate::driver::random::RandomTesting;
 use crate::driver::session::Session;
@@ -12,6 +13,7 @@ use crate::exec::Config;
 use crate::exec::abstraction::Selection;
 use std::time::Duration;
 
+#[derive(Clone)]
 pub struct Plan {
     /// `random`, `crabs`, or a concolic search strategy (`crate::search::by_name`).
     pub strategy: String,
@@ -21,6 +23,8 @@ pub struct Plan {
     pub tests_only: bool,
     /// The model checker's share of each round when testing and proving alternate.
     pub mc_share: f64,
+    /// Workers in parallel (`driver::parallel`); 1: this technique alone, on this thread.
+    pub jobs: usize,
     /// How concolic search solves path conditions.
     pub solver: SolverOptions,
     /// Lazy expansion of calls (`auto` or function names), in turns with concolic testing.
@@ -29,6 +33,13 @@ pub struct Plan {
 
 /// The technique `plan` describes, for session `s`.
 pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Technique + 'p>> {
+    if plan.jobs > 1 {
+        let single = Plan {
+            jobs: 1,
+            ..plan.clone()
+        };
+        return Ok(Box::new(Parallel::new(portfolio(&single, plan.jobs))));
+    }
     if plan.strategy == "crabs" {
         // Abstraction-driven concolic testing: CFG-directed search over the product of the
         // program and the model checker's monitors, in turns with the model checker.

@@ -78,10 +78,21 @@ impl Ledger {
         }
     }
 
+    /// A proof of a goal a test covers is a soundness bug too (with parallel workers a prover
+    /// may not have seen the test yet): reported, and the test stands.
     pub fn prove_unreachable(&mut self, goal: usize, how: &str) {
-        if self.status[goal] == Status::Unknown {
-            self.status[goal] = Status::Unreachable(how.to_string());
-            self.unreachable += 1;
+        match &self.status[goal] {
+            Status::Unknown => {
+                self.status[goal] = Status::Unreachable(how.to_string());
+                self.unreachable += 1;
+            }
+            Status::Covered(test) => {
+                eprintln!(
+                    "cairn: SOUNDNESS BUG: goal {goal} was proven unreachable ({how}) but test {test} covers it"
+                );
+                self.violations.push(goal);
+            }
+            Status::Unreachable(_) | Status::Ignored => {}
         }
     }
 

@@ -1,8 +1,11 @@
-//! A generation session: the program, its goals, the ledger and the output, shared by all
-//! techniques. Techniques report runs here; the session decides what becomes a test.
+//! A generation session: the program, its goals, a view of the ledger and the way to the
+//! shared results, used by the techniques of one worker. Techniques report runs here; the
+//! shared results (`driver::shared`) decide what becomes a test.
 
 use crate::analysis::goals::{GoalKind, Goals};
 use crate::driver::ledger::Ledger;
+pub use crate::driver::shared::Milestone;
+use crate::driver::shared::Shared;
 use crate::exec::{Config, Outcome, Program, RunResult};
 use crate::output::suite::{SuiteWriter, Test};
 use anyhow::Result;
@@ -11,17 +14,6 @@ use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-
-/// The session's figures at a moment when one of them changed (coverage over time).
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
-pub struct Milestone {
-    pub time_s: f64,
-    pub covered: usize,
-    pub unreachable: usize,
-    pub tests: usize,
-    /// Program runs so far.
-    pub iterations: u64,
-}
 
 #[derive(Clone, Debug)]
 pub struct Budget {
@@ -33,19 +25,22 @@ pub struct Budget {
 pub struct Session<'p> {
     pub program: &'p Program,
     pub goals: Goals,
+    /// This worker's view of the shared ledger, refreshed whenever this worker reports and
+    /// whenever another worker changed the ledger since.
     pub ledger: Ledger,
-    pub out: SuiteWriter,
+    shared: Arc<Shared>,
+    /// The shared ledger's version the view was taken at.
+    seen: u64,
     pub budget: Budget,
     pub start: Instant,
+    /// Program runs of this worker.
     pub iterations: u64,
     pub interrupted: Arc<AtomicBool>,
+    /// Crash places this worker already offered (the shared results decide).
     crash_sites: HashSet<String>,
-    pub quiet: bool,
     /// Shown what techniques are doing (a progress bar), at most every 100 ms.
     progress: Option<Box<dyn FnMut(&Ledger, usize, &str) + 'p>>,
     last_tick: Instant,
-    /// Every change of the coverage figures, in order.
-    pub history: Vec<Milestone>,
     on_milestone: Option<Box<dyn FnMut(&Milestone) + 'p>>,
     /// Resident memory at which the search stops (Cairn's own data; runs have their own limit).
     pub memory_limit: Option<u64>,
@@ -76,20 +71,21 @@ impl<'p> Session<'p> {
     ) -> Session<'p> {
         let goals = Goals::of(&program.module);
         let ledger = Ledger::new(&goals);
+        let start = Instant::now();
+        let shared = Arc::new(Shared::new(ledger.clone(), out, start));
         Session {
             program,
             goals,
             ledger,
-            out,
+            shared,
+            seen: 0,
             budget,
-            start: Instant::now(),
+            start,
             iterations: 0,
             interrupted,
             crash_sites: HashSet::new(),
-            quiet: false,
             progress: None,
             last_tick: Instant::now(),
-            history: vec![],
             on_milestone: None,
             memory_limit: None,
             memory_checked: Cell::new(None),
@@ -99,6 +95,54 @@ impl<'p> Session<'p> {
         }
     }
 
+    /// What a worker thread needs to join this session's generation with a session of its own.
+    pub fn fork(&self) -> Fork<'p> {
+        Fork {
+            program: self.program,
+            goals: self.goals.clone(),
+            shared: self.shared.clone(),
+            budget: self.budget.clone(),
+            start: self.start,
+            interrupted: self.interrupted.clone(),
+            memory_limit: self.memory_limit,
+        }
+    }
+
+    /// The results all workers share.
+    pub fn shared(&self) -> &Arc<Shared> {
+        &self.shared
+    }
+
+    /// Tests written so far (all workers).
+    pub fn tests(&self) -> usize {
+        self.shared.tests()
+    }
+
+    /// Every change of the coverage figures so far, in order.
+    pub fn history(&self) -> Vec<Milestone> {
+        self.shared.lock().history.clone()
+    }
+
+    /// Refreshes the ledger view if another worker changed the shared ledger.
+    pub fn sync(&mut self) {
+        self.seen = self.shared.refresh(&mut self.ledger, self.seen);
+    }
+
+    fn milestone(&mut self, m: Option<Milestone>) {
+        self.sync();
+        if let (Some(m), Some(f)) = (m, &mut self.on_milestone) {
+            f(&m);
+        }
+    }
+
+    /// Writes goals.json, summary.json (the figures plus `extra`) and the zip.
+    pub fn write_results(&mut self, extra: serde_json::Value) -> Result<serde_json::Value> {
+        let mut r = self.shared.lock();
+        let r = &mut *r;
+        r.out
+            .finish(&self.program.module, &self.goals, &r.ledger, extra)
+    }
+
     /// Calls `f` at every change of the coverage figures (benchmarks follow coverage with it).
     pub fn on_milestone(&mut self, f: impl FnMut(&Milestone) + 'p) {
         self.on_milestone = Some(Box::new(f));
@@ -106,33 +150,20 @@ impl<'p> Session<'p> {
 
     /// Records the figures if they changed since the last milestone (and appends coverage.csv).
     pub fn note_progress(&mut self) -> Result<()> {
-        let (covered, unreachable, tests) =
-            (self.ledger.covered, self.ledger.unreachable, self.out.tests);
-        if self
-            .history
-            .last()
-            .is_some_and(|m| (m.covered, m.unreachable, m.tests) == (covered, unreachable, tests))
-        {
-            return Ok(());
-        }
-        let m = Milestone {
-            time_s: self.start.elapsed().as_secs_f64(),
-            covered,
-            unreachable,
-            tests,
-            iterations: self.iterations,
+        let m = {
+            let shared = self.shared.clone();
+            let mut r = shared.lock();
+            shared.note_progress(&mut r)?
         };
-        self.history.push(m);
-        if let Some(f) = &mut self.on_milestone {
-            f(&m);
-        }
-        self.out.progress(&self.ledger, self.iterations)
+        self.milestone(m);
+        Ok(())
     }
 
-    /// Marks `goal` proven unreachable (`how`: the proof's kind).
+    /// Marks `goal` proven unreachable (`how`: the proof's kind), for every worker.
     pub fn prove_unreachable(&mut self, goal: usize, how: &str) -> Result<()> {
-        self.ledger.prove_unreachable(goal, how);
-        self.note_progress()
+        let m = self.shared.prove_unreachable(goal, how)?;
+        self.milestone(m);
+        Ok(())
     }
 
     /// Shows progress with `show(ledger, tests, what the current technique is doing)`.
@@ -140,12 +171,17 @@ impl<'p> Session<'p> {
         self.progress = Some(Box::new(show));
     }
 
+    /// Stops showing progress (the display's owner clears it when dropped).
+    pub fn end_progress(&mut self) {
+        self.progress = None;
+    }
+
     /// A technique's heartbeat: `what` is only formatted when progress is shown.
     pub fn tick(&mut self, what: impl FnOnce() -> String) {
         if let Some(show) = &mut self.progress {
             if self.last_tick.elapsed() >= Duration::from_millis(100) {
                 self.last_tick = Instant::now();
-                show(&self.ledger, self.out.tests, &what());
+                show(&self.ledger, self.shared.tests(), &what());
             }
         }
     }
@@ -198,9 +234,13 @@ impl<'p> Session<'p> {
 
     /// Test-Comp's coverage-error property: branch goals do not count, only error calls.
     pub fn only_error_goals(&mut self) {
-        for g in 0..self.goals.num_branches {
-            self.ledger.ignore(g);
-        }
+        self.ignore_goals(0..self.goals.num_branches);
+    }
+
+    /// Takes goals out of this generation (for every worker).
+    pub fn ignore_goals(&mut self, goals: impl IntoIterator<Item = usize>) {
+        self.shared.ignore(goals);
+        self.sync();
     }
 
     /// True when the budget is spent, the user interrupted, Cairn's memory reached its limit,
@@ -208,18 +248,22 @@ impl<'p> Session<'p> {
     pub fn should_stop(&self) -> bool {
         self.interrupted.load(Ordering::Relaxed)
             || self.start.elapsed() >= self.budget.time
-            || self.budget.max_tests.is_some_and(|m| self.out.tests >= m)
+            || self
+                .budget
+                .max_tests
+                .is_some_and(|m| self.shared.tests() >= m)
             || self
                 .budget
                 .max_iterations
-                .is_some_and(|m| self.iterations >= m)
-            || self.ledger.all_decided()
+                .is_some_and(|m| self.shared.runs() >= m)
+            || self.shared.all_decided()
             || self.over_memory()
     }
 
     /// Counts a run that cannot become a test (a run of an abstraction of the program).
     pub fn count_run(&mut self) {
         self.iterations += 1;
+        self.shared.count_run();
     }
 
     /// Calls `f` with every run recorded (benchmarks count valid inputs with it).
@@ -231,6 +275,7 @@ impl<'p> Session<'p> {
     /// Returns the goals it newly covered.
     pub fn record(&mut self, r: &RunResult, found_by: &str) -> Result<Vec<usize>> {
         self.iterations += 1;
+        self.shared.count_run();
         if let Some(f) = &mut self.on_run {
             f(r);
         }
@@ -254,27 +299,35 @@ impl<'p> Session<'p> {
             }
             _ => {}
         }
-        if self.budget.max_tests.is_some_and(|m| self.out.tests >= m) {
+        if self
+            .budget
+            .max_tests
+            .is_some_and(|m| self.shared.tests() >= m)
+        {
             return Ok(vec![]);
         }
         let covers = self.goals.covered_by(r);
-        let fresh = self.ledger.new_goals(&covers);
-        let new_crash = match &r.outcome {
-            Outcome::Fault { kind, loc } => self
-                .crash_sites
-                .insert(format!("{kind}@{}:{}", loc.line, loc.col)),
-            _ => false,
+        let crash = match &r.outcome {
+            Outcome::Fault { kind, loc } => Some(format!("{kind}@{}:{}", loc.line, loc.col)),
+            _ => None,
         };
-        if fresh.is_empty() && !new_crash {
-            return Ok(fresh);
+        // Most runs cover nothing new: they need no lock (a stale view only costs one).
+        let new_crash = crash
+            .as_ref()
+            .is_some_and(|c| !self.crash_sites.contains(c));
+        if self.ledger.new_goals(&covers).is_empty() && !new_crash {
+            self.sync();
+            return Ok(vec![]);
         }
-        let error = covers
-            .iter()
-            .any(|&g| self.goals.goals[g].kind == GoalKind::Error);
-        let t = Test {
+        if let Some(c) = &crash {
+            self.crash_sites.insert(c.clone());
+        }
+        let test = || Test {
             inputs: r.inputs.clone(),
+            error: covers
+                .iter()
+                .any(|&g| self.goals.goals[g].kind == GoalKind::Error),
             covers: covers.clone(),
-            error,
             found_by: found_by.to_string(),
             time_s: self.start.elapsed().as_secs_f64(),
             outcome: r.outcome.clone(),
@@ -283,13 +336,49 @@ impl<'p> Session<'p> {
                 _ => None,
             },
             steps: r.steps,
-            iteration: self.iterations,
+            iteration: self.shared.runs(),
         };
-        let n = self.out.add(&t)?;
-        for g in &fresh {
-            self.ledger.cover(*g, n);
+        let kept = self.shared.offer(&covers, crash, test)?;
+        self.milestone(kept.milestone);
+        Ok(kept.fresh)
+    }
+}
+
+/// A session's share of a generation, sent to a worker thread: `session` there makes the
+/// worker's own session (techniques are built per thread: Z3 contexts are per thread).
+pub struct Fork<'p> {
+    program: &'p Program,
+    goals: Goals,
+    shared: Arc<Shared>,
+    budget: Budget,
+    start: Instant,
+    interrupted: Arc<AtomicBool>,
+    memory_limit: Option<u64>,
+}
+
+impl<'p> Fork<'p> {
+    pub fn session(self) -> Session<'p> {
+        let mut ledger = Ledger::new(&self.goals);
+        let seen = self.shared.refresh(&mut ledger, u64::MAX);
+        Session {
+            program: self.program,
+            goals: self.goals,
+            ledger,
+            shared: self.shared,
+            seen,
+            budget: self.budget,
+            start: self.start,
+            iterations: 0,
+            interrupted: self.interrupted,
+            crash_sites: HashSet::new(),
+            progress: None,
+            last_tick: Instant::now(),
+            on_milestone: None,
+            memory_limit: self.memory_limit,
+            memory_checked: Cell::new(None),
+            memory_exceeded: Cell::new(false),
+            runs: RunCounts::default(),
+            on_run: None,
         }
-        self.note_progress()?;
-        Ok(fresh)
     }
 }

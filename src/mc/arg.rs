@@ -799,6 +799,13 @@ impl<'m> ModelChecker<'m> {
                 arg.complete = false;
                 break;
             }
+            s.tick(|| {
+                format!(
+                    "model checker: {} ARG nodes, {} refinements",
+                    arg.nodes.len(),
+                    self.stats.refinements
+                )
+            });
             let (loc, stack, preds) = (
                 arg.nodes[n].loc,
                 arg.nodes[n].stack.clone(),
@@ -1089,7 +1096,7 @@ impl<'m> ModelChecker<'m> {
             if s.ledger.status[g] == Status::Unknown {
                 let t = t + (started_at - self.started).as_secs_f64();
                 self.decided.insert(g, ("invariant".into(), t));
-                s.ledger.prove_unreachable(g, "model checker (invariant)");
+                s.prove_unreachable(g, "model checker (invariant)")?;
                 self.stats.proved_unreachable += 1;
                 self.stats.proved_by_invariant += 1;
             }
@@ -1192,10 +1199,9 @@ impl<'m> ModelChecker<'m> {
             for g in provable {
                 let t = self.started.elapsed().as_secs_f64();
                 self.decided.insert(g, ("arg".into(), t));
-                s.ledger.prove_unreachable(g, "model checker");
+                s.prove_unreachable(g, "model checker")?;
                 self.stats.proved_unreachable += 1;
             }
-            s.out.progress(&s.ledger, s.iterations)?;
         }
         let left = total.saturating_sub(start.elapsed());
         if !s.interrupted.load(std::sync::atomic::Ordering::Relaxed) {

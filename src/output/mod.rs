@@ -1,5 +1,7 @@
 //! Writers of Cairn's outputs and the native replay check.
 
 pub mod harness;
+pub mod merge;
 pub mod replay;
+pub mod report;
 pub mod suite;

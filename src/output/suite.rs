@@ -98,6 +98,7 @@ fn cairn_file(sub: &str, name: &str) -> bool {
         "tests" => numbered("", ".json"),
         "test-suite" => name == "metadata.xml" || numbered("test", ".xml"),
         "replay" => name == "harness.c",
+        "report" => name == "index.html",
         _ => false,
     }
 }
@@ -127,7 +128,7 @@ pub fn prepare_output_dir(dir: &Path) -> Result<()> {
         Ok(v)
     };
     for (name, path, is_dir) in entries(dir)? {
-        if is_dir && matches!(name.as_str(), "tests" | "test-suite" | "replay") {
+        if is_dir && matches!(name.as_str(), "tests" | "test-suite" | "replay" | "report") {
             for (n, p, d) in entries(&path)? {
                 if !d && cairn_file(&name, &n) {
                     ours.push(p);
@@ -407,25 +408,30 @@ impl SuiteWriter {
     }
 
     fn write_zip(&self) -> Result<()> {
-        let tmp = self.dir.join(".test-suite.zip.tmp");
-        let f = File::create(&tmp)?;
-        let mut z = zip::ZipWriter::new(f);
-        let opts: zip::write::SimpleFileOptions = zip::write::SimpleFileOptions::default()
-            .compression_method(zip::CompressionMethod::Deflated);
-        let mut names: Vec<PathBuf> = fs::read_dir(self.dir.join("test-suite"))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| !p.file_name().unwrap().to_string_lossy().starts_with('.'))
-            .collect();
-        names.sort();
-        for p in names {
-            let name = format!("test-suite/{}", p.file_name().unwrap().to_string_lossy());
-            z.start_file(name, opts)?;
-            z.write_all(&fs::read(&p)?)?;
-        }
-        z.finish()?;
-        fs::rename(&tmp, self.dir.join("test-suite.zip"))?;
-        Ok(())
+        write_zip(&self.dir)
     }
+}
+
+/// `dir/test-suite.zip` from the files of `dir/test-suite/` (written atomically).
+pub fn write_zip(dir: &Path) -> Result<()> {
+    let tmp = dir.join(".test-suite.zip.tmp");
+    let f = File::create(&tmp)?;
+    let mut z = zip::ZipWriter::new(f);
+    let opts: zip::write::SimpleFileOptions = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    let mut names: Vec<PathBuf> = fs::read_dir(dir.join("test-suite"))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| !p.file_name().unwrap().to_string_lossy().starts_with('.'))
+        .collect();
+    names.sort();
+    for p in names {
+        let name = format!("test-suite/{}", p.file_name().unwrap().to_string_lossy());
+        z.start_file(name, opts)?;
+        z.write_all(&fs::read(&p)?)?;
+    }
+    z.finish()?;
+    fs::rename(&tmp, dir.join("test-suite.zip"))?;
+    Ok(())
 }
 
 /// UTC timestamp `YYYY-MM-DDTHH:MM:SSZ` without a date-time crate.

@@ -491,7 +491,7 @@ impl Walk {
                     return Answer::Sat(a);
                 }
             }
-            if Instant::now() >= deadline {
+            if Instant::now() >= deadline || super::solver::solvers_interrupted() {
                 break;
             }
         }
@@ -510,7 +510,8 @@ impl Walk {
             if err == 0.0 {
                 return Some(cur);
             }
-            if i % 16 == 0 && Instant::now() >= deadline {
+            // Ctrl-C ends a walk as it ends Z3's queries.
+            if i % 16 == 0 && (Instant::now() >= deadline || super::solver::solvers_interrupted()) {
                 return None;
             }
             self.stats.iterations += 1;

@@ -641,17 +641,20 @@ pub fn run_z3(script: &str, enc: Encoding, timeout: Duration) -> Answer {
                 let mut finished = lock.lock().unwrap();
                 let end = Instant::now() + timeout;
                 // Repeated: an interrupt that arrives before Z3 starts working is forgotten.
+                // Ctrl-C and SIGTERM stop it too (this context is not in the solver layer's
+                // registry): checked every 50 ms.
                 while !*finished {
                     let left = end.saturating_duration_since(Instant::now());
-                    if left.is_zero() {
+                    let stop = left.is_zero() || crate::smt::solver::solvers_interrupted();
+                    if stop {
                         if let Some(c) = std::ptr::NonNull::new(ctx_addr as *mut _Z3_context) {
                             Z3_interrupt(c);
                         }
                     }
-                    let wait = if left.is_zero() {
+                    let wait = if stop {
                         Duration::from_millis(20)
                     } else {
-                        left
+                        left.min(Duration::from_millis(50))
                     };
                     finished = cv.wait_timeout(finished, wait).unwrap().0;
                 }

@@ -1,0 +1,199 @@
+//! What every worker of one generation shares: the ledger that decides each goal, the output
+//! directory and the coverage history, behind one mutex. Workers keep a view of the ledger
+//! (refreshed when the shared one moves) and send their results here, so tests are numbered
+//! once and deduplicated, and a proof from any worker holds for all of them.
+
+use crate::driver::ledger::Ledger;
+use crate::output::suite::{SuiteWriter, Test};
+use anyhow::Result;
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard};
+use std::time::Instant;
+
+/// The figures at a moment when one of them changed (coverage over time).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Milestone {
+    pub time_s: f64,
+    pub covered: usize,
+    pub unreachable: usize,
+    pub tests: usize,
+    /// Program runs so far (all workers).
+    pub iterations: u64,
+}
+
+pub struct Results {
+    pub ledger: Ledger,
+    pub out: SuiteWriter,
+    /// Every change of the coverage figures, in order.
+    pub history: Vec<Milestone>,
+    /// Fault kinds and places already kept as tests.
+    crash_sites: HashSet<String>,
+}
+
+pub struct Shared {
+    results: Mutex<Results>,
+    start: Instant,
+    /// Bumped at every change of the ledger: views refresh when it moved.
+    version: AtomicU64,
+    tests: AtomicUsize,
+    runs: AtomicU64,
+    all_decided: AtomicBool,
+    /// What each worker is doing (its latest heartbeat), for the progress display.
+    heartbeats: Mutex<Vec<String>>,
+}
+
+/// What offering a run to the shared results did.
+pub struct Kept {
+    /// Goals it covered first.
+    pub fresh: Vec<usize>,
+    /// A new milestone, when the figures changed.
+    pub milestone: Option<Milestone>,
+}
+
+impl Shared {
+    pub fn new(ledger: Ledger, out: SuiteWriter, start: Instant) -> Shared {
+        let all_decided = ledger.all_decided();
+        Shared {
+            results: Mutex::new(Results {
+                ledger,
+                out,
+                history: vec![],
+                crash_sites: HashSet::new(),
+            }),
+            start,
+            version: AtomicU64::new(0),
+            tests: AtomicUsize::new(0),
+            runs: AtomicU64::new(0),
+            all_decided: AtomicBool::new(all_decided),
+            heartbeats: Mutex::new(vec![]),
+        }
+    }
+
+    /// The results, locked. A worker that panicked while holding them left them consistent
+    /// (every change is made whole before anything can fail), so poisoning is ignored.
+    pub fn lock(&self) -> MutexGuard<'_, Results> {
+        self.results.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn version(&self) -> u64 {
+        self.version.load(Ordering::Acquire)
+    }
+
+    pub fn tests(&self) -> usize {
+        self.tests.load(Ordering::Relaxed)
+    }
+
+    pub fn runs(&self) -> u64 {
+        self.runs.load(Ordering::Relaxed)
+    }
+
+    pub fn count_run(&self) {
+        self.runs.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub fn all_decided(&self) -> bool {
+        self.all_decided.load(Ordering::Relaxed)
+    }
+
+    /// Call after changing the ledger (under the lock): views refresh, stop flags follow.
+    fn changed(&self, r: &Results) {
+        self.all_decided
+            .store(r.ledger.all_decided(), Ordering::Relaxed);
+        self.tests.store(r.out.tests, Ordering::Relaxed);
+        self.version.fetch_add(1, Ordering::Release);
+    }
+
+    /// Records the figures if they changed since the last milestone (and appends coverage.csv).
+    pub fn note_progress(&self, r: &mut Results) -> Result<Option<Milestone>> {
+        let (covered, unreachable, tests) = (r.ledger.covered, r.ledger.unreachable, r.out.tests);
+        if r.history
+            .last()
+            .is_some_and(|m| (m.covered, m.unreachable, m.tests) == (covered, unreachable, tests))
+        {
+            return Ok(None);
+        }
+        let m = Milestone {
+            time_s: self.start.elapsed().as_secs_f64(),
+            covered,
+            unreachable,
+            tests,
+            iterations: self.runs(),
+        };
+        r.history.push(m);
+        r.out.progress(&r.ledger, self.runs())?;
+        Ok(Some(m))
+    }
+
+    /// Keeps a run covering `covers` as a test if it covers a goal first or crashes at a new
+    /// place (`crash`: its fault kind and place). `test` makes the test (its number is given
+    /// here, under the lock, so numbers are dense and each test is written once).
+    pub fn offer(
+        &self,
+        covers: &[usize],
+        crash: Option<String>,
+        test: impl FnOnce() -> Test,
+    ) -> Result<Kept> {
+        let mut r = self.lock();
+        let fresh = r.ledger.new_goals(covers);
+        let new_crash = crash.is_some_and(|c| r.crash_sites.insert(c));
+        if fresh.is_empty() && !new_crash {
+            return Ok(Kept {
+                fresh,
+                milestone: None,
+            });
+        }
+        let n = r.out.add(&test())?;
+        for &g in &fresh {
+            r.ledger.cover(g, n);
+        }
+        self.changed(&r);
+        let milestone = self.note_progress(&mut r)?;
+        Ok(Kept { fresh, milestone })
+    }
+
+    /// Marks `goal` proven unreachable (`how`: the proof's kind).
+    pub fn prove_unreachable(&self, goal: usize, how: &str) -> Result<Option<Milestone>> {
+        let mut r = self.lock();
+        r.ledger.prove_unreachable(goal, how);
+        self.changed(&r);
+        self.note_progress(&mut r)
+    }
+
+    /// Takes goals out of this generation (other shards' goals, branches under `--goals error`).
+    pub fn ignore(&self, goals: impl IntoIterator<Item = usize>) {
+        let mut r = self.lock();
+        for g in goals {
+            r.ledger.ignore(g);
+        }
+        self.changed(&r);
+    }
+
+    /// Refreshes `view` if the shared ledger moved since `seen`; returns the version seen.
+    pub fn refresh(&self, view: &mut Ledger, seen: u64) -> u64 {
+        let v = self.version();
+        if v == seen {
+            return seen;
+        }
+        let r = self.lock();
+        view.clone_from(&r.ledger);
+        self.version()
+    }
+
+    /// Worker `i` says what it is doing.
+    pub fn heartbeat(&self, i: usize, what: String) {
+        let mut h = self.heartbeats.lock().unwrap_or_else(|e| e.into_inner());
+        if h.len() <= i {
+            h.resize(i + 1, String::new());
+        }
+        h[i] = what;
+    }
+
+    /// The workers' latest heartbeats.
+    pub fn heartbeats(&self) -> Vec<String> {
+        self.heartbeats
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+}

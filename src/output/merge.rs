@@ -1,0 +1,321 @@
+//! `cairn merge OUT DIR...`: output directories of runs on the same program (shards, or runs
+//! on different machines) joined by goal. A goal is covered when any run's test covers it,
+//! unreachable when a run proved it and no test covers it, unknown otherwise; a goal one run
+//! proved unreachable and another run's test covers is a soundness violation, reported.
+//!
+//! The merged suite keeps, in the order of the directories, each test that covers a goal no
+//! kept test covers yet or fails at a new place (kind and location), numbered anew.
+
+use crate::output::suite::{prepare_output_dir, write_atomic, write_zip};
+use anyhow::{Context, Result, bail};
+use serde_json::{Value, json};
+use std::collections::{BTreeMap, HashSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// What a merge decided.
+#[derive(Debug, serde::Serialize)]
+pub struct Merged {
+    pub total: usize,
+    pub covered: usize,
+    pub unreachable: usize,
+    pub unknown: usize,
+    pub tests: usize,
+    /// Goals proven unreachable in one directory and covered by a test of another.
+    pub violations: Vec<Violation>,
+}
+
+#[derive(Debug, serde::Serialize)]
+pub struct Violation {
+    pub goal: usize,
+    pub proof: String,
+    pub proved_in: String,
+    pub test: String,
+}
+
+/// One input directory, read.
+struct Run {
+    dir: PathBuf,
+    goals: Vec<Value>,
+    summary: Value,
+    /// (file name, test JSON), in number order.
+    tests: Vec<(String, Value)>,
+}
+
+fn read_json(p: &Path) -> Result<Value> {
+    let text = fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?;
+    serde_json::from_str(&text).with_context(|| format!("{} is not valid JSON", p.display()))
+}
+
+fn read_run(dir: &Path) -> Result<Run> {
+    if !dir.join("goals.json").is_file() {
+        bail!(
+            "{} is not a finished Cairn output directory (no goals.json)",
+            dir.display()
+        );
+    }
+    let goals = read_json(&dir.join("goals.json"))?
+        .as_array()
+        .cloned()
+        .with_context(|| format!("{}/goals.json is not a list of goals", dir.display()))?;
+    let summary = read_json(&dir.join("summary.json")).unwrap_or(Value::Null);
+    let mut names: Vec<String> = fs::read_dir(dir.join("tests"))
+        .with_context(|| format!("cannot read {}/tests", dir.display()))?
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".json") && !n.starts_with('.'))
+        .collect();
+    names.sort();
+    let mut tests = vec![];
+    for n in names {
+        let t = read_json(&dir.join("tests").join(&n))?;
+        tests.push((n, t));
+    }
+    Ok(Run {
+        dir: dir.to_path_buf(),
+        goals,
+        summary,
+        tests,
+    })
+}
+
+/// The fields that identify a goal: runs on the same program agree on them.
+fn identity(g: &Value) -> Value {
+    json!([
+        g["id"],
+        g["kind"],
+        g["function"],
+        g["outcome"],
+        g["line"],
+        g["column"]
+    ])
+}
+
+fn program_hash(dir: &Path) -> Option<String> {
+    let m = fs::read_to_string(dir.join("test-suite/metadata.xml")).ok()?;
+    let a = m.find("<programhash>")? + "<programhash>".len();
+    let b = m[a..].find('<')? + a;
+    Some(m[a..b].to_string())
+}
+
+/// Merges `dirs` into `out`.
+pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
+    if dirs.is_empty() {
+        bail!("usage: cairn merge OUT DIR... (at least one directory to merge)");
+    }
+    let runs: Vec<Run> = dirs.iter().map(|d| read_run(d)).collect::<Result<_>>()?;
+    let out_abs = fs::canonicalize(out).ok();
+    for r in &runs {
+        if out_abs.is_some() && fs::canonicalize(&r.dir).ok() == out_abs {
+            bail!(
+                "the output directory {} is one of the directories to merge",
+                out.display()
+            );
+        }
+    }
+    let first = &runs[0];
+    for r in &runs[1..] {
+        let same = r.goals.len() == first.goals.len()
+            && r.goals
+                .iter()
+                .zip(&first.goals)
+                .all(|(a, b)| identity(a) == identity(b));
+        if !same || program_hash(&r.dir) != program_hash(&first.dir) {
+            bail!(
+                "{} and {} are runs on different programs (or different options): their goals differ",
+                first.dir.display(),
+                r.dir.display()
+            );
+        }
+    }
+
+    // Tests: keep those that add coverage or a new failure, in directory order.
+    let n = first.goals.len();
+    let mut covering: Vec<Option<usize>> = vec![None; n];
+    let mut crash_sites = HashSet::new();
+    let mut kept: Vec<(&Run, &str, &Value)> = vec![];
+    for r in &runs {
+        for (name, t) in &r.tests {
+            let covers: Vec<usize> = t["covers"]
+                .as_array()
+                .map(|a| a.iter().filter_map(|g| g.as_u64()).map(|g| g as usize))
+                .into_iter()
+                .flatten()
+                .filter(|&g| g < n)
+                .collect();
+            let fresh: Vec<usize> = covers
+                .iter()
+                .copied()
+                .filter(|&g| covering[g].is_none())
+                .collect();
+            let new_crash = t["outcome"] == "fault"
+                && crash_sites.insert(format!("{}@{}", t["fault"], t["fault_location"]));
+            if fresh.is_empty() && !new_crash {
+                continue;
+            }
+            kept.push((r, name.as_str(), t));
+            for g in fresh {
+                covering[g] = Some(kept.len());
+            }
+        }
+    }
+
+    // Goals.
+    let mut violations = vec![];
+    let mut merged_goals = vec![];
+    let (mut covered, mut unreachable, mut unknown, mut ignored) = (0, 0, 0, 0);
+    for (i, g) in first.goals.iter().enumerate() {
+        let statuses: Vec<(&Run, &Value)> = runs.iter().map(|r| (r, &r.goals[i])).collect();
+        let proof = statuses
+            .iter()
+            .find(|(_, g)| g["status"] == "unreachable")
+            .map(|(r, g)| (r, g["proof"].as_str().unwrap_or("?").to_string()));
+        let all_ignored = statuses.iter().all(|(_, g)| g["status"] == "ignored");
+        let mut m = g.clone();
+        let o = m.as_object_mut().context("a goal is not an object")?;
+        o.remove("test");
+        o.remove("proof");
+        if let Some(t) = covering[i] {
+            if let Some((r, how)) = &proof {
+                violations.push(Violation {
+                    goal: i,
+                    proof: how.clone(),
+                    proved_in: r.dir.display().to_string(),
+                    test: format!("{}/tests/{}", kept[t - 1].0.dir.display(), kept[t - 1].1),
+                });
+            }
+            o.insert("status".into(), "covered".into());
+            o.insert("test".into(), format!("{t:06}").into());
+            covered += 1;
+        } else if let Some((_, how)) = proof {
+            o.insert("status".into(), "unreachable".into());
+            o.insert("proof".into(), how.into());
+            unreachable += 1;
+        } else if all_ignored {
+            o.insert("status".into(), "ignored".into());
+            o.insert("test".into(), Value::Null);
+            ignored += 1;
+        } else {
+            o.insert("status".into(), "unknown".into());
+            o.insert("test".into(), Value::Null);
+            unknown += 1;
+        }
+        merged_goals.push(m);
+    }
+
+    // Write.
+    prepare_output_dir(out)?;
+    for sub in ["tests", "test-suite", "replay"] {
+        fs::create_dir_all(out.join(sub))
+            .with_context(|| format!("cannot create {}/{sub}", out.display()))?;
+    }
+    for f in ["replay/harness.c", "test-suite/metadata.xml"] {
+        if let Ok(b) = fs::read(first.dir.join(f)) {
+            write_atomic(&out.join(f), &b)?;
+        }
+    }
+    for (k, (r, name, t)) in kept.iter().enumerate() {
+        let num = k + 1;
+        write_atomic(
+            &out.join(format!("tests/{num:06}.json")),
+            (serde_json::to_string_pretty(t)? + "\n").as_bytes(),
+        )?;
+        let stem = name.trim_end_matches(".json");
+        let xml = r.dir.join(format!("test-suite/test{stem}.xml"));
+        let b = fs::read(&xml).with_context(|| format!("cannot read {}", xml.display()))?;
+        write_atomic(&out.join(format!("test-suite/test{num:06}.xml")), &b)?;
+    }
+    write_atomic(
+        &out.join("goals.json"),
+        (serde_json::to_string_pretty(&merged_goals)? + "\n").as_bytes(),
+    )?;
+    let mut csv = coverage_csv(&runs);
+    // Tests of one run also cover goals of the others: the merged figures end the curve.
+    let end = runs
+        .iter()
+        .filter_map(|r| r.summary["time_s"].as_f64())
+        .fold(0.0, f64::max);
+    csv.push_str(&format!(
+        "{end:.3},{covered},{unreachable},{}\n",
+        kept.len()
+    ));
+    write_atomic(&out.join("coverage.csv"), csv.as_bytes())?;
+    let total = n - ignored;
+    let reachable = total - unreachable;
+    let mut proofs: BTreeMap<String, usize> = BTreeMap::new();
+    for g in &merged_goals {
+        if g["status"] == "unreachable" {
+            *proofs
+                .entry(g["proof"].as_str().unwrap_or("?").to_string())
+                .or_default() += 1;
+        }
+    }
+    let summary = json!({
+        "goals": {"total": total, "covered": covered, "unreachable": unreachable, "unknown": unknown},
+        "ignored_goals": ignored,
+        "branch_goals": first.summary["branch_goals"],
+        "error_goals": first.summary["error_goals"],
+        "coverage": if total == 0 { 1.0 } else { covered as f64 / total as f64 },
+        "coverage_of_reachable": if reachable == 0 { 1.0 } else { covered as f64 / reachable as f64 },
+        "tests": kept.len(),
+        "time_s": runs.iter().filter_map(|r| r.summary["time_s"].as_f64()).fold(0.0, f64::max),
+        "proofs": proofs,
+        "soundness_violations": violations.iter().map(|v| v.goal).collect::<Vec<_>>(),
+        "merged_from": runs.iter().map(|r| json!({
+            "dir": r.dir.display().to_string(),
+            "shard": r.summary["shard"],
+            "goals": r.summary["goals"],
+            "tests": r.tests.len(),
+            "time_s": r.summary["time_s"],
+        })).collect::<Vec<_>>(),
+    });
+    write_atomic(
+        &out.join("summary.json"),
+        (serde_json::to_string_pretty(&summary)? + "\n").as_bytes(),
+    )?;
+    write_zip(out)?;
+    Ok(Merged {
+        total,
+        covered,
+        unreachable,
+        unknown,
+        tests: kept.len(),
+        violations,
+    })
+}
+
+/// Coverage over time of runs that ran side by side: at each moment, the sum of their figures
+/// (shards decide disjoint goals, so their counts add; tests: those the runs wrote).
+fn coverage_csv(runs: &[Run]) -> String {
+    let mut events: Vec<(f64, usize, [i64; 3])> = vec![];
+    for (k, r) in runs.iter().enumerate() {
+        let text = fs::read_to_string(r.dir.join("coverage.csv")).unwrap_or_default();
+        let mut last = [0i64; 3];
+        for line in text.lines().skip(1) {
+            let f: Vec<&str> = line.split(',').collect();
+            if f.len() < 4 {
+                continue;
+            }
+            let (Ok(t), Ok(c), Ok(u), Ok(n)) = (
+                f[0].parse::<f64>(),
+                f[1].parse::<i64>(),
+                f[2].parse::<i64>(),
+                f[3].parse::<i64>(),
+            ) else {
+                continue;
+            };
+            events.push((t, k, [c - last[0], u - last[1], n - last[2]]));
+            last = [c, u, n];
+        }
+    }
+    events.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let mut csv = String::from("time_s,covered,unreachable,tests\n");
+    let mut sum = [0i64; 3];
+    for (t, _, d) in events {
+        for i in 0..3 {
+            sum[i] += d[i];
+        }
+        csv.push_str(&format!("{t:.3},{},{},{}\n", sum[0], sum[1], sum[2]));
+    }
+    csv
+}
