@@ -1,6 +1,7 @@
 //! The `cairn` command line.
 
 use anyhow::{Context, Result, bail};
+use cairn::analysis::defuse::DefUse;
 use cairn::analysis::goals::Goals;
 use cairn::driver::session::{Budget, Session};
 use cairn::exec::input::Replay;
@@ -58,9 +59,24 @@ enum Dm {
     Ilp32,
 }
 
+/// What the goals are: branch outcomes (and error calls), or def-use pairs of variables.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Debug)]
+enum Criterion {
+    Branches,
+    DefUse,
+}
+
 impl Front {
+    fn opts_for(&self, criterion: Criterion) -> CompileOptions {
+        CompileOptions {
+            locals_in_memory: criterion == Criterion::DefUse,
+            ..self.opts()
+        }
+    }
+
     fn opts(&self) -> CompileOptions {
         CompileOptions {
+            locals_in_memory: false,
             includes: self.include.clone(),
             defines: self.define.clone(),
             data_model: match self.data_model {
@@ -112,6 +128,18 @@ enum Cmd {
         #[command(flatten)]
         front: Front,
     },
+    /// List the coverage goals of a program (branch outcomes, or def-use pairs).
+    Goals {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value = "branches")]
+        criterion: Criterion,
+        /// Print JSON (the goals.json entries) instead of one line per goal.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        front: Front,
+    },
     /// Run a program once on given input values.
     Run {
         #[arg(required = true)]
@@ -160,6 +188,10 @@ enum Cmd {
         /// Goals: all branches and error calls, or only the error calls (Test-Comp coverage-error).
         #[arg(long, value_enum, default_value = "branches")]
         goals: GoalSet,
+        /// Coverage criterion: branch outcomes, or def-use pairs of source variables (data-flow
+        /// testing; tests only, infeasible pairs are shown by exhaustive exploration).
+        #[arg(long, value_enum, default_value = "branches")]
+        criterion: Criterion,
         /// Accepted for compatibility: deciding goals with the model checker is the default.
         #[arg(long, hide = true)]
         prove: bool,
@@ -215,6 +247,10 @@ enum Cmd {
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
+        /// The criterion the suite was generated for (def-use claims are checked by the
+        /// lines of their uses).
+        #[arg(long, value_enum, default_value = "branches")]
+        criterion: Criterion,
         #[command(flatten)]
         front: Front,
     },
@@ -412,7 +448,7 @@ fn finish(
         "cairn: {} goals ({} branch outcomes, {} error calls{}): {} covered, {} unreachable{}, {} unknown; {} tests in {:.1}s -> {}",
         s.ledger.total(),
         s.goals.num_branches,
-        s.goals.len() - s.goals.num_branches,
+        s.goals.num_errors(),
         if s.ledger.ignored > 0 {
             format!(", {} ignored", s.ledger.ignored)
         } else {
@@ -477,8 +513,8 @@ fn progress_bar() -> Option<indicatif::ProgressBar> {
     Some(b)
 }
 
-fn load_program(files: &[PathBuf], front: &Front) -> Result<Program> {
-    let m = load(files, &front.opts())?;
+fn load_program(files: &[PathBuf], front: &Front, criterion: Criterion) -> Result<Program> {
+    let m = load(files, &front.opts_for(criterion))?;
     let mut p = Program::new(m);
     if p.module
         .function(&front.entry)
@@ -487,6 +523,9 @@ fn load_program(files: &[PathBuf], front: &Front) -> Result<Program> {
         bail!("no function `{}` with a body in the program", front.entry);
     }
     p.set_entry(&front.entry, front.buffer_size, front.symbolic_globals);
+    if criterion == Criterion::DefUse {
+        p.track_def_use();
+    }
     if cairn::analysis::escape::escapes(&p.module).uses_threads {
         eprintln!(
             "cairn: warning: threads run one after the other, each inside pthread_create: interleavings are not explored"
@@ -518,6 +557,60 @@ fn real_main(cli: Cli) -> Result<i32> {
             print!("{}", print_module(&m));
             Ok(0)
         }
+        Cmd::Goals {
+            files,
+            criterion,
+            json,
+            front,
+        } => {
+            let p = load_program(&files, &front, criterion)?;
+            let mut goals = Goals::of(&p.module);
+            if let Some(du) = &p.def_use {
+                goals.add_def_use(&p.module, du);
+            }
+            let first = goals.def_use_base.unwrap_or(0);
+            let list = &goals.goals[first..];
+            if json {
+                let v: Vec<serde_json::Value> = list
+                    .iter()
+                    .map(|g| {
+                        let mut o = serde_json::json!({"id": g.id, "kind": g.kind,
+                            "function": g.function, "outcome": g.outcome, "line": g.loc.line});
+                        if let Some(du) = &g.def_use {
+                            o["variable"] = du.variable.clone().into();
+                            o["def_line"] = du.def_line.into();
+                            o["use_line"] = du.use_line.into();
+                            o["use_kind"] = du.use_kind.into();
+                        }
+                        o
+                    })
+                    .collect();
+                println!("{}", serde_json::to_string_pretty(&v)?);
+            } else {
+                for g in list {
+                    match &g.def_use {
+                        Some(du) => println!(
+                            "{:4} {}: {} def {} {} {} {}",
+                            g.id,
+                            g.function,
+                            du.variable,
+                            du.def_line,
+                            du.use_kind,
+                            du.use_line,
+                            g.outcome
+                        ),
+                        None => println!(
+                            "{:4} {} {} {}",
+                            g.id,
+                            g.function,
+                            p.module.loc_string(g.loc),
+                            g.outcome
+                        ),
+                    }
+                }
+            }
+            Ok(0)
+        }
         Cmd::Run {
             files,
             inputs,
@@ -527,7 +620,7 @@ fn real_main(cli: Cli) -> Result<i32> {
             limits,
             front,
         } => {
-            let p = load_program(&files, &front)?;
+            let p = load_program(&files, &front, Criterion::Branches)?;
             let values = match test {
                 Some(t) => cairn::output::suite::read_test_values(&t)?
                     .into_iter()
@@ -601,7 +694,7 @@ fn real_main(cli: Cli) -> Result<i32> {
             limits,
             front,
         } => {
-            let p = load_program(&files, &front)?;
+            let p = load_program(&files, &front, Criterion::Branches)?;
             let mut s = session(&p, &files, &out, time, goals, &limits, None, None)?;
             let mut mc = cairn::driver::prove::ModelChecking::new(&s)?;
             let stats = cairn::driver::generate::run(&mut s, &mut mc)?;
@@ -621,6 +714,7 @@ fn real_main(cli: Cli) -> Result<i32> {
             max_steps,
             limits,
             goals,
+            criterion,
             prove: _,
             tests_only,
             mc_share,
@@ -630,7 +724,7 @@ fn real_main(cli: Cli) -> Result<i32> {
             lazy,
             front,
         } => {
-            let p = load_program(&files, &front)?;
+            let p = load_program(&files, &front, criterion)?;
             let mut s = session(
                 &p,
                 &files,
@@ -641,11 +735,15 @@ fn real_main(cli: Cli) -> Result<i32> {
                 max_tests,
                 max_iterations,
             )?;
+            if criterion == Criterion::DefUse {
+                s.only_def_use_goals();
+            }
             let plan = cairn::driver::generate::Plan {
                 strategy: strategy.name().into(),
                 seed,
                 cfg: s.run_config(&limits.config(max_steps)),
-                tests_only,
+                // The model checker decides branch goals only (def-use pairs: issue 12).
+                tests_only: tests_only || criterion == Criterion::DefUse,
                 mc_share,
                 solver: cairn::driver::concolic::SolverOptions {
                     kind: solver,
@@ -675,10 +773,18 @@ fn real_main(cli: Cli) -> Result<i32> {
             stats.insert("solver_kind".into(), solver.name().into());
             finish(&mut s, &p, &out, stats)
         }
-        Cmd::Replay { args, json, front } => {
+        Cmd::Replay {
+            args,
+            json,
+            criterion,
+            front,
+        } => {
             let (args, dir) = split_replay_args(args)?;
-            let p = load(&args, &front.opts()).context("loading the program")?;
-            let goals = Goals::of(&p);
+            let p = load(&args, &front.opts_for(criterion)).context("loading the program")?;
+            let mut goals = Goals::of(&p);
+            if criterion == Criterion::DefUse {
+                goals.add_def_use(&p, &DefUse::compute(&p, &front.entry));
+            }
             let rep = cairn::output::replay::replay(
                 &args,
                 &front.opts(),

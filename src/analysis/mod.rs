@@ -2,6 +2,7 @@
 
 pub mod cfg;
 pub mod dead;
+pub mod defuse;
 pub mod effects;
 pub mod escape;
 pub mod expectation;

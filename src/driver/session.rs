@@ -74,7 +74,10 @@ impl<'p> Session<'p> {
         budget: Budget,
         interrupted: Arc<AtomicBool>,
     ) -> Session<'p> {
-        let goals = Goals::of(&program.module);
+        let mut goals = Goals::of(&program.module);
+        if let Some(du) = &program.def_use {
+            goals.add_def_use(&program.module, du);
+        }
         let ledger = Ledger::new(&goals);
         Session {
             program,
@@ -199,6 +202,14 @@ impl<'p> Session<'p> {
     /// Test-Comp's coverage-error property: branch goals do not count, only error calls.
     pub fn only_error_goals(&mut self) {
         for g in 0..self.goals.num_branches {
+            self.ledger.ignore(g);
+        }
+    }
+
+    /// Data-flow testing: only the def-use pairs count (branch and error goals are ignored).
+    pub fn only_def_use_goals(&mut self) {
+        let base = self.goals.def_use_base.unwrap_or(self.goals.len());
+        for g in 0..base {
             self.ledger.ignore(g);
         }
     }
