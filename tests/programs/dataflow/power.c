@@ -1,6 +1,6 @@
 #include <stdio.h>
 /* The paper's power function: the initial definition of res never reaches the uses after
-   the negative-exponent branch, because the loop always runs at least once there. */
+   the negative-exponent branch, because the loop always runs at least once there. */ extern int __VERIFIER_nondet_int(void);
 double power(int x, int y) {
     int exp;
     double res;
@@ -23,8 +23,8 @@ double power(int x, int y) {
 
 int main(void) {
     int x, y;
-    if (scanf("%d %d", &x, &y) != 2)
-        return 1;
+    x = __VERIFIER_nondet_int(), y = __VERIFIER_nondet_int();
+    /* inputs */
     if (y < -8 || y > 8)
         return 0;
     printf("%g\n", power(x, y));
