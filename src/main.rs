@@ -103,6 +103,11 @@ enum Strategy {
     Generational,
     /// Concolic, the pending branch with the largest expectation of uncovered branches behind it.
     Expectation,
+    /// Data flow (--criterion def-use): one pair at a time, the branch furthest along its cut
+    /// points, then closest to the next one.
+    CutPoint,
+    /// Data flow (--criterion def-use): the branch closest to the pair's definition, then to its use.
+    ShortestDistance,
 }
 
 impl Strategy {
@@ -115,6 +120,8 @@ impl Strategy {
             Strategy::Cfg => "cfg",
             Strategy::Generational => "generational",
             Strategy::Expectation => "expectation",
+            Strategy::CutPoint => "cut-point",
+            Strategy::ShortestDistance => "shortest-distance",
         }
     }
 }

@@ -25,8 +25,24 @@ fn load_dataflow(p: &Path) -> Program {
     prog
 }
 
-/// `function variable def_line use_kind use_line outcome` of a pair.
+/// `function variable def_line use_kind use_line outcome` of a pair; `def_line:column` when
+/// two definitions of the variable share the line (a `for` header).
 fn key(p: &Program, du: &DefUse, pair: usize) -> String {
+    let base = plain_key(p, du, pair);
+    let d = &du.defs[du.pairs[pair].def as usize];
+    let shared = du
+        .defs
+        .iter()
+        .any(|o| o.var == d.var && o.loc.line == d.loc.line && o.loc.col != d.loc.col);
+    if shared {
+        let (before, after) = base.split_once(&format!(" {} ", d.loc.line)).unwrap();
+        format!("{before} {}:{} {after}", d.loc.line, d.loc.col)
+    } else {
+        base
+    }
+}
+
+fn plain_key(p: &Program, du: &DefUse, pair: usize) -> String {
     let pr = &du.pairs[pair];
     let u = &du.uses[pr.use_ as usize];
     let d = &du.defs[pr.def as usize];
@@ -235,6 +251,35 @@ fn generation_covers_aliases_and_globals() {
             "main total 0 p-use 15 true",
             "main total 0 p-use 15 false",
             "main total 0 c-use 16",
+        ],
+    );
+}
+
+#[test]
+fn generation_covers_factorization() {
+    check_generation(
+        "factor.c",
+        &[
+            "factor n 6 p-use 19 false",
+            "factor last 9 c-use 20",
+            "main count 0 p-use 28 true",
+            "main count 0 p-use 28 false",
+            "main count 8 p-use 28 true",
+            "main count 8 p-use 28 false",
+            "main count 15 p-use 28 true",
+        ],
+    );
+}
+
+#[test]
+fn generation_proves_string_matching_pairs_infeasible() {
+    check_generation(
+        "strmatch.c",
+        &[
+            "find i 8:12 p-use 8 false",
+            "find j 9 p-use 10 false",
+            "find j 9 p-use 12 true",
+            "main k 21:14 p-use 21 false",
         ],
     );
 }

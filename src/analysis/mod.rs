@@ -3,6 +3,7 @@
 pub mod cfg;
 pub mod dead;
 pub mod defuse;
+pub mod dominators;
 pub mod effects;
 pub mod escape;
 pub mod expectation;
