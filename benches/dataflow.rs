@@ -4,7 +4,8 @@
 //!
 //! `cargo bench --bench dataflow -- [--time SECS] [--seeds N] [--strategies a,b,..] [FILE.c ...]`
 //! (default: every program in tests/programs/dataflow, 5 s, 3 seeds, dfs, random-branch,
-//! shortest-distance and cut-point).
+//! shortest-distance, cut-point, and cut-point+mc: cut-point guided search alternating with
+//! the model checker on cover-flag copies of the pairs left, half the time each).
 
 use cairn::driver::session::{Budget, Session};
 use cairn::exec::{Config, Program};
@@ -31,7 +32,13 @@ fn main() {
     let mut a = args::parse(
         5.0,
         3,
-        &["dfs", "random-branch", "shortest-distance", "cut-point"],
+        &[
+            "dfs",
+            "random-branch",
+            "shortest-distance",
+            "cut-point",
+            "cut-point+mc",
+        ],
     );
     if std::env::args().all(|x| !x.ends_with(".c")) {
         let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/programs/dataflow");
@@ -102,6 +109,10 @@ fn run_one(p: &Program, f: &std::path::Path, strategy: &str, seed: u64, time: f6
     };
     let mut s = Session::new(p, w, budget, Arc::new(AtomicBool::new(false)));
     s.only_def_use_goals();
+    let (strategy, with_mc) = match strategy.strip_suffix("+mc") {
+        Some(s) => (s, true),
+        None => (strategy, false),
+    };
     let plan = cairn::driver::generate::Plan {
         strategy: strategy.into(),
         seed,
@@ -109,8 +120,8 @@ fn run_one(p: &Program, f: &std::path::Path, strategy: &str, seed: u64, time: f6
             max_steps: 10_000_000,
             ..Config::default()
         },
-        tests_only: true,
-        mc_share: 0.25,
+        tests_only: !with_mc,
+        mc_share: 0.5,
         solver: Default::default(),
         lazy: None,
     };

@@ -196,7 +196,7 @@ enum Cmd {
         #[arg(long, value_enum, default_value = "branches")]
         goals: GoalSet,
         /// Coverage criterion: branch outcomes, or def-use pairs of source variables (data-flow
-        /// testing; tests only, infeasible pairs are shown by exhaustive exploration).
+        /// testing: the model checker decides pairs one at a time through cover flags).
         #[arg(long, value_enum, default_value = "branches")]
         criterion: Criterion,
         /// Accepted for compatibility: deciding goals with the model checker is the default.
@@ -749,8 +749,7 @@ fn real_main(cli: Cli) -> Result<i32> {
                 strategy: strategy.name().into(),
                 seed,
                 cfg: s.run_config(&limits.config(max_steps)),
-                // The model checker decides branch goals only (def-use pairs: issue 12).
-                tests_only: tests_only || criterion == Criterion::DefUse,
+                tests_only,
                 mc_share,
                 solver: cairn::driver::concolic::SolverOptions {
                     kind: solver,

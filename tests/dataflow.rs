@@ -283,3 +283,116 @@ fn generation_proves_string_matching_pairs_infeasible() {
         ],
     );
 }
+
+/// The cover-flag copy of a pair reaches its goal on every run that covers the pair (and,
+/// without pointers or repeated calls, only on those): the model checker's verdicts on the
+/// copy are verdicts on the pair.
+#[test]
+fn cover_flag_copies_reach_their_goal_exactly_when_the_pair_is_covered() {
+    use cairn::analysis::coverflag::{recursive_functions, reduce};
+    for (name, inputs, exact) in [
+        (
+            "power.c",
+            vec![
+                vec!["2", "3"],
+                vec!["2", "0"],
+                vec!["0", "-2"],
+                vec!["3", "-1"],
+                vec!["1", "9"],
+            ],
+            true,
+        ),
+        (
+            "factor.c",
+            vec![vec!["12"], vec!["7"], vec!["49"], vec!["1"], vec!["150"]],
+            true,
+        ),
+        ("alias.c", vec![vec!["1"], vec!["0"]], false),
+    ] {
+        let p = load_dataflow(&program(name));
+        let du = p.def_use.as_ref().unwrap();
+        let rec = recursive_functions(&p.module);
+        let runs: Vec<Vec<u32>> = inputs
+            .iter()
+            .map(|i| {
+                let vals = i.iter().map(|s| s.to_string()).collect();
+                p.run(&mut Replay::new(vals), &Config::default()).def_use
+            })
+            .collect();
+        for pair in 0..du.pairs.len() {
+            let red = reduce(&p.module, du, pair as u32, &rec).expect("reducible");
+            let mut copy = Program::new(red.module);
+            copy.entry = p.entry.clone();
+            for (i, run) in inputs.iter().zip(&runs) {
+                let vals = i.iter().map(|s| s.to_string()).collect();
+                let r = copy.run(&mut Replay::new(vals), &Config::default());
+                let reached = r.branches[red.goal as usize];
+                let covered = run.contains(&(pair as u32));
+                let k = key(&p, du, pair);
+                assert!(
+                    !covered || reached,
+                    "{name} {i:?}: {k} covered, copy's goal missed"
+                );
+                if exact {
+                    assert!(
+                        covered || !reached,
+                        "{name} {i:?}: {k} not covered, goal reached"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The model checker proves pairs infeasible through cover flags (only known infeasible ones).
+#[test]
+fn model_checker_proves_pairs_infeasible() {
+    let src = program("factor.c");
+    let out = std::env::temp_dir().join(format!("cairn-dataflow-mc-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let st = Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args(["gen", "--criterion", "def-use", "--strategy", "cut-point"])
+        .args(["--time", "12s", "--mc-share", "0.9"])
+        .arg(&src)
+        .arg("--out")
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let proofs = summary["proofs"]["model checker (def-use)"]
+        .as_u64()
+        .unwrap_or(0);
+    assert!(proofs >= 1, "no pair proven infeasible: {summary}");
+    let p = load_dataflow(&src);
+    let du = p.def_use.as_ref().unwrap();
+    let infeasible = [
+        "factor n 6 p-use 19 false",
+        "factor last 9 c-use 20",
+        "main count 0 p-use 28 true",
+        "main count 0 p-use 28 false",
+        "main count 8 p-use 28 true",
+        "main count 8 p-use 28 false",
+        "main count 15 p-use 28 true",
+    ];
+    let goals: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("goals.json")).unwrap()).unwrap();
+    let pairs: Vec<&serde_json::Value> = goals
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["kind"] == "def-use")
+        .collect();
+    let base = pairs[0]["id"].as_u64().unwrap() as usize;
+    for g in pairs {
+        if g["status"] == "unreachable" {
+            let k = key(&p, du, g["id"].as_u64().unwrap() as usize - base);
+            assert!(
+                infeasible.contains(&k.as_str()),
+                "feasible pair {k} proven infeasible"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -2,6 +2,7 @@
 //! against one session until every goal is decided or the budget ends.
 
 use crate::driver::concolic::{Concolic, SolverOptions};
+use crate::driver::dataflow::DefUseProving;
 use crate::driver::lazy::LazyExpansion;
 use crate::driver::prove::{ModelChecking, static_check};
 use crate::driver::random::RandomTesting;
@@ -66,11 +67,15 @@ pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Tec
     // Testing first (cheap goals go fast), the model checker on what is left, in rounds that
     // double so that deep goals get long stretches of both.
     let first = (s.budget.time / 16).max(Duration::from_millis(500));
+    // Def-use pairs go to the model checker one at a time, as cover-flag goals.
+    let prover: Box<dyn Technique + 'p> = if s.program.def_use.is_some() {
+        let slice = (s.budget.time / 8).clamp(Duration::from_millis(250), Duration::from_secs(10));
+        Box::new(DefUseProving::new(&plan.cfg, slice))
+    } else {
+        Box::new(ModelChecking::new(s)?)
+    };
     Ok(Box::new(Alternate::new(
-        vec![
-            (testing, 1.0 - plan.mc_share),
-            (Box::new(ModelChecking::new(s)?), plan.mc_share),
-        ],
+        vec![(testing, 1.0 - plan.mc_share), (prover, plan.mc_share)],
         first,
     )))
 }

@@ -1,6 +1,7 @@
 //! Orchestrators: techniques that generate tests against the shared goal ledger.
 
 pub mod concolic;
+pub mod dataflow;
 pub mod generate;
 pub mod lazy;
 pub mod ledger;
