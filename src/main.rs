@@ -1,6 +1,7 @@
 //! The `cairn` command line.
 
 use anyhow::{Context, Result, bail};
+use cairn::analysis::defuse::DefUse;
 use cairn::analysis::goals::Goals;
 use cairn::driver::session::{Budget, Session};
 use cairn::exec::input::Replay;
@@ -59,9 +60,24 @@ enum Dm {
     Ilp32,
 }
 
+/// What the goals are: branch outcomes (and error calls), or def-use pairs of variables.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Debug)]
+enum Criterion {
+    Branches,
+    DefUse,
+}
+
 impl Front {
+    fn opts_for(&self, criterion: Criterion) -> CompileOptions {
+        CompileOptions {
+            locals_in_memory: criterion == Criterion::DefUse,
+            ..self.opts()
+        }
+    }
+
     fn opts(&self) -> CompileOptions {
         CompileOptions {
+            locals_in_memory: false,
             includes: self.include.clone(),
             defines: self.define.clone(),
             data_model: match self.data_model {
@@ -91,6 +107,11 @@ enum Strategy {
     /// Abstraction-driven concolic testing: CFG-directed search over the product of the program
     /// and monitors from the model checker's ARGs, in turns with the model checker.
     Crabs,
+    /// Data flow (--criterion def-use): one pair at a time, the branch furthest along its cut
+    /// points, then closest to the next one.
+    CutPoint,
+    /// Data flow (--criterion def-use): the branch closest to the pair's definition, then to its use.
+    ShortestDistance,
 }
 
 impl Strategy {
@@ -104,6 +125,8 @@ impl Strategy {
             Strategy::Generational => "generational",
             Strategy::Expectation => "expectation",
             Strategy::Crabs => "crabs",
+            Strategy::CutPoint => "cut-point",
+            Strategy::ShortestDistance => "shortest-distance",
         }
     }
 }
@@ -114,6 +137,18 @@ enum Cmd {
     Ir {
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        #[command(flatten)]
+        front: Front,
+    },
+    /// List the coverage goals of a program (branch outcomes, or def-use pairs).
+    Goals {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value = "branches")]
+        criterion: Criterion,
+        /// Print JSON (the goals.json entries) instead of one line per goal.
+        #[arg(long)]
+        json: bool,
         #[command(flatten)]
         front: Front,
     },
@@ -170,6 +205,10 @@ enum Cmd {
         /// goals it states.
         #[arg(long, value_name = "FILE.prp")]
         property: Option<PathBuf>,
+        /// Coverage criterion: branch outcomes, or def-use pairs of source variables (data-flow
+        /// testing: the model checker decides pairs one at a time through cover flags).
+        #[arg(long, value_enum, default_value = "branches")]
+        criterion: Criterion,
         /// Accepted for compatibility: deciding goals with the model checker is the default.
         #[arg(long, hide = true)]
         prove: bool,
@@ -249,6 +288,10 @@ enum Cmd {
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
+        /// The criterion the suite was generated for (def-use claims are checked by the
+        /// lines of their uses).
+        #[arg(long, value_enum, default_value = "branches")]
+        criterion: Criterion,
         #[command(flatten)]
         front: Front,
     },
@@ -463,7 +506,6 @@ fn parse_solver(s: &str) -> Result<cairn::smt::solver::SolverKind, String> {
 fn interrupt_flag() -> Arc<AtomicBool> {
     let interrupted = Arc::new(AtomicBool::new(false));
     let i = interrupted.clone();
-    cairn::smt::solver::leave_signals_to_cairn();
     let _ = ctrlc::set_handler(move || {
         if i.swap(true, std::sync::atomic::Ordering::SeqCst) {
             std::process::exit(130);
@@ -522,7 +564,7 @@ fn finish(
         "cairn: {} goals ({} branch outcomes, {} error calls{}): {} covered, {} unreachable{}, {} unknown; {} tests in {:.1}s -> {}",
         s.ledger.total(),
         s.goals.num_branches,
-        s.goals.len() - s.goals.num_branches,
+        s.goals.num_errors(),
         if s.ledger.ignored > 0 {
             format!(", {} ignored", s.ledger.ignored)
         } else {
@@ -612,8 +654,8 @@ fn progress_line(l: &cairn::driver::ledger::Ledger, tests: usize, what: &str) ->
     )
 }
 
-fn load_program(files: &[PathBuf], front: &Front) -> Result<Program> {
-    let m = load(files, &front.opts())?;
+fn load_program(files: &[PathBuf], front: &Front, criterion: Criterion) -> Result<Program> {
+    let m = load(files, &front.opts_for(criterion))?;
     let mut p = Program::new(m);
     if p.module
         .function(&front.entry)
@@ -622,6 +664,9 @@ fn load_program(files: &[PathBuf], front: &Front) -> Result<Program> {
         bail!("no function `{}` with a body in the program", front.entry);
     }
     p.set_entry(&front.entry, front.buffer_size, front.symbolic_globals);
+    if criterion == Criterion::DefUse {
+        p.track_def_use();
+    }
     if cairn::analysis::escape::escapes(&p.module).uses_threads {
         eprintln!(
             "cairn: warning: threads run one after the other, each inside pthread_create: interleavings are not explored"
@@ -653,6 +698,60 @@ fn real_main(cli: Cli) -> Result<i32> {
             print!("{}", print_module(&m));
             Ok(0)
         }
+        Cmd::Goals {
+            files,
+            criterion,
+            json,
+            front,
+        } => {
+            let p = load_program(&files, &front, criterion)?;
+            let mut goals = Goals::of(&p.module);
+            if let Some(du) = &p.def_use {
+                goals.add_def_use(&p.module, du);
+            }
+            let first = goals.def_use_base.unwrap_or(0);
+            let list = &goals.goals[first..];
+            if json {
+                let v: Vec<serde_json::Value> = list
+                    .iter()
+                    .map(|g| {
+                        let mut o = serde_json::json!({"id": g.id, "kind": g.kind,
+                            "function": g.function, "outcome": g.outcome, "line": g.loc.line});
+                        if let Some(du) = &g.def_use {
+                            o["variable"] = du.variable.clone().into();
+                            o["def_line"] = du.def_line.into();
+                            o["use_line"] = du.use_line.into();
+                            o["use_kind"] = du.use_kind.into();
+                        }
+                        o
+                    })
+                    .collect();
+                println!("{}", serde_json::to_string_pretty(&v)?);
+            } else {
+                for g in list {
+                    match &g.def_use {
+                        Some(du) => println!(
+                            "{:4} {}: {} def {} {} {} {}",
+                            g.id,
+                            g.function,
+                            du.variable,
+                            du.def_line,
+                            du.use_kind,
+                            du.use_line,
+                            g.outcome
+                        ),
+                        None => println!(
+                            "{:4} {} {} {}",
+                            g.id,
+                            g.function,
+                            p.module.loc_string(g.loc),
+                            g.outcome
+                        ),
+                    }
+                }
+            }
+            Ok(0)
+        }
         Cmd::Run {
             files,
             inputs,
@@ -662,7 +761,7 @@ fn real_main(cli: Cli) -> Result<i32> {
             limits,
             front,
         } => {
-            let p = load_program(&files, &front)?;
+            let p = load_program(&files, &front, Criterion::Branches)?;
             let values = match test {
                 Some(t) => cairn::output::suite::read_test_values(&t)?
                     .into_iter()
@@ -739,7 +838,7 @@ fn real_main(cli: Cli) -> Result<i32> {
         } => {
             let files = resolve_inputs(files, &mut front, Some(&mut goals), property.as_deref())?;
             let goals = goals.unwrap_or(GoalSet::Branches);
-            let p = load_program(&files, &front)?;
+            let p = load_program(&files, &front, Criterion::Branches)?;
             let mut s = session(&p, &files, &out, time, goals, &limits, None, None)?;
             let mut mc = cairn::driver::prove::ModelChecking::new(&s)?;
             progress_bar(&mut s);
@@ -762,6 +861,7 @@ fn real_main(cli: Cli) -> Result<i32> {
             limits,
             mut goals,
             property,
+            criterion,
             prove: _,
             tests_only,
             mc_share,
@@ -775,7 +875,7 @@ fn real_main(cli: Cli) -> Result<i32> {
         } => {
             let files = resolve_inputs(files, &mut front, Some(&mut goals), property.as_deref())?;
             let goals = goals.unwrap_or(GoalSet::Branches);
-            let p = load_program(&files, &front)?;
+            let p = load_program(&files, &front, criterion)?;
             let mut s = session(
                 &p,
                 &files,
@@ -786,6 +886,9 @@ fn real_main(cli: Cli) -> Result<i32> {
                 max_tests,
                 max_iterations,
             )?;
+            if criterion == Criterion::DefUse {
+                s.only_def_use_goals();
+            }
             let plan = cairn::driver::generate::Plan {
                 strategy: strategy.name().into(),
                 seed,
@@ -844,12 +947,16 @@ fn real_main(cli: Cli) -> Result<i32> {
         Cmd::Replay {
             args,
             json,
+            criterion,
             mut front,
         } => {
             let (args, dir) = split_replay_args(args)?;
             let args = resolve_inputs(args, &mut front, None, None)?;
-            let p = load(&args, &front.opts()).context("loading the program")?;
-            let goals = Goals::of(&p);
+            let p = load(&args, &front.opts_for(criterion)).context("loading the program")?;
+            let mut goals = Goals::of(&p);
+            if criterion == Criterion::DefUse {
+                goals.add_def_use(&p, &DefUse::compute(&p, &front.entry));
+            }
             let rep = cairn::output::replay::replay(
                 &args,
                 &front.opts(),

@@ -1,5 +1,6 @@
 //! Coverage goals: one per branch outcome and switch case, one per error-function call site.
 
+use crate::analysis::defuse::{DefSite, DefUse};
 use crate::exec::RunResult;
 use crate::ir::{Callee, Inst, Loc, Module};
 use serde::Serialize;
@@ -9,6 +10,20 @@ use serde::Serialize;
 pub enum GoalKind {
     Branch,
     Error,
+    /// A def-use pair of a source variable (data-flow testing).
+    #[serde(rename = "def-use")]
+    DefUse,
+}
+
+/// What a def-use goal pairs: `variable` defined at `def_line` (0: a global's initial value)
+/// and used at `use_line`, as a computation (c-use) or in a branch taking `Goal::outcome` (p-use).
+#[derive(Clone, Debug, Serialize)]
+pub struct DefUseGoal {
+    pub pair: u32,
+    pub variable: String,
+    pub def_line: u32,
+    pub use_line: u32,
+    pub use_kind: &'static str,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -22,6 +37,8 @@ pub struct Goal {
     pub loc: Loc,
     #[serde(skip)]
     pub target_loc: Loc,
+    #[serde(skip)]
+    pub def_use: Option<DefUseGoal>,
 }
 
 /// All goals of a program. Branch goal `i` of the IR is goal `i` here; error goals follow.
@@ -31,6 +48,8 @@ pub struct Goals {
     pub num_branches: usize,
     /// Call-site id of each error goal (index = goal id - num_branches).
     pub error_sites: Vec<u32>,
+    /// Goal id of def-use pair 0 (pairs follow the error goals), when pairs are goals.
+    pub def_use_base: Option<usize>,
 }
 
 pub fn is_error_function(name: &str) -> bool {
@@ -50,6 +69,7 @@ impl Goals {
                 outcome: g.outcome.clone(),
                 loc: g.loc,
                 target_loc: g.target_loc,
+                def_use: None,
             })
             .collect();
         let num_branches = goals.len();
@@ -77,6 +97,7 @@ impl Goals {
                             outcome: name.to_string(),
                             loc,
                             target_loc: loc,
+                            def_use: None,
                         });
                         error_sites.push(site);
                     }
@@ -87,7 +108,48 @@ impl Goals {
             goals,
             num_branches,
             error_sites,
+            def_use_base: None,
         }
+    }
+
+    /// Adds every def-use pair of `du` as a goal (after the branch and error goals).
+    pub fn add_def_use(&mut self, m: &Module, du: &DefUse) {
+        self.def_use_base = Some(self.goals.len());
+        for (i, p) in du.pairs.iter().enumerate() {
+            let d = &du.defs[p.def as usize];
+            let u = &du.uses[p.use_ as usize];
+            let v = &du.vars[u.var as usize];
+            self.goals.push(Goal {
+                id: self.goals.len(),
+                kind: GoalKind::DefUse,
+                function: m.functions[u.at.0 as usize].name.clone(),
+                outcome: p
+                    .outcome
+                    .map(|o| u.outcomes[o as usize].clone())
+                    .unwrap_or_default(),
+                loc: u.loc,
+                target_loc: u.loc,
+                def_use: Some(DefUseGoal {
+                    pair: i as u32,
+                    variable: v.name.clone(),
+                    def_line: match d.site {
+                        DefSite::Entry => 0,
+                        DefSite::At(_) => d.loc.line,
+                    },
+                    use_line: u.loc.line,
+                    use_kind: if p.outcome.is_some() {
+                        "p-use"
+                    } else {
+                        "c-use"
+                    },
+                }),
+            });
+        }
+    }
+
+    /// Number of error-call goals.
+    pub fn num_errors(&self) -> usize {
+        self.error_sites.len()
     }
 
     pub fn len(&self) -> usize {
@@ -111,6 +173,9 @@ impl Goals {
             if let Some(k) = self.error_sites.iter().position(|e| e == s) {
                 v.push(self.num_branches + k);
             }
+        }
+        if let Some(base) = self.def_use_base {
+            v.extend(r.def_use.iter().map(|p| base + *p as usize));
         }
         v.sort();
         v.dedup();

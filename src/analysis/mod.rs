@@ -1,7 +1,10 @@
 //! Static analyses over Cairn IR.
 
 pub mod cfg;
+pub mod coverflag;
 pub mod dead;
+pub mod defuse;
+pub mod dominators;
 pub mod effects;
 pub mod escape;
 pub mod expectation;

@@ -3,6 +3,7 @@
 
 use crate::driver::concolic::{Concolic, SolverOptions};
 use crate::driver::crabs::Crabs;
+use crate::driver::dataflow::DefUseProving;
 use crate::driver::lazy::LazyExpansion;
 use crate::driver::parallel::{Parallel, portfolio};
 use crate::driver::prove::{ModelChecking, static_check};
@@ -33,16 +34,10 @@ pub struct Plan {
 
 /// The technique `plan` describes, for session `s`.
 pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Technique + 'p>> {
-    if plan.jobs > 1 {
-        let single = Plan {
-            jobs: 1,
-            ..plan.clone()
-        };
-        return Ok(Box::new(Parallel::new(portfolio(&single, plan.jobs))));
-    }
     if plan.strategy == "crabs" {
         // Abstraction-driven concolic testing: CFG-directed search over the product of the
-        // program and the model checker's monitors, in turns with the model checker.
+        // program and the model checker's monitors, in turns with the model checker (one
+        // worker: the alternation is the technique).
         if plan.tests_only || plan.lazy.is_some() {
             anyhow::bail!(
                 "--strategy crabs runs the model checker: not with --tests-only or --lazy"
@@ -56,6 +51,13 @@ pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Tec
             &plan.solver,
             plan.mc_share,
         )?));
+    }
+    if plan.jobs > 1 {
+        let single = Plan {
+            jobs: 1,
+            ..plan.clone()
+        };
+        return Ok(Box::new(Parallel::new(portfolio(&single, plan.jobs))));
     }
     let testing: Box<dyn Technique + 'p> = if plan.strategy == "random" {
         if plan.lazy.is_some() {
@@ -95,11 +97,15 @@ pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Tec
     // Testing first (cheap goals go fast), the model checker on what is left, in rounds that
     // double so that deep goals get long stretches of both.
     let first = (s.budget.time / 16).max(Duration::from_millis(500));
+    // Def-use pairs go to the model checker one at a time, as cover-flag goals.
+    let prover: Box<dyn Technique + 'p> = if s.program.def_use.is_some() {
+        let slice = (s.budget.time / 8).clamp(Duration::from_millis(250), Duration::from_secs(10));
+        Box::new(DefUseProving::new(&plan.cfg, slice))
+    } else {
+        Box::new(ModelChecking::new(s)?)
+    };
     Ok(Box::new(Alternate::new(
-        vec![
-            (testing, 1.0 - plan.mc_share),
-            (Box::new(ModelChecking::new(s)?), plan.mc_share),
-        ],
+        vec![(testing, 1.0 - plan.mc_share), (prover, plan.mc_share)],
         first,
     )))
 }

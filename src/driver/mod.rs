@@ -2,6 +2,7 @@
 
 pub mod concolic;
 pub mod crabs;
+pub mod dataflow;
 pub mod generate;
 pub mod lazy;
 pub mod ledger;

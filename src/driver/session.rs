@@ -69,7 +69,10 @@ impl<'p> Session<'p> {
         budget: Budget,
         interrupted: Arc<AtomicBool>,
     ) -> Session<'p> {
-        let goals = Goals::of(&program.module);
+        let mut goals = Goals::of(&program.module);
+        if let Some(du) = &program.def_use {
+            goals.add_def_use(&program.module, du);
+        }
         let ledger = Ledger::new(&goals);
         let start = Instant::now();
         let shared = Arc::new(Shared::new(ledger.clone(), out, start));
@@ -241,6 +244,14 @@ impl<'p> Session<'p> {
     pub fn ignore_goals(&mut self, goals: impl IntoIterator<Item = usize>) {
         self.shared.ignore(goals);
         self.sync();
+    }
+
+    /// Data-flow testing: only the def-use pairs count (branch and error goals are ignored).
+    pub fn only_def_use_goals(&mut self) {
+        let base = self.goals.def_use_base.unwrap_or(self.goals.len());
+        for g in 0..base {
+            self.ledger.ignore(g);
+        }
     }
 
     /// True when the budget is spent, the user interrupted, Cairn's memory reached its limit,

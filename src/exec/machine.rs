@@ -148,6 +148,8 @@ pub struct RunResult {
     pub steps: u64,
     /// Names of unknown external functions whose results became inputs.
     pub unknown_externs: Vec<String>,
+    /// Def-use pairs covered (when the program tracks them).
+    pub def_use: Vec<u32>,
 }
 
 struct Frame {
@@ -317,6 +319,7 @@ impl<'m> Machine<'m> {
             errors_hit: self.errors_hit,
             steps: self.steps,
             unknown_externs: self.libc.unknown_called.clone(),
+            def_use: vec![],
         }
     }
 

@@ -1,6 +1,7 @@
 //! The executor: runs a lowered program on concrete inputs.
 
 pub mod abstraction;
+pub mod defuse;
 pub mod input;
 pub mod libc;
 pub mod machine;
@@ -22,6 +23,8 @@ pub struct Program {
     pub entry: String,
     /// How a unit-mode entry (not `main`) is called.
     pub unit: Unit,
+    /// Def-use pairs to track on every run (data-flow testing), else None.
+    pub def_use: Option<std::sync::Arc<crate::analysis::defuse::DefUse>>,
 }
 
 /// The calling context unit mode builds for an entry function (the replay harness builds the
@@ -52,7 +55,14 @@ impl Program {
             exts,
             entry: "main".into(),
             unit: Unit::default(),
+            def_use: None,
         }
+    }
+
+    /// Tracks the def-use pairs of the program's variables on every run (`RunResult::def_use`).
+    pub fn track_def_use(&mut self) {
+        let du = crate::analysis::defuse::DefUse::compute(&self.module, &self.entry);
+        self.def_use = Some(std::sync::Arc::new(du));
     }
 
     /// Tests `entry` (unit mode unless it is `main`) with `buffer` bytes behind each pointer
@@ -74,6 +84,9 @@ impl Program {
 
     /// Runs the program once, drawing inputs from `input`.
     pub fn run(&self, input: &mut dyn InputSource, cfg: &Config) -> RunResult {
+        if self.def_use.is_some() {
+            return self.run_observed(input, cfg, &mut ());
+        }
         let mut m = Machine::new(&self.module, &self.exts, cfg.clone(), input);
         m.unit = self.unit.clone();
         m.run_main(&self.entry)
@@ -86,10 +99,22 @@ impl Program {
         cfg: &Config,
         obs: &mut dyn observer::Observer,
     ) -> RunResult {
-        let mut m = Machine::new(&self.module, &self.exts, cfg.clone(), input);
-        m.unit = self.unit.clone();
-        m.observe(obs);
-        m.run_main(&self.entry)
+        let Some(du) = &self.def_use else {
+            let mut m = Machine::new(&self.module, &self.exts, cfg.clone(), input);
+            m.unit = self.unit.clone();
+            m.observe(obs);
+            return m.run_main(&self.entry);
+        };
+        let mut tracker = defuse::DefUseTracker::new(du);
+        let mut r = {
+            let mut both = observer::Observers(vec![obs, &mut tracker]);
+            let mut m = Machine::new(&self.module, &self.exts, cfg.clone(), input);
+            m.unit = self.unit.clone();
+            m.observe(&mut both);
+            m.run_main(&self.entry)
+        };
+        r.def_use = tracker.covered.into_iter().collect();
+        r
     }
 
     /// What the user should know about external functions with no model: a scalar result

@@ -9,6 +9,9 @@ pub struct CompileOptions {
     pub includes: Vec<PathBuf>,
     pub defines: Vec<String>,
     pub data_model: DataModel,
+    /// Keep every local variable in its stack slot (no mem2reg): data-flow testing needs each
+    /// source variable's definitions and uses as stores and loads of one address.
+    pub locals_in_memory: bool,
 }
 
 impl Default for CompileOptions {
@@ -17,6 +20,7 @@ impl Default for CompileOptions {
             includes: vec![],
             defines: vec![],
             data_model: DataModel::LP64,
+            locals_in_memory: false,
         }
     }
 }
@@ -155,6 +159,10 @@ pub fn compile_to_bitcode(
             stderr: e,
         }
     })?;
+    if opts.locals_in_memory {
+        std::fs::rename(&normalized, &out)?;
+        return Ok(out);
+    }
     let args = vec![
         "-passes=mem2reg".to_string(),
         normalized.display().to_string(),

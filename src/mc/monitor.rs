@@ -190,10 +190,12 @@ mod tests {
                     outcome: "true".into(),
                     loc: Default::default(),
                     target_loc: Default::default(),
+                    def_use: None,
                 })
                 .collect(),
             num_branches: n,
             error_sites: vec![],
+            def_use_base: None,
         }
     }
 

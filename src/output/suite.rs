@@ -363,7 +363,7 @@ impl SuiteWriter {
                     Status::Unreachable(how) => ("unreachable", json!(how)),
                     Status::Ignored => ("ignored", json!(null)),
                 };
-                json!({
+                let mut o = json!({
                     "id": g.id,
                     "kind": g.kind,
                     "function": g.function,
@@ -373,7 +373,17 @@ impl SuiteWriter {
                     "column": g.loc.col,
                     "status": status,
                     if status == "unreachable" { "proof" } else { "test" }: by,
-                })
+                });
+                if let Some(du) = &g.def_use {
+                    o["variable"] = json!(du.variable);
+                    o["def_line"] = json!(du.def_line);
+                    o["use_line"] = json!(du.use_line);
+                    o["use_kind"] = json!(du.use_kind);
+                    if du.use_kind == "c-use" {
+                        o.as_object_mut().unwrap().remove("outcome");
+                    }
+                }
+                o
             })
             .collect();
         write_atomic(
@@ -386,7 +396,8 @@ impl SuiteWriter {
             "goals": {"total": total, "covered": ledger.covered, "unreachable": ledger.unreachable, "unknown": ledger.unknown()},
             "ignored_goals": ledger.ignored,
             "branch_goals": goals.num_branches,
-            "error_goals": goals.len() - goals.num_branches,
+            "error_goals": goals.num_errors(),
+            "def_use_goals": goals.def_use_base.map_or(0, |b| goals.len() - b),
             "error_reached": goals.goals.iter().any(|g| g.kind == GoalKind::Error && matches!(ledger.status[g.id], Status::Covered(_))),
             "coverage": if total == 0 { 1.0 } else { ledger.covered as f64 / total as f64 },
             "coverage_of_reachable": if reachable == 0 { 1.0 } else { ledger.covered as f64 / reachable as f64 },

@@ -3,6 +3,7 @@
 //! As in KLEE's `Searcher`, choosing what to explore next is separated from executing it: a
 //! `Strategy` sees pending branches as they appear and picks one when asked.
 
+pub mod cutpoint;
 pub mod expectation;
 pub mod product;
 pub mod strategies;

@@ -28,6 +28,13 @@ pub fn by_name(name: &str) -> Option<Box<dyn Strategy>> {
         "cfg" => Box::new(CfgDirected::default()),
         "generational" => Box::new(Generational::default()),
         "expectation" => Box::new(super::expectation::Expectation::default()),
+        // Data-flow testing (def-use pairs as goals).
+        "cut-point" => Box::new(super::cutpoint::DataFlowSearch::new(
+            super::cutpoint::Ranking::CutPoints,
+        )),
+        "shortest-distance" => Box::new(super::cutpoint::DataFlowSearch::new(
+            super::cutpoint::Ranking::ShortestDistance,
+        )),
         _ => return None,
     })
 }

@@ -27,13 +27,6 @@ pub fn interrupt_solvers() {
     }
 }
 
-/// Z3 must not take SIGINT for itself during a query, in any context of the process (the
-/// model checker's too): it swaps the process's handler in and out around each query, and
-/// with queries on several threads Cairn's handler can end up replaced. Call at start.
-pub fn leave_signals_to_cairn() {
-    z3::set_global_param("ctrl_c", "false");
-}
-
 pub fn solvers_interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)
 }

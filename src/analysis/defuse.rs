@@ -1,0 +1,638 @@
+//! Def-use pairs of source variables (data-flow testing, the all-uses criterion).
+//!
+//! Works on a module compiled with locals kept in memory (`CompileOptions::locals_in_memory`):
+//! every scalar local (parameters too, through their `.addr` slots) and every scalar global is
+//! one address, a *definition* is a store to it (or a call receiving its address, which may
+//! write it: `scanf("%d", &x)`), a *use* a load from it. Globals are also defined at the start
+//! of the entry function (their initial values). A use whose value decides the branch that ends
+//! its block is a p-use, giving one pair per branch outcome; any other use is a c-use.
+//!
+//! Reaching definitions: intraprocedural for locals (a call neither kills nor passes them),
+//! interprocedural and context-insensitive for globals (definitions flow into callees; a call
+//! returns the caller's definitions plus those made inside the callee's call closure). Calls
+//! that may define a variable do not kill its other definitions, so the pairs over-approximate
+//! the feasible ones; testing covers pairs, proofs show the others infeasible.
+
+use crate::ir::operands::{inst_operands, term_operands};
+use crate::ir::{BlockId, Callee, FuncId, Function, Inst, Loc, Module, Reg, Terminator, Ty, Val};
+use std::collections::{BTreeSet, HashMap};
+
+pub type VarId = u32;
+pub type DefId = u32;
+pub type UseId = u32;
+pub type PairId = u32;
+
+/// An instruction: function, block, index in the block.
+pub type InstAt = (FuncId, BlockId, u32);
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variable {
+    /// Source name (a parameter's slot `x.addr` is `x`; LLVM numbers repeated names: `i1`).
+    pub name: String,
+    /// The function owning a local; None for a global.
+    pub func: Option<FuncId>,
+    /// Index into `Module::globals` for a global.
+    pub global: Option<u32>,
+    /// The register holding a local's slot address.
+    pub reg: Option<Reg>,
+    /// Bytes of the variable.
+    pub size: u32,
+    /// Its address is taken (stored, passed, converted): pointers may redefine it.
+    pub address_taken: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DefSite {
+    /// A store to the variable, or a call receiving its address.
+    At(InstAt),
+    /// A global's initial value, at the start of the entry function.
+    Entry,
+}
+
+#[derive(Clone, Debug)]
+pub struct Def {
+    pub var: VarId,
+    pub site: DefSite,
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug)]
+pub struct Use {
+    pub var: VarId,
+    pub at: InstAt,
+    pub loc: Loc,
+    /// Outcome labels of the branch this use decides (`true`/`false`, `case N`/`default`), in
+    /// the order `outcome_index` numbers them; empty for a c-use.
+    pub outcomes: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Pair {
+    pub def: DefId,
+    pub use_: UseId,
+    /// For a p-use: the branch outcome (index into `Use::outcomes`).
+    pub outcome: Option<u32>,
+}
+
+/// Variables, definitions, uses and def-use pairs of a module, with the lookups the dynamic
+/// coverage tracker needs.
+#[derive(Clone, Debug, Default)]
+pub struct DefUse {
+    pub vars: Vec<Variable>,
+    pub defs: Vec<Def>,
+    pub uses: Vec<Use>,
+    pub pairs: Vec<Pair>,
+    /// Definitions made at each instruction (a call may define several variables).
+    pub defs_at: HashMap<InstAt, Vec<DefId>>,
+    pub use_at: HashMap<InstAt, UseId>,
+    pub pair_of: HashMap<(DefId, UseId, Option<u32>), PairId>,
+    /// The entry function whose start defines the globals.
+    pub entry: Option<FuncId>,
+}
+
+/// The branch outcome taken by a terminator, as `Use::outcomes` numbers them.
+pub fn outcome_index(t: &Terminator, cond_value: u64) -> Option<u32> {
+    match t {
+        Terminator::CondBr { .. } => Some(if cond_value & 1 == 1 { 0 } else { 1 }),
+        Terminator::Switch { cases, w, .. } => {
+            let mask = if *w >= 64 { u64::MAX } else { (1u64 << w) - 1 };
+            let k = cases
+                .iter()
+                .position(|c| c.0 & mask == cond_value & mask)
+                .unwrap_or(cases.len());
+            Some(k as u32)
+        }
+        _ => None,
+    }
+}
+
+/// The register deciding a terminator.
+pub fn decider(t: &Terminator) -> Option<Reg> {
+    match t {
+        Terminator::CondBr { cond, .. } => Some(*cond),
+        Terminator::Switch { val, .. } => Some(*val),
+        _ => None,
+    }
+}
+
+fn outcome_labels(t: &Terminator) -> Vec<String> {
+    match t {
+        Terminator::CondBr { .. } => vec!["true".into(), "false".into()],
+        Terminator::Switch { cases, .. } => cases
+            .iter()
+            .map(|c| format!("case {}", c.0 as i64))
+            .chain(["default".to_string()])
+            .collect(),
+        _ => vec![],
+    }
+}
+
+pub fn is_runtime(m: &Module, f: &Function) -> bool {
+    m.files
+        .get(f.loc.file as usize)
+        .is_some_and(|p| p.ends_with(crate::ir::frontend::RUNTIME_FILE))
+}
+
+fn is_const(f: &Function, r: Reg) -> bool {
+    f.reg_tys.get(r as usize) == Some(&Ty::Void)
+}
+
+/// Compiler temporaries that are not source variables.
+fn is_source_name(name: &str) -> bool {
+    !name.is_empty()
+        && name != "retval"
+        && !name.starts_with("__")
+        && (!name.contains('.') || name.ends_with(".addr"))
+}
+
+impl DefUse {
+    /// The def-use pairs of `m`, whose program starts at `entry`.
+    pub fn compute(m: &Module, entry: &str) -> DefUse {
+        let mut du = DefUse {
+            entry: m.func_by_name.get(entry).copied(),
+            ..Default::default()
+        };
+        du.find_variables(m);
+        du.find_defs_and_uses(m);
+        du.reaching_definitions(m);
+        du
+    }
+
+    /// The variable an address register of `f` names, if any.
+    fn slot(
+        &self,
+        m: &Module,
+        f: &Function,
+        r: Reg,
+        locals: &HashMap<Reg, VarId>,
+    ) -> Option<VarId> {
+        if let Some(v) = locals.get(&r) {
+            return Some(*v);
+        }
+        if !is_const(f, r) {
+            return None;
+        }
+        let addr = *f.reg_init.get(r as usize)?;
+        self.vars
+            .iter()
+            .position(|v| v.global.is_some_and(|g| m.globals[g as usize].addr == addr))
+            .map(|v| v as VarId)
+    }
+
+    fn find_variables(&mut self, m: &Module) {
+        // Candidate slots: scalar allocas of user functions and scalar writable globals.
+        let mut local_regs: Vec<HashMap<Reg, VarId>> = vec![HashMap::new(); m.functions.len()];
+        let mut dropped: BTreeSet<VarId> = BTreeSet::new();
+        for f in m.functions.iter().filter(|f| !is_runtime(m, f)) {
+            for b in &f.blocks {
+                for i in &b.insts {
+                    let Inst::Alloca {
+                        dst,
+                        elem_size,
+                        count,
+                        ..
+                    } = i
+                    else {
+                        continue;
+                    };
+                    let name = f.reg_names.get(*dst as usize).cloned().unwrap_or_default();
+                    let one = is_const(f, *count) && f.reg_init[*count as usize] == 1;
+                    if !one || *elem_size > 8 || !is_source_name(&name) {
+                        continue;
+                    }
+                    local_regs[f.id as usize].insert(*dst, self.vars.len() as VarId);
+                    self.vars.push(Variable {
+                        name: name.trim_end_matches(".addr").to_string(),
+                        func: Some(f.id),
+                        global: None,
+                        reg: Some(*dst),
+                        size: *elem_size as u32,
+                        address_taken: false,
+                    });
+                }
+            }
+        }
+        for (gi, g) in m.globals.iter().enumerate() {
+            if g.read_only || g.size == 0 || g.size > 8 || !is_source_name(&g.name) {
+                continue;
+            }
+            self.vars.push(Variable {
+                name: g.name.clone(),
+                func: None,
+                global: Some(gi as u32),
+                reg: None,
+                size: g.size as u32,
+                address_taken: false,
+            });
+        }
+        // Accesses: loads and stores of the whole slot are uses and definitions; the slot as
+        // a value makes the variable address-taken; as the base of an address computation or
+        // a block copy it is not a scalar.
+        let mut accessed = vec![false; self.vars.len()];
+        for f in m.functions.iter().filter(|f| !is_runtime(m, f)) {
+            let locals = &local_regs[f.id as usize];
+            for b in &f.blocks {
+                for i in &b.insts {
+                    let slot_var = |du: &DefUse, r: Reg| du.slot(m, f, r, locals);
+                    match i {
+                        Inst::Load { addr, ty, .. } | Inst::Store { addr, ty, .. }
+                            if slot_var(self, *addr).is_some() =>
+                        {
+                            let v = slot_var(self, *addr).unwrap();
+                            if ty.store_size(m.data_model) == self.vars[v as usize].size {
+                                accessed[v as usize] = true;
+                            } else {
+                                dropped.insert(v);
+                            }
+                            if let Inst::Store { val, .. } = i {
+                                if let Some(w) = slot_var(self, *val) {
+                                    self.vars[w as usize].address_taken = true;
+                                }
+                            }
+                        }
+                        Inst::Gep { base, .. } if slot_var(self, *base).is_some() => {
+                            dropped.insert(slot_var(self, *base).unwrap());
+                        }
+                        Inst::Alloca { .. } => {}
+                        _ => {
+                            let mut regs = inst_operands(i);
+                            if let Inst::Call { args, .. } | Inst::CallExtern { args, .. } = i {
+                                regs.extend(args.iter().filter_map(|a| match a {
+                                    Val::Reg(r, _) => Some(*r),
+                                    _ => None,
+                                }));
+                            }
+                            for r in regs {
+                                if let Some(v) = slot_var(self, r) {
+                                    match i {
+                                        Inst::MemCopy { .. }
+                                        | Inst::MemSet { .. }
+                                        | Inst::LoadAgg { .. }
+                                        | Inst::StoreAgg { .. } => {
+                                            dropped.insert(v);
+                                        }
+                                        _ => self.vars[v as usize].address_taken = true,
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                for r in term_operands(&b.term) {
+                    if let Some(v) = self.slot(m, f, r, locals) {
+                        self.vars[v as usize].address_taken = true;
+                    }
+                }
+            }
+        }
+        // Renumber the variables kept.
+        let keep: Vec<bool> = (0..self.vars.len())
+            .map(|v| accessed[v] && !dropped.contains(&(v as VarId)))
+            .collect();
+        let mut k = 0;
+        self.vars.retain(|_| {
+            k += 1;
+            keep[k - 1]
+        });
+    }
+
+    /// Registers of `f` holding the address of one of its local variables.
+    fn local_slots(&self, f: &Function) -> HashMap<Reg, VarId> {
+        self.vars
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.func == Some(f.id))
+            .filter_map(|(i, v)| Some((v.reg?, i as VarId)))
+            .collect()
+    }
+
+    fn find_defs_and_uses(&mut self, m: &Module) {
+        if let Some(e) = self.entry {
+            let loc = m.functions[e as usize].loc;
+            for v in 0..self.vars.len() {
+                if self.vars[v].global.is_some() {
+                    self.defs.push(Def {
+                        var: v as VarId,
+                        site: DefSite::Entry,
+                        loc,
+                    });
+                }
+            }
+        }
+        for f in m.functions.iter().filter(|f| !is_runtime(m, f)) {
+            let locals = self.local_slots(f);
+            let var_of = |du: &DefUse, r: Reg| du.slot(m, f, r, &locals);
+            let indeterminate = indeterminate_values(m, f);
+            for (bi, b) in f.blocks.iter().enumerate() {
+                let decider = decider(&b.term);
+                for (ii, i) in b.insts.iter().enumerate() {
+                    let at = (f.id, bi as BlockId, ii as u32);
+                    let loc = b.locs[ii];
+                    match i {
+                        // The indeterminate value a slot starts with is no definition.
+                        Inst::Store { addr, val, .. } if !indeterminate.contains(val) => {
+                            if let Some(v) = var_of(self, *addr) {
+                                // Parameters are stored to their slots at entry, unlocated.
+                                let loc = if loc.line == 0 { f.loc } else { loc };
+                                self.add_def(v, at, loc);
+                            }
+                        }
+                        Inst::Load { addr, dst, .. } => {
+                            if let Some(v) = var_of(self, *addr) {
+                                let decides = decider.is_some_and(|d| {
+                                    flows_to(&b.insts[ii + 1..], *dst, d, &b.term)
+                                });
+                                let outcomes = if decides {
+                                    outcome_labels(&b.term)
+                                } else {
+                                    vec![]
+                                };
+                                self.use_at.insert(at, self.uses.len() as UseId);
+                                self.uses.push(Use {
+                                    var: v,
+                                    at,
+                                    loc,
+                                    outcomes,
+                                });
+                            }
+                        }
+                        Inst::Call { args, .. } | Inst::CallExtern { args, .. } => {
+                            for a in args {
+                                if let Val::Reg(r, _) = a {
+                                    if let Some(v) = var_of(self, *r) {
+                                        self.add_def(v, at, loc);
+                                    }
+                                }
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+
+    fn add_def(&mut self, var: VarId, at: InstAt, loc: Loc) {
+        let d = self.defs.len() as DefId;
+        self.defs.push(Def {
+            var,
+            site: DefSite::At(at),
+            loc,
+        });
+        self.defs_at.entry(at).or_default().push(d);
+    }
+
+    fn is_global_def(&self, d: DefId) -> bool {
+        self.vars[self.defs[d as usize].var as usize]
+            .global
+            .is_some()
+    }
+
+    /// Reaching definitions over the whole program, then one pair per (reaching definition,
+    /// use, outcome).
+    fn reaching_definitions(&mut self, m: &Module) {
+        let nf = m.functions.len();
+        // Functions each function may call (transitively), for what a call returns.
+        let callees: Vec<BTreeSet<FuncId>> = m
+            .functions
+            .iter()
+            .map(|f| {
+                f.blocks
+                    .iter()
+                    .flat_map(|b| &b.insts)
+                    .filter_map(|i| match i {
+                        Inst::Call {
+                            callee: Callee::Func(t),
+                            ..
+                        } => Some(*t),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .collect();
+        let closure: Vec<BTreeSet<FuncId>> = (0..nf)
+            .map(|f| {
+                let mut seen = BTreeSet::from([f as FuncId]);
+                let mut stack = vec![f as FuncId];
+                while let Some(g) = stack.pop() {
+                    for &c in &callees[g as usize] {
+                        if seen.insert(c) {
+                            stack.push(c);
+                        }
+                    }
+                }
+                seen
+            })
+            .collect();
+        let def_func: Vec<Option<FuncId>> = self
+            .defs
+            .iter()
+            .map(|d| match d.site {
+                DefSite::At((f, _, _)) => Some(f),
+                DefSite::Entry => None,
+            })
+            .collect();
+        let block_in: Vec<Vec<BTreeSet<DefId>>> = m
+            .functions
+            .iter()
+            .map(|f| vec![BTreeSet::new(); f.blocks.len()])
+            .collect();
+        let mut block_in = block_in;
+        let mut exit: Vec<BTreeSet<DefId>> = vec![BTreeSet::new(); nf];
+        if let Some(e) = self.entry {
+            if !m.functions[e as usize].blocks.is_empty() {
+                block_in[e as usize][0].extend(
+                    (0..self.defs.len() as DefId)
+                        .filter(|d| self.defs[*d as usize].site == DefSite::Entry),
+                );
+            }
+        }
+        let kills = |du: &DefUse, set: &mut BTreeSet<DefId>, var: VarId| {
+            set.retain(|d| du.defs[*d as usize].var != var);
+        };
+        // Iterate to a fixpoint (programs are small; each pass is linear in the program).
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for (fi, f) in m.functions.iter().enumerate() {
+                if is_runtime(m, f) {
+                    continue;
+                }
+                for (bi, b) in f.blocks.iter().enumerate() {
+                    let mut cur = block_in[fi][bi].clone();
+                    for (ii, i) in b.insts.iter().enumerate() {
+                        let at = (fi as FuncId, bi as BlockId, ii as u32);
+                        if let Inst::Call {
+                            callee: Callee::Func(t),
+                            ..
+                        } = i
+                        {
+                            let t = *t as usize;
+                            if !m.functions[t].blocks.is_empty() && !is_runtime(m, &m.functions[t])
+                            {
+                                let into: BTreeSet<DefId> = cur
+                                    .iter()
+                                    .copied()
+                                    .filter(|d| self.is_global_def(*d))
+                                    .collect();
+                                let before = block_in[t][0].len();
+                                block_in[t][0].extend(into);
+                                changed |= block_in[t][0].len() != before;
+                                cur.extend(exit[t].iter().copied().filter(|d| {
+                                    self.is_global_def(*d)
+                                        && def_func[*d as usize]
+                                            .is_some_and(|g| closure[t].contains(&g))
+                                }));
+                            }
+                        }
+                        if let Some(ds) = self.defs_at.get(&at) {
+                            // A store replaces the variable's value; a call may leave it.
+                            if let Inst::Store { .. } = i {
+                                for d in ds {
+                                    kills(self, &mut cur, self.defs[*d as usize].var);
+                                }
+                            }
+                            cur.extend(ds.iter().copied());
+                        }
+                    }
+                    match &b.term {
+                        Terminator::Ret { .. } => {
+                            let before = exit[fi].len();
+                            exit[fi].extend(cur.iter().copied());
+                            changed |= exit[fi].len() != before;
+                        }
+                        t => {
+                            for s in t.successors() {
+                                let dst = &mut block_in[fi][s as usize];
+                                let before = dst.len();
+                                dst.extend(cur.iter().copied());
+                                changed |= dst.len() != before;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Pairs: walk each block again with its fixpoint input.
+        for (fi, f) in m.functions.iter().enumerate() {
+            if is_runtime(m, f) {
+                continue;
+            }
+            for (bi, b) in f.blocks.iter().enumerate() {
+                let mut cur = block_in[fi][bi].clone();
+                for (ii, i) in b.insts.iter().enumerate() {
+                    let at = (fi as FuncId, bi as BlockId, ii as u32);
+                    if let Some(&u) = self.use_at.get(&at) {
+                        let var = self.uses[u as usize].var;
+                        let n = self.uses[u as usize].outcomes.len();
+                        for &d in cur.iter().filter(|d| self.defs[**d as usize].var == var) {
+                            let outs: Vec<Option<u32>> = if n == 0 {
+                                vec![None]
+                            } else {
+                                (0..n as u32).map(Some).collect()
+                            };
+                            for o in outs {
+                                self.pair_of.insert((d, u, o), self.pairs.len() as PairId);
+                                self.pairs.push(Pair {
+                                    def: d,
+                                    use_: u,
+                                    outcome: o,
+                                });
+                            }
+                        }
+                    }
+                    if let Inst::Call {
+                        callee: Callee::Func(t),
+                        ..
+                    } = i
+                    {
+                        let t = *t as usize;
+                        if !m.functions[t].blocks.is_empty() && !is_runtime(m, &m.functions[t]) {
+                            let clo = {
+                                let mut seen = BTreeSet::from([t as FuncId]);
+                                let mut stack = vec![t as FuncId];
+                                while let Some(g) = stack.pop() {
+                                    for &c in &callees[g as usize] {
+                                        if seen.insert(c) {
+                                            stack.push(c);
+                                        }
+                                    }
+                                }
+                                seen
+                            };
+                            cur.extend(exit[t].iter().copied().filter(|d| {
+                                self.is_global_def(*d)
+                                    && def_func[*d as usize].is_some_and(|g| clo.contains(&g))
+                            }));
+                        }
+                    }
+                    if let Some(ds) = self.defs_at.get(&at) {
+                        if let Inst::Store { .. } = i {
+                            for d in ds {
+                                kills(self, &mut cur, self.defs[*d as usize].var);
+                            }
+                        }
+                        cur.extend(ds.iter().copied());
+                    }
+                }
+            }
+        }
+    }
+
+    /// `variable def_line -> use_line [outcome]`, for listings.
+    pub fn describe(&self, m: &Module, p: PairId) -> String {
+        let p = &self.pairs[p as usize];
+        let d = &self.defs[p.def as usize];
+        let u = &self.uses[p.use_ as usize];
+        let v = &self.vars[u.var as usize];
+        let owner = match v.func {
+            Some(f) => format!("{}:", m.functions[f as usize].name),
+            None => String::new(),
+        };
+        let def = match d.site {
+            DefSite::Entry => "entry".to_string(),
+            DefSite::At(_) => d.loc.line.to_string(),
+        };
+        match p.outcome {
+            Some(o) => format!(
+                "{owner}{} def {def} p-use {} {}",
+                v.name, u.loc.line, u.outcomes[o as usize]
+            ),
+            None => format!("{owner}{} def {def} c-use {}", v.name, u.loc.line),
+        }
+    }
+}
+
+/// Registers of `f` holding the indeterminate value a local starts with (see `ir::normalize`).
+fn indeterminate_values(m: &Module, f: &Function) -> BTreeSet<Reg> {
+    let mut regs = BTreeSet::new();
+    for i in f.blocks.iter().flat_map(|b| &b.insts) {
+        let (name, ret) = match i {
+            Inst::Call {
+                callee: Callee::Func(t),
+                ret,
+                ..
+            } => (&m.functions[*t as usize].name, ret),
+            Inst::CallExtern { ext, ret, .. } => (&m.externs[*ext as usize].name, ret),
+            _ => continue,
+        };
+        if let (true, Some(Val::Reg(r, _))) = (name.starts_with("__cairn_indeterminate"), ret) {
+            regs.insert(*r);
+        }
+    }
+    regs
+}
+
+/// Does the value loaded into `from` decide the terminator (through the block's later
+/// instructions)?
+fn flows_to(rest: &[Inst], from: Reg, decider: Reg, _t: &Terminator) -> bool {
+    let mut derived = BTreeSet::from([from]);
+    for i in rest {
+        if inst_operands(i).iter().any(|r| derived.contains(r)) {
+            if let Some(Val::Reg(d, _)) = crate::ir::operands::inst_dst(i) {
+                derived.insert(d);
+            }
+        }
+    }
+    derived.contains(&decider)
+}

@@ -1,0 +1,165 @@
+//! Def-use pairs decided by the model checker: each undecided pair in turn is reduced to a
+//! branch goal of an instrumented copy (`analysis::coverflag`) and model checked with a time
+//! slice; unreachable proves the pair infeasible, reached gives inputs that are run on the real
+//! program (the pair counts as covered only if that run covers it). Slices grow threefold after
+//! each pass over the pairs left (the paper's 10, 30, 90, 300 s ladder, from `first_slice`).
+
+use crate::analysis::coverflag::{recursive_functions, reduce};
+use crate::driver::ledger::Status;
+use crate::driver::prove::ModelChecking;
+use crate::driver::session::{Budget, Session};
+use crate::driver::technique::Technique;
+use crate::exec::input::Replay;
+use crate::exec::{Config, InputValue, Program};
+use crate::ir::frontend::TempDir;
+use crate::output::suite::SuiteWriter;
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+pub struct DefUseProving {
+    cfg: Config,
+    slice: Duration,
+    /// Next pair to try in the current pass.
+    next: usize,
+    pub proved: usize,
+    pub covered: usize,
+    pub attempts: usize,
+    /// Pairs that cannot be reduced (recursive functions).
+    pub not_reducible: usize,
+    skip: std::collections::BTreeSet<usize>,
+    done: bool,
+}
+
+impl DefUseProving {
+    pub fn new(cfg: &Config, first_slice: Duration) -> Self {
+        DefUseProving {
+            cfg: cfg.clone(),
+            slice: first_slice,
+            next: 0,
+            proved: 0,
+            covered: 0,
+            attempts: 0,
+            not_reducible: 0,
+            skip: Default::default(),
+            done: false,
+        }
+    }
+
+    /// Model checks pair `pair` until `until`.
+    fn decide(&mut self, s: &mut Session, pair: usize, until: Instant) -> anyhow::Result<()> {
+        let Some(du) = s.program.def_use.clone() else {
+            return Ok(());
+        };
+        let base = s.goals.def_use_base.unwrap_or(0);
+        let recursive = recursive_functions(&s.program.module);
+        let Some(red) = reduce(&s.program.module, &du, pair as u32, &recursive) else {
+            self.not_reducible += 1;
+            self.skip.insert(pair);
+            return Ok(());
+        };
+        self.attempts += 1;
+        let mut copy = Program::new(red.module);
+        copy.entry = s.program.entry.clone();
+        copy.unit = s.program.unit.clone();
+        let tmp = TempDir::new("defuse-mc")?;
+        let w = SuiteWriter::create(tmp.path(), tmp.path(), &copy.module, false)?;
+        let time = until.saturating_duration_since(Instant::now());
+        let budget = Budget {
+            time,
+            max_tests: None,
+            max_iterations: None,
+        };
+        let goal = red.goal as usize;
+        let mut aux = Session::new(&copy, w, budget, Arc::new(AtomicBool::new(false)));
+        for g in 0..aux.goals.len() {
+            if g != goal {
+                aux.ledger.ignore(g);
+            }
+        }
+        let found: Rc<RefCell<Option<Vec<InputValue>>>> = Rc::default();
+        let keep = found.clone();
+        aux.on_run(move |r| {
+            if r.branches.get(goal) == Some(&true) && keep.borrow().is_none() {
+                *keep.borrow_mut() = Some(r.inputs.clone());
+            }
+        });
+        let mut mc = ModelChecking::new(&aux)?;
+        mc.run(&mut aux, until)?;
+        match &aux.ledger.status[goal] {
+            Status::Unreachable(_) => {
+                if s.ledger.status[base + pair] == Status::Unknown {
+                    s.prove_unreachable(base + pair, "model checker (def-use)")?;
+                    self.proved += 1;
+                }
+            }
+            Status::Covered(_) => {
+                if let Some(inputs) = found.borrow().clone() {
+                    let values = inputs.iter().map(|v| v.to_text()).collect();
+                    let r = s.program.run(&mut Replay::new(values), &self.cfg);
+                    let before = s.ledger.covered;
+                    s.record(&r, "model checker")?;
+                    self.covered += s.ledger.covered - before;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+impl Technique for DefUseProving {
+    fn name(&self) -> &'static str {
+        "def-use model checking"
+    }
+
+    fn run(&mut self, s: &mut Session, until: Instant) -> anyhow::Result<()> {
+        let Some(base) = s.goals.def_use_base else {
+            self.done = true;
+            return Ok(());
+        };
+        let n = s.goals.len() - base;
+        while !s.should_stop() && Instant::now() < until {
+            let open: Vec<usize> = (0..n)
+                .filter(|&p| {
+                    s.ledger.status[base + p] == Status::Unknown && !self.skip.contains(&p)
+                })
+                .collect();
+            if open.is_empty() {
+                self.done = true;
+                return Ok(());
+            }
+            let Some(&pair) = open.iter().find(|&&p| p >= self.next) else {
+                // A pass is over: the next one gets longer slices.
+                self.next = 0;
+                self.slice = (self.slice * 3).min(Duration::from_secs(300));
+                continue;
+            };
+            self.next = pair + 1;
+            let end = (Instant::now() + self.slice).min(until).min(s.deadline());
+            self.decide(s, pair, end)?;
+        }
+        Ok(())
+    }
+
+    fn finished(&self) -> bool {
+        self.done
+    }
+
+    fn stats(&self) -> serde_json::Map<String, serde_json::Value> {
+        let mut m = serde_json::Map::new();
+        m.insert(
+            "def_use_mc".into(),
+            serde_json::json!({
+                "attempts": self.attempts,
+                "proved_infeasible": self.proved,
+                "covered": self.covered,
+                "not_reducible": self.not_reducible,
+                "slice_s": self.slice.as_secs_f64(),
+            }),
+        );
+        m
+    }
+}

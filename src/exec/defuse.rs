@@ -1,0 +1,186 @@
+//! Dynamic def-use coverage by last definitions: an observer remembers, per variable address,
+//! which definition wrote it last; a use covers the pair of that definition (a p-use once its
+//! branch takes an outcome). Any other write to the address — a store through a pointer, a
+//! library write, a block copy, the frame going away — leaves it without a known definition,
+//! so a pair is covered only on a run where the definition really reaches the use.
+
+use super::observer::{Observer, Site, View};
+use crate::analysis::defuse::{DefId, DefSite, DefUse, PairId, UseId, decider, outcome_index};
+use crate::ir::{FuncId, Inst, Terminator, Val};
+use std::collections::{BTreeMap, BTreeSet};
+
+pub struct DefUseTracker<'a> {
+    du: &'a DefUse,
+    /// start address -> (end, variable, last definition if it still holds).
+    slots: BTreeMap<u64, (u64, u32, Option<DefId>)>,
+    /// p-uses waiting for their branch: (frame, function, block, definition, use).
+    pending_branch: Vec<(usize, FuncId, u32, DefId, UseId)>,
+    /// Definitions by a call receiving the variable's address, made when the call is over:
+    /// (frame, [(address, definition)]).
+    pending_call: Vec<(usize, Vec<(u64, DefId)>)>,
+    globals_defined: bool,
+    pub covered: BTreeSet<PairId>,
+}
+
+impl<'a> DefUseTracker<'a> {
+    pub fn new(du: &'a DefUse) -> Self {
+        DefUseTracker {
+            du,
+            slots: BTreeMap::new(),
+            pending_branch: vec![],
+            pending_call: vec![],
+            globals_defined: false,
+            covered: BTreeSet::new(),
+        }
+    }
+
+    /// Every address in `[a, a+n)` loses its definition.
+    fn kill(&mut self, a: u64, n: u64) {
+        let end = a.saturating_add(n);
+        for (_, s) in self.slots.range_mut(a.saturating_sub(8)..end) {
+            if s.0 > a {
+                s.2 = None;
+            }
+        }
+    }
+
+    fn define(&mut self, addr: u64, d: DefId) {
+        let var = self.du.defs[d as usize].var;
+        let size = self.du.vars[var as usize].size as u64;
+        self.kill(addr, size);
+        self.slots.insert(addr, (addr + size, var, Some(d)));
+    }
+
+    /// Index of `inst` in its block (instructions are reported by reference into the module).
+    fn index(v: &View, inst: &Inst, at: Site) -> Option<u32> {
+        let insts = &v.module.functions[at.func as usize].blocks[at.block as usize].insts;
+        let i = (inst as *const Inst as usize).checked_sub(insts.as_ptr() as usize)?
+            / std::mem::size_of::<Inst>();
+        (i < insts.len() && std::ptr::eq(&insts[i], inst)).then_some(i as u32)
+    }
+
+    fn finish_calls(&mut self, rb: usize) {
+        while self.pending_call.last().is_some_and(|p| p.0 >= rb) {
+            let (frame, defs) = self.pending_call.pop().unwrap();
+            if frame == rb {
+                for (a, d) in defs {
+                    self.define(a, d);
+                }
+            }
+        }
+    }
+}
+
+impl Observer for DefUseTracker<'_> {
+    fn enter(&mut self, v: &View, func: FuncId, _rb: usize) {
+        if self.globals_defined || Some(func) != self.du.entry {
+            return;
+        }
+        self.globals_defined = true;
+        for (d, def) in self.du.defs.iter().enumerate() {
+            if def.site == DefSite::Entry {
+                if let Some(g) = self.du.vars[def.var as usize].global {
+                    self.define(v.module.globals[g as usize].addr, d as DefId);
+                }
+            }
+        }
+    }
+
+    fn inst(&mut self, v: &View, inst: &Inst, at: Site) {
+        self.finish_calls(at.rb);
+        let Some(i) = Self::index(v, inst, at) else {
+            return;
+        };
+        let key = (at.func, at.block, i);
+        match inst {
+            Inst::Store { ty, addr, .. } => {
+                let a = v.reg(at.rb, *addr);
+                match self.du.defs_at.get(&key) {
+                    Some(ds) => self.define(a, ds[0]),
+                    None => self.kill(a, ty.store_size(v.module.data_model) as u64),
+                }
+            }
+            Inst::StoreAgg { size, addr, .. } => self.kill(v.reg(at.rb, *addr), *size as u64),
+            Inst::MemSet { dst, len, .. } | Inst::MemCopy { dst, len, .. } => {
+                self.kill(v.reg(at.rb, *dst), v.reg(at.rb, *len))
+            }
+            Inst::Load { addr, .. } => {
+                let Some(&u) = self.du.use_at.get(&key) else {
+                    return;
+                };
+                let a = v.reg(at.rb, *addr);
+                let var = self.du.uses[u as usize].var;
+                let Some(&(_, svar, Some(d))) = self.slots.get(&a) else {
+                    return;
+                };
+                if svar != var {
+                    return;
+                }
+                if self.du.uses[u as usize].outcomes.is_empty() {
+                    if let Some(&p) = self.du.pair_of.get(&(d, u, None)) {
+                        self.covered.insert(p);
+                    }
+                } else {
+                    self.pending_branch.push((at.rb, at.func, at.block, d, u));
+                }
+            }
+            Inst::Call { args, .. } | Inst::CallExtern { args, .. } => {
+                let Some(ds) = self.du.defs_at.get(&key) else {
+                    return;
+                };
+                // The address arguments, in order, are the variables the call may define.
+                let mut defs = vec![];
+                for a in args {
+                    if let Val::Reg(r, _) = a {
+                        let addr = v.reg(at.rb, *r);
+                        for &d in ds {
+                            let var = &self.du.vars[self.du.defs[d as usize].var as usize];
+                            let slot = match var.global {
+                                Some(g) => Some(v.module.globals[g as usize].addr),
+                                None => var.reg.map(|sr| v.reg(at.rb, sr)),
+                            };
+                            if slot == Some(addr) {
+                                defs.push((addr, d));
+                            }
+                        }
+                    }
+                }
+                self.pending_call.push((at.rb, defs));
+            }
+            _ => {}
+        }
+    }
+
+    fn terminator(&mut self, v: &View, term: &Terminator, at: Site) {
+        self.finish_calls(at.rb);
+        if self.pending_branch.iter().all(|p| p.0 != at.rb) {
+            return;
+        }
+        let outcome = decider(term).and_then(|r| outcome_index(term, v.reg(at.rb, r)));
+        let du = self.du;
+        let covered = &mut self.covered;
+        self.pending_branch.retain(|&(rb, f, b, d, u)| {
+            if rb != at.rb {
+                return true;
+            }
+            if (f, b) == (at.func, at.block) {
+                if let Some(&p) = du.pair_of.get(&(d, u, outcome)) {
+                    covered.insert(p);
+                }
+            }
+            false
+        });
+    }
+
+    fn mem_written(&mut self, _v: &View, addr: u64, n: u64) {
+        self.kill(addr, n)
+    }
+
+    fn uninitialized(&mut self, _v: &View, addr: u64, n: u64) {
+        self.kill(addr, n)
+    }
+
+    fn mem_copied(&mut self, _v: &View, dst: u64, _src: u64, n: u64) {
+        self.kill(dst, n)
+    }
+}

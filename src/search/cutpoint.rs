@@ -1,0 +1,254 @@
+//! Data-flow directed search: one target def-use pair at a time, pending branches ranked
+//! either by cut points (the paper's Algorithm 2: the branch that got furthest along the pair's
+//! cut points, then the one closest to the next cut point) or by shortest distance (to the
+//! definition until it is passed, then to the use). Each pair gets a bounded number of tries
+//! before the next uncovered one becomes the target, round robin.
+//!
+//! Cut points (Algorithm 1): the blocks every path covering the pair must pass, in order — the
+//! call sites leading from the entry function to the definition's function (through the
+//! callers closest to the entry), the dominators of the definition's block, the definition,
+//! then likewise for the use. Whether a pending branch passed a cut point is judged statically:
+//! a cut point in the branch's function that dominates the branch was passed.
+
+use super::tree::Pending;
+use super::{Ctx, PendingId, PendingPool, Strategy};
+use crate::analysis::cfg::{Distances, Icfg};
+use crate::analysis::defuse::{DefSite, DefUse, PairId};
+use crate::analysis::dominators::Dominators;
+use crate::ir::{BlockId, Callee, FuncId, Inst, Module};
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+
+/// Tries a target pair gets before the next one.
+const TRIES_PER_PAIR: usize = 16;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Ranking {
+    CutPoints,
+    ShortestDistance,
+}
+
+pub struct DataFlowSearch {
+    ranking: Ranking,
+    all: Vec<PendingId>,
+    state: Option<State>,
+    target: Option<PairId>,
+    tries: usize,
+}
+
+struct State {
+    module: Arc<Module>,
+    du: Arc<DefUse>,
+    /// Goal id of pair 0.
+    base: usize,
+    icfg: Icfg,
+    doms: HashMap<FuncId, Dominators>,
+    dist: HashMap<(FuncId, BlockId), Distances>,
+    cuts: HashMap<PairId, Cuts>,
+}
+
+/// A pair's cut points and where its definition and use are among them.
+struct Cuts {
+    points: Vec<(FuncId, BlockId)>,
+    def: usize,
+    use_: usize,
+}
+
+impl DataFlowSearch {
+    pub fn new(ranking: Ranking) -> Self {
+        DataFlowSearch {
+            ranking,
+            all: vec![],
+            state: None,
+            target: None,
+            tries: 0,
+        }
+    }
+}
+
+/// Call sites (caller, block) leading from `entry` to `to`, by fewest calls.
+fn call_chain(m: &Module, entry: FuncId, to: FuncId) -> Vec<(FuncId, BlockId)> {
+    let mut prev: HashMap<FuncId, (FuncId, BlockId)> = HashMap::new();
+    let mut q = VecDeque::from([entry]);
+    let mut seen = vec![false; m.functions.len()];
+    seen[entry as usize] = true;
+    while let Some(f) = q.pop_front() {
+        if f == to {
+            break;
+        }
+        for (bi, b) in m.functions[f as usize].blocks.iter().enumerate() {
+            for i in &b.insts {
+                if let Inst::Call {
+                    callee: Callee::Func(t),
+                    ..
+                } = i
+                {
+                    if !seen[*t as usize] {
+                        seen[*t as usize] = true;
+                        prev.insert(*t, (f, bi as BlockId));
+                        q.push_back(*t);
+                    }
+                }
+            }
+        }
+    }
+    let mut chain = vec![];
+    let mut f = to;
+    while let Some(&(caller, b)) = prev.get(&f) {
+        chain.push((caller, b));
+        f = caller;
+    }
+    chain.reverse();
+    chain
+}
+
+impl State {
+    fn doms(&mut self, f: FuncId) -> &Dominators {
+        let m = &self.module;
+        self.doms
+            .entry(f)
+            .or_insert_with(|| Dominators::of(&m.functions[f as usize]))
+    }
+
+    /// Cut points to (f, b): call sites from the entry, then the dominators of b in f.
+    fn route(&mut self, f: FuncId, b: BlockId, into: &mut Vec<(FuncId, BlockId)>) {
+        let entry = self.du.entry.unwrap_or(f);
+        for (cf, cb) in call_chain(&self.module, entry, f) {
+            for x in self.doms(cf).chain(cb) {
+                if !into.contains(&(cf, x)) {
+                    into.push((cf, x));
+                }
+            }
+        }
+        for x in self.doms(f).chain(b) {
+            if !into.contains(&(f, x)) {
+                into.push((f, x));
+            }
+        }
+    }
+
+    fn cuts(&mut self, p: PairId) -> &Cuts {
+        if !self.cuts.contains_key(&p) {
+            let pair = self.du.pairs[p as usize].clone();
+            let (uf, ub, _) = self.du.uses[pair.use_ as usize].at;
+            let mut points = vec![];
+            let def = match self.du.defs[pair.def as usize].site {
+                DefSite::At((df, db, _)) => {
+                    self.route(df, db, &mut points);
+                    points.len() - 1
+                }
+                DefSite::Entry => 0,
+            };
+            self.route(uf, ub, &mut points);
+            let use_ = points.len() - 1;
+            self.cuts.insert(p, Cuts { points, def, use_ });
+        }
+        &self.cuts[&p]
+    }
+
+    fn distance(&mut self, from: (FuncId, BlockId), to: (FuncId, BlockId)) -> u32 {
+        let icfg = &self.icfg;
+        self.dist
+            .entry(to)
+            .or_insert_with(|| Distances::to_blocks(icfg, [icfg.index(to.0, to.1)]))
+            .of(from.0, from.1)
+    }
+
+    /// How far along the pair's cut points the branch got (index of the last one passed).
+    fn passed(&mut self, p: PairId, site: (FuncId, BlockId)) -> Option<usize> {
+        let points = self.cuts(p).points.clone();
+        let doms = self.doms(site.0);
+        points
+            .iter()
+            .rposition(|&(f, b)| f == site.0 && doms.dominates(b, site.1))
+    }
+}
+
+impl Strategy for DataFlowSearch {
+    fn name(&self) -> &'static str {
+        match self.ranking {
+            Ranking::CutPoints => "cut-point",
+            Ranking::ShortestDistance => "shortest-distance",
+        }
+    }
+
+    fn prepare(&mut self, program: &crate::exec::Program) {
+        let Some(du) = &program.def_use else {
+            return;
+        };
+        let base = crate::analysis::goals::Goals::of(&program.module).len();
+        self.state = Some(State {
+            module: Arc::new(program.module.clone()),
+            du: du.clone(),
+            base,
+            icfg: Icfg::new(&program.module),
+            doms: HashMap::new(),
+            dist: HashMap::new(),
+            cuts: HashMap::new(),
+        });
+    }
+
+    fn add(&mut self, id: PendingId, _: &Pending, _: &mut Ctx) {
+        self.all.push(id);
+    }
+
+    fn select(&mut self, pool: &PendingPool, ctx: &mut Ctx) -> Option<PendingId> {
+        self.all.retain(|id| pool.get(*id).is_some());
+        if self.all.is_empty() {
+            return None;
+        }
+        let Some(st) = &mut self.state else {
+            return self.all.pop();
+        };
+        // The target: the current pair while it is undecided and has tries left, else the
+        // next undecided one.
+        let n = st.du.pairs.len();
+        let open = |p: usize| !ctx.covered.get(st.base + p).copied().unwrap_or(true);
+        let keep = self
+            .target
+            .is_some_and(|t| open(t as usize) && self.tries < TRIES_PER_PAIR);
+        if !keep {
+            let start = self.target.map_or(0, |t| t as usize + 1);
+            self.target = (0..n)
+                .map(|k| (start + k) % n)
+                .find(|&p| open(p))
+                .map(|p| p as PairId);
+            self.tries = 0;
+        }
+        let Some(t) = self.target else {
+            return self.all.pop();
+        };
+        self.tries += 1;
+        let (def, use_, points) = {
+            let c = st.cuts(t);
+            (c.def, c.use_, c.points.clone())
+        };
+        let mut best: Option<(usize, (i64, u32, usize))> = None;
+        for (i, id) in self.all.iter().enumerate() {
+            let p = pool.get(*id).unwrap();
+            let rec = &p.run.records[p.depth];
+            let site = (rec.func, rec.block);
+            let passed = st.passed(t, site);
+            let key = match self.ranking {
+                Ranking::CutPoints => {
+                    let next = passed.map_or(0, |k| (k + 1).min(points.len() - 1));
+                    let d = st.distance(p.target, points[next]);
+                    (-(passed.map_or(-1, |k| k as i64)), d, p.depth)
+                }
+                Ranking::ShortestDistance => {
+                    let aim = if passed.is_some_and(|k| k >= def) {
+                        use_
+                    } else {
+                        def
+                    };
+                    (0, st.distance(p.target, points[aim]), p.depth)
+                }
+            };
+            if best.is_none_or(|(_, k)| key < k) {
+                best = Some((i, key));
+            }
+        }
+        let (i, _) = best?;
+        Some(self.all.swap_remove(i))
+    }
+}

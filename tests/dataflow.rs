@@ -1,0 +1,399 @@
+//! Data-flow testing: def-use pairs, their dynamic coverage by last definitions, and what
+//! `cairn gen --criterion def-use` decides about the team's programs with known infeasible pairs.
+
+mod common;
+
+use cairn::analysis::defuse::DefUse;
+use cairn::exec::input::Replay;
+use cairn::exec::{Config, Program};
+use cairn::ir::frontend::{CompileOptions, load};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn program(name: &str) -> PathBuf {
+    common::root().join("tests/programs/dataflow").join(name)
+}
+
+fn load_dataflow(p: &Path) -> Program {
+    let opts = CompileOptions {
+        locals_in_memory: true,
+        ..Default::default()
+    };
+    let m = load(&[p.to_path_buf()], &opts).unwrap_or_else(|e| panic!("{}: {e:#}", p.display()));
+    let mut prog = Program::new(m);
+    prog.track_def_use();
+    prog
+}
+
+/// `function variable def_line use_kind use_line outcome` of a pair; `def_line:column` when
+/// two definitions of the variable share the line (a `for` header).
+fn key(p: &Program, du: &DefUse, pair: usize) -> String {
+    let base = plain_key(p, du, pair);
+    let d = &du.defs[du.pairs[pair].def as usize];
+    let shared = du
+        .defs
+        .iter()
+        .any(|o| o.var == d.var && o.loc.line == d.loc.line && o.loc.col != d.loc.col);
+    if shared {
+        let (before, after) = base.split_once(&format!(" {} ", d.loc.line)).unwrap();
+        format!("{before} {}:{} {after}", d.loc.line, d.loc.col)
+    } else {
+        base
+    }
+}
+
+fn plain_key(p: &Program, du: &DefUse, pair: usize) -> String {
+    let pr = &du.pairs[pair];
+    let u = &du.uses[pr.use_ as usize];
+    let d = &du.defs[pr.def as usize];
+    let def_line = match d.site {
+        cairn::analysis::defuse::DefSite::Entry => 0,
+        _ => d.loc.line,
+    };
+    let f = &p.module.functions[u.at.0 as usize].name;
+    let v = &du.vars[u.var as usize].name;
+    match pr.outcome {
+        Some(o) => format!(
+            "{f} {v} {def_line} p-use {} {}",
+            u.loc.line, u.outcomes[o as usize]
+        ),
+        None => format!("{f} {v} {def_line} c-use {}", u.loc.line),
+    }
+}
+
+fn pair_keys(p: &Program) -> Vec<String> {
+    let du = p.def_use.as_ref().unwrap();
+    (0..du.pairs.len()).map(|i| key(p, du, i)).collect()
+}
+
+fn covered_on(p: &Program, inputs: &[&str]) -> Vec<String> {
+    let du = p.def_use.as_ref().unwrap();
+    let mut src = Replay::new(inputs.iter().map(|s| s.to_string()).collect());
+    let r = p.run(&mut src, &Config::default());
+    r.def_use.iter().map(|&i| key(p, du, i as usize)).collect()
+}
+
+#[test]
+fn pairs_of_the_power_function() {
+    let p = load_dataflow(&program("power.c"));
+    let keys = pair_keys(&p);
+    for k in [
+        "power y 4 p-use 7 true",
+        "power y 4 p-use 7 false",
+        "power exp 8 p-use 12 false",
+        "power res 11 c-use 13",
+        "power res 13 c-use 13",
+        "power res 11 c-use 19",
+        "power res 19 c-use 21",
+        "main y 26 c-use 30",
+    ] {
+        assert!(
+            keys.contains(&k.to_string()),
+            "missing pair {k} in {keys:#?}"
+        );
+    }
+    // Redefinitions kill: the loop's res (line 13) never pairs with itself through line 11.
+    assert!(
+        !keys
+            .iter()
+            .any(|k| k.contains(" 0 ") && k.starts_with("power"))
+    );
+}
+
+#[test]
+fn last_definitions_decide_coverage() {
+    let p = load_dataflow(&program("power.c"));
+    let c = covered_on(&p, &["2", "3"]);
+    assert!(c.contains(&"power res 11 c-use 13".to_string()), "{c:?}");
+    assert!(c.contains(&"power res 13 c-use 13".to_string()));
+    assert!(c.contains(&"power y 4 p-use 16 false".to_string()));
+    assert!(!c.contains(&"power y 4 p-use 16 true".to_string()));
+    // y = 0: the loop does not run, res = 1 reaches the return.
+    let c = covered_on(&p, &["2", "0"]);
+    assert!(c.contains(&"power res 11 c-use 21".to_string()), "{c:?}");
+    assert!(!c.contains(&"power res 13 c-use 21".to_string()));
+}
+
+#[test]
+fn stores_through_pointers_redefine_variables() {
+    let p = load_dataflow(&program("alias.c"));
+    // sel > 0: p points to v, *p = 7 redefines it before the use.
+    let c = covered_on(&p, &["1"]);
+    assert!(!c.contains(&"main v 11 c-use 14".to_string()), "{c:?}");
+    assert!(
+        c.contains(&"main total 6 p-use 15 true".to_string()),
+        "{c:?}"
+    );
+    // sel <= 0: p points to w and v = 1 reaches the use.
+    let c = covered_on(&p, &["0"]);
+    assert!(c.contains(&"main v 11 c-use 14".to_string()), "{c:?}");
+    // Interprocedural: the global's value from add() reaches main's uses.
+    assert!(
+        c.contains(&"main total 6 p-use 15 false".to_string()),
+        "{c:?}"
+    );
+    assert!(c.contains(&"add total 0 c-use 6".to_string()), "{c:?}");
+}
+
+/// Runs `cairn gen --criterion def-use` and checks every pair: covered pairs are confirmed by
+/// re-running their test in a fresh interpreter and by native replay of the suite, the known
+/// infeasible pairs are never covered, every other pair is covered.
+fn check_generation(name: &str, infeasible: &[&str]) {
+    let src = program(name);
+    let out = std::env::temp_dir().join(format!("cairn-dataflow-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let st = Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args([
+            "gen",
+            "--criterion",
+            "def-use",
+            "--strategy",
+            "dfs",
+            "--time",
+            "4s",
+        ])
+        .arg(&src)
+        .arg("--out")
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let p = load_dataflow(&src);
+    let du = p.def_use.as_ref().unwrap();
+    let goals: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("goals.json")).unwrap()).unwrap();
+    let pairs: Vec<&serde_json::Value> = goals
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["kind"] == "def-use")
+        .collect();
+    assert_eq!(pairs.len(), du.pairs.len());
+    let base = pairs[0]["id"].as_u64().unwrap() as usize;
+    for known in infeasible {
+        assert!(
+            pair_keys(&p).iter().any(|k| k == known),
+            "{name}: no pair {known}"
+        );
+    }
+    for g in &pairs {
+        let pair = g["id"].as_u64().unwrap() as usize - base;
+        let k = key(&p, du, pair);
+        assert_eq!(
+            g["variable"],
+            du.vars[du.uses[du.pairs[pair].use_ as usize].var as usize].name
+        );
+        let bad = infeasible.contains(&k.as_str());
+        match g["status"].as_str().unwrap() {
+            "covered" => {
+                assert!(!bad, "{name}: infeasible pair {k} reported covered");
+                let test = out
+                    .join("tests")
+                    .join(format!("{}.json", g["test"].as_str().unwrap()));
+                let values: Vec<String> = cairn::output::suite::read_test_values(&test)
+                    .unwrap()
+                    .into_iter()
+                    .map(|(_, v)| v)
+                    .collect();
+                let r = p.run(&mut Replay::new(values), &Config::default());
+                assert!(
+                    r.def_use.contains(&(pair as u32)),
+                    "{name}: test {} does not cover {k} when run again",
+                    g["test"]
+                );
+            }
+            "unreachable" => assert!(bad, "{name}: feasible pair {k} reported infeasible"),
+            _ => assert!(bad, "{name}: feasible pair {k} left unknown"),
+        }
+    }
+    let replay = Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args(["replay", "--criterion", "def-use"])
+        .arg(&src)
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        replay.status.success(),
+        "{name}: native replay: {}{}",
+        String::from_utf8_lossy(&replay.stdout),
+        String::from_utf8_lossy(&replay.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn generation_covers_the_power_function() {
+    check_generation(
+        "power.c",
+        &["power exp 8 p-use 12 false", "power res 11 c-use 19"],
+    );
+}
+
+#[test]
+fn generation_covers_triangle_classification() {
+    check_generation(
+        "triangle.c",
+        &[
+            "classify kind 12 p-use 15 true",
+            "classify kind 14 p-use 15 false",
+            "classify kind 12 p-use 17 true",
+            "classify kind 14 p-use 17 false",
+            "classify kind 14 c-use 19",
+        ],
+    );
+}
+
+#[test]
+fn generation_covers_aliases_and_globals() {
+    check_generation(
+        "alias.c",
+        &[
+            "main total 0 p-use 15 true",
+            "main total 0 p-use 15 false",
+            "main total 0 c-use 16",
+        ],
+    );
+}
+
+#[test]
+fn generation_covers_factorization() {
+    check_generation(
+        "factor.c",
+        &[
+            "factor n 6 p-use 19 false",
+            "factor last 9 c-use 20",
+            "main count 0 p-use 28 true",
+            "main count 0 p-use 28 false",
+            "main count 8 p-use 28 true",
+            "main count 8 p-use 28 false",
+            "main count 15 p-use 28 true",
+        ],
+    );
+}
+
+#[test]
+fn generation_proves_string_matching_pairs_infeasible() {
+    check_generation(
+        "strmatch.c",
+        &[
+            "find i 8:12 p-use 8 false",
+            "find j 9 p-use 10 false",
+            "find j 9 p-use 12 true",
+            "main k 21:14 p-use 21 false",
+        ],
+    );
+}
+
+/// The cover-flag copy of a pair reaches its goal on every run that covers the pair (and,
+/// without pointers or repeated calls, only on those): the model checker's verdicts on the
+/// copy are verdicts on the pair.
+#[test]
+fn cover_flag_copies_reach_their_goal_exactly_when_the_pair_is_covered() {
+    use cairn::analysis::coverflag::{recursive_functions, reduce};
+    for (name, inputs, exact) in [
+        (
+            "power.c",
+            vec![
+                vec!["2", "3"],
+                vec!["2", "0"],
+                vec!["0", "-2"],
+                vec!["3", "-1"],
+                vec!["1", "9"],
+            ],
+            true,
+        ),
+        (
+            "factor.c",
+            vec![vec!["12"], vec!["7"], vec!["49"], vec!["1"], vec!["150"]],
+            true,
+        ),
+        ("alias.c", vec![vec!["1"], vec!["0"]], false),
+    ] {
+        let p = load_dataflow(&program(name));
+        let du = p.def_use.as_ref().unwrap();
+        let rec = recursive_functions(&p.module);
+        let runs: Vec<Vec<u32>> = inputs
+            .iter()
+            .map(|i| {
+                let vals = i.iter().map(|s| s.to_string()).collect();
+                p.run(&mut Replay::new(vals), &Config::default()).def_use
+            })
+            .collect();
+        for pair in 0..du.pairs.len() {
+            let red = reduce(&p.module, du, pair as u32, &rec).expect("reducible");
+            let mut copy = Program::new(red.module);
+            copy.entry = p.entry.clone();
+            for (i, run) in inputs.iter().zip(&runs) {
+                let vals = i.iter().map(|s| s.to_string()).collect();
+                let r = copy.run(&mut Replay::new(vals), &Config::default());
+                let reached = r.branches[red.goal as usize];
+                let covered = run.contains(&(pair as u32));
+                let k = key(&p, du, pair);
+                assert!(
+                    !covered || reached,
+                    "{name} {i:?}: {k} covered, copy's goal missed"
+                );
+                if exact {
+                    assert!(
+                        covered || !reached,
+                        "{name} {i:?}: {k} not covered, goal reached"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The model checker proves pairs infeasible through their cover-flag copies: the initial
+/// value of `count` never reaches main's test (factor always sets it), nor does count = 0 with
+/// the outcome true; the value from factor's line 19 does, and is never proven infeasible.
+#[test]
+fn model_checker_decides_cover_flag_goals() {
+    use cairn::analysis::coverflag::{recursive_functions, reduce};
+    use cairn::driver::ledger::Status;
+    use cairn::driver::session::{Budget, Session};
+    use cairn::driver::technique::Technique;
+    let p = load_dataflow(&program("factor.c"));
+    let du = p.def_use.as_ref().unwrap();
+    let rec = recursive_functions(&p.module);
+    let keys = pair_keys(&p);
+    for (k, infeasible) in [
+        ("main count 0 p-use 28 true", true),
+        ("main count 8 p-use 28 true", true),
+        ("main count 19 p-use 28 true", false),
+    ] {
+        let pair = keys
+            .iter()
+            .position(|x| x == k)
+            .unwrap_or_else(|| panic!("no {k}"));
+        let red = reduce(&p.module, du, pair as u32, &rec).unwrap();
+        let mut copy = Program::new(red.module);
+        copy.entry = p.entry.clone();
+        let tmp = cairn::ir::frontend::TempDir::new("dataflow-mc").unwrap();
+        let w =
+            cairn::output::suite::SuiteWriter::create(tmp.path(), tmp.path(), &copy.module, false)
+                .unwrap();
+        let budget = Budget {
+            time: std::time::Duration::from_secs(if infeasible { 60 } else { 5 }),
+            max_tests: None,
+            max_iterations: None,
+        };
+        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let mut s = Session::new(&copy, w, budget, flag);
+        let goal = red.goal as usize;
+        for g in 0..s.goals.len() {
+            if g != goal {
+                s.ledger.ignore(g);
+            }
+        }
+        let mut mc = cairn::driver::prove::ModelChecking::new(&s).unwrap();
+        let deadline = s.deadline();
+        mc.run(&mut s, deadline).unwrap();
+        match (&s.ledger.status[goal], infeasible) {
+            (Status::Unreachable(_), true) => {}
+            (Status::Unreachable(_), false) => panic!("{k}: feasible, proven infeasible"),
+            (_, false) => {}
+            (st, true) => panic!("{k}: {st:?}"),
+        }
+    }
+}
