@@ -9,9 +9,12 @@
 //!   dropped, which loses constraints but never adds wrong ones.
 //! - A load through a symbolic pointer into an object of at most `MAX_SYMBOLIC_OBJECT` bytes reads
 //!   an if-then-else over every element of the object, so the solver can pick any entry of an
-//!   input-indexed table; larger objects and stores through symbolic pointers are concretized.
+//!   input-indexed table; larger objects are concretized. A store through a symbolic pointer into
+//!   an object of at most `MAX_SYMBOLIC_STORE` bytes makes every byte of the object "the stored
+//!   byte if the address hits it, else the old one" (up to `MAX_SYMBOLIC_STORES` per run);
+//!   others are concretized.
 //! - Library models that write memory clear the shadow of what they write; memcpy/memmove/memset
-//!   move or set it.
+//!   move or set it, with symbolic fill values and (into small objects) symbolic lengths.
 
 use super::libc::Ext;
 use super::observer::{Call, InputUse, Observer, Site, Target, View};
@@ -79,11 +82,16 @@ pub struct Shadow<'p> {
     /// Shadow bytes a library call's write leaves (memset/memcpy/memmove with symbolic data or
     /// length), computed before the call and applied at its write event: (destination, bytes).
     after_write: Option<(u64, Vec<(u64, ExprId)>)>,
+    /// Stores through symbolic pointers modelled so far.
+    symbolic_stores: u32,
 }
 
 /// Largest object a store through a symbolic pointer (or a write of symbolic length) updates
 /// byte by byte with if-then-elses; larger ones are concretized.
 pub const MAX_SYMBOLIC_STORE: u64 = 512;
+/// Symbolic stores modelled per run: each grows the object's expressions; later ones are
+/// concretized.
+pub const MAX_SYMBOLIC_STORES: u32 = 256;
 
 /// Ways a run's symbolic record can fall short of the program's behaviour. While all are zero,
 /// the recorded decisions are exactly the input-dependent branches the run took.
@@ -158,6 +166,7 @@ impl<'p> Shadow<'p> {
             opaque_frames: vec![],
             calling_function: false,
             after_write: None,
+            symbolic_stores: 0,
         }
     }
 
@@ -219,6 +228,8 @@ impl Observer for Shadow<'_> {
             })
             .collect();
         self.ret = NONE;
+        // A write computed for an earlier call whose write event never came is stale.
+        self.after_write = None;
         self.calling_function = matches!(call.target, Target::Func(_));
         match call.target {
             Target::Func(f) => {
@@ -287,6 +298,7 @@ impl Observer for Shadow<'_> {
         }
         let e = std::mem::replace(&mut self.ret, NONE);
         self.args.clear();
+        self.after_write = None;
         if let Some(Val::Reg(d, _)) = dst {
             self.set_reg(rb, d, e);
         }
@@ -651,9 +663,15 @@ impl Shadow<'_> {
         let Some((base, size)) = v.mem.object_bounds(addr) else {
             return false;
         };
-        if size > MAX_SYMBOLIC_STORE || n == 0 || n > 8 || size < n as u64 {
+        if size > MAX_SYMBOLIC_STORE
+            || n == 0
+            || n > 8
+            || size < n as u64
+            || self.symbolic_stores >= MAX_SYMBOLIC_STORES
+        {
             return false;
         }
+        self.symbolic_stores += 1;
         let w = (n * 8) as u8;
         let aw = self.pool.width(addr_e);
         let mut bytes = Vec::with_capacity(size as usize);
