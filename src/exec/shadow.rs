@@ -84,6 +84,8 @@ pub struct Shadow<'p> {
     after_write: Option<(u64, Vec<(u64, ExprId)>)>,
     /// Stores through symbolic pointers modelled so far.
     symbolic_stores: u32,
+    /// Bytes given shadows by modelled library writes so far.
+    symbolic_written: u64,
 }
 
 /// Largest object a store through a symbolic pointer (or a write of symbolic length) updates
@@ -92,6 +94,11 @@ pub const MAX_SYMBOLIC_STORE: u64 = 512;
 /// Symbolic stores modelled per run: each grows the object's expressions; later ones are
 /// concretized.
 pub const MAX_SYMBOLIC_STORES: u32 = 256;
+/// Bytes one library write (memset/memcpy/memmove with symbolic data or length) may give
+/// shadows, and all of a run's such writes together: the shadow's memory stays bounded (a
+/// program filling megabytes in a loop would otherwise exhaust Cairn's).
+const MAX_SYMBOLIC_WRITE: u64 = 1 << 16;
+const MAX_SYMBOLIC_WRITES_PER_RUN: u64 = 1 << 18;
 
 /// Ways a run's symbolic record can fall short of the program's behaviour. While all are zero,
 /// the recorded decisions are exactly the input-dependent branches the run took.
@@ -167,6 +174,7 @@ impl<'p> Shadow<'p> {
             calling_function: false,
             after_write: None,
             symbolic_stores: 0,
+            symbolic_written: 0,
         }
     }
 
@@ -607,9 +615,11 @@ impl Shadow<'_> {
             }
             reach
         };
-        if reach > 1 << 20 {
+        if reach > MAX_SYMBOLIC_WRITE || self.symbolic_written + reach > MAX_SYMBOLIC_WRITES_PER_RUN
+        {
             return false;
         }
+        self.symbolic_written += reach;
         let value = if fill {
             let x = sym(1);
             if x == NONE {

@@ -425,7 +425,9 @@ impl Z3Backend {
                 if self.abandon_after(t.elapsed(), r == z3::SatResult::Unknown) {
                     return ans;
                 }
-                if decided {
+                // A tier Z3 could not decide in its slice: the query is hard, the remaining
+                // time goes to it unconstrained.
+                if decided || r == z3::SatResult::Unknown {
                     break;
                 }
             }
