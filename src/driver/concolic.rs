@@ -662,7 +662,6 @@ impl Technique for Concolic {
     fn run(&mut self, s: &mut Session, until: Instant) -> anyhow::Result<()> {
         let cfg = self.cfg.clone();
         self.solver.deadline = Some(until.min(s.deadline()));
-        self.solver.session_deadline = Some(s.deadline());
         if self.runs == 0 {
             let mut first = RandomInputs {
                 rng: SmallRng::seed_from_u64(self.seed),

@@ -868,7 +868,6 @@ impl Technique for LazyExpansion {
 
     fn run(&mut self, s: &mut Session, until: Instant) -> anyhow::Result<()> {
         self.solver.deadline = Some(until.min(s.deadline()));
-        self.solver.session_deadline = Some(s.deadline());
         if self.next_id == 0 {
             let first = self.execute(s, 0, vec![], HashMap::new())?;
             self.abstract_path(s, first);

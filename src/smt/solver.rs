@@ -747,11 +747,8 @@ pub struct SolverFront {
     /// Z3's time in the portfolio on floating-point non-linear queries (it rarely solves them,
     /// and the walk usually does in milliseconds).
     pub float_nonlinear_timeout: Duration,
-    /// No query runs past this instant (the session's budget, or a technique's slice of it).
+    /// No query runs past this instant (the session's budget).
     pub deadline: Option<Instant>,
-    /// The session's end, when `deadline` is a slice's: Z3 is given up (left mid-search) only
-    /// near this one, not at the end of a slice.
-    pub session_deadline: Option<Instant>,
     /// What produced the last answer: "z3", "walk", "cache" or "hint".
     pub last_backend: &'static str,
     /// Consecutive Z3 failures on floating-point arithmetic (portfolio).
@@ -782,7 +779,6 @@ impl SolverFront {
             short_timeout: Duration::from_secs(1),
             float_nonlinear_timeout: Duration::from_millis(250),
             deadline: None,
-            session_deadline: None,
             last_backend: "",
             float_strikes: 0,
             small_models: false,
@@ -833,8 +829,7 @@ impl SolverFront {
                 Some(d) => d.saturating_duration_since(t).max(Duration::from_millis(1)),
                 None => Duration::MAX,
             };
-            self.z3
-                .set_deadline(self.session_deadline.or(self.deadline));
+            self.z3.set_deadline(self.deadline);
             let timeout = bounded_by(self.short_timeout, left);
             let answer = self.run_z3(pool, &key, &key, timeout, current);
             self.last_backend = "z3";
@@ -852,8 +847,7 @@ impl SolverFront {
             None => Duration::MAX,
         };
         let full = bounded_by(self.timeout, left);
-        self.z3
-            .set_deadline(self.session_deadline.or(self.deadline));
+        self.z3.set_deadline(self.deadline);
         let hard = key.iter().any(|&c| needs_short_z3(pool, c));
         let short = if hard {
             full.min(self.short_timeout)
