@@ -39,6 +39,12 @@ pub struct ConcolicStats {
     pub monitor_blocked: u64,
     pub monitor_set_aside: u64,
     pub monitor_mismatches: u64,
+    /// Solutions solved again with smaller values after their run hit the step limit.
+    pub step_limit_retries: u64,
+    /// Of those, retries that finished within the limit.
+    pub step_limit_recovered: u64,
+    /// Pending branches deep in a step-limited run, held back until nothing else is pending.
+    pub deep_deferred: u64,
 }
 
 /// Everything that withholds exhaustive-exploration proofs. An exhausted execution tree proves
@@ -156,7 +162,24 @@ pub struct Concolic {
     /// nothing else is left.
     set_aside: Vec<Pending>,
     released: std::collections::HashSet<(u32, usize)>,
+    /// Pending branches deep in step-limited runs (tried once nothing else is pending).
+    deep_pending: Vec<Pending>,
+    /// Runs cut by the step limit not yet recorded: recorded at the end of each slice of
+    /// `run`, they get a test only if they cover a goal no finished run covered by then.
+    step_limited: Vec<(RunResult, String)>,
+    /// The last executed run hit the step limit.
+    last_step_limited: bool,
+    /// Variables of the pool already classified as floating-point or not.
+    vars_classified: usize,
 }
+
+/// Smaller-valued retries of a solution whose run hit the step limit.
+const STEP_LIMIT_RETRIES: u32 = 4;
+/// Pending branches of a step-limited run this many decisions past the flipped one wait until
+/// nothing else is pending (the run's loops are long: flips deep inside them are too).
+const DEEP_IN_STEP_LIMITED: usize = 16;
+/// Deferred deep pending branches released at a time (the shallowest).
+const DEEP_RELEASE: usize = 32;
 
 /// When symbolic search stalls, a short burst of random testing (a hundred times more paths
 /// per second) often covers what the solver cannot; starting with one was measured to starve
@@ -212,9 +235,12 @@ impl Concolic {
             .map_err(anyhow::Error::msg)?;
             pool.user_fns = Some(crate::smt::opaque::UserFnsRef(Rc::new(fns)));
         }
+        let mut solver =
+            SolverFront::new(opts.kind, Duration::from_secs(5), opts.walk.clone(), seed);
+        solver.small_models = true;
         Ok(Concolic {
             pool,
-            solver: SolverFront::new(opts.kind, Duration::from_secs(5), opts.walk.clone(), seed),
+            solver,
             tree: Tree::default(),
             pending: PendingPool::default(),
             strategy,
@@ -244,6 +270,10 @@ impl Concolic {
             product_next: Default::default(),
             set_aside: vec![],
             released: Default::default(),
+            deep_pending: vec![],
+            step_limited: vec![],
+            last_step_limited: false,
+            vars_classified: 0,
         })
     }
 
@@ -355,7 +385,13 @@ impl Concolic {
             Outcome::Unsupported { .. } => inexact.unsupported_runs += 1,
             _ => {}
         }
-        let fresh = s.record(&r, found_by)?;
+        self.classify_vars(&r.inputs);
+        self.last_step_limited = r.outcome == Outcome::StepLimit;
+        let fresh = if self.last_step_limited {
+            vec![]
+        } else {
+            s.record(&r, found_by)?
+        };
         self.runs += 1;
         let run = Rc::new(RunPath {
             id: self.runs,
@@ -383,12 +419,45 @@ impl Concolic {
                 self.product_next
                     .insert((p.node, p.outcome), d.outcomes[p.outcome].clone());
             }
+            if self.last_step_limited && p.depth > bound + DEEP_IN_STEP_LIMITED {
+                self.stats.deep_deferred += 1;
+                self.deep_pending.push(p);
+                continue;
+            }
             let id = self.pending.add(p.clone());
             self.strategy.add(id, &p, &mut ctx);
         }
         self.strategy.on_run(&run, &mut ctx);
         self.stats.tree_nodes = self.tree.len();
+        if self.last_step_limited {
+            self.step_limited.push((r, found_by.to_string()));
+        }
         Ok(run)
+    }
+
+    /// Records the held step-limited runs: a test only for goals no finished run covered.
+    fn record_step_limited(&mut self, s: &mut Session) -> anyhow::Result<()> {
+        for (r, by) in std::mem::take(&mut self.step_limited) {
+            s.record(&r, &by)?;
+        }
+        Ok(())
+    }
+
+    /// Notes the pool's new variables that hold floating-point inputs (the solver prefers
+    /// small integers, not small bit patterns).
+    fn classify_vars(&mut self, inputs: &[InputValue]) {
+        let vars = self.pool.vars.clone();
+        for key in &vars[self.vars_classified..] {
+            if let Some(iv) = inputs.get(key.input as usize) {
+                if matches!(iv.kind, InputKind::Float | InputKind::Double) {
+                    let id = self.pool.var(*key);
+                    if let crate::smt::expr::Node::Var { id, .. } = self.pool.node(id) {
+                        self.solver.floats.insert(*id);
+                    }
+                }
+            }
+        }
+        self.vars_classified = vars.len();
     }
 
     /// Inputs for a pending branch from a solver model: the inputs of the run it came from,
@@ -424,6 +493,22 @@ impl Concolic {
             self.strategy.select(&self.pending, &mut ctx)
         };
         let Some(id) = id else {
+            if !self.deep_pending.is_empty() {
+                let mut ctx = Ctx {
+                    rng: &mut self.rng,
+                    covered: &covered,
+                    dist: &self.dist,
+                };
+                // The shallowest first, a few at a time.
+                self.deep_pending
+                    .sort_by_key(|p| std::cmp::Reverse(p.depth));
+                let keep = self.deep_pending.len().saturating_sub(DEEP_RELEASE);
+                for p in self.deep_pending.split_off(keep) {
+                    let id = self.pending.add(p.clone());
+                    self.strategy.add(id, &p, &mut ctx);
+                }
+                return Ok(true);
+            }
             // Set-aside branches last: the product says they lead to no open goal.
             if !self.set_aside.is_empty() {
                 let mut ctx = Ctx {
@@ -450,49 +535,18 @@ impl Concolic {
             return Ok(true);
         }
         let (prefix, goal) = p.query();
-        let inputs: Vec<InputValue> = p.run.inputs.clone();
-        let ans = {
-            // A shared handle, released before the next run adds variables (no copy is made).
-            let vars = self.pool.vars.clone();
-            let current = |v: u32| -> u64 {
-                let k = vars[v as usize];
-                match p.run.inputs.get(k.input as usize) {
-                    Some(iv) if iv.kind == InputKind::Bytes => {
-                        iv.bytes.get(k.byte as usize).copied().unwrap_or(0) as u64
-                    }
-                    Some(iv) => iv.bits,
-                    None => 0,
-                }
-            };
-            self.solver.solve(&mut self.pool, &prefix, goal, &current)
-        };
+        let ans = self.solve_pending(&p, &prefix, goal);
+        if std::env::var_os("CAIRN_DEBUG_PATHS").is_some() {
+            eprintln!(
+                "flip: depth {} of {} by {}: {ans:?}",
+                p.depth,
+                p.run.records.len(),
+                self.solver.last_backend
+            );
+        }
         match ans {
             Answer::Sat(a) => {
-                let values = if a.is_empty() {
-                    inputs
-                } else {
-                    self.inputs_for(&p, &a)
-                };
-                let mut src = Seeded {
-                    values,
-                    pos: 0,
-                    fallback: RandomInputs {
-                        rng: SmallRng::seed_from_u64(self.stats.paths),
-                    },
-                };
-                let by = if self.solver.last_backend == "walk" {
-                    "walk"
-                } else {
-                    "concolic"
-                };
-                let run = self.execute(s, &mut src, cfg, p.depth + 1, by)?;
-                let followed = run.records.len() > p.depth
-                    && run.records[p.depth].taken == p.outcome
-                    && (p.depth == 0
-                        || run.records[p.depth - 1].block == p.run.records[p.depth - 1].block);
-                if !followed {
-                    self.stats.inexact.divergences += 1;
-                }
+                self.run_solution(s, &p, &a, cfg)?;
             }
             Answer::Unsat => self.stats.infeasible += 1,
             Answer::Unknown => {
@@ -521,6 +575,158 @@ impl Concolic {
 }
 
 impl Concolic {
+    /// Solves a pending branch's query from its run's values.
+    fn solve_pending(
+        &mut self,
+        p: &Pending,
+        prefix: &[crate::smt::expr::ExprId],
+        goal: crate::smt::expr::ExprId,
+    ) -> Answer {
+        // A shared handle, released before the next run adds variables (no copy is made).
+        let vars = self.pool.vars.clone();
+        let current = |v: u32| -> u64 {
+            let k = vars[v as usize];
+            match p.run.inputs.get(k.input as usize) {
+                Some(iv) if iv.kind == InputKind::Bytes => {
+                    iv.bytes.get(k.byte as usize).copied().unwrap_or(0) as u64
+                }
+                Some(iv) => iv.bits,
+                None => 0,
+            }
+        };
+        self.solver.solve(&mut self.pool, prefix, goal, &current)
+    }
+
+    /// Runs a solution of a pending branch; when the run hits the step limit, solves again
+    /// with every integer input at most an eighth of the largest magnitude the solution used,
+    /// until a run finishes.
+    fn run_solution(
+        &mut self,
+        s: &mut Session,
+        p: &Pending,
+        a: &crate::smt::solver::Assignment,
+        cfg: &Config,
+    ) -> anyhow::Result<()> {
+        let mut a = a.clone();
+        let mut retries = 0;
+        loop {
+            let values = if a.is_empty() {
+                p.run.inputs.clone()
+            } else {
+                self.inputs_for(p, &a)
+            };
+            let mut src = Seeded {
+                values,
+                pos: 0,
+                fallback: RandomInputs {
+                    rng: SmallRng::seed_from_u64(self.stats.paths),
+                },
+            };
+            let by = if self.solver.last_backend == "walk" {
+                "walk"
+            } else {
+                "concolic"
+            };
+            let run = self.execute(s, &mut src, cfg, p.depth + 1, by)?;
+            let followed = run.records.len() > p.depth
+                && run.records[p.depth].taken == p.outcome
+                && (p.depth == 0
+                    || run.records[p.depth - 1].block == p.run.records[p.depth - 1].block);
+            if !followed {
+                self.stats.inexact.divergences += 1;
+            }
+            if retries > 0 && !self.last_step_limited {
+                self.stats.step_limit_recovered += 1;
+            }
+            if !self.last_step_limited || retries == STEP_LIMIT_RETRIES || s.should_stop() {
+                return Ok(());
+            }
+            let largest = a
+                .iter()
+                .filter(|(v, _)| !self.solver.floats.contains(v))
+                .map(|(v, x)| {
+                    let w = self.pool.vars[*v as usize].w as u32;
+                    signed_magnitude(*x, w)
+                })
+                .max()
+                .unwrap_or(0);
+            if largest < 8 {
+                return Ok(());
+            }
+            retries += 1;
+            self.stats.step_limit_retries += 1;
+            let (prefix, goal) = p.query();
+            self.solver.magnitude_cap = Some(largest / 8);
+            let ans = self.solve_pending(p, &prefix, goal);
+            self.solver.magnitude_cap = None;
+            match ans {
+                Answer::Sat(b) if !b.is_empty() => a = b,
+                _ => return Ok(()),
+            }
+        }
+    }
+
+    /// A first run cut by the step limit runs again with its integer inputs shifted 8 bits
+    /// towards zero, until one finishes (a few times at most).
+    fn shrink_first_run(&mut self, s: &mut Session, cfg: &Config) -> anyhow::Result<()> {
+        for _ in 0..STEP_LIMIT_RETRIES {
+            if !self.last_step_limited || s.should_stop() {
+                return Ok(());
+            }
+            let Some(last) = self.tree_last_inputs() else {
+                return Ok(());
+            };
+            let mut shrunk = false;
+            let values: Vec<InputValue> = last
+                .into_iter()
+                .map(|mut iv| {
+                    if !matches!(
+                        iv.kind,
+                        InputKind::Float | InputKind::Double | InputKind::Bytes
+                    ) && iv.width >= 16
+                    {
+                        let m = signed_magnitude(iv.bits, iv.width);
+                        if m > 255 {
+                            let negative = m != iv.bits;
+                            let small = m >> 8;
+                            iv.bits = crate::exec::ops::mask(
+                                if negative {
+                                    small.wrapping_neg()
+                                } else {
+                                    small
+                                },
+                                iv.width,
+                            );
+                            shrunk = true;
+                        }
+                    }
+                    iv
+                })
+                .collect();
+            if !shrunk {
+                return Ok(());
+            }
+            self.stats.step_limit_retries += 1;
+            let mut src = Seeded {
+                values,
+                pos: 0,
+                fallback: RandomInputs {
+                    rng: SmallRng::seed_from_u64(self.stats.paths),
+                },
+            };
+            self.execute(s, &mut src, cfg, 0, "concolic")?;
+            if !self.last_step_limited {
+                self.stats.step_limit_recovered += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// Inputs of the last held step-limited run.
+    fn tree_last_inputs(&self) -> Option<Vec<InputValue>> {
+        self.step_limited.last().map(|(r, _)| r.inputs.clone())
+    }
+
     /// Queues again, with twice the solver time, the pending branches the solver could not
     /// decide (a loaded machine or a hard query); false when there are none.
     fn retry_undecided(&mut self, s: &Session) -> bool {
@@ -576,6 +782,7 @@ impl Technique for Concolic {
                 rng: SmallRng::seed_from_u64(self.seed),
             };
             self.execute(s, &mut first, &cfg, 0, "concolic")?;
+            self.shrink_first_run(s, &cfg)?;
         }
         let burst =
             (s.budget.time / 50).clamp(Duration::from_millis(20), Duration::from_millis(500));
@@ -628,8 +835,8 @@ impl Technique for Concolic {
                 )
             });
         }
-        self.stats.pending_left = self.pending.live();
-        Ok(())
+        self.stats.pending_left = self.pending.live() + self.deep_pending.len();
+        self.record_step_limited(s)
     }
 
     fn finished(&self) -> bool {
@@ -661,4 +868,18 @@ fn random_burst(s: &mut Session, seed: u64, cfg: &Config, end: Instant) -> anyho
         s.record(&r, "random")?;
     }
     Ok(())
+}
+
+/// |x| of a `w`-bit value read as signed.
+fn signed_magnitude(x: u64, w: u32) -> u64 {
+    if w == 0 || w > 64 {
+        return x;
+    }
+    let sign = 1u64 << (w - 1);
+    let x = if w == 64 { x } else { x & ((sign << 1) - 1) };
+    if x & sign != 0 {
+        (x ^ if w == 64 { u64::MAX } else { (sign << 1) - 1 }).wrapping_add(1)
+    } else {
+        x
+    }
 }

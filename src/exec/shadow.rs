@@ -9,9 +9,12 @@
 //!   dropped, which loses constraints but never adds wrong ones.
 //! - A load through a symbolic pointer into an object of at most `MAX_SYMBOLIC_OBJECT` bytes reads
 //!   an if-then-else over every element of the object, so the solver can pick any entry of an
-//!   input-indexed table; larger objects and stores through symbolic pointers are concretized.
+//!   input-indexed table; larger objects are concretized. A store through a symbolic pointer into
+//!   an object of at most `MAX_SYMBOLIC_STORE` bytes makes every byte of the object "the stored
+//!   byte if the address hits it, else the old one" (up to `MAX_SYMBOLIC_STORES` per run);
+//!   others are concretized.
 //! - Library models that write memory clear the shadow of what they write; memcpy/memmove/memset
-//!   move or set it.
+//!   move or set it, with symbolic fill values and (into small objects) symbolic lengths.
 
 use super::libc::Ext;
 use super::observer::{Call, InputUse, Observer, Site, Target, View};
@@ -76,7 +79,26 @@ pub struct Shadow<'p> {
     pub opaque_frames: Vec<super::opaque::OpaqueFrame>,
     /// A call of a program function was announced and its frame not yet entered.
     calling_function: bool,
+    /// Shadow bytes a library call's write leaves (memset/memcpy/memmove with symbolic data or
+    /// length), computed before the call and applied at its write event: (destination, bytes).
+    after_write: Option<(u64, Vec<(u64, ExprId)>)>,
+    /// Stores through symbolic pointers modelled so far.
+    symbolic_stores: u32,
+    /// Bytes given shadows by modelled library writes so far.
+    symbolic_written: u64,
 }
+
+/// Largest object a store through a symbolic pointer (or a write of symbolic length) updates
+/// byte by byte with if-then-elses; larger ones are concretized.
+pub const MAX_SYMBOLIC_STORE: u64 = 512;
+/// Symbolic stores modelled per run: each grows the object's expressions; later ones are
+/// concretized.
+pub const MAX_SYMBOLIC_STORES: u32 = 256;
+/// Bytes one library write (memset/memcpy/memmove with symbolic data or length) may give
+/// shadows, and all of a run's such writes together: the shadow's memory stays bounded (a
+/// program filling megabytes in a loop would otherwise exhaust Cairn's).
+const MAX_SYMBOLIC_WRITE: u64 = 1 << 16;
+const MAX_SYMBOLIC_WRITES_PER_RUN: u64 = 1 << 18;
 
 /// Ways a run's symbolic record can fall short of the program's behaviour. While all are zero,
 /// the recorded decisions are exactly the input-dependent branches the run took.
@@ -150,6 +172,9 @@ impl<'p> Shadow<'p> {
             max_path: 100_000,
             opaque_frames: vec![],
             calling_function: false,
+            after_write: None,
+            symbolic_stores: 0,
+            symbolic_written: 0,
         }
     }
 
@@ -211,6 +236,8 @@ impl Observer for Shadow<'_> {
             })
             .collect();
         self.ret = NONE;
+        // A write computed for an earlier call whose write event never came is stale.
+        self.after_write = None;
         self.calling_function = matches!(call.target, Target::Func(_));
         match call.target {
             Target::Func(f) => {
@@ -279,6 +306,7 @@ impl Observer for Shadow<'_> {
         }
         let e = std::mem::replace(&mut self.ret, NONE);
         self.args.clear();
+        self.after_write = None;
         if let Some(Val::Reg(d, _)) = dst {
             self.set_reg(rb, d, e);
         }
@@ -286,10 +314,12 @@ impl Observer for Shadow<'_> {
 
     fn mem_written(&mut self, _v: &View, addr: u64, n: u64) {
         self.clear_mem(addr, n);
+        self.apply_after_write(addr);
     }
 
     fn mem_copied(&mut self, _v: &View, dst: u64, src: u64, n: u64) {
         self.copy_mem(dst, src, n);
+        self.apply_after_write(dst);
     }
 
     fn uninitialized(&mut self, _v: &View, addr: u64, n: u64) {
@@ -524,6 +554,160 @@ impl Shadow<'_> {
         self.exactness.concretized += 1;
     }
 
+    /// The shadow of the byte at `a`, or its concrete value as a constant.
+    fn byte_at(&mut self, v: &View, a: u64) -> ExprId {
+        match self.mem.get(&a) {
+            Some(&UNINIT) => self.uninit_var(8),
+            Some(&b) => b,
+            None => {
+                let c = v.mem.read_uint(a, 1).unwrap_or(0);
+                self.pool.constant(8, c)
+            }
+        }
+    }
+
+    /// Sets the byte shadows a library write computed in advance (at its write event).
+    fn apply_after_write(&mut self, dst: u64) {
+        if self.after_write.as_ref().is_none_or(|(d, _)| *d != dst) {
+            return;
+        }
+        let (_, bytes) = self.after_write.take().unwrap();
+        for (a, e) in bytes {
+            if self.pool.as_const(e).is_some() {
+                self.mem.remove(&a);
+            } else {
+                self.mem.insert(a, e);
+            }
+        }
+    }
+
+    /// memset/memcpy/memmove with symbolic data or a symbolic length: the bytes the write
+    /// leaves, each an if-then-else on the length when it is symbolic (over the rest of the
+    /// destination object, which must be small). False when not modelled exactly.
+    fn model_mem_write(&mut self, v: &View, ext: &Ext, call: &Call, rb: usize) -> bool {
+        let arg = |i: usize| match call.args.get(i) {
+            Some(Val::Reg(r, _)) => v.reg(rb, *r),
+            _ => 0,
+        };
+        let sym = |i: usize| self.args.get(i).copied().unwrap_or(NONE);
+        let (dst, len, len_e) = (arg(0), arg(2), sym(2));
+        let fill = matches!(ext, Ext::Memset);
+        if sym(0) != NONE || (!fill && sym(1) != NONE) {
+            return false;
+        }
+        // Bytes the write may reach: its length, or the rest of the destination (and source)
+        // object when the length is symbolic.
+        let reach = if len_e == NONE {
+            len
+        } else {
+            let Some((base, size)) = v.mem.object_bounds(dst) else {
+                return false;
+            };
+            let mut reach = base + size - dst;
+            if !fill {
+                let Some((sb, ss)) = v.mem.object_bounds(arg(1)) else {
+                    return false;
+                };
+                reach = reach.min(sb + ss - arg(1));
+            }
+            if size > MAX_SYMBOLIC_STORE || reach < len {
+                return false;
+            }
+            reach
+        };
+        if reach > MAX_SYMBOLIC_WRITE || self.symbolic_written + reach > MAX_SYMBOLIC_WRITES_PER_RUN
+        {
+            return false;
+        }
+        self.symbolic_written += reach;
+        let value = if fill {
+            let x = sym(1);
+            if x == NONE {
+                self.pool.constant(8, arg(1) & 0xff)
+            } else if self.pool.width(x) > 8 {
+                self.pool.extract(8, 0, x)
+            } else {
+                x
+            }
+        } else {
+            NONE
+        };
+        let lw = if len_e == NONE {
+            64
+        } else {
+            self.pool.width(len_e)
+        };
+        let mut bytes = Vec::with_capacity(reach as usize);
+        for k in 0..reach {
+            let new = if fill {
+                value
+            } else {
+                self.byte_at(v, arg(1) + k)
+            };
+            let e = if len_e == NONE {
+                new
+            } else {
+                let old = self.byte_at(v, dst + k);
+                let kc = self.pool.constant(lw, k);
+                let inside = self.pool.cmp(IPred::Ult, kc, len_e);
+                self.pool.ite(inside, new, old)
+            };
+            bytes.push((dst + k, e));
+        }
+        // Bytes past the concrete length are not written: their event does not cover them.
+        let (within, past): (Vec<_>, Vec<_>) = bytes.into_iter().partition(|(a, _)| *a < dst + len);
+        for (a, e) in past {
+            if self.pool.as_const(e).is_some() {
+                self.mem.remove(&a);
+            } else {
+                self.mem.insert(a, e);
+            }
+        }
+        self.after_write = Some((dst, within));
+        true
+    }
+
+    /// A store through a symbolic pointer into a small object: every byte of the object
+    /// becomes "the stored byte if the address hits it, else the old byte".
+    fn symbolic_store(&mut self, v: &View, addr_e: ExprId, addr: u64, n: u32, val: ExprId) -> bool {
+        let Some((base, size)) = v.mem.object_bounds(addr) else {
+            return false;
+        };
+        if size > MAX_SYMBOLIC_STORE
+            || n == 0
+            || n > 8
+            || size < n as u64
+            || self.symbolic_stores >= MAX_SYMBOLIC_STORES
+        {
+            return false;
+        }
+        self.symbolic_stores += 1;
+        let w = (n * 8) as u8;
+        let aw = self.pool.width(addr_e);
+        let mut bytes = Vec::with_capacity(size as usize);
+        for k in base..base + size {
+            let old = self.byte_at(v, k);
+            let kc = self.pool.constant(aw, k);
+            let off = self.pool.bin(BinOp::Sub, aw, kc, addr_e);
+            let nc = self.pool.constant(aw, n as u64);
+            let hit = self.pool.cmp(IPred::Ult, off, nc);
+            let off_w = self.fit(off, w as u32, false);
+            let eight = self.pool.constant(w, 8);
+            let shift = self.pool.bin(BinOp::Mul, w, off_w, eight);
+            let shifted = self.pool.bin(BinOp::LShr, w, val, shift);
+            let byte = self.pool.extract(8, 0, shifted);
+            bytes.push((k, self.pool.ite(hit, byte, old)));
+        }
+        for (k, e) in bytes {
+            if self.pool.as_const(e).is_some() {
+                self.mem.remove(&k);
+            } else {
+                self.mem.insert(k, e);
+            }
+        }
+        true
+    }
+
     /// A call of an opaque user function (`--opaque f`) with a symbolic argument: its branches
     /// are not recorded while it runs, and its result becomes the node `f(args)`. Goals inside
     /// it are then not explored by search: the run counts as inexact.
@@ -655,6 +839,17 @@ impl Shadow<'_> {
             }
             _ => Some(&[]),
         };
+        if matches!(ext, Memset | Memcpy | Memmove) {
+            let symbolic = (0..3).any(|i| self.args.get(i).is_some_and(|e| *e != NONE));
+            let data = matches!(ext, Memset) && self.args.get(1).is_some_and(|e| *e != NONE)
+                || self.args.get(2).is_some_and(|e| *e != NONE);
+            if symbolic && data {
+                if !self.model_mem_write(v, ext, &call, rb) {
+                    self.concretize();
+                }
+                return;
+            }
+        }
         let Some(exact) = exact_args else { return };
         for (i, a) in call.args.iter().enumerate() {
             if exact.contains(&i) {
@@ -803,11 +998,23 @@ impl Shadow<'_> {
                 let n = size_of(*ty, pb / 8);
                 let a = v.regs[rb + *addr as usize];
                 let sa = self.reg(rb, *addr);
+                let sv = self.reg(rb, *val);
                 if sa != NONE {
                     self.check_pointer(v, site, sa, a, n);
+                    let w = n * 8;
+                    let ve = if sv != NONE {
+                        sv
+                    } else if w <= 64 {
+                        let c = v.regs[rb + *val as usize];
+                        self.pool.constant(w as u8, super::ops::mask(c, w))
+                    } else {
+                        NONE
+                    };
+                    if ve != NONE && self.symbolic_store(v, sa, a, n, ve) {
+                        return;
+                    }
                     self.concretize();
                 }
-                let sv = self.reg(rb, *val);
                 self.set_mem(a, n, sv);
             }
             Inst::LoadAgg { dst: _, .. } => {}

@@ -355,11 +355,25 @@ impl Z3Backend {
         extra: &[z3::ast::Bool],
         timeout: Duration,
     ) -> Answer {
+        self.solve_near(pool, constraints, extra, timeout, None)
+    }
+
+    /// As `solve`, and with `near`: models with small integers or integers close to the
+    /// current run's values first (each tier a short check under an assumption, sharing what
+    /// Z3 learned), any model last; with a magnitude cap, models within it only (an Unsat under
+    /// the cap proves nothing: it answers Unknown).
+    pub fn solve_near(
+        &mut self,
+        pool: &Pool,
+        constraints: &[ExprId],
+        extra: &[z3::ast::Bool],
+        timeout: Duration,
+        near: Option<&Near>,
+    ) -> Answer {
         use z3::ast::BV;
         if self.unusable() {
             return Answer::Unknown;
         }
-        self.set_timeout(timeout);
         self.solver.push();
         let mut vars: HashSet<u32> = HashSet::new();
         for &c in constraints {
@@ -370,31 +384,129 @@ impl Z3Backend {
         for e in extra {
             self.solver.assert(e);
         }
-        let t = Instant::now();
-        let ans = match self.solver.check() {
-            z3::SatResult::Sat => {
-                let m = self.solver.get_model();
-                let mut a = Assignment::new();
-                if let Some(m) = m {
-                    for v in vars {
-                        if let Some(x) = self.vars.get(&v) {
-                            if let Some(val) = m.eval(x, true).and_then(|r| r.as_u64()) {
-                                a.insert(v, val);
-                            }
-                        }
-                    }
-                }
-                Answer::Sat(a)
-            }
-            z3::SatResult::Unsat => Answer::Unsat,
-            z3::SatResult::Unknown => Answer::Unknown,
+        let ints: Vec<(u32, BV)> = match near {
+            Some(n) => vars
+                .iter()
+                .filter(|v| !n.floats.contains(v))
+                .filter_map(|v| Some((*v, self.vars.get(v)?.clone())))
+                .filter(|(_, x)| x.get_size() >= 16)
+                .collect(),
+            None => vec![],
         };
-        if self.abandon_after(t.elapsed(), ans == Answer::Unknown) {
-            return ans;
+        let cap = near.and_then(|n| n.cap);
+        if let Some(cap) = cap {
+            for (_, x) in &ints {
+                self.solver.assert(within(x, None, cap));
+            }
+        }
+        let start = Instant::now();
+        let mut ans = Answer::Unknown;
+        let mut decided = false;
+        if let Some(n) = near {
+            for bound in NEAR_TIERS {
+                let lits: Vec<z3::ast::Bool> = ints
+                    .iter()
+                    .filter(|(_, x)| x.get_size() < 64 && bound < 1u64 << (x.get_size() - 1))
+                    .map(|(v, x)| {
+                        z3::ast::Bool::or(&[
+                            within(x, None, bound),
+                            within(x, Some((n.current)(*v)), bound),
+                        ])
+                    })
+                    .collect();
+                if lits.is_empty() {
+                    continue;
+                }
+                let tier = z3::ast::Bool::and(&lits);
+                let slice = (timeout / 8).min(NEAR_TIER_TIME);
+                self.set_timeout(slice);
+                let t = Instant::now();
+                let r = self.solver.check_assumptions(&[tier]);
+                if r == z3::SatResult::Sat {
+                    ans = self.model_of(&vars);
+                    decided = true;
+                }
+                if self.abandon_after(t.elapsed(), r == z3::SatResult::Unknown) {
+                    return ans;
+                }
+                // A tier Z3 could not decide in its slice: the query is hard, the remaining
+                // time goes to it unconstrained.
+                if decided || r == z3::SatResult::Unknown {
+                    break;
+                }
+            }
+        }
+        if !decided {
+            self.set_timeout(timeout.saturating_sub(start.elapsed()));
+            let t = Instant::now();
+            ans = match self.solver.check() {
+                z3::SatResult::Sat => self.model_of(&vars),
+                z3::SatResult::Unsat if cap.is_some() => Answer::Unknown,
+                z3::SatResult::Unsat => Answer::Unsat,
+                z3::SatResult::Unknown => Answer::Unknown,
+            };
+            if ans == Answer::Unknown && std::env::var_os("CAIRN_DEBUG_SOLVER").is_some() {
+                eprintln!(
+                    "z3: unknown after {:?} ({:?}) of {timeout:?}",
+                    t.elapsed(),
+                    self.solver.get_reason_unknown()
+                );
+            }
+            if self.abandon_after(t.elapsed(), ans == Answer::Unknown) {
+                return ans;
+            }
         }
         self.solver.pop(1);
         ans
     }
+
+    /// The current model's values of `vars`.
+    fn model_of(&self, vars: &HashSet<u32>) -> Answer {
+        let mut a = Assignment::new();
+        if let Some(m) = self.solver.get_model() {
+            for v in vars {
+                if let Some(x) = self.vars.get(v) {
+                    if let Some(val) = m.eval(x, true).and_then(|r| r.as_u64()) {
+                        a.insert(*v, val);
+                    }
+                }
+            }
+        }
+        Answer::Sat(a)
+    }
+}
+
+/// Preferred models: integer variables small or near their current values.
+pub struct Near<'a> {
+    pub current: &'a dyn Fn(u32) -> u64,
+    /// Variables holding floating-point bits (no preference: small bit patterns are not small
+    /// numbers).
+    pub floats: &'a HashSet<u32>,
+    /// A hard bound on the signed magnitude of the integer variables.
+    pub cap: Option<u64>,
+}
+
+/// Distances tried in turn: within this of zero or of the current value (signed).
+const NEAR_TIERS: [u64; 3] = [8, 256, 65536];
+/// Z3's time on one tier (an eighth of the query's at most).
+const NEAR_TIER_TIME: Duration = Duration::from_millis(100);
+
+/// `x` within `bound` of `center` (of zero without one), as signed numbers.
+fn within(x: &z3::ast::BV, center: Option<u64>, bound: u64) -> z3::ast::Bool {
+    use z3::ast::BV;
+    let w = x.get_size();
+    let d = match center {
+        Some(c) => x.bvsub(&BV::from_u64(mask(c, w), w)),
+        None => x.clone(),
+    };
+    z3::ast::Bool::and(&[
+        d.bvsle(&BV::from_u64(mask(bound, w), w)),
+        d.bvsge(&BV::from_u64(mask(bound.wrapping_neg(), w), w)),
+    ])
+}
+
+fn mask(v: u64, w: u32) -> u64 {
+    if w >= 64 { v } else { v & ((1u64 << w) - 1) }
 }
 
 impl Backend for Z3Backend {
@@ -653,6 +765,13 @@ pub struct SolverFront {
     pub last_backend: &'static str,
     /// Consecutive Z3 failures on floating-point arithmetic (portfolio).
     float_strikes: u32,
+    /// Prefer models near the current values (small changes; see `Near`).
+    pub small_models: bool,
+    /// Variables holding floating-point bits (no magnitude preference).
+    pub floats: HashSet<u32>,
+    /// Models only within this signed magnitude (a retry of a run cut by the step limit); such
+    /// queries go to Z3, are not cached, and never answer Unsat.
+    pub magnitude_cap: Option<u64>,
 }
 
 impl SolverFront {
@@ -674,6 +793,9 @@ impl SolverFront {
             deadline: None,
             last_backend: "",
             float_strikes: 0,
+            small_models: false,
+            floats: HashSet::new(),
+            magnitude_cap: None,
         }
     }
 
@@ -713,6 +835,19 @@ impl SolverFront {
         let mut key = slice.clone();
         key.sort();
         key.dedup();
+        if self.magnitude_cap.is_some() {
+            let t = Instant::now();
+            let left = match self.deadline {
+                Some(d) => d.saturating_duration_since(t).max(Duration::from_millis(1)),
+                None => Duration::MAX,
+            };
+            self.z3.set_deadline(self.deadline);
+            let timeout = bounded_by(self.short_timeout, left);
+            let answer = self.run_z3(pool, &key, &key, timeout, current);
+            self.last_backend = "z3";
+            self.stats.time_s += t.elapsed().as_secs_f64();
+            return answer;
+        }
         if let Some((a, by)) = self.cache.get(&key) {
             self.stats.cache_hits += 1;
             self.last_backend = by;
@@ -827,7 +962,17 @@ impl SolverFront {
     ) -> Answer {
         self.stats.backend_calls += 1;
         self.stats.z3_calls += 1;
-        match self.z3.check(pool, query, timeout, current) {
+        let near = Near {
+            current,
+            floats: &self.floats,
+            cap: self.magnitude_cap,
+        };
+        let near = (self.small_models || self.magnitude_cap.is_some()).then_some(&near);
+        let answer = self.z3.solve_near(pool, query, &[], timeout, near);
+        if std::env::var_os("CAIRN_DEBUG_SOLVER").is_some() {
+            eprintln!("z3: {answer:?} in {timeout:?}");
+        }
+        match answer {
             Answer::Sat(a) => self.validated(pool, original, a, current),
             Answer::Unsat if query == original => Answer::Unsat,
             _ => Answer::Unknown,
