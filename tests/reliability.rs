@@ -578,6 +578,7 @@ fn replay_builds_and_confirms_everything_gen_accepts() {
         "native_faults.c",
         "fast_tests.c",
         "kill_self.c",
+        "scanf_input.c",
     ] {
         let out = dir.path().join(p);
         let src = prog(p);

@@ -1188,6 +1188,15 @@ fn scanf(m: &mut Machine, fmt_addr: u64, args: &[VarArg]) -> Result<i32, Stop> {
         argi += 1;
         let n = v.width.div_ceil(8);
         wuint(m, p, n, v.bits)?;
+        let signed = matches!(
+            kind,
+            InputKind::Char
+                | InputKind::Short
+                | InputKind::Int
+                | InputKind::Long
+                | InputKind::LongLong
+        );
+        m.input_used(InputUse::Mem { addr: p, n, signed });
         count += 1;
     }
     Ok(count)

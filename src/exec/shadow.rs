@@ -813,6 +813,12 @@ impl Shadow<'_> {
             {
                 None
             }
+            // Natively scanf may also fail (end of input, a malformed number): its count is
+            // not modelled, so it makes the run inexact; its conversions are exact inputs.
+            Scanf => {
+                self.exactness.unmodelled_calls += 1;
+                None
+            }
             Nondet(_) | CrestInput(_) | MakeSymbolic | Assume | ErrorFn | AssertFail | Exit
             | Abort | Getchar | Fgetc | Fgets | CtypeB | CtypeLower | CtypeUpper | Errno | Nop => {
                 None

@@ -180,6 +180,7 @@ pub fn harness_c(m: &Module) -> String {
             "klee_make_symbolic" => "void klee_make_symbolic(void *p, unsigned long n, const char *name) {\n  const char *h = cairn_next(); (void)name;\n  for (unsigned long i = 0; i < n; i++) { unsigned v = 0; if (h[0] && h[1]) { sscanf(h, \"%2x\", &v); h += 2; } ((unsigned char *)p)[i] = (unsigned char)v; }\n}\n".into(),
             "klee_assume" | "__VERIFIER_assume" | "assume_abort_if_not" => format!("void {name}(int c) {{ if (!c) exit(0); }}\n"),
             "reach_error" | "__VERIFIER_error" => format!("void {name}(void) {{ fprintf(stderr, \"reach_error\\n\"); abort(); }}\n"),
+            "scanf" | "__isoc99_scanf" => SCANF_DEF.replace("SYMBOL", name),
             "getchar" => "int getchar(void) { int c = (int)cairn_s(); return c == -1 ? -1 : (c & 0xff); }\n".into(),
             "fgetc" | "getc" => format!("int {name}(FILE *f) {{ if (f == stdin) {{ int c = (int)cairn_s(); return c == -1 ? -1 : (c & 0xff); }} unsigned char c; return fread(&c, 1, 1, f) == 1 ? c : -1; }}\n"),
             "fgets" => "char *fgets(char *b, int n, FILE *f) {\n  int i = 0; if (f != stdin || n <= 0) return NULL;\n  while (i < n - 1) { int c = (int)cairn_s(); c = c == -1 ? -1 : (c & 0xff); if (c < 0) break; b[i++] = (char)c; if (c == '\\n') break; }\n  if (i == 0) return NULL; b[i] = 0; return b;\n}\n".into(),
@@ -189,6 +190,43 @@ pub fn harness_c(m: &Module) -> String {
     }
     s
 }
+
+/// scanf as the interpreter runs it: each conversion is the test's next value, stored with the
+/// conversion's width; the count of stored conversions is returned.
+const SCANF_DEF: &str = r#"#include <stdarg.h>
+int cairn_scanf(const char *fmt, ...) __asm__("SYMBOL");
+int cairn_scanf(const char *fmt, ...) {
+  va_list ap; va_start(ap, fmt); int count = 0;
+  for (const char *f = fmt; *f; ) {
+    if (*f++ != '%') continue;
+    int suppress = 0; if (*f == '*') { suppress = 1; f++; }
+    while (*f >= '0' && *f <= '9') f++;
+    char len[4] = {0}; int n = 0;
+    while (*f && strchr("hlLqjzt", *f)) { if (n < 3) len[n++] = *f; f++; }
+    char c = *f; if (!c) break; f++;
+    if (c == '%') continue;
+    if (strchr("diuxXo", c)) {
+      long long v = cairn_s(); if (suppress) continue;
+      void *p = va_arg(ap, void *);
+      if (!strcmp(len, "hh")) *(char *)p = (char)v;
+      else if (!strcmp(len, "h")) *(short *)p = (short)v;
+      else if (!strcmp(len, "ll") || !strcmp(len, "q")) *(long long *)p = v;
+      else if (len[0]) *(long *)p = (long)v;
+      else *(int *)p = (int)v;
+    } else if (strchr("feEgGa", c)) {
+      double v = cairn_d(); if (suppress) continue;
+      void *p = va_arg(ap, void *);
+      if (!strcmp(len, "l")) *(double *)p = v; else *(float *)p = (float)v;
+    } else if (c == 'c') {
+      long long v = cairn_s(); if (suppress) continue;
+      *va_arg(ap, char *) = (char)v;
+    } else break;
+    count++;
+  }
+  va_end(ap);
+  return count;
+}
+"#;
 
 /// Reads the next test value (hex) into `n` bytes at `dst`.
 const READ_BYTES: &str = "static void cairn_bytes(void *dst, unsigned long n) {\n  const char *h = cairn_next();\n  for (unsigned long k = 0; k < n; k++) { unsigned v = 0; if (h[0] && h[1]) { sscanf(h, \"%2x\", &v); h += 2; } ((unsigned char *)dst)[k] = (unsigned char)v; }\n}\n";
