@@ -349,7 +349,9 @@ impl<'p> Session<'p> {
             steps: r.steps,
             iteration: self.shared.runs(),
         };
-        let kept = self.shared.offer(&covers, crash, test)?;
+        let kept = self
+            .shared
+            .offer(&covers, crash, self.budget.max_tests, test)?;
         self.milestone(kept.milestone);
         Ok(kept.fresh)
     }

@@ -132,9 +132,17 @@ impl Shared {
         &self,
         covers: &[usize],
         crash: Option<String>,
+        max_tests: Option<usize>,
         test: impl FnOnce() -> Test,
     ) -> Result<Kept> {
         let mut r = self.lock();
+        // Checked under the lock: workers racing past `--max-tests` would write one each.
+        if max_tests.is_some_and(|m| r.out.tests >= m) {
+            return Ok(Kept {
+                fresh: vec![],
+                milestone: None,
+            });
+        }
         let fresh = r.ledger.new_goals(covers);
         let new_crash = crash.is_some_and(|c| r.crash_sites.insert(c));
         if fresh.is_empty() && !new_crash {
