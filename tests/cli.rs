@@ -3,14 +3,7 @@
 mod common;
 use common::*;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn cairn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cairn"))
-        .args(args)
-        .output()
-        .expect("run cairn")
-}
+use std::process::Command;
 
 fn prog(name: &str) -> String {
     root()
@@ -18,14 +11,6 @@ fn prog(name: &str) -> String {
         .join(name)
         .display()
         .to_string()
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
 }
 
 #[test]

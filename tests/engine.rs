@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{root, tmp};
+use common::{root, text, tmp};
 use std::path::Path;
 use std::process::{Command, Output};
 use std::time::Instant;
@@ -15,14 +15,6 @@ fn cairn(args: &[&str]) -> Output {
         .args(args)
         .output()
         .unwrap()
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
 }
 
 fn program(name: &str) -> String {

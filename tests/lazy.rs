@@ -6,22 +6,6 @@
 mod common;
 use common::*;
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn cairn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cairn"))
-        .args(args)
-        .output()
-        .expect("run cairn")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
 
 fn prog(name: &str) -> String {
     root()
@@ -29,10 +13,6 @@ fn prog(name: &str) -> String {
         .join(name)
         .display()
         .to_string()
-}
-
-fn json(path: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
 /// One worker (`--jobs 1`): these are figures of lazy expansion itself, not of a portfolio

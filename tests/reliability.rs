@@ -8,13 +8,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-fn cairn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cairn"))
-        .args(args)
-        .output()
-        .expect("run cairn")
-}
-
 /// `cairn` that must finish within `limit` (it is killed and the test fails otherwise).
 fn cairn_within(args: &[&str], limit: Duration) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_cairn"))
@@ -50,14 +43,6 @@ fn prog(name: &str) -> String {
         .join(name)
         .display()
         .to_string()
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
 }
 
 fn json(p: &Path) -> serde_json::Value {

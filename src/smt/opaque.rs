@@ -140,79 +140,53 @@ impl MathFn {
     }
 }
 
-fn eval64(op: MathOp, x: f64, y: f64) -> f64 {
-    use MathOp::*;
-    match op {
-        Sin => x.sin(),
-        Cos => x.cos(),
-        Tan => x.tan(),
-        Asin => x.asin(),
-        Acos => x.acos(),
-        Atan => x.atan(),
-        Sinh => x.sinh(),
-        Cosh => x.cosh(),
-        Tanh => x.tanh(),
-        Exp => x.exp(),
-        Exp2 => x.exp2(),
-        Expm1 => x.exp_m1(),
-        Log => x.ln(),
-        Log2 => x.log2(),
-        Log10 => x.log10(),
-        Log1p => x.ln_1p(),
-        Sqrt => x.sqrt(),
-        Cbrt => x.cbrt(),
-        Fabs => x.abs(),
-        Floor => x.floor(),
-        Ceil => x.ceil(),
-        Round => x.round(),
-        Trunc => x.trunc(),
-        Rint => x.round_ties_even(),
-        Pow => x.powf(y),
-        Atan2 => x.atan2(y),
-        Fmod => x % y,
-        Hypot => x.hypot(y),
-        Fmin => x.min(y),
-        Fmax => x.max(y),
-        CopySign => x.copysign(y),
-    }
+/// One operation on `f64` or `f32` (Rust's f32 methods call the `f`-suffixed C functions).
+macro_rules! eval_math {
+    ($op:expr, $x:expr, $y:expr) => {{
+        let (x, y) = ($x, $y);
+        use MathOp::*;
+        match $op {
+            Sin => x.sin(),
+            Cos => x.cos(),
+            Tan => x.tan(),
+            Asin => x.asin(),
+            Acos => x.acos(),
+            Atan => x.atan(),
+            Sinh => x.sinh(),
+            Cosh => x.cosh(),
+            Tanh => x.tanh(),
+            Exp => x.exp(),
+            Exp2 => x.exp2(),
+            Expm1 => x.exp_m1(),
+            Log => x.ln(),
+            Log2 => x.log2(),
+            Log10 => x.log10(),
+            Log1p => x.ln_1p(),
+            Sqrt => x.sqrt(),
+            Cbrt => x.cbrt(),
+            Fabs => x.abs(),
+            Floor => x.floor(),
+            Ceil => x.ceil(),
+            Round => x.round(),
+            Trunc => x.trunc(),
+            Rint => x.round_ties_even(),
+            Pow => x.powf(y),
+            Atan2 => x.atan2(y),
+            Fmod => x % y,
+            Hypot => x.hypot(y),
+            Fmin => x.min(y),
+            Fmax => x.max(y),
+            CopySign => x.copysign(y),
+        }
+    }};
 }
 
-/// The `f`-suffixed C functions (Rust's f32 methods call them).
+fn eval64(op: MathOp, x: f64, y: f64) -> f64 {
+    eval_math!(op, x, y)
+}
+
 fn eval32(op: MathOp, x: f32, y: f32) -> f32 {
-    use MathOp::*;
-    match op {
-        Sin => x.sin(),
-        Cos => x.cos(),
-        Tan => x.tan(),
-        Asin => x.asin(),
-        Acos => x.acos(),
-        Atan => x.atan(),
-        Sinh => x.sinh(),
-        Cosh => x.cosh(),
-        Tanh => x.tanh(),
-        Exp => x.exp(),
-        Exp2 => x.exp2(),
-        Expm1 => x.exp_m1(),
-        Log => x.ln(),
-        Log2 => x.log2(),
-        Log10 => x.log10(),
-        Log1p => x.ln_1p(),
-        Sqrt => x.sqrt(),
-        Cbrt => x.cbrt(),
-        Fabs => x.abs(),
-        Floor => x.floor(),
-        Ceil => x.ceil(),
-        Round => x.round(),
-        Trunc => x.trunc(),
-        Rint => x.round_ties_even(),
-        Pow => x.powf(y),
-        Atan2 => x.atan2(y),
-        Fmod => x % y,
-        Hypot => x.hypot(y),
-        Fmin => x.min(y),
-        Fmax => x.max(y),
-        CopySign => x.copysign(y),
-    }
+    eval_math!(op, x, y)
 }
 
 /// What an opaque node calls.
