@@ -104,6 +104,9 @@ fn run_one(p: &Program, file: &std::path::Path, technique: &str, time: f64, seed
         max_iterations: None,
     };
     let mut s = Session::new(p, w, budget, Arc::new(AtomicBool::new(false)));
+    // Every technique gets the whole budget to find accepted inputs, also after covering
+    // every branch.
+    s.stop_when_decided = false;
     // Distinct accepted inputs (the buffer up to its NUL) and parser paths (what `calc`
     // prints), and when the last path was found.
     let valid: Rc<RefCell<(HashSet<Vec<u8>>, HashSet<Vec<u8>>, f64)>> = Rc::default();
@@ -155,6 +158,13 @@ fn run_one(p: &Program, file: &std::path::Path, technique: &str, time: f64, seed
     };
     cairn::driver::generate::run(&mut s, t.as_mut()).unwrap();
     let finished = t.finished();
+    if std::env::var_os("CAIRN_BENCH_MISSED").is_some() {
+        let missed: Vec<String> = (0..s.goals.len())
+            .filter(|&g| s.ledger.status[g] == cairn::driver::ledger::Status::Unknown)
+            .map(|g| format!("{:?}", s.goals.goals[g]))
+            .collect();
+        eprintln!("{technique} seed {seed}: missed {missed:?}");
+    }
     let history = s.history();
     let last = history.iter().rev().find(|m| m.covered == s.ledger.covered);
     let v = valid.borrow();

@@ -45,6 +45,8 @@ pub struct ConcolicStats {
     pub step_limit_recovered: u64,
     /// Pending branches deep in a step-limited run, held back until nothing else is pending.
     pub deep_deferred: u64,
+    /// Inputs other techniques or workers found, explored from.
+    pub seeds_imported: u64,
 }
 
 /// Everything that withholds exhaustive-exploration proofs. An exhausted execution tree proves
@@ -171,8 +173,12 @@ pub struct Concolic {
     last_step_limited: bool,
     /// Variables of the pool already classified as floating-point or not.
     vars_classified: usize,
+    /// Entries of the session's corpus already explored from.
+    seeds_seen: usize,
 }
 
+/// How often concolic search picks up what other workers found.
+const IMPORT_EVERY: Duration = Duration::from_millis(500);
 /// Smaller-valued retries of a solution whose run hit the step limit.
 const STEP_LIMIT_RETRIES: u32 = 4;
 /// Pending branches of a step-limited run this many decisions past the flipped one wait until
@@ -274,6 +280,7 @@ impl Concolic {
             step_limited: vec![],
             last_step_limited: false,
             vars_classified: 0,
+            seeds_seen: 0,
         })
     }
 
@@ -433,6 +440,30 @@ impl Concolic {
             self.step_limited.push((r, found_by.to_string()));
         }
         Ok(run)
+    }
+
+    /// Runs the inputs other techniques and workers found since the last call, so that the
+    /// search goes on from them too (a model checker's deep counterexample, lazy expansion's
+    /// concretized paths, another strategy's tests).
+    fn import_seeds(&mut self, s: &mut Session, cfg: &Config) -> anyhow::Result<()> {
+        let seeds = s.seeds_since(self.seeds_seen);
+        self.seeds_seen += seeds.len();
+        for seed in seeds {
+            let own = seed.session == s.id && matches!(seed.found_by.as_str(), "concolic" | "walk");
+            if own || s.should_stop() {
+                continue;
+            }
+            self.stats.seeds_imported += 1;
+            let mut src = Seeded {
+                values: seed.inputs,
+                pos: 0,
+                fallback: RandomInputs {
+                    rng: SmallRng::seed_from_u64(self.seed),
+                },
+            };
+            self.execute(s, &mut src, cfg, 0, "concolic")?;
+        }
+        Ok(())
     }
 
     /// Records the held step-limited runs: a test only for goals no finished run covered.
@@ -789,7 +820,13 @@ impl Technique for Concolic {
         let stall = (s.budget.time / 10).max(Duration::from_millis(200));
         self.stall.covered = s.ledger.covered;
         self.stall.since = Instant::now();
+        let mut imported = Instant::now();
+        self.import_seeds(s, &cfg)?;
         while !s.should_stop() && Instant::now() < until && !self.stats.exhausted {
+            if imported.elapsed() >= IMPORT_EVERY {
+                imported = Instant::now();
+                self.import_seeds(s, &cfg)?;
+            }
             if !self.step(s, &cfg)? {
                 // Every pending branch the strategy offers has been tried.
                 if self.retry_undecided(s) {

@@ -804,8 +804,13 @@ impl LazyExpansion {
                 let callee = self.levels[top].callee.clone();
                 self.function_stats(&callee).stitched += 1;
                 if !run.abstracted() {
-                    // A real run following the abstract path: it was recorded when it ran.
+                    // A real run following the abstract path: it was recorded when it ran
+                    // (kept as a test if it covered a goal first). Either way concolic search
+                    // explores from it: what the callees hide on this path.
                     self.stats.concretized += 1;
+                    if run.path.new_goals == 0 {
+                        s.add_seed(run.path.inputs.clone(), "lazy");
+                    }
                     self.levels.clear();
                     return Ok(());
                 }

@@ -5,8 +5,8 @@
 use crate::analysis::goals::{GoalKind, Goals};
 use crate::driver::ledger::Ledger;
 pub use crate::driver::shared::Milestone;
-use crate::driver::shared::Shared;
-use crate::exec::{Config, Outcome, Program, RunResult};
+use crate::driver::shared::{Seed, Shared};
+use crate::exec::{Config, InputValue, Outcome, Program, RunResult};
 use crate::output::suite::{SuiteWriter, Test};
 use anyhow::Result;
 use std::cell::Cell;
@@ -29,6 +29,8 @@ pub struct Session<'p> {
     /// whenever another worker changed the ledger since.
     pub ledger: Ledger,
     shared: Arc<Shared>,
+    /// This session's number among the generation's workers.
+    pub id: u32,
     /// The shared ledger's version the view was taken at.
     seen: u64,
     pub budget: Budget,
@@ -51,6 +53,9 @@ pub struct Session<'p> {
     /// unsupported construct (the first one described).
     pub runs: RunCounts,
     on_run: Option<Box<dyn FnMut(&RunResult) + 'p>>,
+    /// Stop once every goal is decided (benchmarks that count what techniques find beyond
+    /// the goals, e.g. accepted inputs, turn this off).
+    pub stop_when_decided: bool,
 }
 
 #[derive(Clone, Debug, Default, serde::Serialize)]
@@ -80,6 +85,7 @@ impl<'p> Session<'p> {
             program,
             goals,
             ledger,
+            id: shared.new_session(),
             shared,
             seen: 0,
             budget,
@@ -95,6 +101,7 @@ impl<'p> Session<'p> {
             memory_exceeded: Cell::new(false),
             runs: RunCounts::default(),
             on_run: None,
+            stop_when_decided: true,
         }
     }
 
@@ -108,6 +115,7 @@ impl<'p> Session<'p> {
             start: self.start,
             interrupted: self.interrupted.clone(),
             memory_limit: self.memory_limit,
+            stop_when_decided: self.stop_when_decided,
         }
     }
 
@@ -267,7 +275,7 @@ impl<'p> Session<'p> {
                 .budget
                 .max_iterations
                 .is_some_and(|m| self.shared.runs() >= m)
-            || self.shared.all_decided()
+            || (self.stop_when_decided && self.shared.all_decided())
             || self.over_memory()
     }
 
@@ -275,6 +283,21 @@ impl<'p> Session<'p> {
     pub fn count_run(&mut self) {
         self.iterations += 1;
         self.shared.count_run();
+    }
+
+    /// Offers inputs worth exploring from to the other techniques and workers (tests are
+    /// offered when kept).
+    pub fn add_seed(&self, inputs: Vec<InputValue>, found_by: &str) {
+        self.shared.add_seed(Seed {
+            inputs,
+            session: self.id,
+            found_by: found_by.to_string(),
+        });
+    }
+
+    /// The shared corpus from entry `from` on.
+    pub fn seeds_since(&self, from: usize) -> Vec<Seed> {
+        self.shared.seeds_since(from)
     }
 
     /// Calls `f` with every run recorded (benchmarks count valid inputs with it).
@@ -351,7 +374,7 @@ impl<'p> Session<'p> {
         };
         let kept = self
             .shared
-            .offer(&covers, crash, self.budget.max_tests, test)?;
+            .offer(&covers, crash, self.budget.max_tests, self.id, test)?;
         self.milestone(kept.milestone);
         Ok(kept.fresh)
     }
@@ -367,6 +390,7 @@ pub struct Fork<'p> {
     start: Instant,
     interrupted: Arc<AtomicBool>,
     memory_limit: Option<u64>,
+    stop_when_decided: bool,
 }
 
 impl<'p> Fork<'p> {
@@ -377,6 +401,7 @@ impl<'p> Fork<'p> {
             program: self.program,
             goals: self.goals,
             ledger,
+            id: self.shared.new_session(),
             shared: self.shared,
             seen,
             budget: self.budget,
@@ -392,6 +417,7 @@ impl<'p> Fork<'p> {
             memory_exceeded: Cell::new(false),
             runs: RunCounts::default(),
             on_run: None,
+            stop_when_decided: self.stop_when_decided,
         }
     }
 }

@@ -4,10 +4,11 @@
 //! once and deduplicated, and a proof from any worker holds for all of them.
 
 use crate::driver::ledger::Ledger;
+use crate::exec::InputValue;
 use crate::output::suite::{SuiteWriter, Test};
 use anyhow::Result;
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
@@ -29,6 +30,18 @@ pub struct Results {
     pub history: Vec<Milestone>,
     /// Fault kinds and places already kept as tests.
     crash_sites: HashSet<String>,
+    /// Inputs worth exploring from, in the order found: every test, and what techniques
+    /// offer (lazy expansion's concretized paths). Concolic search picks up the others'.
+    pub corpus: Vec<Seed>,
+}
+
+/// An input in the shared corpus, with who found it.
+#[derive(Clone)]
+pub struct Seed {
+    pub inputs: Vec<InputValue>,
+    /// The session (worker) that found it and the technique (`found_by`).
+    pub session: u32,
+    pub found_by: String,
 }
 
 pub struct Shared {
@@ -38,6 +51,7 @@ pub struct Shared {
     version: AtomicU64,
     tests: AtomicUsize,
     runs: AtomicU64,
+    sessions: AtomicU32,
     all_decided: AtomicBool,
     /// What each worker is doing (its latest heartbeat), for the progress display.
     heartbeats: Mutex<Vec<String>>,
@@ -60,11 +74,13 @@ impl Shared {
                 out,
                 history: vec![],
                 crash_sites: HashSet::new(),
+                corpus: vec![],
             }),
             start,
             version: AtomicU64::new(0),
             tests: AtomicUsize::new(0),
             runs: AtomicU64::new(0),
+            sessions: AtomicU32::new(0),
             all_decided: AtomicBool::new(all_decided),
             heartbeats: Mutex::new(vec![]),
         }
@@ -90,6 +106,22 @@ impl Shared {
 
     pub fn count_run(&self) {
         self.runs.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// A number for a new session (worker) of this generation.
+    pub fn new_session(&self) -> u32 {
+        self.sessions.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Adds an input to the corpus.
+    pub fn add_seed(&self, seed: Seed) {
+        self.lock().corpus.push(seed);
+    }
+
+    /// The corpus from entry `from` on.
+    pub fn seeds_since(&self, from: usize) -> Vec<Seed> {
+        let r = self.lock();
+        r.corpus.get(from..).map_or(vec![], |s| s.to_vec())
     }
 
     pub fn all_decided(&self) -> bool {
@@ -133,6 +165,7 @@ impl Shared {
         covers: &[usize],
         crash: Option<String>,
         max_tests: Option<usize>,
+        session: u32,
         test: impl FnOnce() -> Test,
     ) -> Result<Kept> {
         let mut r = self.lock();
@@ -151,7 +184,13 @@ impl Shared {
                 milestone: None,
             });
         }
-        let n = r.out.add(&test())?;
+        let test = test();
+        let n = r.out.add(&test)?;
+        r.corpus.push(Seed {
+            inputs: test.inputs,
+            session,
+            found_by: test.found_by,
+        });
         for &g in &fresh {
             r.ledger.cover(g, n);
         }
