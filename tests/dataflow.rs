@@ -397,3 +397,49 @@ fn model_checker_decides_cover_flag_goals() {
         }
     }
 }
+
+/// Pairs a constant definition rules out (`analysis::constdef`) are never covered by any run,
+/// on every team program; on the lexer's state machine they are most of the infeasible pairs,
+/// including those behind a branch the constant decides before the use.
+#[test]
+fn constant_definitions_prove_only_pairs_no_run_covers() {
+    use rand::SeedableRng;
+    let mut proven_somewhere = 0;
+    for entry in std::fs::read_dir(common::root().join("tests/programs/dataflow")).unwrap() {
+        let src = entry.unwrap().path();
+        let p = load_dataflow(&src);
+        let du = p.def_use.as_ref().unwrap();
+        let proven = cairn::analysis::constdef::infeasible_pairs(&p.module, du);
+        proven_somewhere += proven.len();
+        let mut covered = std::collections::BTreeSet::new();
+        for seed in 0..3000 {
+            let mut inputs = cairn::exec::input::RandomInputs {
+                rng: rand::rngs::SmallRng::seed_from_u64(seed),
+            };
+            let r = p.run(&mut inputs, &Config::default());
+            for pair in &r.def_use {
+                assert!(
+                    !proven.contains(pair),
+                    "{}: pair {} proven infeasible, covered by a run",
+                    src.display(),
+                    key(&p, du, *pair as usize)
+                );
+                covered.insert(*pair);
+            }
+        }
+        if src.ends_with("lexer.c") {
+            // The runs reach the state machine's pairs (the check above can fail).
+            eprintln!("lexer: {} pairs covered by random runs", covered.len());
+            assert!(covered.len() >= 60, "{} pairs covered", covered.len());
+            let keys: Vec<String> = proven.iter().map(|&i| key(&p, du, i as usize)).collect();
+            for k in ["main state 7 p-use 12 true", "main state 7 p-use 29 false"] {
+                assert!(
+                    keys.iter().any(|x| x == k),
+                    "lexer: {k} not proven: {keys:?}"
+                );
+            }
+            assert!(keys.len() >= 30, "lexer: only {} proven", keys.len());
+        }
+    }
+    assert!(proven_somewhere > 0);
+}

@@ -1,6 +1,7 @@
 //! Static analyses over Cairn IR.
 
 pub mod cfg;
+pub mod constdef;
 pub mod coverflag;
 pub mod dead;
 pub mod defuse;

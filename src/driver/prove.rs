@@ -16,6 +16,15 @@ pub fn static_check(s: &mut Session) -> anyhow::Result<usize> {
             n += 1;
         }
     }
+    if let (Some(du), Some(base)) = (&s.program.def_use, s.goals.def_use_base) {
+        for pair in crate::analysis::constdef::infeasible_pairs(&s.program.module, du) {
+            let g = base + pair as usize;
+            if s.ledger.status[g] == crate::driver::ledger::Status::Unknown {
+                s.prove_unreachable(g, "static: the definition's constant decides the use")?;
+                n += 1;
+            }
+        }
+    }
     Ok(n)
 }
 

@@ -1,0 +1,173 @@
+//! Def-use pairs decided by a constant definition. On a def-clear path the variable still holds
+//! what the definition stored; when that is a constant, every branch the variable alone decides
+//! goes one way. Walking the function from the definition, following only those outcomes and
+//! stopping at redefinitions, reaches every use (and p-use outcome) the definition can reach;
+//! the definition's other pairs are infeasible (`state = 0` never reaches `if (state == 1)`
+//! true, nor code behind `if (state == 0)` false). Cheap, and it settles most pairs of state
+//! machines before the model checker is asked.
+//!
+//! Sound for locals whose address is never taken: every write to them is a definition, callees
+//! cannot touch them, and a use in another call of the function reads another slot.
+
+use crate::analysis::defuse::{
+    DefId, DefSite, DefUse, InstAt, PairId, UseId, decider, outcome_index,
+};
+use crate::exec::ops;
+use crate::ir::*;
+use std::collections::{HashMap, HashSet};
+
+/// Pairs no execution can cover.
+pub fn infeasible_pairs(m: &Module, du: &DefUse) -> Vec<PairId> {
+    let mut by_def: HashMap<DefId, Vec<PairId>> = HashMap::new();
+    for (id, p) in du.pairs.iter().enumerate() {
+        by_def.entry(p.def).or_default().push(id as PairId);
+    }
+    let mut out = vec![];
+    for (def, pairs) in by_def {
+        if let Some(reach) = reached_from(m, du, def) {
+            out.extend(pairs.into_iter().filter(|&p| {
+                let pair = &du.pairs[p as usize];
+                !reach.contains(&(pair.use_, pair.outcome))
+            }));
+        }
+    }
+    out.sort_unstable();
+    out
+}
+
+/// The uses (with the outcomes of p-uses) a constant definition reaches along def-clear paths
+/// its value does not rule out; None when the definition is not of that kind.
+fn reached_from(m: &Module, du: &DefUse, def: DefId) -> Option<HashSet<(UseId, Option<u32>)>> {
+    let d = &du.defs[def as usize];
+    let var = &du.vars[d.var as usize];
+    if var.address_taken || var.func.is_none() {
+        return None;
+    }
+    let value = stored_constant(m, d.site, var.size)?;
+    let DefSite::At((f, b, i)) = d.site else {
+        return None;
+    };
+    let func = &m.functions[f as usize];
+    let redefines = |at: InstAt| {
+        du.defs_at
+            .get(&at)
+            .is_some_and(|ds| ds.iter().any(|&x| du.defs[x as usize].var == d.var))
+    };
+    let mut reach = HashSet::new();
+    let mut entered: HashSet<BlockId> = HashSet::new();
+    let mut work = vec![(b, i as usize + 1)];
+    while let Some((blk, from)) = work.pop() {
+        let block = &func.blocks[blk as usize];
+        let mut known = HashMap::new();
+        let mut loaded: Vec<UseId> = vec![];
+        let mut killed = false;
+        for (k, inst) in block.insts.iter().enumerate().skip(from) {
+            if redefines((f, blk, k as u32)) {
+                killed = true;
+                break;
+            }
+            if let Some(&u) = du.use_at.get(&(f, blk, k as u32)) {
+                if du.uses[u as usize].var == d.var {
+                    if let Inst::Load { dst, ty, .. } = inst {
+                        let exact =
+                            matches!(ty, Ty::Int(_)) && ty.store_size(m.data_model) == var.size;
+                        if exact {
+                            known.insert(*dst, ops::mask(value, ty.bits(m.data_model)));
+                        }
+                    }
+                    loaded.push(u);
+                    continue;
+                }
+            }
+            evaluate(func, inst, &mut known);
+        }
+        let decided = (!killed)
+            .then(|| decider(&block.term))
+            .flatten()
+            .and_then(|r| known.get(&r).copied())
+            .and_then(|v| outcome_index(&block.term, v));
+        for &u in &loaded {
+            let n = du.uses[u as usize].outcomes.len() as u32;
+            if n == 0 {
+                reach.insert((u, None));
+            }
+            for o in 0..n {
+                if decided.is_none_or(|x| x == o) {
+                    reach.insert((u, Some(o)));
+                }
+            }
+        }
+        if killed {
+            continue;
+        }
+        for (o, succ) in block.term.successors().into_iter().enumerate() {
+            if decided.is_none_or(|x| x == o as u32) && entered.insert(succ) {
+                work.push((succ, 0));
+            }
+        }
+    }
+    Some(reach)
+}
+
+/// The constant a definition stores, if it stores the whole variable.
+fn stored_constant(m: &Module, site: DefSite, size: u32) -> Option<u64> {
+    let DefSite::At((f, b, i)) = site else {
+        return None;
+    };
+    let func = &m.functions[f as usize];
+    match func.blocks[b as usize].insts.get(i as usize)? {
+        Inst::Store { ty, val, .. }
+            if matches!(ty, Ty::Int(_)) && ty.store_size(m.data_model) == size =>
+        {
+            constant(func, *val)
+        }
+        _ => None,
+    }
+}
+
+/// A register's value if it is a constant operand.
+fn constant(f: &Function, r: Reg) -> Option<u64> {
+    let i = r as usize;
+    (f.reg_tys.get(i) == Some(&Ty::Void) && !f.undef_regs.contains(&r))
+        .then(|| f.reg_init.get(i).copied())
+        .flatten()
+}
+
+/// Adds the value `inst` computes when its operands are known (constants or in `known`).
+fn evaluate(f: &Function, inst: &Inst, known: &mut HashMap<Reg, u64>) {
+    let val = |r: &Reg| known.get(r).copied().or_else(|| constant(f, *r));
+    let (dst, v) = match inst {
+        Inst::Bin { op, w, dst, a, b } => match (val(a), val(b)) {
+            (Some(x), Some(y)) => match ops::bin(*op, *w, x, y) {
+                Ok(v) => (*dst, v),
+                Err(_) => return,
+            },
+            _ => return,
+        },
+        Inst::ICmp { pred, w, dst, a, b } => match (val(a), val(b)) {
+            (Some(x), Some(y)) => (*dst, ops::icmp(*pred, *w, x, y) as u64),
+            _ => return,
+        },
+        Inst::Cast {
+            op,
+            from,
+            to,
+            dst,
+            a,
+        } if matches!((from, to), (Ty::Int(_), Ty::Int(_))) => match val(a) {
+            Some(x) => (*dst, ops::cast(*op, *from, *to, x, 64)),
+            None => return,
+        },
+        Inst::Select {
+            dst, cond, t, f: e, ..
+        } => match val(cond) {
+            Some(c) => match val(if c & 1 == 1 { t } else { e }) {
+                Some(v) => (*dst, v),
+                None => return,
+            },
+            None => return,
+        },
+        _ => return,
+    };
+    known.insert(dst, v);
+}
