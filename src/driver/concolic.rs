@@ -9,7 +9,7 @@ use crate::driver::technique::Technique;
 use crate::exec::input::{RandomInputs, Seeded};
 use crate::exec::shadow::{BranchRecord, Exactness, Shadow};
 use crate::exec::{Config, InputKind, InputValue, Outcome, RunResult};
-use crate::search::product::{Next, Product, ProductTracker, WithMonitors};
+use crate::search::product::{Product, ProductDistances, ProductTracker, WithMonitors};
 use crate::search::tree::{Pending, RunPath, Tree};
 use crate::search::{Ctx, PendingPool, Strategy};
 use crate::smt::expr::Pool;
@@ -156,8 +156,8 @@ pub struct Concolic {
     walk_retries: u32,
     /// The product explored (crabs); empty: the program itself.
     product: Product,
-    /// Per pending branch (tree node, outcome): where the monitors go when it is taken.
-    product_next: std::collections::HashMap<(u32, usize), Vec<Next>>,
+    /// Where pending branches lead in the product, and how far open goals are from there.
+    product_dist: ProductDistances,
     /// Pending branches from whose product state no open goal is reachable: tried only when
     /// nothing else is left.
     set_aside: Vec<Pending>,
@@ -267,7 +267,7 @@ impl Concolic {
             walk_tries: Default::default(),
             walk_retries: opts.walk_retries,
             product: Product::default(),
-            product_next: Default::default(),
+            product_dist: Default::default(),
             set_aside: vec![],
             released: Default::default(),
             deep_pending: vec![],
@@ -323,7 +323,7 @@ impl Concolic {
 
     /// No open goal is reachable in the product once `p` is taken.
     fn hopeless(&self, p: &Pending, covered: &[bool]) -> bool {
-        let Some(next) = self.product_next.get(&(p.node, p.outcome)) else {
+        let Some(next) = self.product_dist.next.get(&(p.node, p.outcome)) else {
             return false;
         };
         if self.released.contains(&(p.node, p.outcome)) {
@@ -344,8 +344,13 @@ impl Concolic {
     fn refresh_distances(&mut self, s: &Session) {
         let c = s.ledger.covered + s.ledger.unreachable;
         if c != self.dist_covered {
-            self.dist = Distances::compute(&self.icfg, &Self::covered(s));
+            let covered = Self::covered(s);
+            self.dist = Distances::compute(&self.icfg, &covered);
             self.dist_covered = c;
+            if !self.product.monitors.is_empty() {
+                let open: Vec<bool> = covered.iter().map(|c| !c).collect();
+                self.product_dist.refresh(&self.product, &open);
+            }
         }
     }
 
@@ -400,25 +405,32 @@ impl Concolic {
             new_goals: fresh.len(),
             bound,
         });
-        let new = self.tree.insert(&run);
+        let mut new = self.tree.insert(&run);
         self.refresh_distances(s);
+        // Where each new pending branch leads in the product; those the monitors lack are
+        // infeasible: never negated.
+        new.retain(|p| {
+            let Some(Some(d)) = decisions.get(p.depth) else {
+                return true;
+            };
+            if d.blocked(p.outcome) {
+                self.stats.monitor_blocked += 1;
+                self.stats.inexact.monitor_blocked += 1;
+                return false;
+            }
+            self.product_dist
+                .next
+                .insert((p.node, p.outcome), d.outcomes[p.outcome].clone());
+            true
+        });
         let covered = Self::covered(s);
         let mut ctx = Ctx {
             rng: &mut self.rng,
             covered: &covered,
             dist: &self.dist,
+            product: Some(&self.product_dist),
         };
         for p in new {
-            if let Some(Some(d)) = decisions.get(p.depth) {
-                // A product branch the monitors lack is infeasible: never negated.
-                if d.blocked(p.outcome) {
-                    self.stats.monitor_blocked += 1;
-                    self.stats.inexact.monitor_blocked += 1;
-                    continue;
-                }
-                self.product_next
-                    .insert((p.node, p.outcome), d.outcomes[p.outcome].clone());
-            }
             if self.last_step_limited && p.depth > bound + DEEP_IN_STEP_LIMITED {
                 self.stats.deep_deferred += 1;
                 self.deep_pending.push(p);
@@ -489,6 +501,7 @@ impl Concolic {
                 rng: &mut self.rng,
                 covered: &covered,
                 dist: &self.dist,
+                product: Some(&self.product_dist),
             };
             self.strategy.select(&self.pending, &mut ctx)
         };
@@ -498,6 +511,7 @@ impl Concolic {
                     rng: &mut self.rng,
                     covered: &covered,
                     dist: &self.dist,
+                    product: Some(&self.product_dist),
                 };
                 // The shallowest first, a few at a time.
                 self.deep_pending
@@ -515,6 +529,7 @@ impl Concolic {
                     rng: &mut self.rng,
                     covered: &covered,
                     dist: &self.dist,
+                    product: Some(&self.product_dist),
                 };
                 for p in std::mem::take(&mut self.set_aside) {
                     self.released.insert((p.node, p.outcome));
@@ -560,6 +575,7 @@ impl Concolic {
                         rng: &mut self.rng,
                         covered: &covered,
                         dist: &self.dist,
+                        product: Some(&self.product_dist),
                     };
                     let id = self.pending.add(p.clone());
                     self.strategy.add(id, &p, &mut ctx);
@@ -741,6 +757,7 @@ impl Concolic {
             rng: &mut self.rng,
             covered: &covered,
             dist: &self.dist,
+            product: Some(&self.product_dist),
         };
         for p in std::mem::take(&mut self.undecided) {
             self.stats.inexact.solver_unknown -= 1;
