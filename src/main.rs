@@ -188,6 +188,10 @@ enum Cmd {
         /// Search strategy (all but `random` are concolic).
         #[arg(long, value_enum, default_value = "expectation")]
         strategy: Strategy,
+        /// With `--strategy crabs`: the concolic strategy that searches the product of the
+        /// program and the monitors (default `cfg`, its distances taken in the product).
+        #[arg(long, value_enum, value_name = "STRATEGY")]
+        under: Option<Strategy>,
         #[arg(long)]
         max_tests: Option<usize>,
         #[arg(long)]
@@ -855,6 +859,7 @@ fn real_main(cli: Cli) -> Result<i32> {
             time,
             seed,
             strategy,
+            under,
             max_tests,
             max_iterations,
             max_steps,
@@ -889,8 +894,13 @@ fn real_main(cli: Cli) -> Result<i32> {
             if criterion == Criterion::DefUse {
                 s.only_def_use_goals();
             }
+            let strategy = match (strategy, under) {
+                (Strategy::Crabs, Some(u)) => format!("crabs:{}", u.name()),
+                (_, Some(_)) => anyhow::bail!("--under needs --strategy crabs"),
+                (s, None) => s.name().into(),
+            };
             let plan = cairn::driver::generate::Plan {
-                strategy: strategy.name().into(),
+                strategy,
                 seed,
                 cfg: s.run_config(&limits.config(max_steps)),
                 tests_only,
