@@ -104,8 +104,8 @@ enum Strategy {
     Generational,
     /// Concolic, the pending branch with the largest expectation of uncovered branches behind it.
     Expectation,
-    /// Abstraction-driven concolic testing: CFG-directed search over the product of the program
-    /// and monitors from the model checker's ARGs, in turns with the model checker.
+    /// Abstraction-driven concolic testing: concolic search (`--under`) over the product of the
+    /// program and monitors from the model checker's ARGs, in turns with the model checker.
     Crabs,
     /// Data flow (--criterion def-use): one pair at a time, the branch furthest along its cut
     /// points, then closest to the next one.
@@ -189,7 +189,8 @@ enum Cmd {
         #[arg(long, value_enum, default_value = "expectation")]
         strategy: Strategy,
         /// With `--strategy crabs`: the concolic strategy that searches the product of the
-        /// program and the monitors (default `cfg`, its distances taken in the product).
+        /// program and the monitors (default `expectation`; `cfg` takes its distances in the
+        /// product).
         #[arg(long, value_enum, value_name = "STRATEGY")]
         under: Option<Strategy>,
         #[arg(long)]

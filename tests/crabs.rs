@@ -75,25 +75,37 @@ fn call_found_by(out: &Path) -> String {
     found["found_by"].as_str().unwrap().to_string()
 }
 
-#[test]
-fn any_strategy_runs_under_the_monitors() {
+/// Crabs with `--under STRATEGY`: the call is covered, and when concolic search found it, the
+/// monitors steered it (depth-first search alone flips the deepest of the thirty branches and
+/// does not get there; CFG-directed search takes its distances in the product).
+fn covers_the_call_under(strategy: &str) {
     let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let dir = tmp("crabs");
     let file = prog("loop30.c");
     let s = generate(
         &file,
         dir.path(),
-        &["--strategy", "crabs", "--under", "dfs", "--time", "30s"],
+        &["--strategy", "crabs", "--under", strategy, "--time", "30s"],
     );
     assert_eq!(count(&s, "covered"), count(&s, "total"), "{s}");
-    assert_eq!(s["strategy"], "dfs", "{s}");
-    // Depth-first search alone never gets there (it flips the deepest branch, one of the
-    // thirty); under the monitors it does: the branches leading to no open goal wait.
-    if call_found_by(dir.path()) != "mc" {
+    assert!(s["time_s"].as_f64().unwrap() < 30.0, "{s}");
+    assert_eq!(s["strategy"], strategy, "{s}");
+    if call_found_by(dir.path()) != "mc" && strategy == "dfs" {
+        // Branches leading to no open goal waited.
         assert!(s["crabs"]["monitor_set_aside"].as_u64().unwrap() > 0, "{s}");
     }
     assert_eq!(s["crabs"]["monitor_mismatches"], 0, "{s}");
     replays(&file, dir.path());
+}
+
+#[test]
+fn cfg_directed_search_in_the_product_covers_the_call() {
+    covers_the_call_under("cfg");
+}
+
+#[test]
+fn depth_first_search_under_the_monitors_covers_the_call() {
+    covers_the_call_under("dfs");
 }
 
 #[test]

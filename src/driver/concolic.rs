@@ -188,6 +188,9 @@ struct StallWatch {
     covered: usize,
     since: std::time::Instant,
     bursts: u64,
+    /// When the last turn ended: a turn resumed right away (a caller running the search in
+    /// slices) continues the stall period instead of starting one.
+    left: Option<std::time::Instant>,
 }
 
 /// A run with its symbolic decisions.
@@ -262,6 +265,7 @@ impl Concolic {
                 covered: 0,
                 since: std::time::Instant::now(),
                 bursts: 0,
+                left: None,
             },
             undecided: vec![],
             walk_tries: Default::default(),
@@ -804,8 +808,14 @@ impl Technique for Concolic {
         let burst =
             (s.budget.time / 50).clamp(Duration::from_millis(20), Duration::from_millis(500));
         let stall = (s.budget.time / 10).max(Duration::from_millis(200));
-        self.stall.covered = s.ledger.covered;
-        self.stall.since = Instant::now();
+        if self
+            .stall
+            .left
+            .is_none_or(|t| t.elapsed() > Duration::from_millis(50))
+        {
+            self.stall.covered = s.ledger.covered;
+            self.stall.since = Instant::now();
+        }
         while !s.should_stop() && Instant::now() < until && !self.stats.exhausted {
             if !self.step(s, &cfg)? {
                 // Every pending branch the strategy offers has been tried.
@@ -853,6 +863,7 @@ impl Technique for Concolic {
             });
         }
         self.stats.pending_left = self.pending.live() + self.deep_pending.len();
+        self.stall.left = Some(Instant::now());
         self.record_step_limited(s)
     }
 
