@@ -150,7 +150,8 @@ impl<'p> Crabs<'p> {
     /// model checker's turns included). Fast searches of wide path spaces get there in seconds.
     fn test(&mut self, s: &mut Session, until: Instant) -> anyhow::Result<()> {
         while !self.testing.finished() && !s.should_stop() && Instant::now() < until {
-            self.testing.run(s, (Instant::now() + MEMORY_CHECK).min(until))?;
+            self.testing
+                .run(s, (Instant::now() + MEMORY_CHECK).min(until))?;
             let high = s.memory_limit.is_some_and(|limit| {
                 crate::exec::memory::resident_memory().is_some_and(|r| r > limit / 2)
             });
