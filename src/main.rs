@@ -104,8 +104,8 @@ enum Strategy {
     Generational,
     /// Concolic, the pending branch with the largest expectation of uncovered branches behind it.
     Expectation,
-    /// Abstraction-driven concolic testing: CFG-directed search over the product of the program
-    /// and monitors from the model checker's ARGs, in turns with the model checker.
+    /// Abstraction-driven concolic testing: concolic search (`--under`) over the product of the
+    /// program and monitors from the model checker's ARGs, in turns with the model checker.
     Crabs,
     /// Data flow (--criterion def-use): one pair at a time, the branch furthest along its cut
     /// points, then closest to the next one.
@@ -188,6 +188,11 @@ enum Cmd {
         /// Search strategy (all but `random` are concolic).
         #[arg(long, value_enum, default_value = "expectation")]
         strategy: Strategy,
+        /// With `--strategy crabs`: the concolic strategy that searches the product of the
+        /// program and the monitors (default `expectation`; `cfg` takes its distances in the
+        /// product).
+        #[arg(long, value_enum, value_name = "STRATEGY")]
+        under: Option<Strategy>,
         #[arg(long)]
         max_tests: Option<usize>,
         #[arg(long)]
@@ -855,6 +860,7 @@ fn real_main(cli: Cli) -> Result<i32> {
             time,
             seed,
             strategy,
+            under,
             max_tests,
             max_iterations,
             max_steps,
@@ -889,8 +895,13 @@ fn real_main(cli: Cli) -> Result<i32> {
             if criterion == Criterion::DefUse {
                 s.only_def_use_goals();
             }
+            let strategy = match (strategy, under) {
+                (Strategy::Crabs, Some(u)) => format!("crabs:{}", u.name()),
+                (_, Some(_)) => anyhow::bail!("--under needs --strategy crabs"),
+                (s, None) => s.name().into(),
+            };
             let plan = cairn::driver::generate::Plan {
-                strategy: strategy.name().into(),
+                strategy,
                 seed,
                 cfg: s.run_config(&limits.config(max_steps)),
                 tests_only,

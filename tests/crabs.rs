@@ -1,7 +1,8 @@
 //! Abstraction-driven concolic testing (`cairn gen --strategy crabs`): on the team's program in
 //! the spirit of the paper's Figure 1 (thirty inputs in a loop, a flag set when one differs from
 //! a constant, a call reached only when the flag never was), crabs covers the call well within
-//! 30 s where pure concolic search does not; on a program mixing hard goals with infeasible
+//! 30 s where pure concolic search does not, with CFG-directed search over the product (the
+//! default) or another strategy under the monitors; on a program mixing hard goals with infeasible
 //! ones nothing crabs proves unreachable is covered by any test (its own, replayed natively,
 //! or those of an independent concolic run). The figures, technique by technique, are
 //! `cargo bench --bench crabs`.
@@ -62,16 +63,49 @@ fn crabs_covers_the_call_behind_thirty_equal_inputs() {
     let time = s["time_s"].as_f64().unwrap();
     assert!(time < 30.0, "covered only after {time}s");
     assert!(s["crabs"]["monitors_built"].as_u64().unwrap() >= 1, "{s}");
-    // When concolic search found the call, the monitor steered it: branches were set aside as
-    // leading to no open goal (the model checker may also find it itself).
-    let goals = json(&dir.path().join("goals.json"));
+    assert_eq!(s["crabs"]["monitor_mismatches"], 0, "{s}");
+    replays(&file, dir.path());
+}
+
+/// Who covered the hard call: `concolic` or `mc`.
+fn call_found_by(out: &Path) -> String {
+    let goals = json(&out.join("goals.json"));
     let test = goals[5]["test"].as_str().unwrap().to_string();
-    let found = json(&dir.path().join("tests").join(format!("{test}.json")));
-    if found["found_by"] != "mc" {
+    let found = json(&out.join("tests").join(format!("{test}.json")));
+    found["found_by"].as_str().unwrap().to_string()
+}
+
+/// Crabs with `--under STRATEGY`: the call is covered, and when concolic search found it, the
+/// monitors steered it (depth-first search alone flips the deepest of the thirty branches and
+/// does not get there; CFG-directed search takes its distances in the product).
+fn covers_the_call_under(strategy: &str) {
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tmp("crabs");
+    let file = prog("loop30.c");
+    let s = generate(
+        &file,
+        dir.path(),
+        &["--strategy", "crabs", "--under", strategy, "--time", "30s"],
+    );
+    assert_eq!(count(&s, "covered"), count(&s, "total"), "{s}");
+    assert!(s["time_s"].as_f64().unwrap() < 30.0, "{s}");
+    assert_eq!(s["strategy"], strategy, "{s}");
+    if call_found_by(dir.path()) != "mc" && strategy == "dfs" {
+        // Branches leading to no open goal waited.
         assert!(s["crabs"]["monitor_set_aside"].as_u64().unwrap() > 0, "{s}");
     }
     assert_eq!(s["crabs"]["monitor_mismatches"], 0, "{s}");
     replays(&file, dir.path());
+}
+
+#[test]
+fn cfg_directed_search_in_the_product_covers_the_call() {
+    covers_the_call_under("cfg");
+}
+
+#[test]
+fn depth_first_search_under_the_monitors_covers_the_call() {
+    covers_the_call_under("dfs");
 }
 
 #[test]

@@ -9,7 +9,7 @@ use crate::driver::technique::Technique;
 use crate::exec::input::{RandomInputs, Seeded};
 use crate::exec::shadow::{BranchRecord, Exactness, Shadow};
 use crate::exec::{Config, InputKind, InputValue, Outcome, RunResult};
-use crate::search::product::{Next, Product, ProductTracker, WithMonitors};
+use crate::search::product::{Product, ProductDistances, ProductTracker, WithMonitors};
 use crate::search::tree::{Pending, RunPath, Tree};
 use crate::search::{Ctx, PendingPool, Strategy};
 use crate::smt::expr::Pool;
@@ -158,8 +158,8 @@ pub struct Concolic {
     walk_retries: u32,
     /// The product explored (crabs); empty: the program itself.
     product: Product,
-    /// Per pending branch (tree node, outcome): where the monitors go when it is taken.
-    product_next: std::collections::HashMap<(u32, usize), Vec<Next>>,
+    /// Where pending branches lead in the product, and how far open goals are from there.
+    product_dist: ProductDistances,
     /// Pending branches from whose product state no open goal is reachable: tried only when
     /// nothing else is left.
     set_aside: Vec<Pending>,
@@ -194,6 +194,9 @@ struct StallWatch {
     covered: usize,
     since: std::time::Instant,
     bursts: u64,
+    /// When the last turn ended: a turn resumed right away (a caller running the search in
+    /// slices) continues the stall period instead of starting one.
+    left: Option<std::time::Instant>,
 }
 
 /// A run with its symbolic decisions.
@@ -268,12 +271,13 @@ impl Concolic {
                 covered: 0,
                 since: std::time::Instant::now(),
                 bursts: 0,
+                left: None,
             },
             undecided: vec![],
             walk_tries: Default::default(),
             walk_retries: opts.walk_retries,
             product: Product::default(),
-            product_next: Default::default(),
+            product_dist: Default::default(),
             set_aside: vec![],
             released: Default::default(),
             deep_pending: vec![],
@@ -330,7 +334,7 @@ impl Concolic {
 
     /// No open goal is reachable in the product once `p` is taken.
     fn hopeless(&self, p: &Pending, covered: &[bool]) -> bool {
-        let Some(next) = self.product_next.get(&(p.node, p.outcome)) else {
+        let Some(next) = self.product_dist.next.get(&(p.node, p.outcome)) else {
             return false;
         };
         if self.released.contains(&(p.node, p.outcome)) {
@@ -351,8 +355,13 @@ impl Concolic {
     fn refresh_distances(&mut self, s: &Session) {
         let c = s.ledger.covered + s.ledger.unreachable;
         if c != self.dist_covered {
-            self.dist = Distances::compute(&self.icfg, &Self::covered(s));
+            let covered = Self::covered(s);
+            self.dist = Distances::compute(&self.icfg, &covered);
             self.dist_covered = c;
+            if !self.product.monitors.is_empty() {
+                let open: Vec<bool> = covered.iter().map(|c| !c).collect();
+                self.product_dist.refresh(&self.product, &open);
+            }
         }
     }
 
@@ -407,25 +416,32 @@ impl Concolic {
             new_goals: fresh.len(),
             bound,
         });
-        let new = self.tree.insert(&run);
+        let mut new = self.tree.insert(&run);
         self.refresh_distances(s);
+        // Where each new pending branch leads in the product; those the monitors lack are
+        // infeasible: never negated.
+        new.retain(|p| {
+            let Some(Some(d)) = decisions.get(p.depth) else {
+                return true;
+            };
+            if d.blocked(p.outcome) {
+                self.stats.monitor_blocked += 1;
+                self.stats.inexact.monitor_blocked += 1;
+                return false;
+            }
+            self.product_dist
+                .next
+                .insert((p.node, p.outcome), d.outcomes[p.outcome].clone());
+            true
+        });
         let covered = Self::covered(s);
         let mut ctx = Ctx {
             rng: &mut self.rng,
             covered: &covered,
             dist: &self.dist,
+            product: Some(&self.product_dist),
         };
         for p in new {
-            if let Some(Some(d)) = decisions.get(p.depth) {
-                // A product branch the monitors lack is infeasible: never negated.
-                if d.blocked(p.outcome) {
-                    self.stats.monitor_blocked += 1;
-                    self.stats.inexact.monitor_blocked += 1;
-                    continue;
-                }
-                self.product_next
-                    .insert((p.node, p.outcome), d.outcomes[p.outcome].clone());
-            }
             if self.last_step_limited && p.depth > bound + DEEP_IN_STEP_LIMITED {
                 self.stats.deep_deferred += 1;
                 self.deep_pending.push(p);
@@ -520,6 +536,7 @@ impl Concolic {
                 rng: &mut self.rng,
                 covered: &covered,
                 dist: &self.dist,
+                product: Some(&self.product_dist),
             };
             self.strategy.select(&self.pending, &mut ctx)
         };
@@ -529,6 +546,7 @@ impl Concolic {
                     rng: &mut self.rng,
                     covered: &covered,
                     dist: &self.dist,
+                    product: Some(&self.product_dist),
                 };
                 // The shallowest first, a few at a time.
                 self.deep_pending
@@ -546,6 +564,7 @@ impl Concolic {
                     rng: &mut self.rng,
                     covered: &covered,
                     dist: &self.dist,
+                    product: Some(&self.product_dist),
                 };
                 for p in std::mem::take(&mut self.set_aside) {
                     self.released.insert((p.node, p.outcome));
@@ -591,6 +610,7 @@ impl Concolic {
                         rng: &mut self.rng,
                         covered: &covered,
                         dist: &self.dist,
+                        product: Some(&self.product_dist),
                     };
                     let id = self.pending.add(p.clone());
                     self.strategy.add(id, &p, &mut ctx);
@@ -772,6 +792,7 @@ impl Concolic {
             rng: &mut self.rng,
             covered: &covered,
             dist: &self.dist,
+            product: Some(&self.product_dist),
         };
         for p in std::mem::take(&mut self.undecided) {
             self.stats.inexact.solver_unknown -= 1;
@@ -818,8 +839,14 @@ impl Technique for Concolic {
         let burst =
             (s.budget.time / 50).clamp(Duration::from_millis(20), Duration::from_millis(500));
         let stall = (s.budget.time / 10).max(Duration::from_millis(200));
-        self.stall.covered = s.ledger.covered;
-        self.stall.since = Instant::now();
+        if self
+            .stall
+            .left
+            .is_none_or(|t| t.elapsed() > Duration::from_millis(50))
+        {
+            self.stall.covered = s.ledger.covered;
+            self.stall.since = Instant::now();
+        }
         let mut imported = Instant::now();
         self.import_seeds(s, &cfg)?;
         while !s.should_stop() && Instant::now() < until && !self.stats.exhausted {
@@ -873,6 +900,7 @@ impl Technique for Concolic {
             });
         }
         self.stats.pending_left = self.pending.live() + self.deep_pending.len();
+        self.stall.left = Some(Instant::now());
         self.record_step_limited(s)
     }
 

@@ -22,6 +22,9 @@ const MAX_MONITORS: usize = 8;
 /// Predicates seeded from open goals' guards before each model-checking turn, at most.
 const SEED_CAP: usize = 48;
 
+/// Testing turns run in slices this long; between them the search's memory is checked.
+const MEMORY_CHECK: Duration = Duration::from_millis(500);
+
 pub struct Crabs<'p> {
     testing: Concolic,
     mc: ModelChecking<'p>,
@@ -53,6 +56,8 @@ pub struct CrabsStats {
     pub seeded_predicates: usize,
     /// ARGs that could not serve as monitors (incomplete or uncertified).
     pub args_unusable: u64,
+    /// Concolic searches started afresh because their tree held half of Cairn's memory.
+    pub memory_restarts: u64,
     /// Totals over every concolic search of the run.
     pub paths: u64,
     pub monitor_blocked: u64,
@@ -125,12 +130,37 @@ impl<'p> Crabs<'p> {
         }
         self.product.monitors.push(Rc::new(m));
         self.stats.monitors = self.product.monitors.len();
+        self.restart_testing(s)
+    }
+
+    /// A fresh concolic search over the current product (what is covered stays covered).
+    fn restart_testing(&mut self, s: &Session) -> anyhow::Result<()> {
         let order = crate::search::by_name(&self.strategy).unwrap();
-        let seed = self.seed.wrapping_add(self.stats.monitors_built);
+        let restarts = self.stats.monitors_built + self.stats.memory_restarts;
+        let seed = self.seed.wrapping_add(restarts);
         let mut fresh = Concolic::new(s, order, seed, &self.cfg, &self.solver)?;
         fresh.set_product(self.product.clone());
         let old = std::mem::replace(&mut self.testing, fresh);
         self.earlier.push(old.stats);
+        Ok(())
+    }
+
+    /// Concolic testing until `until`, in slices: a search whose tree grew to half of Cairn's
+    /// memory starts afresh, before the session's memory limit would end the whole run (the
+    /// model checker's turns included). Fast searches of wide path spaces get there in seconds.
+    fn test(&mut self, s: &mut Session, until: Instant) -> anyhow::Result<()> {
+        while !self.testing.finished() && !s.should_stop() && Instant::now() < until {
+            self.testing
+                .run(s, (Instant::now() + MEMORY_CHECK).min(until))?;
+            let high = s.memory_limit.is_some_and(|limit| {
+                crate::exec::memory::resident_memory().is_some_and(|r| r > limit / 2)
+            });
+            if high {
+                self.stats.memory_restarts += 1;
+                self.restart_testing(s)?;
+                crate::exec::memory::release_free_memory();
+            }
+        }
         Ok(())
     }
 
@@ -164,9 +194,7 @@ impl Technique for Crabs<'_> {
                 .mul_f64(2f64.powi(self.stats.rounds.min(30) as i32));
             self.stats.rounds += 1;
             let tc = slice.mul_f64(1.0 - self.mc_share);
-            if !self.testing.finished() {
-                self.testing.run(s, (Instant::now() + tc).min(until))?;
-            }
+            self.test(s, (Instant::now() + tc).min(until))?;
             if s.should_stop() || Instant::now() >= until {
                 break;
             }

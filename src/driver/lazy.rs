@@ -560,6 +560,7 @@ impl LazyExpansion {
             rng: &mut self.rng,
             covered: &covered,
             dist: &self.dist,
+            product: None,
         };
         // A run that ran away keeps only the alternatives before its second abstracted call:
         // the others would be long queries about a path no real run takes.
@@ -652,6 +653,7 @@ impl LazyExpansion {
                 rng: &mut self.rng,
                 covered: &covered,
                 dist: &self.dist,
+                product: None,
             };
             self.strategy.select(&self.pending, &mut ctx)
         };

@@ -26,6 +26,8 @@ pub struct Monitor {
     /// Per state: the goals on some monitor path from it (a bit set of `words` words).
     reach: Vec<u64>,
     words: usize,
+    /// Per state: the states with a transition to it.
+    preds: Vec<Vec<StateId>>,
 }
 
 impl Monitor {
@@ -86,6 +88,7 @@ impl Monitor {
             root: state_of[0],
             reach: vec![],
             words,
+            preds: vec![],
         };
         m.compute_reach();
         Some(m)
@@ -124,6 +127,33 @@ impl Monitor {
             }
         }
         self.reach = reach;
+        self.preds = preds;
+    }
+
+    /// Per state: the fewest monitor transitions up to one that covers a goal in `open` (1 from
+    /// a state with such a transition; u32::MAX when the monitor reaches none).
+    pub fn distances(&self, open: &[bool]) -> Vec<u32> {
+        let mut dist = vec![u32::MAX; self.len()];
+        let mut queue = std::collections::VecDeque::new();
+        for (s, out) in self.succ.iter().enumerate() {
+            if out
+                .iter()
+                .any(|&(_, _, g)| g.is_some_and(|g| open.get(g as usize) == Some(&true)))
+            {
+                dist[s] = 1;
+                queue.push_back(s as StateId);
+            }
+        }
+        while let Some(t) = queue.pop_front() {
+            let d = dist[t as usize] + 1;
+            for &s in &self.preds[t as usize] {
+                if dist[s as usize] > d {
+                    dist[s as usize] = d;
+                    queue.push_back(s);
+                }
+            }
+        }
+        dist
     }
 
     pub fn len(&self) -> usize {
@@ -229,6 +259,27 @@ mod tests {
         assert!(m.step(a, 2).is_none());
         assert!(m.reaches(a, 0) && m.reaches(a, 1) && !m.reaches(a, 2));
         assert!(!m.reaches(b, 0) && m.reaches(b, 1));
+    }
+
+    #[test]
+    fn distances_count_transitions_to_an_open_goal() {
+        let m = Monitor::from_arg(&arg(true), &goals(3)).unwrap();
+        let a = m.step(m.root, 0).unwrap().0;
+        let b = m.step(a, 0).unwrap().0;
+        let d = m.distances(&[true, true, true]);
+        assert_eq!(
+            (d[m.root as usize], d[a as usize], d[b as usize]),
+            (2, 1, 1)
+        );
+        // Goal 0 covered: from a, goal 1 is two transitions away.
+        let d = m.distances(&[false, true, true]);
+        assert_eq!(
+            (d[m.root as usize], d[a as usize], d[b as usize]),
+            (3, 2, 1)
+        );
+        // Goal 2 is on no monitor path.
+        let d = m.distances(&[false, false, true]);
+        assert!(d.iter().all(|x| *x == u32::MAX));
     }
 
     #[test]

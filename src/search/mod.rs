@@ -57,6 +57,8 @@ pub struct Ctx<'a> {
     /// Per goal: covered yet?
     pub covered: &'a [bool],
     pub dist: &'a Distances,
+    /// Exploring the product with monitors (crabs): distances in the product.
+    pub product: Option<&'a product::ProductDistances>,
 }
 
 pub trait Strategy {

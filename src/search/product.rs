@@ -13,6 +13,7 @@ use crate::exec::shadow::Shadow;
 use crate::ir::{FuncId, Inst, Moves, Terminator, Val};
 use crate::mc::model::Loc;
 use crate::mc::monitor::{Monitor, StateId};
+use std::collections::HashMap;
 use std::rc::Rc;
 
 /// The monitors multiplied into the program so far (the product only gets more precise).
@@ -59,6 +60,39 @@ impl Product {
                     Next::State(s) => m.reaches(*s, g),
                 })
         })
+    }
+}
+
+/// Distances in the product, for the CFG-directed strategy under the monitors: per monitor and
+/// state, the fewest monitor transitions to one covering an open goal; per pending branch, the
+/// monitors' states once it is taken.
+#[derive(Default)]
+pub struct ProductDistances {
+    per_monitor: Vec<Vec<u32>>,
+    /// Per pending branch (tree node, outcome): where the monitors go when it is taken.
+    pub next: HashMap<(u32, usize), Vec<Next>>,
+}
+
+impl ProductDistances {
+    /// Recomputes the monitors' distances for the goals open now.
+    pub fn refresh(&mut self, p: &Product, open: &[bool]) {
+        self.per_monitor = p.monitors.iter().map(|m| m.distances(open)).collect();
+    }
+
+    /// From the product state a pending branch leads to, the fewest transitions to an open goal:
+    /// the largest over the monitors (each bounds it from below); None where no monitor follows
+    /// the run there.
+    pub fn of(&self, node: u32, outcome: usize) -> Option<u32> {
+        let next = self.next.get(&(node, outcome))?;
+        let mut d = None;
+        for (n, dist) in next.iter().zip(&self.per_monitor) {
+            match n {
+                Next::Top => {}
+                Next::Blocked => return Some(u32::MAX),
+                Next::State(s) => d = Some(d.unwrap_or(0).max(dist[*s as usize])),
+            }
+        }
+        d
     }
 }
 

@@ -5,6 +5,7 @@ use super::tree::{Pending, RunPath};
 use super::{Ctx, PendingId, PendingPool, Strategy};
 use crate::ir::NO_GOAL;
 use rand::Rng;
+use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::rc::Rc;
 
@@ -121,48 +122,61 @@ impl Strategy for UniformRandom {
 
 /// CFG-directed: the pending branch whose target is statically closest to an uncovered goal
 /// (a branch that itself covers an uncovered goal is at distance 0). Ties go to the
-/// shallower branch, then at random.
+/// shallower branch, then at random. Under monitors (crabs) the distance is the product's:
+/// from the monitors' states the branch leads to, the fewest transitions to an open goal.
+///
+/// Distances change only when a goal is decided, so the branches wait in a heap keyed by
+/// their distance, rebuilt when the decided goals change (searching every pending branch on
+/// each selection dominated long runs: 100 000 branches pending is common).
 #[derive(Default)]
 pub struct CfgDirected {
-    all: Vec<PendingId>,
+    heap: BinaryHeap<Reverse<(u32, usize, u32, PendingId)>>,
+    /// Goals decided when the keys were computed.
+    decided: usize,
 }
 
 pub fn distance(p: &Pending, ctx: &Ctx) -> u32 {
     if p.goal != NO_GOAL && !ctx.covered.get(p.goal as usize).copied().unwrap_or(true) {
         return 0;
     }
-    ctx.dist.of(p.target.0, p.target.1).saturating_add(1)
+    let cfg = ctx.dist.of(p.target.0, p.target.1).saturating_add(1);
+    match ctx.product.and_then(|d| d.of(p.node, p.outcome)) {
+        // Both bound the way to an open goal from below; the product's is the finer.
+        Some(product) => cfg.max(product),
+        None => cfg,
+    }
+}
+
+impl CfgDirected {
+    fn key(id: PendingId, p: &Pending, ctx: &mut Ctx) -> Reverse<(u32, usize, u32, PendingId)> {
+        Reverse((distance(p, ctx), p.depth, ctx.rng.r#gen(), id))
+    }
 }
 
 impl Strategy for CfgDirected {
     fn name(&self) -> &'static str {
         "cfg"
     }
-    fn add(&mut self, id: PendingId, _: &Pending, _: &mut Ctx) {
-        self.all.push(id);
+    fn add(&mut self, id: PendingId, p: &Pending, ctx: &mut Ctx) {
+        self.heap.push(Self::key(id, p, ctx));
     }
     fn select(&mut self, pool: &PendingPool, ctx: &mut Ctx) -> Option<PendingId> {
-        self.all.retain(|id| pool.get(*id).is_some());
-        if self.all.is_empty() {
-            return None;
-        }
-        // Closest first; among equals, the shallowest, then at random.
-        let mut best: Vec<usize> = vec![];
-        let mut best_key = (u32::MAX, 0usize);
-        for (i, id) in self.all.iter().enumerate() {
-            let p = pool.get(*id).unwrap();
-            let key = (distance(p, ctx), p.depth);
-            if key.0 < best_key.0 || (key.0 == best_key.0 && key.1 < best_key.1) || best.is_empty()
-            {
-                best_key = key;
-                best.clear();
-                best.push(i);
-            } else if key == best_key {
-                best.push(i);
+        let decided = ctx.covered.iter().filter(|c| **c).count();
+        if decided != self.decided {
+            self.decided = decided;
+            let ids: Vec<PendingId> = self.heap.drain().map(|Reverse(k)| k.3).collect();
+            for id in ids {
+                if let Some(p) = pool.get(id) {
+                    self.heap.push(Self::key(id, p, ctx));
+                }
             }
         }
-        let pick = best[ctx.rng.gen_range(0..best.len())];
-        Some(self.all.swap_remove(pick))
+        while let Some(Reverse((_, _, _, id))) = self.heap.pop() {
+            if pool.get(id).is_some() {
+                return Some(id);
+            }
+        }
+        None
     }
 }
 

@@ -116,7 +116,9 @@ pub struct Pool {
     pub vars: std::rc::Rc<Vec<VarKey>>,
     var_map: HashMap<VarKey, u32>,
     /// Variables each expression depends on (sorted), computed lazily.
-    var_sets: HashMap<ExprId, std::rc::Rc<Vec<u32>>>,
+    /// Per expression (by id): its variables, once asked for (a vector: slicing asks for
+    /// every constraint of a path on each query).
+    var_sets: Vec<Option<std::rc::Rc<Vec<u32>>>>,
     /// Function and arguments of every opaque node (`Node::Opaque::call` indexes this).
     calls: Vec<OpaqueCall>,
     call_map: HashMap<OpaqueCall, u32>,
@@ -547,7 +549,7 @@ impl Pool {
 
     /// Sorted input variables `e` depends on.
     pub fn vars_of(&mut self, e: ExprId) -> std::rc::Rc<Vec<u32>> {
-        if let Some(v) = self.var_sets.get(&e) {
+        if let Some(Some(v)) = self.var_sets.get(e.0 as usize) {
             return v.clone();
         }
         let mut out: Vec<u32> = self
@@ -564,7 +566,10 @@ impl Pool {
         out.sort();
         out.dedup();
         let rc = std::rc::Rc::new(out);
-        self.var_sets.insert(e, rc.clone());
+        if self.var_sets.len() <= e.0 as usize {
+            self.var_sets.resize(e.0 as usize + 1, None);
+        }
+        self.var_sets[e.0 as usize] = Some(rc.clone());
         rc
     }
 

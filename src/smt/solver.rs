@@ -1054,29 +1054,80 @@ fn has_float_nonlinear(pool: &Pool, e: ExprId) -> bool {
 const FLOAT_STRIKES: u32 = 2;
 
 /// The constraints of `prefix` that transitively share variables with `goal`, plus `goal`.
+/// Variables sharing a constraint are joined in a union-find, so slicing is linear in the
+/// prefix (a fixpoint over the prefix was quadratic on long, connected paths).
 pub fn independent_slice(pool: &mut Pool, prefix: &[ExprId], goal: ExprId) -> Vec<ExprId> {
-    let mut vars: HashSet<u32> = pool.vars_of(goal).iter().copied().collect();
+    fn find(parent: &mut [u32], mut v: u32) -> u32 {
+        while parent[v as usize] != v {
+            parent[v as usize] = parent[parent[v as usize] as usize];
+            v = parent[v as usize];
+        }
+        v
+    }
+    let goal_vars = pool.vars_of(goal);
     let sets: Vec<std::rc::Rc<Vec<u32>>> = prefix.iter().map(|&c| pool.vars_of(c)).collect();
-    let mut taken = vec![false; prefix.len()];
-    loop {
-        let mut grew = false;
-        for (i, s) in sets.iter().enumerate() {
-            if !taken[i] && s.iter().any(|v| vars.contains(v)) {
-                taken[i] = true;
-                vars.extend(s.iter().copied());
-                grew = true;
+    // Variable ids are dense (indices into the pool's variables).
+    let n = sets
+        .iter()
+        .chain([&goal_vars])
+        .filter_map(|s| s.last())
+        .max()
+        .map_or(0, |m| *m as usize + 1);
+    let mut parent: Vec<u32> = (0..n as u32).collect();
+    for s in &sets {
+        if let Some((&first, rest)) = s.split_first() {
+            let a = find(&mut parent, first);
+            for &v in rest {
+                let b = find(&mut parent, v);
+                parent[b as usize] = a;
             }
         }
-        if !grew {
-            break;
-        }
     }
+    let roots: Vec<u32> = goal_vars.iter().map(|&v| find(&mut parent, v)).collect();
     let mut out: Vec<ExprId> = prefix
         .iter()
-        .zip(&taken)
-        .filter(|(_, t)| **t)
+        .zip(&sets)
+        .filter(|(_, s)| {
+            s.first()
+                .is_some_and(|&v| roots.contains(&find(&mut parent, v)))
+        })
         .map(|(c, _)| *c)
         .collect();
     out.push(goal);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::IPred;
+    use crate::smt::expr::VarKey;
+
+    #[test]
+    fn slices_keep_the_constraints_connected_to_the_goal() {
+        let mut p = Pool::new();
+        let v: Vec<ExprId> = (0..5)
+            .map(|i| {
+                p.var(VarKey {
+                    input: i,
+                    byte: 0,
+                    w: 32,
+                })
+            })
+            .collect();
+        let k = p.constant(32, 7);
+        // x0 < x1, x2 == 7, x1 < x3 (joins x3 to x0 through x1), x4 == 7; goal: x3 == x0.
+        let c0 = p.cmp(IPred::Slt, v[0], v[1]);
+        let c1 = p.cmp(IPred::Eq, v[2], k);
+        let c2 = p.cmp(IPred::Slt, v[1], v[3]);
+        let c3 = p.cmp(IPred::Eq, v[4], k);
+        let goal = p.cmp(IPred::Eq, v[3], v[0]);
+        let s = independent_slice(&mut p, &[c0, c1, c2, c3], goal);
+        assert_eq!(s, vec![c0, c2, goal]);
+        // Only the constraints on x2.
+        let eight = p.constant(32, 8);
+        let goal = p.cmp(IPred::Eq, v[2], eight);
+        let s = independent_slice(&mut p, &[c0, c1, c2, c3], goal);
+        assert_eq!(s, vec![c1, goal]);
+    }
 }
