@@ -756,10 +756,10 @@ impl Concolic {
     }
 
     /// Exhaustive exploration proof: the exact tree has every feasible path, so every goal no
-    /// run covered is unreachable.
+    /// run covered is unreachable (other shards' goals too: the proof is of the whole program).
     fn prove_uncovered(&mut self, s: &mut Session) -> anyhow::Result<()> {
         for g in 0..s.goals.len() {
-            if s.ledger.status[g] == Status::Unknown {
+            if matches!(s.ledger.status[g], Status::Unknown | Status::OtherShard) {
                 s.prove_unreachable(g, "exhaustive")?;
                 self.stats.exhaustive_proofs += 1;
             }

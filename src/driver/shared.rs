@@ -177,6 +177,15 @@ impl Shared {
         self.changed(&r);
     }
 
+    /// Leaves goals to other shards (`--shard`; see `Status::OtherShard`).
+    pub fn leave_to_other_shards(&self, goals: impl IntoIterator<Item = usize>) {
+        let mut r = self.lock();
+        for g in goals {
+            r.ledger.leave_to_other_shard(g);
+        }
+        self.changed(&r);
+    }
+
     /// Refreshes `view` if the shared ledger moved since `seen`; returns the version seen.
     pub fn refresh(&self, view: &mut Ledger, seen: u64) -> u64 {
         let v = self.version();
