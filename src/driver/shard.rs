@@ -1,6 +1,7 @@
 //! Many machines: `--shard K/N` gives shard K a deterministic share of the goals, so N
 //! independent runs (any scheduler, any machines) decide disjoint sets of goals and their
-//! output directories merge by goal (`output::merge`).
+//! output directories merge by goal (`output::merge`). For a multi-function target
+//! (`--entry f,g,...`) the entry functions go round the shards too.
 
 use crate::analysis::goals::Goals;
 
@@ -60,5 +61,75 @@ impl Shard {
             .filter(|&(_, o)| o != self.index - 1)
             .map(|(g, _)| g)
             .collect()
+    }
+
+    /// This shard's entry functions of a multi-function target, each with the share of its
+    /// goals this shard decides. `entries` must be in the same order in every shard (the
+    /// caller sorts them). Entry i goes to the shards k with i % N == k when there are more
+    /// entries than shards (each then decides all of an entry's goals), and to the shards k
+    /// with k % E == i otherwise (they split its goals as `--shard` does on one entry).
+    pub fn entries<'a>(&self, entries: &'a [String]) -> Vec<(&'a str, Shard)> {
+        let (k, n, e) = (self.index - 1, self.count, entries.len());
+        if e > n {
+            return entries
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| i % n == k)
+                .map(|(_, f)| (f.as_str(), Shard { index: 1, count: 1 }))
+                .collect();
+        }
+        let i = k % e;
+        // Shards i, i + E, i + 2E, ... below N share entry i.
+        let count = (n - i).div_ceil(e);
+        vec![(
+            entries[i].as_str(),
+            Shard {
+                index: k / e + 1,
+                count,
+            },
+        )]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Shard;
+
+    fn split(entries: &[&str], n: usize) -> Vec<Vec<(String, String)>> {
+        let entries: Vec<String> = entries.iter().map(|s| s.to_string()).collect();
+        (1..=n)
+            .map(|k| {
+                Shard { index: k, count: n }
+                    .entries(&entries)
+                    .into_iter()
+                    .map(|(f, s)| (f.to_string(), s.to_string()))
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn entries_go_round_the_shards() {
+        let p = |f: &str, s: &str| (f.to_string(), s.to_string());
+        // More entries than shards: each entry in exactly one shard, all its goals.
+        assert_eq!(
+            split(&["a", "b", "c"], 2),
+            vec![vec![p("a", "1/1"), p("c", "1/1")], vec![p("b", "1/1")]]
+        );
+        // More shards than entries: each shard one entry, an entry's shards split its goals.
+        assert_eq!(
+            split(&["a", "b"], 5),
+            vec![
+                vec![p("a", "1/3")],
+                vec![p("b", "1/2")],
+                vec![p("a", "2/3")],
+                vec![p("b", "2/2")],
+                vec![p("a", "3/3")],
+            ]
+        );
+        assert_eq!(
+            split(&["a", "b"], 2),
+            vec![vec![p("a", "1/1")], vec![p("b", "1/1")]]
+        );
     }
 }
