@@ -924,6 +924,7 @@ fn real_main(cli: Cli) -> Result<i32> {
                 if let Some(shard) = shard {
                     let others = shard.others(&s.goals);
                     s.leave_goals_to_other_shards(others);
+                    let _ = s.shared().path_shard.set(shard);
                 }
                 let mut t = cairn::driver::generate::technique(&s, &plan)?;
                 progress_bar(&mut s);
@@ -942,6 +943,16 @@ fn real_main(cli: Cli) -> Result<i32> {
                         )
                     });
                     stats.insert("other_shards_goals_decided".into(), decided.count().into());
+                    // What the merge needs to prove goals from every shard's exhausted share:
+                    // the same split, of the same path space (program options).
+                    let paths = serde_json::json!({
+                        "split_depth": shard.split_depth(),
+                        "exhausted": s.shared().paths_exhausted(),
+                        "options": format!("{:?} {:?} {} {} {}", front.opts_for(criterion), front.entry,
+                            front.buffer_size, front.symbolic_globals,
+                            if criterion == Criterion::DefUse { "def-use" } else { "branches" }),
+                    });
+                    stats.insert("paths".into(), paths);
                 }
                 stats.insert("solver_kind".into(), solver.name().into());
                 finish(&mut s, out, stats)

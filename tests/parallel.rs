@@ -453,3 +453,81 @@ fn progress_bar_shows_the_goal_total_and_proofs() {
         "{screen}"
     );
 }
+
+/// Shards split the paths: each explores its share exactly, and the merge proves the goals no
+/// shard's test covers once every share is explored, as one exhaustive exploration does (the
+/// same goals); without every shard, or with a share left unexplored, it proves nothing.
+#[test]
+fn shards_explore_shares_of_the_paths_and_merge_proves_together() {
+    let dir = tmp("parallel-path-shares");
+    let p = prog("tests/programs/exhaustive/door_controller.c");
+    let run = |out: &Path, extra: &[&str]| {
+        let mut a = vec![
+            "gen",
+            &p,
+            "--out",
+            out.to_str().unwrap(),
+            "--time",
+            "3",
+            "--jobs",
+            "1",
+        ];
+        a.extend(extra);
+        let o = cairn(&a);
+        assert!(o.status.success(), "{}", text(&o));
+    };
+    let (one, s1, s2, m) = (
+        dir.path().join("one"),
+        dir.path().join("s1"),
+        dir.path().join("s2"),
+        dir.path().join("m"),
+    );
+    std::thread::scope(|sc| {
+        sc.spawn(|| run(&one, &[]));
+        sc.spawn(|| run(&s1, &["--shard", "1/2"]));
+        sc.spawn(|| run(&s2, &["--shard", "2/2"]));
+    });
+    for s in [&s1, &s2] {
+        let sum = json(&s.join("summary.json"));
+        assert_eq!(sum["paths"]["exhausted"], true, "{sum}");
+        assert!(
+            sum["concolic"]["other_shards_paths"].as_u64().unwrap() > 0,
+            "{sum}"
+        );
+        // A share proves nothing by exhaustion on its own.
+        assert!(sum["proofs"].get("exhaustive").is_none(), "{sum}");
+    }
+    let merge = |out: &Path, dirs: &[&Path]| {
+        let mut a = vec!["merge", out.to_str().unwrap()];
+        a.extend(dirs.iter().map(|d| d.to_str().unwrap()));
+        let o = cairn(&a);
+        assert!(o.status.success(), "{}", text(&o));
+        json(&out.join("goals.json"))
+    };
+    let merged = merge(&m, &[&s1, &s2]);
+    let unsharded = json(&one.join("goals.json"));
+    let status = |g: &serde_json::Value| g["status"].as_str().unwrap().to_string();
+    let proven: Vec<String> = unsharded.as_array().unwrap().iter().map(status).collect();
+    assert!(proven.iter().any(|s| s == "unreachable"), "{unsharded}");
+    assert_eq!(
+        merged
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(status)
+            .collect::<Vec<_>>(),
+        proven
+    );
+    assert!(merged.to_string().contains("exhaustive (shards)"));
+    let o = cairn(&["replay", &p, m.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+
+    // One shard alone, or a share not explored, proves nothing.
+    let alone = merge(&dir.path().join("m1"), &[&s1]);
+    assert!(!alone.to_string().contains("exhaustive"), "{alone}");
+    let mut sum = json(&s2.join("summary.json"));
+    sum["paths"]["exhausted"] = false.into();
+    std::fs::write(s2.join("summary.json"), sum.to_string()).unwrap();
+    let partial = merge(&dir.path().join("m2"), &[&s1, &s2]);
+    assert!(!partial.to_string().contains("exhaustive"), "{partial}");
+}

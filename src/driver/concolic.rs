@@ -45,6 +45,10 @@ pub struct ConcolicStats {
     pub step_limit_recovered: u64,
     /// Pending branches deep in a step-limited run, held back until nothing else is pending.
     pub deep_deferred: u64,
+    /// `--shard`: branches left to other shards (their paths are in another share), and
+    /// whether this shard's share of the paths was explored exactly.
+    pub other_shards_paths: u64,
+    pub path_share_exhausted: bool,
 }
 
 /// Everything that withholds exhaustive-exploration proofs. An exhausted execution tree proves
@@ -333,11 +337,13 @@ impl Concolic {
         !self.product.hopeful(next, p.goal as usize, &open)
     }
 
+    /// Goals the search no longer aims at. A shard aims at other shards' goals too: its share
+    /// of the paths may be the only one that reaches them.
     fn covered(s: &Session) -> Vec<bool> {
         s.ledger
             .status
             .iter()
-            .map(|st| !matches!(st, Status::Unknown))
+            .map(|st| !matches!(st, Status::Unknown | Status::OtherShard))
             .collect()
     }
 
@@ -408,7 +414,16 @@ impl Concolic {
             covered: &covered,
             dist: &self.dist,
         };
+        let path_shard = s.shared().path_shard.get().copied();
         for p in new {
+            // Another shard explores the paths this branch leads to.
+            if let Some(shard) = path_shard {
+                let taken = p.run.records[..p.depth].iter().map(|r| r.taken);
+                if shard.owns_path(taken.chain([p.outcome])) == Some(false) {
+                    self.stats.other_shards_paths += 1;
+                    continue;
+                }
+            }
             if let Some(Some(d)) = decisions.get(p.depth) {
                 // A product branch the monitors lack is infeasible: never negated.
                 if d.blocked(p.outcome) {
@@ -756,10 +771,10 @@ impl Concolic {
     }
 
     /// Exhaustive exploration proof: the exact tree has every feasible path, so every goal no
-    /// run covered is unreachable (other shards' goals too: the proof is of the whole program).
+    /// run covered is unreachable.
     fn prove_uncovered(&mut self, s: &mut Session) -> anyhow::Result<()> {
         for g in 0..s.goals.len() {
-            if matches!(s.ledger.status[g], Status::Unknown | Status::OtherShard) {
+            if s.ledger.status[g] == Status::Unknown {
                 s.prove_unreachable(g, "exhaustive")?;
                 self.stats.exhaustive_proofs += 1;
             }
@@ -797,7 +812,13 @@ impl Technique for Concolic {
                 }
                 if self.exhausted_exactly() {
                     self.stats.exhausted = true;
-                    self.prove_uncovered(s)?;
+                    if s.shared().path_shard.get().is_some() {
+                        // Only this shard's share: the merge proves once every share is.
+                        self.stats.path_share_exhausted = true;
+                        s.shared().exhaust_paths();
+                    } else {
+                        self.prove_uncovered(s)?;
+                    }
                     break;
                 }
                 // Random restarts can still help where the shadow lost track of the inputs.

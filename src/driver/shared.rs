@@ -41,6 +41,10 @@ pub struct Shared {
     all_decided: AtomicBool,
     /// What each worker is doing (its latest heartbeat), for the progress display.
     heartbeats: Mutex<Vec<String>>,
+    /// `--shard`: testing explores this shard's share of the paths (`Shard::owns_path`).
+    pub path_shard: std::sync::OnceLock<crate::driver::shard::Shard>,
+    /// A worker explored this shard's share of the paths exactly.
+    paths_exhausted: AtomicBool,
 }
 
 /// What offering a run to the shared results did.
@@ -67,6 +71,8 @@ impl Shared {
             runs: AtomicU64::new(0),
             all_decided: AtomicBool::new(all_decided),
             heartbeats: Mutex::new(vec![]),
+            path_shard: std::sync::OnceLock::new(),
+            paths_exhausted: AtomicBool::new(false),
         }
     }
 
@@ -96,10 +102,25 @@ impl Shared {
         self.all_decided.load(Ordering::Relaxed)
     }
 
-    /// Call after changing the ledger (under the lock): views refresh, stop flags follow.
+    /// This shard's share of the paths was explored exactly (see `output::merge`).
+    pub fn paths_exhausted(&self) -> bool {
+        self.paths_exhausted.load(Ordering::Relaxed)
+    }
+
+    /// A worker explored this shard's share of the paths exactly.
+    pub fn exhaust_paths(&self) {
+        self.paths_exhausted.store(true, Ordering::Relaxed);
+        let r = self.lock();
+        self.changed(&r);
+    }
+
+    /// Call after changing the ledger (under the lock): views refresh, stop flags follow. A
+    /// shard goes on while other shards' goals are open and its share of the paths is not
+    /// explored: its tests may cover them, and the merge proves them once every share is.
     fn changed(&self, r: &Results) {
-        self.all_decided
-            .store(r.ledger.all_decided(), Ordering::Relaxed);
+        let done =
+            r.ledger.all_decided() && (r.ledger.other_shards_open == 0 || self.paths_exhausted());
+        self.all_decided.store(done, Ordering::Relaxed);
         self.tests.store(r.out.tests, Ordering::Relaxed);
         self.version.fetch_add(1, Ordering::Release);
     }

@@ -184,6 +184,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
     }
 
     // Goals.
+    let shares_exhausted = every_share_exhausted(&runs);
     let mut violations = vec![];
     let mut merged_goals = vec![];
     let (mut covered, mut unreachable, mut unknown, mut ignored) = (0, 0, 0, 0);
@@ -218,6 +219,12 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
             o.insert("status".into(), "ignored".into());
             o.insert("test".into(), Value::Null);
             ignored += 1;
+        } else if shares_exhausted {
+            // Every path of the program was explored exactly by one shard or another, and no
+            // test covers the goal.
+            o.insert("status".into(), "unreachable".into());
+            o.insert("proof".into(), "exhaustive (shards)".into());
+            unreachable += 1;
         } else {
             o.insert("status".into(), "unknown".into());
             o.insert("test".into(), Value::Null);
@@ -305,6 +312,32 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
         tests: kept.len(),
         violations,
     })
+}
+
+/// Shards 1..N of one split (`--shard K/N` of the same program options) are all here and
+/// each explored its share of the paths exactly: together they explored every path.
+fn every_share_exhausted(runs: &[Run]) -> bool {
+    let mut seen = HashSet::new();
+    let mut split: Option<(usize, &Value, &Value)> = None;
+    for r in runs {
+        let paths = &r.summary["paths"];
+        let Some((k, n)) = r.summary["shard"].as_str().and_then(|s| s.split_once('/')) else {
+            return false;
+        };
+        let (Ok(k), Ok(n)) = (k.parse::<usize>(), n.parse::<usize>()) else {
+            return false;
+        };
+        if paths["exhausted"] != true {
+            return false;
+        }
+        let this = (n, &paths["split_depth"], &paths["options"]);
+        if split.is_some_and(|s| s != this) || !paths["options"].is_string() {
+            return false;
+        }
+        split = Some(this);
+        seen.insert(k);
+    }
+    split.is_some_and(|(n, _, _)| (1..=n).all(|k| seen.contains(&k)))
 }
 
 /// Multi-function runs: each entry function's directories merged into OUT/<entry>; the
