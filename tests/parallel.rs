@@ -234,7 +234,8 @@ fn shards_split_the_goals_and_merge_by_goal() {
             d(x) || d(y)
         })
         .count() as u64;
-    assert_eq!(decided(&s), in_a_shard, "{s}");
+    // (More when every share of the paths was explored: the merge proves the rest.)
+    assert!(decided(&s) >= in_a_shard, "{s}");
     let o = cairn(&["replay", &p, m.to_str().unwrap()]);
     assert!(
         o.status.success(),

@@ -28,8 +28,6 @@ pub struct Ledger {
     /// Goals that do not count in this run: ignored ones, and other shards' goals this run
     /// has not decided.
     pub ignored: usize,
-    /// Other shards' goals this run has not decided (counted in `ignored` too).
-    pub other_shards_open: usize,
 }
 
 impl Ledger {
@@ -40,7 +38,6 @@ impl Ledger {
             unreachable: 0,
             violations: vec![],
             ignored: 0,
-            other_shards_open: 0,
         }
     }
 
@@ -66,7 +63,6 @@ impl Ledger {
         if self.status[goal] == Status::Unknown {
             self.status[goal] = Status::OtherShard;
             self.ignored += 1;
-            self.other_shards_open += 1;
         }
     }
 
@@ -97,7 +93,6 @@ impl Ledger {
                 self.status[goal] = Status::Covered(test);
                 self.covered += 1;
                 self.ignored -= 1;
-                self.other_shards_open -= 1;
                 true
             }
         }
@@ -115,7 +110,6 @@ impl Ledger {
                 self.status[goal] = Status::Unreachable(how.to_string());
                 self.unreachable += 1;
                 self.ignored -= 1;
-                self.other_shards_open -= 1;
             }
             Status::Covered(test) => {
                 eprintln!(

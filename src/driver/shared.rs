@@ -115,11 +115,10 @@ impl Shared {
     }
 
     /// Call after changing the ledger (under the lock): views refresh, stop flags follow. A
-    /// shard goes on while other shards' goals are open and its share of the paths is not
-    /// explored: its tests may cover them, and the merge proves them once every share is.
+    /// shard stops when its own goals are decided, or when its share of the paths is explored
+    /// (what it leaves undecided, the merge proves once every share is explored).
     fn changed(&self, r: &Results) {
-        let done =
-            r.ledger.all_decided() && (r.ledger.other_shards_open == 0 || self.paths_exhausted());
+        let done = r.ledger.all_decided() || self.paths_exhausted();
         self.all_decided.store(done, Ordering::Relaxed);
         self.tests.store(r.out.tests, Ordering::Relaxed);
         self.version.fetch_add(1, Ordering::Release);
