@@ -771,10 +771,10 @@ impl Concolic {
     }
 
     /// Exhaustive exploration proof: the exact tree has every feasible path, so every goal no
-    /// run covered is unreachable.
+    /// run covered is unreachable (other shards' goals too: the proof is of the whole program).
     fn prove_uncovered(&mut self, s: &mut Session) -> anyhow::Result<()> {
         for g in 0..s.goals.len() {
-            if s.ledger.status[g] == Status::Unknown {
+            if matches!(s.ledger.status[g], Status::Unknown | Status::OtherShard) {
                 s.prove_unreachable(g, "exhaustive")?;
                 self.stats.exhaustive_proofs += 1;
             }
@@ -813,10 +813,12 @@ impl Technique for Concolic {
                 if self.exhausted_exactly() {
                     self.stats.exhausted = true;
                     if s.shared().path_shard.get().is_some() {
-                        // Only this shard's share: the merge proves once every share is.
                         self.stats.path_share_exhausted = true;
                         s.shared().exhaust_paths();
-                    } else {
+                    }
+                    // A shard that left no branch to the others explored every path; one that
+                    // did, only its share: the merge proves once every share is explored.
+                    if self.stats.other_shards_paths == 0 {
                         self.prove_uncovered(s)?;
                     }
                     break;

@@ -110,16 +110,14 @@ impl Shared {
     /// A worker explored this shard's share of the paths exactly.
     pub fn exhaust_paths(&self) {
         self.paths_exhausted.store(true, Ordering::Relaxed);
-        let r = self.lock();
-        self.changed(&r);
     }
 
     /// Call after changing the ledger (under the lock): views refresh, stop flags follow. A
-    /// shard stops when its own goals are decided, or when its share of the paths is explored
-    /// (what it leaves undecided, the merge proves once every share is explored).
+    /// shard stops when its own goals are decided (with its share of the paths explored, the
+    /// model checker goes on with those left: another share may stay unexplored).
     fn changed(&self, r: &Results) {
-        let done = r.ledger.all_decided() || self.paths_exhausted();
-        self.all_decided.store(done, Ordering::Relaxed);
+        self.all_decided
+            .store(r.ledger.all_decided(), Ordering::Relaxed);
         self.tests.store(r.out.tests, Ordering::Relaxed);
         self.version.fetch_add(1, Ordering::Release);
     }
