@@ -4,6 +4,7 @@ use anyhow::{Context, Result, bail};
 use cairn::analysis::defuse::DefUse;
 use cairn::analysis::goals::Goals;
 use cairn::driver::session::{Budget, Session};
+use cairn::driver::shard::Shard;
 use cairn::exec::input::Replay;
 use cairn::exec::{Config, Outcome, Program};
 use cairn::ir::frontend::{CompileOptions, load};
@@ -11,7 +12,7 @@ use cairn::ir::{DataModel, print_module};
 use cairn::output::suite::SuiteWriter;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -68,6 +69,20 @@ enum Criterion {
 }
 
 impl Front {
+    /// The entry functions `--entry` names (`f,g,...`: a multi-function target), sorted so
+    /// that every shard splits them alike.
+    fn entries(&self) -> Vec<String> {
+        let mut e: Vec<String> = self
+            .entry
+            .split(',')
+            .map(|f| f.trim().to_string())
+            .filter(|f| !f.is_empty())
+            .collect();
+        e.sort();
+        e.dedup();
+        e
+    }
+
     fn opts_for(&self, criterion: Criterion) -> CompileOptions {
         CompileOptions {
             locals_in_memory: criterion == Criterion::DefUse,
@@ -881,54 +896,101 @@ fn real_main(cli: Cli) -> Result<i32> {
         } => {
             let files = resolve_inputs(files, &mut front, Some(&mut goals), property.as_deref())?;
             let goals = goals.unwrap_or(GoalSet::Branches);
-            let p = load_program(&files, &front, criterion)?;
-            let mut s = session(
-                &p,
-                &files,
-                &out,
-                time,
-                goals,
-                &limits,
-                max_tests,
-                max_iterations,
-            )?;
-            if criterion == Criterion::DefUse {
-                s.only_def_use_goals();
-            }
-            let strategy = match (strategy, under) {
-                (Strategy::Crabs, Some(u)) => format!("crabs:{}", u.name()),
-                (_, Some(_)) => anyhow::bail!("--under needs --strategy crabs"),
-                (s, None) => s.name().into(),
+            // One entry function's generation into `out` (its goals' `shard`, if any).
+            let gen_entry = |front: &Front, out: &Path, time: Duration, shard: Option<Shard>| {
+                let p = load_program(&files, front, criterion)?;
+                let mut s = session(
+                    &p,
+                    &files,
+                    out,
+                    time,
+                    goals,
+                    &limits,
+                    max_tests,
+                    max_iterations,
+                )?;
+                if criterion == Criterion::DefUse {
+                    s.only_def_use_goals();
+                }
+                let strategy = match (strategy, under) {
+                    (Strategy::Crabs, Some(u)) => format!("crabs:{}", u.name()),
+                    (_, Some(_)) => anyhow::bail!("--under needs --strategy crabs"),
+                    (s, None) => s.name().into(),
+                };
+                let plan = cairn::driver::generate::Plan {
+                    strategy,
+                    seed,
+                    cfg: s.run_config(&limits.config(max_steps)),
+                    tests_only,
+                    mc_share,
+                    jobs,
+                    solver: cairn::driver::concolic::SolverOptions {
+                        kind: solver,
+                        walk: walk.clone(),
+                        opaque: opaque.clone(),
+                        ..Default::default()
+                    },
+                    lazy: lazy.clone(),
+                };
+                if let Some(shard) = shard {
+                    let others = shard.others(&s.goals);
+                    s.leave_goals_to_other_shards(others);
+                    let _ = s.shared().path_shard.set(shard);
+                }
+                let mut t = cairn::driver::generate::technique(&s, &plan)?;
+                progress_bar(&mut s);
+                let mut stats = cairn::driver::generate::run(&mut s, t.as_mut())?;
+                s.end_progress();
+                stats.insert("seed".into(), seed.into());
+                if let Some(shard) = shard {
+                    stats.insert("shard".into(), shard.to_string().into());
+                    // Other shards' goals this shard's tests covered or its proofs decided.
+                    let others = shard.others(&s.goals).into_iter();
+                    let decided = others.filter(|&g| {
+                        use cairn::driver::ledger::Status;
+                        matches!(
+                            s.ledger.status[g],
+                            Status::Covered(_) | Status::Unreachable(_)
+                        )
+                    });
+                    stats.insert("other_shards_goals_decided".into(), decided.count().into());
+                    // What the merge needs to prove goals from every shard's exhausted share:
+                    // the same split, of the same path space (program options).
+                    let paths = serde_json::json!({
+                        "split_depth": shard.split_depth(),
+                        "exhausted": s.shared().paths_exhausted(),
+                        "options": format!("{:?} {:?} {} {} {}", front.opts_for(criterion), front.entry,
+                            front.buffer_size, front.symbolic_globals,
+                            if criterion == Criterion::DefUse { "def-use" } else { "branches" }),
+                    });
+                    stats.insert("paths".into(), paths);
+                }
+                stats.insert("solver_kind".into(), solver.name().into());
+                finish(&mut s, out, stats)
             };
-            let plan = cairn::driver::generate::Plan {
-                strategy,
-                seed,
-                cfg: s.run_config(&limits.config(max_steps)),
-                tests_only,
-                mc_share,
-                jobs,
-                solver: cairn::driver::concolic::SolverOptions {
-                    kind: solver,
-                    walk,
-                    opaque,
-                    ..Default::default()
-                },
-                lazy,
+            // A multi-function target (`--entry f,g,...`): each entry function's generation
+            // goes to OUT/<entry>; shards share out the entry functions (`Shard::entries`).
+            let entries = front.entries();
+            if entries.len() <= 1 {
+                front.entry = entries.first().cloned().unwrap_or_default();
+                return gen_entry(&front, &out, time, shard);
+            }
+            let mine = match shard {
+                Some(shard) => shard.entries(&entries),
+                None => entries
+                    .iter()
+                    .map(|e| (e.as_str(), Shard { index: 1, count: 1 }))
+                    .collect(),
             };
-            if let Some(shard) = shard {
-                let others = shard.others(&s.goals);
-                s.ignore_goals(others);
+            let time = time / mine.len() as u32;
+            let mut code = 0;
+            for (entry, share) in mine {
+                let mut front = front.clone();
+                front.entry = entry.to_string();
+                let share = (share.count > 1).then_some(share);
+                code = code.max(gen_entry(&front, &out.join(entry), time, share)?);
             }
-            let mut t = cairn::driver::generate::technique(&s, &plan)?;
-            progress_bar(&mut s);
-            let mut stats = cairn::driver::generate::run(&mut s, t.as_mut())?;
-            s.end_progress();
-            stats.insert("seed".into(), seed.into());
-            if let Some(shard) = shard {
-                stats.insert("shard".into(), shard.to_string().into());
-            }
-            stats.insert("solver_kind".into(), solver.name().into());
-            finish(&mut s, &out, stats)
+            Ok(code)
         }
         Cmd::Report { dir } => {
             let path = cairn::output::report::write_report(&dir)?;

@@ -47,6 +47,10 @@ pub struct ConcolicStats {
     pub deep_deferred: u64,
     /// Inputs other techniques or workers found, explored from.
     pub seeds_imported: u64,
+    /// `--shard`: branches left to other shards (their paths are in another share), and
+    /// whether this shard's share of the paths was explored exactly.
+    pub other_shards_paths: u64,
+    pub path_share_exhausted: bool,
 }
 
 /// Everything that withholds exhaustive-exploration proofs. An exhausted execution tree proves
@@ -344,11 +348,13 @@ impl Concolic {
         !self.product.hopeful(next, p.goal as usize, &open)
     }
 
+    /// Goals the search no longer aims at. A shard aims at other shards' goals too: its share
+    /// of the paths may be the only one that reaches them.
     fn covered(s: &Session) -> Vec<bool> {
         s.ledger
             .status
             .iter()
-            .map(|st| !matches!(st, Status::Unknown))
+            .map(|st| !matches!(st, Status::Unknown | Status::OtherShard))
             .collect()
     }
 
@@ -441,7 +447,16 @@ impl Concolic {
             dist: &self.dist,
             product: Some(&self.product_dist),
         };
+        let path_shard = s.shared().path_shard.get().copied();
         for p in new {
+            // Another shard explores the paths this branch leads to.
+            if let Some(shard) = path_shard {
+                let taken = p.run.records[..p.depth].iter().map(|r| r.taken);
+                if shard.owns_path(taken.chain([p.outcome])) == Some(false) {
+                    self.stats.other_shards_paths += 1;
+                    continue;
+                }
+            }
             if self.last_step_limited && p.depth > bound + DEEP_IN_STEP_LIMITED {
                 self.stats.deep_deferred += 1;
                 self.deep_pending.push(p);
@@ -808,10 +823,10 @@ impl Concolic {
     }
 
     /// Exhaustive exploration proof: the exact tree has every feasible path, so every goal no
-    /// run covered is unreachable.
+    /// run covered is unreachable (other shards' goals too: the proof is of the whole program).
     fn prove_uncovered(&mut self, s: &mut Session) -> anyhow::Result<()> {
         for g in 0..s.goals.len() {
-            if s.ledger.status[g] == Status::Unknown {
+            if matches!(s.ledger.status[g], Status::Unknown | Status::OtherShard) {
                 s.prove_unreachable(g, "exhaustive")?;
                 self.stats.exhaustive_proofs += 1;
             }
@@ -861,7 +876,15 @@ impl Technique for Concolic {
                 }
                 if self.exhausted_exactly() {
                     self.stats.exhausted = true;
-                    self.prove_uncovered(s)?;
+                    if s.shared().path_shard.get().is_some() {
+                        self.stats.path_share_exhausted = true;
+                        s.shared().exhaust_paths();
+                    }
+                    // A shard that left no branch to the others explored every path; one that
+                    // did, only its share: the merge proves once every share is explored.
+                    if self.stats.other_shards_paths == 0 {
+                        self.prove_uncovered(s)?;
+                    }
                     break;
                 }
                 // Random restarts can still help where the shadow lost track of the inputs.

@@ -12,6 +12,10 @@ pub enum Status {
     Unreachable(String),
     /// Not a goal of this run (e.g. branches under `--goals error`).
     Ignored,
+    /// Another shard's goal (`--shard`): this run neither searches for it nor tries to prove
+    /// it, but a test that covers it on the way is kept and a proof of the whole program
+    /// (exhaustive exploration) holds for it, so merged shards keep what each found.
+    OtherShard,
 }
 
 #[derive(Clone, Debug)]
@@ -21,6 +25,8 @@ pub struct Ledger {
     pub unreachable: usize,
     /// Goals that were proven unreachable and later covered: soundness bugs, reported loudly.
     pub violations: Vec<usize>,
+    /// Goals that do not count in this run: ignored ones, and other shards' goals this run
+    /// has not decided.
     pub ignored: usize,
 }
 
@@ -52,6 +58,14 @@ impl Ledger {
         }
     }
 
+    /// Leaves a goal to another shard (see `Status::OtherShard`).
+    pub fn leave_to_other_shard(&mut self, goal: usize) {
+        if self.status[goal] == Status::Unknown {
+            self.status[goal] = Status::OtherShard;
+            self.ignored += 1;
+        }
+    }
+
     /// Goals that count in this run.
     pub fn total(&self) -> usize {
         self.status.len() - self.ignored
@@ -75,6 +89,12 @@ impl Ledger {
                 self.covered += 1;
                 true
             }
+            Status::OtherShard => {
+                self.status[goal] = Status::Covered(test);
+                self.covered += 1;
+                self.ignored -= 1;
+                true
+            }
         }
     }
 
@@ -85,6 +105,11 @@ impl Ledger {
             Status::Unknown => {
                 self.status[goal] = Status::Unreachable(how.to_string());
                 self.unreachable += 1;
+            }
+            Status::OtherShard => {
+                self.status[goal] = Status::Unreachable(how.to_string());
+                self.unreachable += 1;
+                self.ignored -= 1;
             }
             Status::Covered(test) => {
                 eprintln!(

@@ -254,6 +254,12 @@ impl<'p> Session<'p> {
         self.sync();
     }
 
+    /// Leaves goals to other shards (`--shard`), for every worker.
+    pub fn leave_goals_to_other_shards(&mut self, goals: impl IntoIterator<Item = usize>) {
+        self.shared.leave_to_other_shards(goals);
+        self.sync();
+    }
+
     /// Data-flow testing: only the def-use pairs count (branch and error goals are ignored).
     pub fn only_def_use_goals(&mut self) {
         let base = self.goals.def_use_base.unwrap_or(self.goals.len());

@@ -55,6 +55,10 @@ pub struct Shared {
     all_decided: AtomicBool,
     /// What each worker is doing (its latest heartbeat), for the progress display.
     heartbeats: Mutex<Vec<String>>,
+    /// `--shard`: testing explores this shard's share of the paths (`Shard::owns_path`).
+    pub path_shard: std::sync::OnceLock<crate::driver::shard::Shard>,
+    /// A worker explored this shard's share of the paths exactly.
+    paths_exhausted: AtomicBool,
 }
 
 /// What offering a run to the shared results did.
@@ -83,6 +87,8 @@ impl Shared {
             sessions: AtomicU32::new(0),
             all_decided: AtomicBool::new(all_decided),
             heartbeats: Mutex::new(vec![]),
+            path_shard: std::sync::OnceLock::new(),
+            paths_exhausted: AtomicBool::new(false),
         }
     }
 
@@ -128,7 +134,19 @@ impl Shared {
         self.all_decided.load(Ordering::Relaxed)
     }
 
-    /// Call after changing the ledger (under the lock): views refresh, stop flags follow.
+    /// This shard's share of the paths was explored exactly (see `output::merge`).
+    pub fn paths_exhausted(&self) -> bool {
+        self.paths_exhausted.load(Ordering::Relaxed)
+    }
+
+    /// A worker explored this shard's share of the paths exactly.
+    pub fn exhaust_paths(&self) {
+        self.paths_exhausted.store(true, Ordering::Relaxed);
+    }
+
+    /// Call after changing the ledger (under the lock): views refresh, stop flags follow. A
+    /// shard stops when its own goals are decided (with its share of the paths explored, the
+    /// model checker goes on with those left: another share may stay unexplored).
     fn changed(&self, r: &Results) {
         self.all_decided
             .store(r.ledger.all_decided(), Ordering::Relaxed);
@@ -212,6 +230,15 @@ impl Shared {
         let mut r = self.lock();
         for g in goals {
             r.ledger.ignore(g);
+        }
+        self.changed(&r);
+    }
+
+    /// Leaves goals to other shards (`--shard`; see `Status::OtherShard`).
+    pub fn leave_to_other_shards(&self, goals: impl IntoIterator<Item = usize>) {
+        let mut r = self.lock();
+        for g in goals {
+            r.ledger.leave_to_other_shard(g);
         }
         self.changed(&r);
     }

@@ -3,6 +3,9 @@
 //! unreachable when a run proved it and no test covers it, unknown otherwise; a goal one run
 //! proved unreachable and another run's test covers is a soundness violation, reported.
 //!
+//! Runs on a multi-function target (`cairn gen --entry f,g,...`) hold one directory per entry
+//! function; they merge entry by entry, into OUT/<entry>.
+//!
 //! The merged suite keeps, in the order of the directories, each test that covers a goal no
 //! kept test covers yet or fails at a new place (kind and location), numbered anew.
 
@@ -98,10 +101,30 @@ fn program_hash(dir: &Path) -> Option<String> {
     Some(m[a..b].to_string())
 }
 
+/// The entry functions' directories of a multi-function target's run (none: not one).
+fn entry_dirs(dir: &Path) -> Vec<String> {
+    if dir.join("goals.json").exists() {
+        return vec![];
+    }
+    let mut v: Vec<String> = fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().join("goals.json").is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
 /// Merges `dirs` into `out`.
 pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
     if dirs.is_empty() {
         bail!("usage: cairn merge OUT DIR... (at least one directory to merge)");
+    }
+    let per_entry: Vec<Vec<String>> = dirs.iter().map(|d| entry_dirs(d)).collect();
+    if per_entry.iter().all(|e| !e.is_empty()) {
+        return merge_entries(out, dirs, &per_entry);
     }
     let runs: Vec<Run> = dirs.iter().map(|d| read_run(d)).collect::<Result<_>>()?;
     let out_abs = fs::canonicalize(out).ok();
@@ -161,6 +184,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
     }
 
     // Goals.
+    let shares_exhausted = every_share_exhausted(&runs);
     let mut violations = vec![];
     let mut merged_goals = vec![];
     let (mut covered, mut unreachable, mut unknown, mut ignored) = (0, 0, 0, 0);
@@ -195,6 +219,12 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
             o.insert("status".into(), "ignored".into());
             o.insert("test".into(), Value::Null);
             ignored += 1;
+        } else if shares_exhausted {
+            // Every path of the program was explored exactly by one shard or another, and no
+            // test covers the goal.
+            o.insert("status".into(), "unreachable".into());
+            o.insert("proof".into(), "exhaustive (shards)".into());
+            unreachable += 1;
         } else {
             o.insert("status".into(), "unknown".into());
             o.insert("test".into(), Value::Null);
@@ -229,7 +259,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
         &out.join("goals.json"),
         (serde_json::to_string_pretty(&merged_goals)? + "\n").as_bytes(),
     )?;
-    let mut csv = coverage_csv(&runs);
+    let mut csv = coverage_csv(&runs, unreachable);
     // Tests of one run also cover goals of the others: the merged figures end the curve.
     let end = runs
         .iter()
@@ -284,38 +314,112 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
     })
 }
 
-/// Coverage over time of runs that ran side by side: at each moment, the sum of their figures
-/// (shards decide disjoint goals, so their counts add; tests: those the runs wrote).
-fn coverage_csv(runs: &[Run]) -> String {
-    let mut events: Vec<(f64, usize, [i64; 3])> = vec![];
+/// Shards 1..N of one split (`--shard K/N` of the same program options) are all here and
+/// each explored its share of the paths exactly: together they explored every path.
+fn every_share_exhausted(runs: &[Run]) -> bool {
+    let mut seen = HashSet::new();
+    let mut split: Option<(usize, &Value, &Value)> = None;
+    for r in runs {
+        let paths = &r.summary["paths"];
+        let Some((k, n)) = r.summary["shard"].as_str().and_then(|s| s.split_once('/')) else {
+            return false;
+        };
+        let (Ok(k), Ok(n)) = (k.parse::<usize>(), n.parse::<usize>()) else {
+            return false;
+        };
+        if paths["exhausted"] != true {
+            return false;
+        }
+        let this = (n, &paths["split_depth"], &paths["options"]);
+        if split.is_some_and(|s| s != this) || !paths["options"].is_string() {
+            return false;
+        }
+        split = Some(this);
+        seen.insert(k);
+    }
+    split.is_some_and(|(n, _, _)| (1..=n).all(|k| seen.contains(&k)))
+}
+
+/// Multi-function runs: each entry function's directories merged into OUT/<entry>; the
+/// figures add up.
+fn merge_entries(out: &Path, dirs: &[PathBuf], per_entry: &[Vec<String>]) -> Result<Merged> {
+    let entries: std::collections::BTreeSet<&String> = per_entry.iter().flatten().collect();
+    let mut all = Merged {
+        total: 0,
+        covered: 0,
+        unreachable: 0,
+        unknown: 0,
+        tests: 0,
+        violations: vec![],
+    };
+    for e in entries {
+        let of_e: Vec<PathBuf> = dirs
+            .iter()
+            .zip(per_entry)
+            .filter(|(_, es)| es.contains(e))
+            .map(|(d, _)| d.join(e))
+            .collect();
+        let m = merge(&out.join(e), &of_e)?;
+        all.total += m.total;
+        all.covered += m.covered;
+        all.unreachable += m.unreachable;
+        all.unknown += m.unknown;
+        all.tests += m.tests;
+        all.violations.extend(m.violations);
+    }
+    Ok(all)
+}
+
+/// Coverage over time of runs that ran side by side: goals covered by the tests of any run
+/// so far (a shard's tests may cover another shard's goals too), the runs' proofs so far
+/// (at most the merged figure: two runs may prove the same goal), the tests the runs wrote.
+fn coverage_csv(runs: &[Run], unreachable: usize) -> String {
+    // (time, run, [unreachable, tests] added, goals a test covers)
+    let mut events: Vec<(f64, usize, [i64; 2], Vec<usize>)> = vec![];
     for (k, r) in runs.iter().enumerate() {
         let text = fs::read_to_string(r.dir.join("coverage.csv")).unwrap_or_default();
-        let mut last = [0i64; 3];
+        let mut last = [0i64; 2];
         for line in text.lines().skip(1) {
             let f: Vec<&str> = line.split(',').collect();
             if f.len() < 4 {
                 continue;
             }
-            let (Ok(t), Ok(c), Ok(u), Ok(n)) = (
+            let (Ok(t), Ok(u), Ok(n)) = (
                 f[0].parse::<f64>(),
-                f[1].parse::<i64>(),
                 f[2].parse::<i64>(),
                 f[3].parse::<i64>(),
             ) else {
                 continue;
             };
-            events.push((t, k, [c - last[0], u - last[1], n - last[2]]));
-            last = [c, u, n];
+            events.push((t, k, [u - last[0], n - last[1]], vec![]));
+            last = [u, n];
+        }
+        for (_, t) in &r.tests {
+            let covers: Vec<usize> = t["covers"]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|g| g.as_u64())
+                        .map(|g| g as usize)
+                        .collect()
+                })
+                .unwrap_or_default();
+            events.push((t["time_s"].as_f64().unwrap_or(0.0), k, [0, 0], covers));
         }
     }
     events.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     let mut csv = String::from("time_s,covered,unreachable,tests\n");
-    let mut sum = [0i64; 3];
-    for (t, _, d) in events {
-        for i in 0..3 {
-            sum[i] += d[i];
-        }
-        csv.push_str(&format!("{t:.3},{},{},{}\n", sum[0], sum[1], sum[2]));
+    let mut covered = HashSet::new();
+    let (mut proofs, mut tests) = (0i64, 0i64);
+    for (t, _, d, covers) in events {
+        proofs += d[0];
+        tests += d[1];
+        covered.extend(covers);
+        csv.push_str(&format!(
+            "{t:.3},{},{},{tests}\n",
+            covered.len(),
+            proofs.min(unreachable as i64)
+        ));
     }
     csv
 }

@@ -361,7 +361,8 @@ impl SuiteWriter {
                     Status::Unknown => ("unknown", json!(null)),
                     Status::Covered(t) => ("covered", json!(format!("{t:06}"))),
                     Status::Unreachable(how) => ("unreachable", json!(how)),
-                    Status::Ignored => ("ignored", json!(null)),
+                    // Another shard's goal this run did not decide: the other shard reports it.
+                    Status::Ignored | Status::OtherShard => ("ignored", json!(null)),
                 };
                 let mut o = json!({
                     "id": g.id,
