@@ -169,6 +169,14 @@ fn check_generation(name: &str, infeasible: &[&str]) {
         .filter(|g| g["kind"] == "def-use")
         .collect();
     assert_eq!(pairs.len(), du.pairs.len());
+    // Only the pairs count: branch goals are ignored (in every worker's ledger).
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(
+        summary["goals"]["total"],
+        du.pairs.len(),
+        "{name}: goals counted"
+    );
     let base = pairs[0]["id"].as_u64().unwrap() as usize;
     for known in infeasible {
         assert!(

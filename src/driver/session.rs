@@ -263,9 +263,8 @@ impl<'p> Session<'p> {
     /// Data-flow testing: only the def-use pairs count (branch and error goals are ignored).
     pub fn only_def_use_goals(&mut self) {
         let base = self.goals.def_use_base.unwrap_or(self.goals.len());
-        for g in 0..base {
-            self.ledger.ignore(g);
-        }
+        // In the shared ledger: a view's change would not survive its next refresh.
+        self.ignore_goals(0..base);
     }
 
     /// True when the budget is spent, the user interrupted, Cairn's memory reached its limit,
