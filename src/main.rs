@@ -722,8 +722,9 @@ fn real_main(cli: Cli) -> Result<i32> {
             files,
             criterion,
             json,
-            front,
+            mut front,
         } => {
+            let files = resolve_inputs(files, &mut front, None, None)?;
             let p = load_program(&files, &front, criterion)?;
             let mut goals = Goals::of(&p.module);
             if let Some(du) = &p.def_use {

@@ -279,3 +279,21 @@ fn benchexec_runs_cairn_through_its_tool_info_module() {
     assert!(s["goals"]["covered"].as_u64().unwrap() > 10, "{s}");
     assert_eq!(s["jobs"], 2, "BenchExec's 2 cores become 2 workers: {s}");
 }
+
+/// `cairn goals` reads a task definition like `gen` does: the same goals as its C file.
+#[test]
+fn goals_lists_a_task_files_goals() {
+    let dir = root().join("tests/programs/testcomp");
+    let list = |f: &str| {
+        let o = Command::new(env!("CARGO_BIN_EXE_cairn"))
+            .args(["goals", "--json"])
+            .arg(dir.join(f))
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let from_task = list("sensor_log.yml");
+    assert!(from_task.contains("reach_error"));
+    assert_eq!(from_task, list("sensor_log.c"));
+}
