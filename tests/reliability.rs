@@ -709,10 +709,11 @@ fn replay_confirms_every_team_program() {
         }
         let out = dir.path().join(name.replace('/', "_"));
         let src = p.display().to_string();
-        let entry: &[&str] = if name.starts_with("unit/") {
-            &["--entry", "parse_field"]
-        } else {
-            &[]
+        let entry: &[&str] = match name.as_str() {
+            "unit/parse_field.c" => &["--entry", "parse_field"],
+            "unit/structs_globals.c" => &["--entry", "check"],
+            "unit/library.c" => &["--entry", "checksum"],
+            _ => &[],
         };
         let mut args = vec![
             "gen",

@@ -143,6 +143,10 @@ impl Program {
             let libc::Ext::Unknown(name) = ext else {
                 continue;
             };
+            // Referred to by the runtime's start only: a library without `main` (unit mode).
+            if name == "main" {
+                continue;
+            }
             if FILE_IO.contains(&name.as_str()) {
                 files.push(format!("`{name}`"));
                 continue;

@@ -153,7 +153,9 @@ pub fn harness_c(m: &Module) -> String {
     }
     for (e, ext) in m.externs.iter().zip(&exts) {
         let name = e.name.as_str();
-        if m.func_by_name.contains_key(name) {
+        // `main` is external only when the program has none (a library tested in unit mode):
+        // the runtime's start refers to it, the unit harness defines it.
+        if m.func_by_name.contains_key(name) || name == "main" {
             continue;
         }
         if let crate::exec::libc::Ext::Unknown(_) = ext {
