@@ -58,6 +58,8 @@ pub struct CrabsStats {
     pub args_unusable: u64,
     /// Concolic searches started afresh because their tree held half of Cairn's memory.
     pub memory_restarts: u64,
+    /// Model-checker turns that ended without a complete ARG, their predicates dropped.
+    pub predicates_forgotten: u64,
     /// Totals over every concolic search of the run.
     pub paths: u64,
     pub monitor_blocked: u64,
@@ -205,6 +207,13 @@ impl Technique for Crabs<'_> {
                 self.stats.seeded_predicates += self.mc.seed_goal_guards(s, SEED_CAP);
                 self.mc.run(s, (Instant::now() + tm).min(until))?;
                 self.refine_product(s)?;
+                // Refinement cut by the turn's end rarely completes an ARG later (its
+                // predicates only grow, and each post gets dearer): the next turn, twice as
+                // long, refines afresh from the goals' guards.
+                if self.mc.certified_arg().is_none() && self.mc.predicate_count() > 0 {
+                    self.mc.forget_predicates();
+                    self.stats.predicates_forgotten += 1;
+                }
             } else if self.testing.finished() {
                 break;
             }

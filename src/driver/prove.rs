@@ -81,6 +81,17 @@ impl<'p> ModelChecking<'p> {
 
     /// The last abstract reachability graph, when it is complete and certified (a monitor can
     /// then rely on it).
+    /// Predicates the abstraction holds now.
+    pub fn predicate_count(&self) -> usize {
+        self.mc.preds.values().map(Vec::len).sum()
+    }
+
+    /// Drops every predicate: the next run refines from the start (see `Crabs::run`).
+    pub fn forget_predicates(&mut self) {
+        self.mc.preds.clear();
+        self.predicates = 0;
+    }
+
     pub fn certified_arg(&self) -> Option<&Arg> {
         self.arg
             .as_ref()
