@@ -451,3 +451,64 @@ fn constant_definitions_prove_only_pairs_no_run_covers() {
     }
     assert!(proven_somewhere > 0);
 }
+
+/// The definition trace of a run and the redefinition pruning rule of the cut-point search:
+/// on power(2, 3), the pending branches after the loop redefined `res` (the loop's second test,
+/// the `y < 0` test) are pruned for the pair of `res = 1` (line 11), the loop's first test is
+/// not; for the loop's definition (line 13) none is; on power(2, 0) the loop never redefines
+/// `res`, so the `y < 0` test is not pruned.
+#[test]
+fn redefinition_pruning_marks_branches_whose_definition_was_overwritten() {
+    use cairn::exec::shadow::Shadow;
+    use cairn::search::cutpoint::redefined_before;
+    use cairn::search::tree::{RunPath, Tree};
+    use std::rc::Rc;
+    let p = load_dataflow(&program("power.c"));
+    let du = p.def_use.as_ref().unwrap();
+    let def_at = |line: u32| {
+        du.defs
+            .iter()
+            .position(|d| du.vars[d.var as usize].name == "res" && d.loc.line == line)
+            .unwrap_or_else(|| panic!("no definition of res on line {line}")) as u32
+    };
+    let (res11, res13) = (def_at(11), def_at(13));
+    // Pending branches of one run, with the source line of their decision.
+    let pendings = |inputs: &[&str]| {
+        let mut pool = cairn::smt::expr::Pool::new();
+        let mut shadow = Shadow::new(&mut pool);
+        let mut src = Replay::new(inputs.iter().map(|s| s.to_string()).collect());
+        let r = p.run_observed(&mut src, &Config::default(), &mut shadow);
+        assert!(!r.def_trace.is_empty());
+        let run = Rc::new(RunPath {
+            id: 1,
+            records: std::mem::take(&mut shadow.path),
+            inputs: r.inputs,
+            new_goals: 0,
+            bound: 0,
+            def_trace: r.def_trace,
+        });
+        let mut tree = Tree::default();
+        tree.insert(&run)
+            .into_iter()
+            .map(|pd| {
+                let rec = &pd.run.records[pd.depth];
+                let f = &p.module.functions[rec.func as usize];
+                (f.blocks[rec.block as usize].term_loc.line, pd)
+            })
+            .collect::<Vec<_>>()
+    };
+    let run = pendings(&["2", "3"]);
+    let loop_tests: Vec<_> = run.iter().filter(|(l, _)| *l == 12).collect();
+    assert_eq!(loop_tests.len(), 4, "exp = 3: four loop tests");
+    assert!(!redefined_before(&loop_tests[0].1, res11));
+    for (_, pd) in &loop_tests[1..] {
+        assert!(redefined_before(pd, res11));
+        assert!(!redefined_before(pd, res13));
+    }
+    let (_, after) = run.iter().find(|(l, _)| *l == 16).expect("the y < 0 test");
+    assert!(redefined_before(after, res11));
+    assert!(!redefined_before(after, res13));
+    let run = pendings(&["2", "0"]);
+    let (_, after) = run.iter().find(|(l, _)| *l == 16).expect("the y < 0 test");
+    assert!(!redefined_before(after, res11));
+}
