@@ -6,6 +6,7 @@
 //! (default: every program in tests/programs/dataflow, 5 s, 3 seeds, dfs, random-branch,
 //! shortest-distance, cut-point, and cut-point+mc: cut-point guided search alternating with
 //! the model checker on cover-flag copies of the pairs left, half the time each).
+//! `cut-point-unpruned` is cut-point without redefinition pruning.
 
 use cairn::driver::session::{Budget, Session};
 use cairn::exec::{Config, Program};
@@ -55,7 +56,7 @@ fn main() {
         a.time, a.seeds
     );
     println!(
-        "{:<14} {:<18} {:>6} {:>8} {:>11} {:>8} {:>11} {:>8}",
+        "{:<14} {:<22} {:>6} {:>8} {:>11} {:>8} {:>11} {:>8}",
         "program", "strategy", "pairs", "covered", "infeasible", "unknown", "median_ms", "runs"
     );
     for f in &a.files {
@@ -85,7 +86,7 @@ fn main() {
                 acc.runs += r.runs / n;
             }
             println!(
-                "{:<14} {:<18} {:>6} {:>8.1} {:>11.1} {:>8.1} {:>11.1} {:>8.0}",
+                "{:<14} {:<22} {:>6} {:>8.1} {:>11.1} {:>8.1} {:>11.1} {:>8.0}",
                 f.file_name().unwrap().to_string_lossy(),
                 st,
                 pairs,

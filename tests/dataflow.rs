@@ -451,3 +451,114 @@ fn constant_definitions_prove_only_pairs_no_run_covers() {
     }
     assert!(proven_somewhere > 0);
 }
+
+/// The definition trace of a run and the redefinition pruning rule of the cut-point search:
+/// on power(2, 3), the pending branches after the loop redefined `res` (the loop's second test,
+/// the `y < 0` test) are pruned for the pair of `res = 1` (line 11), the loop's first test is
+/// not; for the loop's definition (line 13) none is; on power(2, 0) the loop never redefines
+/// `res`, so the `y < 0` test is not pruned. The cut-point search targeting that pair picks
+/// the loop's first test with pruning, the `y < 0` test without.
+#[test]
+fn redefinition_pruning_marks_branches_whose_definition_was_overwritten() {
+    use cairn::exec::shadow::Shadow;
+    use cairn::search::cutpoint::redefined_before;
+    use cairn::search::tree::{RunPath, Tree};
+    use std::rc::Rc;
+    let p = load_dataflow(&program("power.c"));
+    let du = p.def_use.as_ref().unwrap();
+    let def_at = |line: u32| {
+        du.defs
+            .iter()
+            .position(|d| du.vars[d.var as usize].name == "res" && d.loc.line == line)
+            .unwrap_or_else(|| panic!("no definition of res on line {line}")) as u32
+    };
+    let (res11, res13) = (def_at(11), def_at(13));
+    // Pending branches of one run, with the source line of their decision.
+    let pendings = |inputs: &[&str]| {
+        let mut pool = cairn::smt::expr::Pool::new();
+        let mut shadow = Shadow::new(&mut pool);
+        let mut src = Replay::new(inputs.iter().map(|s| s.to_string()).collect());
+        let r = p.run_observed(&mut src, &Config::default(), &mut shadow);
+        assert!(!r.def_trace.is_empty());
+        let run = Rc::new(RunPath {
+            id: 1,
+            records: std::mem::take(&mut shadow.path),
+            inputs: r.inputs,
+            new_goals: 0,
+            bound: 0,
+            def_trace: r.def_trace,
+        });
+        let mut tree = Tree::default();
+        tree.insert(&run)
+            .into_iter()
+            .map(|pd| {
+                let rec = &pd.run.records[pd.depth];
+                let f = &p.module.functions[rec.func as usize];
+                (f.blocks[rec.block as usize].term_loc.line, pd)
+            })
+            .collect::<Vec<_>>()
+    };
+    let run = pendings(&["2", "3"]);
+    let lines_of = |run: &[(u32, cairn::search::tree::Pending)]| {
+        run.iter().map(|(l, _)| *l).collect::<Vec<_>>()
+    };
+    let loop_tests: Vec<_> = run.iter().filter(|(l, _)| *l == 12).collect();
+    assert_eq!(loop_tests.len(), 4, "exp = 3: four loop tests");
+    assert!(!redefined_before(&loop_tests[0].1, res11));
+    for (_, pd) in &loop_tests[1..] {
+        assert!(redefined_before(pd, res11));
+        assert!(!redefined_before(pd, res13));
+    }
+    let (_, after) = run.iter().find(|(l, _)| *l == 16).expect("the y < 0 test");
+    assert!(redefined_before(after, res11));
+    assert!(!redefined_before(after, res13));
+    let run2 = pendings(&["2", "0"]);
+    let (_, after) = run2.iter().find(|(l, _)| *l == 16).expect("the y < 0 test");
+    assert!(!redefined_before(after, res11));
+
+    // The search, targeting `res = 1` reaching `return res` (y = 0) from power(2, 3)'s pending
+    // branches: the y < 0 test passed the most cut points, but its run redefined res in the
+    // loop, so with pruning the loop's first test (exit at once: y = 0) comes first.
+    let keys = pair_keys(&p);
+    let pair = keys
+        .iter()
+        .position(|k| k == "power res 11 c-use 21")
+        .expect("the pair");
+    let base = cairn::analysis::goals::Goals::of(&p.module).len();
+    let mut covered = vec![true; base + du.pairs.len()];
+    covered[base + pair] = false;
+    let first_choice = |strategy: &str| {
+        let mut st = cairn::search::by_name(strategy).unwrap();
+        st.prepare(&p);
+        let mut rng = <rand::rngs::SmallRng as rand::SeedableRng>::seed_from_u64(0);
+        let dist = cairn::analysis::cfg::Distances::unknown();
+        let mut ctx = cairn::search::Ctx {
+            rng: &mut rng,
+            covered: &covered,
+            dist: &dist,
+            product: None,
+        };
+        let mut pool = cairn::search::PendingPool::default();
+        for (_, pd) in &run {
+            let id = pool.add(pd.clone());
+            st.add(id, pd, &mut ctx);
+        }
+        let id = st.select(&pool, &mut ctx).unwrap();
+        let chosen = pool.get(id).unwrap();
+        let at = run
+            .iter()
+            .position(|(_, pd)| pd.depth == chosen.depth)
+            .unwrap();
+        (run[at].0, at)
+    };
+    let (line, at) = first_choice("cut-point");
+    assert_eq!(
+        (line, at),
+        (12, run.iter().position(|(l, _)| *l == 12).unwrap()),
+        "pending lines {:?}",
+        lines_of(&run)
+    );
+    assert!(!redefined_before(&run[at].1, res11));
+    let (line, _) = first_choice("cut-point-unpruned");
+    assert_eq!(line, 16, "pending lines {:?}", lines_of(&run));
+}

@@ -382,7 +382,7 @@ impl Concolic {
     ) -> anyhow::Result<Rc<RunPath>> {
         let (
             SymbolicRun {
-                result: r,
+                result: mut r,
                 path: records,
                 exactness,
             },
@@ -421,6 +421,7 @@ impl Concolic {
             inputs: r.inputs.clone(),
             new_goals: fresh.len(),
             bound,
+            def_trace: std::mem::take(&mut r.def_trace),
         });
         let mut new = self.tree.insert(&run);
         self.refresh_distances(s);

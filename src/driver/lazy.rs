@@ -507,6 +507,7 @@ impl LazyExpansion {
                 inputs: r.inputs,
                 new_goals,
                 bound: 0,
+                def_trace: r.def_trace,
             }),
             trace,
             calls,

@@ -3,11 +3,45 @@
 //! branch takes an outcome). Any other write to the address — a store through a pointer, a
 //! library write, a block copy, the frame going away — leaves it without a known definition,
 //! so a pair is covered only on a run where the definition really reaches the use.
+//!
+//! The tracker also keeps the run's definition trace: when each definition starts to hold
+//! somewhere and when it stops (overwritten, or its frame gone), stamped with `View::steps` so
+//! that search can tell, for a branch of the run, whether a definition still reaches it.
 
 use super::observer::{Observer, Site, View};
 use crate::analysis::defuse::{DefId, DefSite, DefUse, PairId, UseId, decider, outcome_index};
 use crate::ir::{FuncId, Inst, Terminator, Val};
 use std::collections::{BTreeMap, BTreeSet};
+
+/// A definition starting or ceasing to hold (in any variable instance) during a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DefEvent {
+    /// `View::steps` of the event (`BranchRecord::step` orders branches against it).
+    pub step: u64,
+    pub def: DefId,
+    pub state: DefState,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DefState {
+    /// The definition was executed and now holds.
+    Holds,
+    /// Its last instance was overwritten: the variable was redefined (directly, through a
+    /// pointer, or by a library write).
+    Redefined,
+    /// Its last instance went away with its frame or storage.
+    Gone,
+}
+
+/// What the last definition trace event of `def` at or before `step` says (events in order).
+pub fn state_at(trace: &[DefEvent], def: DefId, step: u64) -> Option<DefState> {
+    let end = trace.partition_point(|e| e.step <= step);
+    trace[..end]
+        .iter()
+        .rev()
+        .find(|e| e.def == def)
+        .map(|e| e.state)
+}
 
 pub struct DefUseTracker<'a> {
     du: &'a DefUse,
@@ -20,6 +54,11 @@ pub struct DefUseTracker<'a> {
     pending_call: Vec<(usize, Vec<(u64, DefId)>)>,
     globals_defined: bool,
     pub covered: BTreeSet<PairId>,
+    /// Per definition: how many variable instances it holds in now.
+    live: Vec<u32>,
+    /// A frame is being popped: the memory write that follows frees it.
+    popping: bool,
+    pub trace: Vec<DefEvent>,
 }
 
 impl<'a> DefUseTracker<'a> {
@@ -31,24 +70,47 @@ impl<'a> DefUseTracker<'a> {
             pending_call: vec![],
             globals_defined: false,
             covered: BTreeSet::new(),
+            live: vec![0; du.defs.len()],
+            popping: false,
+            trace: vec![],
         }
     }
 
-    /// Every address in `[a, a+n)` loses its definition.
-    fn kill(&mut self, a: u64, n: u64) {
+    /// Every address in `[a, a+n)` loses its definition (for the reason `why`).
+    fn kill(&mut self, v: &View, a: u64, n: u64, why: DefState) {
         let end = a.saturating_add(n);
         for (_, s) in self.slots.range_mut(a.saturating_sub(8)..end) {
             if s.0 > a {
-                s.2 = None;
+                if let Some(d) = s.2.take() {
+                    self.live[d as usize] -= 1;
+                    if self.live[d as usize] == 0 {
+                        self.trace.push(DefEvent {
+                            step: v.steps,
+                            def: d,
+                            state: why,
+                        });
+                    }
+                }
             }
         }
     }
 
-    fn define(&mut self, addr: u64, d: DefId) {
+    fn define(&mut self, v: &View, addr: u64, d: DefId) {
         let var = self.du.defs[d as usize].var;
         let size = self.du.vars[var as usize].size as u64;
-        self.kill(addr, size);
+        if self.slots.get(&addr) == Some(&(addr + size, var, Some(d))) {
+            return;
+        }
+        self.kill(v, addr, size, DefState::Redefined);
         self.slots.insert(addr, (addr + size, var, Some(d)));
+        self.live[d as usize] += 1;
+        if self.live[d as usize] == 1 {
+            self.trace.push(DefEvent {
+                step: v.steps,
+                def: d,
+                state: DefState::Holds,
+            });
+        }
     }
 
     /// Index of `inst` in its block (instructions are reported by reference into the module).
@@ -59,12 +121,13 @@ impl<'a> DefUseTracker<'a> {
         (i < insts.len() && std::ptr::eq(&insts[i], inst)).then_some(i as u32)
     }
 
-    fn finish_calls(&mut self, rb: usize) {
+    fn finish_calls(&mut self, v: &View, rb: usize) {
+        self.popping = false;
         while self.pending_call.last().is_some_and(|p| p.0 >= rb) {
             let (frame, defs) = self.pending_call.pop().unwrap();
             if frame == rb {
                 for (a, d) in defs {
-                    self.define(a, d);
+                    self.define(v, a, d);
                 }
             }
         }
@@ -80,14 +143,14 @@ impl Observer for DefUseTracker<'_> {
         for (d, def) in self.du.defs.iter().enumerate() {
             if def.site == DefSite::Entry {
                 if let Some(g) = self.du.vars[def.var as usize].global {
-                    self.define(v.module.globals[g as usize].addr, d as DefId);
+                    self.define(v, v.module.globals[g as usize].addr, d as DefId);
                 }
             }
         }
     }
 
     fn inst(&mut self, v: &View, inst: &Inst, at: Site) {
-        self.finish_calls(at.rb);
+        self.finish_calls(v, at.rb);
         let Some(i) = Self::index(v, inst, at) else {
             return;
         };
@@ -96,14 +159,24 @@ impl Observer for DefUseTracker<'_> {
             Inst::Store { ty, addr, .. } => {
                 let a = v.reg(at.rb, *addr);
                 match self.du.defs_at.get(&key) {
-                    Some(ds) => self.define(a, ds[0]),
-                    None => self.kill(a, ty.store_size(v.module.data_model) as u64),
+                    Some(ds) => self.define(v, a, ds[0]),
+                    None => self.kill(
+                        v,
+                        a,
+                        ty.store_size(v.module.data_model) as u64,
+                        DefState::Redefined,
+                    ),
                 }
             }
-            Inst::StoreAgg { size, addr, .. } => self.kill(v.reg(at.rb, *addr), *size as u64),
-            Inst::MemSet { dst, len, .. } | Inst::MemCopy { dst, len, .. } => {
-                self.kill(v.reg(at.rb, *dst), v.reg(at.rb, *len))
+            Inst::StoreAgg { size, addr, .. } => {
+                self.kill(v, v.reg(at.rb, *addr), *size as u64, DefState::Redefined)
             }
+            Inst::MemSet { dst, len, .. } | Inst::MemCopy { dst, len, .. } => self.kill(
+                v,
+                v.reg(at.rb, *dst),
+                v.reg(at.rb, *len),
+                DefState::Redefined,
+            ),
             Inst::Load { addr, .. } => {
                 let Some(&u) = self.du.use_at.get(&key) else {
                     return;
@@ -152,7 +225,7 @@ impl Observer for DefUseTracker<'_> {
     }
 
     fn terminator(&mut self, v: &View, term: &Terminator, at: Site) {
-        self.finish_calls(at.rb);
+        self.finish_calls(v, at.rb);
         if self.pending_branch.iter().all(|p| p.0 != at.rb) {
             return;
         }
@@ -172,15 +245,24 @@ impl Observer for DefUseTracker<'_> {
         });
     }
 
-    fn mem_written(&mut self, _v: &View, addr: u64, n: u64) {
-        self.kill(addr, n)
+    fn ret(&mut self, _v: &View, _val: Option<Val>, _rb: usize, _c: Option<(usize, Option<Val>)>) {
+        self.popping = true;
     }
 
-    fn uninitialized(&mut self, _v: &View, addr: u64, n: u64) {
-        self.kill(addr, n)
+    fn mem_written(&mut self, v: &View, addr: u64, n: u64) {
+        let why = if std::mem::take(&mut self.popping) {
+            DefState::Gone
+        } else {
+            DefState::Redefined
+        };
+        self.kill(v, addr, n, why)
     }
 
-    fn mem_copied(&mut self, _v: &View, dst: u64, _src: u64, n: u64) {
-        self.kill(dst, n)
+    fn uninitialized(&mut self, v: &View, addr: u64, n: u64) {
+        self.kill(v, addr, n, DefState::Gone)
+    }
+
+    fn mem_copied(&mut self, v: &View, dst: u64, _src: u64, n: u64) {
+        self.kill(v, dst, n, DefState::Redefined)
     }
 }

@@ -150,6 +150,8 @@ pub struct RunResult {
     pub unknown_externs: Vec<String>,
     /// Def-use pairs covered (when the program tracks them).
     pub def_use: Vec<u32>,
+    /// When definitions started and stopped holding (when the program tracks def-use pairs).
+    pub def_trace: Vec<crate::exec::defuse::DefEvent>,
 }
 
 struct Frame {
@@ -267,6 +269,7 @@ impl<'m> Machine<'m> {
             ptr_bits: self.ptr_bits,
             ctx: self.frames.last().map_or(ROOT_CONTEXT, |f| f.ctx),
             depth: self.frames.len(),
+            steps: self.steps,
         };
         Some(event(obs, &view))
     }
@@ -320,6 +323,7 @@ impl<'m> Machine<'m> {
             steps: self.steps,
             unknown_externs: self.libc.unknown_called.clone(),
             def_use: vec![],
+            def_trace: vec![],
         }
     }
 

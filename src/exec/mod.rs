@@ -114,6 +114,7 @@ impl Program {
             m.run_main(&self.entry)
         };
         r.def_use = tracker.covered.into_iter().collect();
+        r.def_trace = tracker.trace;
         r
     }
 

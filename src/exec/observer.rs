@@ -23,6 +23,8 @@ pub struct View<'a> {
     pub ctx: u64,
     /// Number of active frames.
     pub depth: usize,
+    /// Instructions executed so far, counted per block entered: orders events of a run.
+    pub steps: u64,
 }
 
 impl View<'_> {

@@ -48,6 +48,9 @@ pub struct BranchRecord {
     /// Call-string context of the decision (`View::ctx`): tells apart the copies of a
     /// function's branches per call site (uncovered-branch expectation search).
     pub ctx: u64,
+    /// `View::steps` when the decision was made: orders it among other observers' events
+    /// (the def-use trace, redefinition pruning).
+    pub step: u64,
 }
 
 impl BranchRecord {
@@ -409,6 +412,7 @@ impl Observer for Shadow<'_> {
             taken: if holds_now { 0 } else { 1 },
             outcomes: vec![(holds, NO_GOAL, 0), (violated, ASSUME_VIOLATED, 0)],
             ctx: v.ctx,
+            step: v.steps,
         });
     }
 }
@@ -436,6 +440,7 @@ impl Shadow<'_> {
             taken: if holds_now { 0 } else { 1 },
             outcomes: vec![(holds, NO_GOAL, 0), (violated, ASSUME_VIOLATED, 0)],
             ctx: v.ctx,
+            step: v.steps,
         });
     }
 
@@ -1213,6 +1218,7 @@ impl Shadow<'_> {
             taken: 0,
             outcomes: vec![(ok, NO_GOAL, site.1), (bad, NO_GOAL, site.1)],
             ctx,
+            step: v.steps,
         });
     }
 
@@ -1332,6 +1338,7 @@ impl Shadow<'_> {
                         (nc, *else_goal, else_edge.target),
                     ],
                     ctx: v.ctx,
+                    step: v.steps,
                 };
                 self.path.push(rec);
             }
@@ -1368,6 +1375,7 @@ impl Shadow<'_> {
                     taken,
                     outcomes,
                     ctx: v.ctx,
+                    step: v.steps,
                 };
                 self.path.push(rec);
             }

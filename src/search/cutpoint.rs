@@ -9,12 +9,21 @@
 //! callers closest to the entry), the dominators of the definition's block, the definition,
 //! then likewise for the use. Whether a pending branch passed a cut point is judged statically:
 //! a cut point in the branch's function that dominates the branch was passed.
+//!
+//! Redefinition pruning (the paper's Algorithm 2, lines 17-18): a pending branch whose run
+//! executed the target pair's definition and then redefined its variable (directly or through
+//! an alias), so that the definition no longer reaches the branch, cannot lead to a def-clear
+//! path unless it executes the definition again. The paper discards such states; here they go
+//! to the back of the queue instead (ranked after every other branch), so they stay available
+//! for other target pairs and for loops that re-execute the definition, and no exploration a
+//! proof relies on is lost.
 
 use super::tree::Pending;
 use super::{Ctx, PendingId, PendingPool, Strategy};
 use crate::analysis::cfg::{Distances, Icfg};
 use crate::analysis::defuse::{DefSite, DefUse, PairId};
 use crate::analysis::dominators::Dominators;
+use crate::exec::defuse::{DefState, state_at};
 use crate::ir::{BlockId, Callee, FuncId, Inst, Module};
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
@@ -30,6 +39,8 @@ pub enum Ranking {
 
 pub struct DataFlowSearch {
     ranking: Ranking,
+    /// Redefinition pruning (cut-point ranking only).
+    prune: bool,
     all: Vec<PendingId>,
     state: Option<State>,
     target: Option<PairId>,
@@ -58,12 +69,26 @@ impl DataFlowSearch {
     pub fn new(ranking: Ranking) -> Self {
         DataFlowSearch {
             ranking,
+            prune: ranking == Ranking::CutPoints,
             all: vec![],
             state: None,
             target: None,
             tries: 0,
         }
     }
+
+    /// Without redefinition pruning (for comparison).
+    pub fn unpruned(mut self) -> Self {
+        self.prune = false;
+        self
+    }
+}
+
+/// Whether `p`'s run executed definition `def` and then redefined its variable before the
+/// branch, so that `def` does not reach it (the redefinition pruning rule).
+pub fn redefined_before(p: &Pending, def: crate::analysis::defuse::DefId) -> bool {
+    let step = p.run.records[p.depth].step;
+    state_at(&p.run.def_trace, def, step) == Some(DefState::Redefined)
 }
 
 /// Call sites (caller, block) leading from `entry` to `to`, by fewest calls.
@@ -167,6 +192,7 @@ impl State {
 impl Strategy for DataFlowSearch {
     fn name(&self) -> &'static str {
         match self.ranking {
+            Ranking::CutPoints if !self.prune => "cut-point-unpruned",
             Ranking::CutPoints => "cut-point",
             Ranking::ShortestDistance => "shortest-distance",
         }
@@ -223,7 +249,8 @@ impl Strategy for DataFlowSearch {
             let c = st.cuts(t);
             (c.def, c.use_, c.points.clone())
         };
-        let mut best: Option<(usize, (i64, u32, usize))> = None;
+        let target_def = st.du.pairs[t as usize].def;
+        let mut best: Option<(usize, (bool, i64, u32, usize))> = None;
         for (i, id) in self.all.iter().enumerate() {
             let p = pool.get(*id).unwrap();
             let rec = &p.run.records[p.depth];
@@ -231,9 +258,10 @@ impl Strategy for DataFlowSearch {
             let passed = st.passed(t, site);
             let key = match self.ranking {
                 Ranking::CutPoints => {
+                    let pruned = self.prune && redefined_before(p, target_def);
                     let next = passed.map_or(0, |k| (k + 1).min(points.len() - 1));
                     let d = st.distance(p.target, points[next]);
-                    (-(passed.map_or(-1, |k| k as i64)), d, p.depth)
+                    (pruned, -(passed.map_or(-1, |k| k as i64)), d, p.depth)
                 }
                 Ranking::ShortestDistance => {
                     let aim = if passed.is_some_and(|k| k >= def) {
@@ -241,7 +269,7 @@ impl Strategy for DataFlowSearch {
                     } else {
                         def
                     };
-                    (0, st.distance(p.target, points[aim]), p.depth)
+                    (false, 0, st.distance(p.target, points[aim]), p.depth)
                 }
             };
             if best.is_none_or(|(_, k)| key < k) {

@@ -33,6 +33,9 @@ pub fn by_name(name: &str) -> Option<Box<dyn Strategy>> {
         "cut-point" => Box::new(super::cutpoint::DataFlowSearch::new(
             super::cutpoint::Ranking::CutPoints,
         )),
+        "cut-point-unpruned" => Box::new(
+            super::cutpoint::DataFlowSearch::new(super::cutpoint::Ranking::CutPoints).unpruned(),
+        ),
         "shortest-distance" => Box::new(super::cutpoint::DataFlowSearch::new(
             super::cutpoint::Ranking::ShortestDistance,
         )),
