@@ -160,6 +160,8 @@ pub struct ModelChecker<'m> {
     /// Nothing runs past this: the end of refinement plus time to complete the ARG, within the
     /// session's budget.
     hard_deadline: Option<Instant>,
+    /// Guess-and-check invariants, carried from turn to turn.
+    pub(crate) guessed: super::chc::guess::Progress,
 }
 
 type PostKey = (Vec<ExprId>, Loc, usize, Option<Loc>, Loc, usize);
@@ -183,6 +185,7 @@ impl<'m> ModelChecker<'m> {
             entry,
             post_cache: HashMap::new(),
             post_exact: true,
+            guessed: Default::default(),
             hard_deadline: None,
         }
     }

@@ -11,6 +11,7 @@
 //! integers (fast; not exact, since wrap-around is ignored, which the check makes harmless)
 //! and, when that fails, the exact bit-vectors.
 
+pub mod guess;
 mod read;
 mod smtlib;
 
@@ -436,45 +437,8 @@ impl Horn {
                 }
             }
         }
-        let mut solver = Z3Backend::new();
-        loop {
-            let mut changed = false;
-            for c in &self.clauses {
-                let Head::Node(d) = c.head else { continue };
-                if cands[d].is_empty() {
-                    continue;
-                }
-                let mut cons: Vec<ExprId> = vec![];
-                if let Some(s) = c.src {
-                    cons.push(inv[s]);
-                    cons.extend(cands[s].iter().copied());
-                }
-                cons.extend(c.effect.guards.iter().copied());
-                let negs: Vec<ExprId> = cands[d]
-                    .iter()
-                    .map(|p| {
-                        let q = mc.wp(*p, &c.effect);
-                        mc.model.pool.not(q)
-                    })
-                    .collect();
-                let left = deadline.saturating_duration_since(Instant::now());
-                if left.is_zero() {
-                    return inv.to_vec();
-                }
-                let answers = solver.check_each(&mc.model.pool, &cons, &negs, left);
-                let before = cands[d].len();
-                let keep: Vec<ExprId> = cands[d]
-                    .iter()
-                    .zip(answers)
-                    .filter(|(_, a)| *a == Answer::Unsat)
-                    .map(|(p, _)| *p)
-                    .collect();
-                cands[d] = keep;
-                changed |= cands[d].len() != before;
-            }
-            if !changed {
-                break;
-            }
+        if guess::houdini(self, mc, inv, &mut cands, deadline).is_none() {
+            return inv.to_vec();
         }
         inv.iter()
             .zip(&cands)
@@ -566,6 +530,43 @@ pub fn prove(
             .push("Horn clauses: the inlined program exceeds the size or call-depth limit".into());
         return out;
     };
+    // Guessed invariants first: exact, cheap, and they settle the loops Spacer unrolls up to
+    // their bound or proves only with integers that may wrap.
+    // At least a second until every level has been tried: the model checker's turns can be
+    // too short for one Houdini run, and that second is spent once per program.
+    let floor = if mc.guessed.finished() {
+        Duration::ZERO
+    } else {
+        Duration::from_secs(1)
+    };
+    let guess_until = start + (time / 2).min(Duration::from_secs(10)).max(floor);
+    let mut wanted = wanted;
+    let mut progress = std::mem::take(&mut mc.guessed);
+    let guessed = guess::invariants(&horn, mc, &wanted, guess_until, &mut progress);
+    mc.guessed = progress;
+    if let Some((inv, ruled_out)) = guessed {
+        out.queries += 1;
+        match horn.check(mc, &inv, &ruled_out, deadline) {
+            Ok(()) => {
+                let t = start.elapsed().as_secs_f64();
+                out.proven.extend(ruled_out.iter().map(|g| (*g, t)));
+                wanted.retain(|g| !ruled_out.contains(g));
+            }
+            Err(e) => {
+                out.check_failures += 1;
+                out.notes
+                    .push(format!("guessed invariant rejected by the check: {e}"));
+            }
+        }
+    }
+    if wanted.is_empty() {
+        return out;
+    }
+    let targets: Vec<usize> = targets
+        .iter()
+        .copied()
+        .filter(|g| wanted.contains(g))
+        .collect();
     let mut attempt = |goals: &HashSet<usize>, limit: Duration, out: &mut Outcome| -> bool {
         let until = Instant::now() + limit;
         let encodings = [Encoding::Int, Encoding::IntBounded, Encoding::BitVec];
