@@ -487,8 +487,8 @@ fn candidates(
     cands
 }
 
-/// Every constant the clauses compare with, by width, and 0 and 1.
-fn constants(horn: &Horn, mc: &mut ModelChecker) -> BTreeSet<(u8, u64)> {
+/// Every constant the clauses compare with, by width.
+pub(super) fn constants(horn: &Horn, mc: &mut ModelChecker) -> BTreeSet<(u8, u64)> {
     let mut consts = BTreeSet::new();
     let roots: Vec<ExprId> = horn
         .clauses

@@ -393,22 +393,7 @@ impl Horn {
         deadline: Instant,
     ) -> Vec<ExprId> {
         use crate::ir::IPred;
-        use crate::smt::expr::Node;
-        let mut consts: BTreeSet<(u8, u64)> = BTreeSet::new();
-        let roots: Vec<ExprId> = self
-            .clauses
-            .iter()
-            .flat_map(|c| c.effect.guards.iter().copied())
-            .collect();
-        for e in mc.model.pool.reachable(&roots) {
-            if let Node::Cmp { a, b, .. } = mc.model.pool.node(e).clone() {
-                for x in [a, b] {
-                    if let Some(k) = mc.model.pool.as_const(x) {
-                        consts.insert((mc.model.pool.width(x), k));
-                    }
-                }
-            }
-        }
+        let consts = guess::constants(self, mc);
         let mut cands: Vec<Vec<ExprId>> = vec![vec![]; self.nodes.len()];
         for (n, args) in self.args.iter().enumerate() {
             if !self.kept[n] {
