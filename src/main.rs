@@ -51,6 +51,15 @@ struct Front {
     /// can set: non-static, writable, without pointers).
     #[arg(long)]
     symbolic_globals: bool,
+    /// Command-line arguments as inputs (as KLEE's --sym-args): MIN to MAX arguments after the
+    /// program name, each LEN bytes then a NUL. The Test-Comp format cannot carry them: the
+    /// JSON tests and replay/harness.c can.
+    #[arg(long, num_args = 3, value_names = ["MIN", "MAX", "LEN"])]
+    sym_args: Option<Vec<u32>>,
+    /// Files "A", "B", ... as inputs: N files of at most SIZE bytes each (the size is an input
+    /// too), which fopen opens for reading; other names without a directory do not exist.
+    #[arg(long, num_args = 2, value_names = ["N", "SIZE"])]
+    sym_files: Option<Vec<u32>>,
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq)]
@@ -81,6 +90,19 @@ impl Front {
         e.sort();
         e.dedup();
         e
+    }
+
+    fn sym_env(&self) -> cairn::exec::env::SymEnv {
+        let a = self.sym_args.clone().unwrap_or_default();
+        let f = self.sym_files.clone().unwrap_or_default();
+        let at = |v: &[u32], i: usize| v.get(i).copied().unwrap_or(0);
+        cairn::exec::env::SymEnv {
+            args_min: at(&a, 0),
+            args_max: at(&a, 1),
+            arg_len: at(&a, 2),
+            files: at(&f, 0),
+            file_size: at(&f, 1),
+        }
     }
 
     fn opts_for(&self, criterion: Criterion) -> CompileOptions {
@@ -684,6 +706,15 @@ fn load_program(files: &[PathBuf], front: &Front, criterion: Criterion) -> Resul
         bail!("no function `{}` with a body in the program", front.entry);
     }
     p.set_entry(&front.entry, front.buffer_size, front.symbolic_globals);
+    let env = front.sym_env();
+    if !env.is_empty() {
+        if front.entry != "main" {
+            bail!(
+                "--sym-args and --sym-files give `main` its arguments and files: not with --entry"
+            );
+        }
+        p.set_env(&env).map_err(anyhow::Error::msg)?;
+    }
     if criterion == Criterion::DefUse {
         p.track_def_use();
     }
@@ -960,8 +991,8 @@ fn real_main(cli: Cli) -> Result<i32> {
                     let paths = serde_json::json!({
                         "split_depth": shard.split_depth(),
                         "exhausted": s.shared().paths_exhausted(),
-                        "options": format!("{:?} {:?} {} {} {}", front.opts_for(criterion), front.entry,
-                            front.buffer_size, front.symbolic_globals,
+                        "options": format!("{:?} {:?} {} {} {:?} {}", front.opts_for(criterion), front.entry,
+                            front.buffer_size, front.symbolic_globals, front.sym_env(),
                             if criterion == Criterion::DefUse { "def-use" } else { "branches" }),
                     });
                     stats.insert("paths".into(), paths);

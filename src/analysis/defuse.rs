@@ -127,6 +127,30 @@ fn outcome_labels(t: &Terminator) -> Vec<String> {
     }
 }
 
+/// Library functions the program's own code calls: runtime functions and external ones by
+/// name (the runtime's internal calls left out).
+pub fn library_calls(m: &Module) -> std::collections::HashSet<&str> {
+    use crate::ir::{Callee, Inst};
+    let mut out = std::collections::HashSet::new();
+    for f in m.functions.iter().filter(|f| !is_runtime(m, f)) {
+        for i in f.blocks.iter().flat_map(|b| &b.insts) {
+            match i {
+                Inst::Call {
+                    callee: Callee::Func(g),
+                    ..
+                } if is_runtime(m, &m.functions[*g as usize]) => {
+                    out.insert(m.functions[*g as usize].name.as_str());
+                }
+                Inst::CallExtern { ext, .. } => {
+                    out.insert(m.externs[*ext as usize].name.as_str());
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
 pub fn is_runtime(m: &Module, f: &Function) -> bool {
     m.files
         .get(f.loc.file as usize)

@@ -97,10 +97,8 @@ impl Policy {
                     Ext::Nondet(_)
                         | Ext::CrestInput(_)
                         | Ext::MakeSymbolic
-                        | Ext::Getchar
                         | Ext::Fgetc
                         | Ext::Fgets
-                        | Ext::Scanf
                         | Ext::Time
                         | Ext::Unknown(_)
                 )

@@ -44,10 +44,10 @@ pub enum Ext {
     Fflush,
     Fwrite,
     Perror,
-    Getchar,
+    /// The runtime's character and line reads that reach the host (`__cairn_fgetc`,
+    /// `__cairn_fgets`): on stdin each character is an input.
     Fgetc,
     Fgets,
-    Scanf,
     CtypeB,
     CtypeLower,
     CtypeUpper,
@@ -87,7 +87,11 @@ fn resolve_name(name: &str) -> Ext {
     if name.starts_with(crate::ir::normalize::INDETERMINATE) {
         return Indeterminate;
     }
-    if let Some(suffix) = name.strip_prefix("__VERIFIER_nondet_") {
+    // The runtime's own inputs (argv, files, scanf) are `__cairn_nondet_<type>`.
+    if let Some(suffix) = name
+        .strip_prefix("__VERIFIER_nondet_")
+        .or_else(|| name.strip_prefix("__cairn_nondet_"))
+    {
         return match InputKind::from_nondet_suffix(suffix) {
             Some(k) => Nondet(k),
             None => Unknown(name.into()),
@@ -102,8 +106,8 @@ fn resolve_name(name: &str) -> Ext {
         "__CrestShort" => crest(InputKind::Short),
         "__CrestUShort" => crest(InputKind::UShort),
         "__CrestBool" => crest(InputKind::Bool),
-        "klee_make_symbolic" => MakeSymbolic,
-        "klee_assume" | "__VERIFIER_assume" | "assume_abort_if_not" => Assume,
+        "klee_make_symbolic" | "__cairn_make_symbolic" => MakeSymbolic,
+        "klee_assume" | "__VERIFIER_assume" | "assume_abort_if_not" | "__cairn_assume" => Assume,
         "reach_error" | "__VERIFIER_error" => ErrorFn,
         "__assert_fail" | "__assert_perror_fail" | "__assert" => AssertFail,
         "__cairn_exit" | "_exit" | "_Exit" | "exit" => Exit,
@@ -130,10 +134,8 @@ fn resolve_name(name: &str) -> Ext {
         "fflush" => Fflush,
         "fwrite" => Fwrite,
         "perror" => Perror,
-        "getchar" | "getchar_unlocked" => Getchar,
-        "fgetc" | "getc" | "_IO_getc" | "getc_unlocked" => Fgetc,
-        "fgets" => Fgets,
-        "scanf" | "__isoc99_scanf" => Scanf,
+        "__cairn_fgetc" => Fgetc,
+        "__cairn_fgets" => Fgets,
         "__ctype_b_loc" => CtypeB,
         "__ctype_tolower_loc" => CtypeLower,
         "__ctype_toupper_loc" => CtypeUpper,
@@ -562,11 +564,6 @@ pub fn call(
             emit(m, Stream::Err, &line);
             None
         }
-        Getchar => {
-            let c = getchar(m);
-            m.input_used(InputUse::Char);
-            ret(mask(c as u64, 32))
-        }
         Fgetc => {
             let c = match stream(m, a(0)) {
                 Stream::In => {
@@ -618,7 +615,6 @@ pub fn call(
             }
             ret(buf)
         }
-        Scanf => ret(scanf(m, a(0), args)? as u64),
         CtypeB => ret(m.libc.ctype_b),
         CtypeLower => ret(m.libc.ctype_lower),
         CtypeUpper => ret(m.libc.ctype_upper),
@@ -1097,107 +1093,4 @@ fn c_fmt_s(spec: &[u8], s: &[u8]) -> Vec<u8> {
     c_fmt_call(spec, |b, n, f| unsafe {
         libc::snprintf(b, n, f, z.as_ptr() as *const libc::c_char)
     })
-}
-
-/// scanf: each conversion reads one input value of its type.
-fn scanf(m: &mut Machine, fmt_addr: u64, args: &[VarArg]) -> Result<i32, Stop> {
-    let fmt = m.mem.cstr(fmt_addr)?;
-    let mut i = 0;
-    let mut argi = 1;
-    let mut count = 0;
-    let long_kind = |signed: bool| {
-        if signed {
-            InputKind::Long
-        } else {
-            InputKind::ULong
-        }
-    };
-    while i < fmt.len() {
-        if fmt[i] != b'%' {
-            i += 1;
-            continue;
-        }
-        i += 1;
-        let mut suppress = false;
-        if i < fmt.len() && fmt[i] == b'*' {
-            suppress = true;
-            i += 1;
-        }
-        while i < fmt.len() && fmt[i].is_ascii_digit() {
-            i += 1;
-        }
-        let mut len = String::new();
-        while i < fmt.len() && b"hlLqjzt".contains(&fmt[i]) {
-            len.push(fmt[i] as char);
-            i += 1;
-        }
-        if i >= fmt.len() {
-            break;
-        }
-        let conv = fmt[i];
-        i += 1;
-        if conv == b'%' {
-            continue;
-        }
-        let signed = matches!(conv, b'd' | b'i');
-        let kind = match (conv, len.as_str()) {
-            (b'd' | b'i' | b'u' | b'x' | b'X' | b'o', "hh") => {
-                if signed {
-                    InputKind::Char
-                } else {
-                    InputKind::UChar
-                }
-            }
-            (b'd' | b'i' | b'u' | b'x' | b'X' | b'o', "h") => {
-                if signed {
-                    InputKind::Short
-                } else {
-                    InputKind::UShort
-                }
-            }
-            (b'd' | b'i' | b'u' | b'x' | b'X' | b'o', "l" | "z" | "j" | "t") => long_kind(signed),
-            (b'd' | b'i' | b'u' | b'x' | b'X' | b'o', "ll" | "q") => {
-                if signed {
-                    InputKind::LongLong
-                } else {
-                    InputKind::ULongLong
-                }
-            }
-            (b'd' | b'i' | b'u' | b'x' | b'X' | b'o', _) => {
-                if signed {
-                    InputKind::Int
-                } else {
-                    InputKind::UInt
-                }
-            }
-            (b'f' | b'e' | b'g' | b'E' | b'G' | b'a', "l") => InputKind::Double,
-            (b'f' | b'e' | b'g' | b'E' | b'G' | b'a', "") => InputKind::Float,
-            (b'c', "") => InputKind::Char,
-            _ => {
-                return Err(Stop::Unsupported(format!(
-                    "scanf conversion %{len}{}",
-                    conv as char
-                )));
-            }
-        };
-        let v = m.next_input(kind, 0);
-        if suppress {
-            continue;
-        }
-        let p = args.get(argi).map(scalar).unwrap_or(0);
-        argi += 1;
-        let n = v.width.div_ceil(8);
-        wuint(m, p, n, v.bits)?;
-        let signed = matches!(
-            kind,
-            InputKind::Char
-                | InputKind::Short
-                | InputKind::Int
-                | InputKind::Long
-                | InputKind::LongLong
-        );
-        m.input_used(InputUse::Mem { addr: p, n, signed });
-        count += 1;
-    }
-    Ok(count)
 }

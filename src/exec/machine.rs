@@ -1330,6 +1330,7 @@ impl<'m> Machine<'m> {
         // (address, bytes, argument) of each integer argument placed in memory: `va_arg` reads
         // them back from there, so observers learn where each one went.
         let mut placed: Vec<(u64, u32, usize)> = vec![];
+        let mut written: Vec<(u64, u64)> = vec![];
         if self.ptr_bits == 64 {
             // x86-64 SysV: { i32 gp_offset, i32 fp_offset, ptr overflow_arg_area, ptr reg_save_area }
             let named_gp = func
@@ -1391,6 +1392,7 @@ impl<'m> Machine<'m> {
                 .write_uint(list + 4, 4, (48 + 16 * named_fp.min(8)) as u64)?;
             self.mem.write_uint(list + 8, 8, ov)?;
             self.mem.write_uint(list + 16, 8, save)?;
+            written.extend([(list, 24), (save, 176), (ov, overflow_bytes.len() as u64)]);
         } else {
             // i386: va_list is a pointer into the argument area, 4-byte slots.
             let mut bytes: Vec<u8> = vec![];
@@ -1424,11 +1426,17 @@ impl<'m> Machine<'m> {
             let area = self.mem.alloca(bytes.len().max(4) as u64, 16)?;
             self.mem.write(area, &bytes)?;
             self.mem.write_uint(list, 4, area)?;
+            written.extend([(list, 4), (area, bytes.len() as u64)]);
             placed.extend(
                 area_placed
                     .into_iter()
                     .map(|(o, n, e)| (area + o as u64, n, e)),
             );
+        }
+        // The list and the areas hold concrete data (a `va_list` read as uninitialized or
+        // stale memory would make `va_arg`'s addresses symbolic); then each argument's shadow.
+        for (addr, n) in written {
+            self.notify(|o, v| o.mem_written(v, addr, n));
         }
         for (addr, n, index) in placed {
             self.notify(|o, v| o.vararg_placed(v, index, addr, n));

@@ -2,6 +2,7 @@
 
 pub mod abstraction;
 pub mod defuse;
+pub mod env;
 pub mod input;
 pub mod libc;
 pub mod machine;
@@ -82,6 +83,11 @@ impl Program {
         }
     }
 
+    /// Makes argv and files inputs (`--sym-args`, `--sym-files`).
+    pub fn set_env(&mut self, env: &env::SymEnv) -> Result<(), String> {
+        env.apply(&mut self.module)
+    }
+
     /// Runs the program once, drawing inputs from `input`.
     pub fn run(&self, input: &mut dyn InputSource, cfg: &Config) -> RunResult {
         if self.def_use.is_some() {
@@ -120,22 +126,10 @@ impl Program {
 
     /// What the user should know about external functions with no model: a scalar result
     /// becomes an input; a pointer result cannot be made up, so runs stop at the call; files
-    /// are not modelled yet (their contents would be inputs).
+    /// are inputs only through `fopen` of the symbolic files (`--sym-files`).
     pub fn extern_warnings(&self) -> Vec<String> {
         const FILE_IO: &[&str] = &[
-            "fopen",
-            "fopen64",
-            "open",
-            "open64",
-            "openat",
-            "fdopen",
-            "freopen",
-            "read",
-            "fread",
-            "fscanf",
-            "__isoc99_fscanf",
-            "mmap",
-            "stat",
+            "fopen64", "open", "open64", "openat", "fdopen", "freopen", "read", "mmap", "stat",
             "fstat",
         ];
         let mut out = vec![];
@@ -163,9 +157,13 @@ impl Program {
         }
         if !files.is_empty() {
             out.push(format!(
-                "the program reads files ({}): file contents are not modelled yet (the engine will take them as inputs, issue 13), so runs stop at the first such call",
+                "the program reads files ({}): only fopen of the symbolic files (--sym-files) is modelled, so runs stop at the first such call",
                 files.join(", ")
             ));
+        }
+        let calls = crate::analysis::defuse::library_calls(&self.module);
+        if calls.contains("fopen") && env::SymEnv::of(&self.module).files == 0 {
+            out.push("the program reads files (`fopen`): give it files as inputs with --sym-files N SIZE (named A, B, ...; argv with --sym-args); without them runs stop at fopen".into());
         }
         out
     }

@@ -818,16 +818,8 @@ impl Shadow<'_> {
             {
                 None
             }
-            // Natively scanf may also fail (end of input, a malformed number): its count is
-            // not modelled, so it makes the run inexact; its conversions are exact inputs.
-            Scanf => {
-                self.exactness.unmodelled_calls += 1;
-                None
-            }
             Nondet(_) | CrestInput(_) | MakeSymbolic | Assume | ErrorFn | AssertFail | Exit
-            | Abort | Getchar | Fgetc | Fgets | CtypeB | CtypeLower | CtypeUpper | Errno | Nop => {
-                None
-            }
+            | Abort | Fgetc | Fgets | CtypeB | CtypeLower | CtypeUpper | Errno | Nop => None,
             // Data moves with its shadow; a symbolic length does not.
             Memcpy | Memmove => Some(&[0, 1]),
             Free => Some(&[]),

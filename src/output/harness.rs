@@ -3,8 +3,11 @@
 //! Only functions the program uses and does not define are emitted. External functions Cairn
 //! has no model of read their result from the test too, in the order the interpreter did; they
 //! are defined under their symbol name (`__asm__`), so no header's prototype can conflict.
+//! With argv or files as inputs (and in unit mode) the harness has the `main`: compile the
+//! program with `-Dmain=cairn_program_main` (`PROGRAM_MAIN`).
 
 use crate::exec::InputKind;
+use crate::exec::env::SymEnv;
 use crate::ir::Module;
 
 const PRELUDE: &str = r#"/* Cairn replay harness: generated, do not edit.
@@ -182,50 +185,210 @@ pub fn harness_c(m: &Module) -> String {
             "klee_make_symbolic" => "void klee_make_symbolic(void *p, unsigned long n, const char *name) {\n  const char *h = cairn_next(); (void)name;\n  for (unsigned long i = 0; i < n; i++) { unsigned v = 0; if (h[0] && h[1]) { sscanf(h, \"%2x\", &v); h += 2; } ((unsigned char *)p)[i] = (unsigned char)v; }\n}\n".into(),
             "klee_assume" | "__VERIFIER_assume" | "assume_abort_if_not" => format!("void {name}(int c) {{ if (!c) exit(0); }}\n"),
             "reach_error" | "__VERIFIER_error" => format!("void {name}(void) {{ fprintf(stderr, \"reach_error\\n\"); abort(); }}\n"),
-            "scanf" | "__isoc99_scanf" => SCANF_DEF.replace("SYMBOL", name),
-            "getchar" => "int getchar(void) { int c = (int)cairn_s(); return c == -1 ? -1 : (c & 0xff); }\n".into(),
-            "fgetc" | "getc" => format!("int {name}(FILE *f) {{ if (f == stdin) {{ int c = (int)cairn_s(); return c == -1 ? -1 : (c & 0xff); }} unsigned char c; return fread(&c, 1, 1, f) == 1 ? c : -1; }}\n"),
-            "fgets" => "char *fgets(char *b, int n, FILE *f) {\n  int i = 0; if (f != stdin || n <= 0) return NULL;\n  while (i < n - 1) { int c = (int)cairn_s(); c = c == -1 ? -1 : (c & 0xff); if (c < 0) break; b[i++] = (char)c; if (c == '\\n') break; }\n  if (i == 0) return NULL; b[i] = 0; return b;\n}\n".into(),
             _ => continue,
         };
         s.push_str(&def);
     }
+    s.push_str(&stdio_defs(m));
     s
 }
 
-/// scanf as the interpreter runs it: each conversion is the test's next value, stored with the
-/// conversion's width; the count of stored conversions is returned.
-const SCANF_DEF: &str = r#"#include <stdarg.h>
-int cairn_scanf(const char *fmt, ...) __asm__("SYMBOL");
-int cairn_scanf(const char *fmt, ...) {
-  va_list ap; va_start(ap, fmt); int count = 0;
+/// What the program's `main` is renamed to when the harness has the `main`.
+pub const PROGRAM_MAIN: &str = "cairn_program_main";
+
+/// stdin as the interpreter reads it (one test value per character, -1 for end of input, one
+/// character of pushback), the symbolic files, and the `main` that builds argv and the files
+/// from the test. Other streams are the host's (the files are `fmemopen` streams).
+fn stdio_defs(m: &Module) -> String {
+    let called = crate::analysis::defuse::library_calls(m);
+    let env = SymEnv::of(m);
+    let mut s = String::new();
+    let def = |s: &mut String, name: &str, sig: &str, args: &str, body: &str| {
+        s.push_str(&format!(
+            "{sig} cairn_h_{name}({args}) __asm__(\"{name}\");\n{sig} cairn_h_{name}({args}) {{ {body} }}\n"
+        ));
+    };
+    s.push_str(STDIN_DEF);
+    for name in ["getchar", "getchar_unlocked"] {
+        if called.contains(name) {
+            def(&mut s, name, "int", "void", "return cairn_stdin_getc();");
+        }
+    }
+    for name in [
+        "fgetc",
+        "getc",
+        "_IO_getc",
+        "getc_unlocked",
+        "fgetc_unlocked",
+    ] {
+        if called.contains(name) {
+            def(
+                &mut s,
+                name,
+                "int",
+                "FILE *f",
+                "return f == stdin ? cairn_stdin_getc() : _IO_getc(f);",
+            );
+        }
+    }
+    if called.contains("fgets") {
+        def(
+            &mut s,
+            "fgets",
+            "char *",
+            "char *b, int n, FILE *f",
+            "if (f != stdin) return _IO_fgets(b, n, f);\n  if (n <= 0) return NULL; if (n == 1) { b[0] = 0; return b; }\n  int i = 0; while (i < n - 1) { int c = cairn_stdin_getc(); if (c < 0) break; b[i++] = (char)c; if (c == '\\n') break; }\n  if (i == 0) return NULL; b[i] = 0; return b;",
+        );
+    }
+    if called.contains("ungetc") {
+        def(
+            &mut s,
+            "ungetc",
+            "int",
+            "int c, FILE *f",
+            "if (f != stdin) return _IO_ungetc(c, f);\n  if (c == -1) return -1; cairn_unget = (unsigned char)c; cairn_eof = 0; return (unsigned char)c;",
+        );
+    }
+    if called.contains("fread") {
+        def(
+            &mut s,
+            "fread",
+            "size_t",
+            "void *p, size_t size, size_t n, FILE *f",
+            "if (f != stdin) return _IO_fread(p, size, n, f);\n  size_t k = 0; for (; k < size * n; k++) { int c = cairn_stdin_getc(); if (c < 0) break; ((unsigned char *)p)[k] = (unsigned char)c; }\n  return size ? k / size : 0;",
+        );
+    }
+    let scanf = ["scanf", "__isoc99_scanf", "fscanf", "__isoc99_fscanf"];
+    if scanf.iter().any(|n| called.contains(n)) {
+        s.push_str(VSCANF_DEF);
+    }
+    for name in ["scanf", "__isoc99_scanf"] {
+        if called.contains(name) {
+            def(
+                &mut s,
+                name,
+                "int",
+                "const char *fmt, ...",
+                "va_list ap; va_start(ap, fmt); int n = cairn_vscanf(fmt, ap); va_end(ap); return n;",
+            );
+        }
+    }
+    for name in ["fscanf", "__isoc99_fscanf"] {
+        if called.contains(name) {
+            def(
+                &mut s,
+                name,
+                "int",
+                "FILE *f, const char *fmt, ...",
+                "va_list ap; va_start(ap, fmt); int n = f == stdin ? cairn_vscanf(fmt, ap) : vfscanf(f, fmt, ap); va_end(ap); return n;",
+            );
+        }
+    }
+    if called.contains("feof") {
+        def(
+            &mut s,
+            "feof",
+            "int",
+            "FILE *f",
+            "return f == stdin ? cairn_eof : _IO_feof(f);",
+        );
+    }
+    if env.is_empty() {
+        return s;
+    }
+    let (nf, size) = (env.files.max(1), env.file_size);
+    s.push_str(READ_BYTES);
+    s.push_str(&format!(
+        "static unsigned char cairn_file_data[{nf}][{}];\nstatic unsigned cairn_file_size[{nf}];\n",
+        size + 1
+    ));
+    if called.contains("fopen") {
+        def(
+            &mut s,
+            "fopen",
+            "FILE *",
+            "const char *name, const char *mode",
+            &format!(
+                "if (name[0] >= 'A' && name[0] < 'A' + {files} && !name[1] && mode[0] == 'r') {{\n    int i = name[0] - 'A';\n    return cairn_file_size[i] ? fmemopen(cairn_file_data[i], cairn_file_size[i], \"r\") : _IO_fopen(\"/dev/null\", \"r\");\n  }}\n  if ({files} > 0 && mode[0] == 'r' && !strchr(name, '/') && strcmp(name, \".\") && strcmp(name, \"..\")) {{ errno = ENOENT; return NULL; }}\n  return _IO_fopen(name, mode);",
+                files = env.files
+            ),
+        );
+    }
+    s.push_str("extern int cairn_program_main(int, char **);\nint main(int argc, char **argv) {\n");
+    if env.args_max > 0 {
+        let len = env.arg_len;
+        s.push_str(&format!(
+            "  int n = (unsigned char)cairn_u();\n  char **av = calloc(n + 2, sizeof *av); av[0] = argv[0];\n  for (int i = 1; i <= n; i++) {{ av[i] = calloc({len} + 1, 1); cairn_bytes(av[i], {len}); }}\n  argc = n + 1; argv = av;\n"
+        ));
+    }
+    for f in 0..env.files {
+        s.push_str(&format!(
+            "  cairn_file_size[{f}] = (unsigned)cairn_u(); if (cairn_file_size[{f}] > {size}) cairn_file_size[{f}] = {size};\n  cairn_bytes(cairn_file_data[{f}], {size});\n"
+        ));
+    }
+    s.push_str("  return cairn_program_main(argc, argv);\n}\n");
+    s
+}
+
+/// stdin from the test: a character per value (-1 is end of input), one character of pushback.
+const STDIN_DEF: &str = r#"#include <errno.h>
+extern int _IO_getc(FILE *);
+extern char *_IO_fgets(char *, int, FILE *);
+extern int _IO_ungetc(int, FILE *);
+extern size_t _IO_fread(void *, size_t, size_t, FILE *);
+extern int _IO_feof(FILE *);
+extern FILE *_IO_fopen(const char *, const char *);
+static int cairn_unget = -1, cairn_eof;
+static int cairn_stdin_getc(void) {
+  if (cairn_unget >= 0) { int c = cairn_unget; cairn_unget = -1; return c; }
+  if (cairn_eof) return -1; /* end of input stays the end */
+  int c = (int)cairn_s();
+  if (c == -1) { cairn_eof = 1; return -1; }
+  return c & 0xff;
+}
+"#;
+
+/// scanf on stdin as the runtime models it: first where the call stops (0: every conversion
+/// succeeds; j <= k: the j-th fails; k + 1: end of input), then a value per conversion read.
+const VSCANF_DEF: &str = r#"#include <stdarg.h>
+static int cairn_vscanf(const char *fmt, va_list ap) {
+  if (cairn_eof) return -1;
+  int k = 0;
+  for (const char *f = fmt; *f; f++) if (*f == '%') { if (f[1] == '%') f++; else k++; }
+  int stop = (unsigned char)cairn_u();
+  if (stop > k + 1) exit(0); /* the assumption Cairn made */
+  if (stop == k + 1) { cairn_eof = 1; return -1; }
+  int ok = stop == 0 ? k : stop - 1, count = 0, i = 0;
   for (const char *f = fmt; *f; ) {
     if (*f++ != '%') continue;
+    if (*f == '%') { f++; continue; }
+    if (i++ >= ok) break;
     int suppress = 0; if (*f == '*') { suppress = 1; f++; }
     while (*f >= '0' && *f <= '9') f++;
     char len[4] = {0}; int n = 0;
-    while (*f && strchr("hlLqjzt", *f)) { if (n < 3) len[n++] = *f; f++; }
+    while (*f && strchr("hlLqjzt", *f)) { if (n < 2) len[n++] = *f; f++; }
     char c = *f; if (!c) break; f++;
-    if (c == '%') continue;
+    int wide = !strcmp(len, "ll") || len[0] == 'q' || len[0] == 'j';
+    int lng = !wide && (len[0] == 'l' || len[0] == 'z' || len[0] == 't');
     if (strchr("diuxXo", c)) {
-      long long v = cairn_s(); if (suppress) continue;
-      void *p = va_arg(ap, void *);
-      if (!strcmp(len, "hh")) *(char *)p = (char)v;
-      else if (!strcmp(len, "h")) *(short *)p = (short)v;
-      else if (!strcmp(len, "ll") || !strcmp(len, "q")) *(long long *)p = v;
-      else if (len[0]) *(long *)p = (long)v;
-      else *(int *)p = (int)v;
-    } else if (strchr("feEgGa", c)) {
-      double v = cairn_d(); if (suppress) continue;
-      void *p = va_arg(ap, void *);
-      if (!strcmp(len, "l")) *(double *)p = v; else *(float *)p = (float)v;
+      int sg = c == 'd' || c == 'i';
+      long long v = sg ? cairn_s() : (long long)cairn_u();
+      if (!suppress) {
+        void *p = va_arg(ap, void *);
+        if (!strcmp(len, "hh")) *(char *)p = (char)v;
+        else if (len[0] == 'h') *(short *)p = (short)v;
+        else if (wide) *(long long *)p = v;
+        else if (lng) *(long *)p = (long)v;
+        else *(int *)p = (int)v;
+      }
+    } else if (strchr("feEgGaA", c)) {
+      double v = cairn_d();
+      if (!suppress) { void *p = va_arg(ap, void *); if (len[0] == 'l') *(double *)p = v; else *(float *)p = (float)v; }
     } else if (c == 'c') {
-      long long v = cairn_s(); if (suppress) continue;
-      *va_arg(ap, char *) = (char)v;
-    } else break;
-    count++;
+      long long v = cairn_s(); if (!suppress) *va_arg(ap, char *) = (char)v;
+    } else exit(0);
+    if (!suppress) count++;
   }
-  va_end(ap);
   return count;
 }
 "#;

@@ -247,7 +247,7 @@ struct Build<'a> {
     harness: &'a Path,
     /// Flags of every compile and the link.
     common: &'a [String],
-    unit_mode: bool,
+    harness_main: bool,
 }
 
 /// One kind of build: its compiler, and flags for the program's files, the harness, the link.
@@ -300,7 +300,7 @@ fn build(b: &Build, v: &Variant, dir: &Path) -> Result<(PathBuf, Vec<PathBuf>)> 
         sources,
         harness,
         common,
-        unit_mode,
+        harness_main,
     } = *b;
     let (instrument, harness_flags, link) = (v.instrument, v.harness, v.link);
     std::fs::create_dir_all(dir)?;
@@ -314,8 +314,8 @@ fn build(b: &Build, v: &Variant, dir: &Path) -> Result<(PathBuf, Vec<PathBuf>)> 
             .args(["-c", "-o"])
             .arg(&o)
             .arg(s);
-        if unit_mode {
-            // Unit mode: the harness has the `main`.
+        if harness_main {
+            // Unit mode, argv or files as inputs: the harness has the `main`.
             cmd.arg("-Dmain=cairn_program_main");
         }
         let out = cmd.output().with_context(|| format!("running {}", v.cc))?;
@@ -536,7 +536,9 @@ pub fn replay(
         sources,
         harness: &harness,
         common: &common,
-        unit_mode: entry != "main",
+        // Unit mode, argv or files as inputs: the harness that was written has the `main`.
+        harness_main: entry != "main"
+            || std::fs::read_to_string(&harness)?.contains(crate::output::harness::PROGRAM_MAIN),
     };
     let (exe, objs) = build(&plan, &COVERAGE, tmp.path())?;
     // The sanitizer and crash-coverage builds are made only if some test is predicted to fault.

@@ -9,6 +9,7 @@
 #define W __attribute__((weak))
 
 extern void __cairn_exit(int) __attribute__((noreturn));
+extern void __cairn_unsupported(const char *) __attribute__((noreturn));
 extern void *malloc(size_t);
 extern const unsigned short **__ctype_b_loc(void);
 extern const int **__ctype_tolower_loc(void);
@@ -235,6 +236,149 @@ W unsigned long strtoul(const char *nptr, char **end, int base) {
   }
   return neg ? (unsigned long)(0 - m) : (unsigned long)m;
 }
+/* sscanf over a string, as glibc scans: conversions d i u x X o, f e g E G a, s c [ n %, with
+ * '*', widths and the hh h l ll j z t length modifiers. Numbers are read digit by digit, so a
+ * branch of the program on a scanned field is a branch on the string's bytes. */
+extern double strtod(const char *, char **);
+static void store_int(void *p, const char *len, unsigned long long v) {
+  if (len[0] == 'h' && len[1] == 'h') *(char *)p = (char)v;
+  else if (len[0] == 'h') *(short *)p = (short)v;
+  else if ((len[0] == 'l' && len[1] == 'l') || len[0] == 'q' || len[0] == 'j') *(long long *)p = (long long)v;
+  else if (len[0] == 'l' || len[0] == 'z' || len[0] == 't') *(long *)p = (long)v;
+  else *(int *)p = (int)v;
+}
+W int vsscanf(const char *str, const char *fmt, __builtin_va_list ap) {
+  const unsigned char *s = (const unsigned char *)str;
+  int count = 0, converted = 0;
+  while (*fmt) {
+    if (is_space((unsigned char)*fmt)) {
+      while (is_space(*s)) s++;
+      fmt++;
+      continue;
+    }
+    if (*fmt != '%' || fmt[1] == '%') {
+      if (*fmt == '%') { fmt++; while (is_space(*s)) s++; }
+      if (!*s) return converted ? count : -1;
+      if (*s != (unsigned char)*fmt) return count;
+      s++; fmt++;
+      continue;
+    }
+    fmt++;
+    int suppress = 0;
+    if (*fmt == '*') { suppress = 1; fmt++; }
+    long width = 0;
+    while (*fmt >= '0' && *fmt <= '9') width = width * 10 + (*fmt++ - '0');
+    char len[3] = {0, 0, 0};
+    int nl = 0;
+    while (*fmt && strchr("hlLqjzt", *fmt)) { if (nl < 2) len[nl++] = *fmt; fmt++; }
+    char conv = *fmt++;
+    if (!conv) return count;
+    if (len[0] == 'L') __cairn_unsupported("sscanf conversion with L (long double)");
+    if (conv == 'n') {
+      if (!suppress) store_int(__builtin_va_arg(ap, void *), len, (unsigned long long)(s - (const unsigned char *)str));
+      continue;
+    }
+    if (conv != 'c' && conv != '[') while (is_space(*s)) s++;
+    if (!*s) return converted ? count : -1;
+    if (width <= 0) width = conv == 'c' ? 1 : LONG_MAX;
+    if (strchr("diuxXo", conv)) {
+      int base = conv == 'd' || conv == 'u' ? 10 : conv == 'o' ? 8 : conv == 'i' ? 0 : 16;
+      int neg = 0;
+      long used = 0;
+      if (used < width && (*s == '-' || *s == '+')) { neg = *s == '-'; s++; used++; }
+      if ((base == 0 || base == 16) && used + 1 < width && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')
+          && digit_val(s[2]) < 16) { s += 2; used += 2; base = 16; }
+      else if (base == 0) base = s[0] == '0' ? 8 : 10;
+      unsigned long long v = 0;
+      long digits = 0;
+      while (used < width && digit_val(*s) < base) { v = v * (unsigned)base + (unsigned)digit_val(*s); s++; used++; digits++; }
+      if (!digits) return count;
+      if (neg) v = -v;
+      converted = 1;
+      if (!suppress) { store_int(__builtin_va_arg(ap, void *), len, v); count++; }
+    } else if (strchr("feEgGaA", conv)) {
+      char buf[64];
+      long n = 0;
+      if (n < width && (*s == '-' || *s == '+')) buf[n++] = (char)*s++;
+      long digits = 0;
+      while (n < width && n < 60 && *s >= '0' && *s <= '9') { buf[n++] = (char)*s++; digits++; }
+      if (n < width && n < 60 && *s == '.') {
+        buf[n++] = (char)*s++;
+        while (n < width && n < 60 && *s >= '0' && *s <= '9') { buf[n++] = (char)*s++; digits++; }
+      }
+      if (!digits) return count;
+      if (n + 1 < width && n < 58 && (*s == 'e' || *s == 'E')
+          && ((s[1] >= '0' && s[1] <= '9') || ((s[1] == '-' || s[1] == '+') && s[2] >= '0' && s[2] <= '9' && n + 2 < width))) {
+        buf[n++] = (char)*s++;
+        if (*s == '-' || *s == '+') buf[n++] = (char)*s++;
+        while (n < width && n < 62 && *s >= '0' && *s <= '9') buf[n++] = (char)*s++;
+      }
+      buf[n] = 0;
+      double v = strtod(buf, NULL);
+      converted = 1;
+      if (!suppress) {
+        void *p = __builtin_va_arg(ap, void *);
+        if (len[0] == 'l') *(double *)p = v; else *(float *)p = (float)v;
+        count++;
+      }
+    } else if (conv == 's') {
+      char *d = suppress ? NULL : __builtin_va_arg(ap, char *);
+      long n = 0;
+      while (n < width && *s && !is_space(*s)) { if (d) d[n] = (char)*s; s++; n++; }
+      if (d) { d[n] = 0; count++; }
+      converted = 1;
+    } else if (conv == 'c') {
+      char *d = suppress ? NULL : __builtin_va_arg(ap, char *);
+      long n = 0;
+      while (n < width && *s) { if (d) d[n] = (char)*s; s++; n++; }
+      if (n < width) return converted || n ? count : -1;
+      converted = 1;
+      if (d) count++;
+    } else if (conv == '[') {
+      int negate = 0;
+      if (*fmt == '^') { negate = 1; fmt++; }
+      const char *set = fmt;
+      if (*fmt == ']') fmt++;
+      while (*fmt && *fmt != ']') fmt++;
+      const char *set_end = fmt;
+      if (*fmt) fmt++;
+      char *d = suppress ? NULL : __builtin_va_arg(ap, char *);
+      long n = 0;
+      while (n < width && *s) {
+        int in = 0;
+        for (const char *q = set; q < set_end; q++) {
+          if (q[1] == '-' && q + 2 < set_end && q != set) { if (*s >= (unsigned char)q[0] && *s <= (unsigned char)q[2]) in = 1; q += 2; }
+          else if (*s == (unsigned char)*q) in = 1;
+        }
+        if (in == negate) break;
+        if (d) d[n] = (char)*s;
+        s++; n++;
+      }
+      if (!n) return count;
+      converted = 1;
+      if (d) { d[n] = 0; count++; }
+    } else {
+      __cairn_unsupported("sscanf conversion");
+    }
+  }
+  return count;
+}
+W int sscanf(const char *str, const char *fmt, ...) {
+  __builtin_va_list ap;
+  __builtin_va_start(ap, fmt);
+  int n = vsscanf(str, fmt, ap);
+  __builtin_va_end(ap);
+  return n;
+}
+W int __isoc99_sscanf(const char *str, const char *fmt, ...) {
+  __builtin_va_list ap;
+  __builtin_va_start(ap, fmt);
+  int n = vsscanf(str, fmt, ap);
+  __builtin_va_end(ap);
+  return n;
+}
+W int __isoc99_vsscanf(const char *str, const char *fmt, __builtin_va_list ap) { return vsscanf(str, fmt, ap); }
+
 W int atoi(const char *s) { return (int)strtol(s, NULL, 10); }
 W long atol(const char *s) { return strtol(s, NULL, 10); }
 W long long atoll(const char *s) { return strtoll(s, NULL, 10); }
@@ -383,7 +527,6 @@ W int kill(int pid, int sig) {
 /* ---------------------------------------------------------------- threads
  * A thread runs to completion inside pthread_create, before it returns; joins hand back its
  * result. Interleavings are not explored (Cairn warns when a program starts threads). */
-extern void __cairn_unsupported(const char *) __attribute__((noreturn));
 W void exit(int code);
 static void *thread_ret[256];
 static unsigned long thread_n, thread_cur;
@@ -435,9 +578,242 @@ W void exit(int code) {
   __cairn_exit(code);
 }
 
+/* ---------------------------------------------------------------- argv, files and stdin
+ * Command-line arguments and files as inputs, as KLEE's POSIX runtime makes them. The driver
+ * sets __cairn_env before a run (`--sym-args MIN MAX LEN`, `--sym-files N SIZE`); the replay
+ * harness builds the same argv and files natively from a test's values, in this order: the
+ * argument count, each argument's LEN bytes, then each file's size and SIZE bytes. */
+int __cairn_env[5]; /* fewest arguments, most arguments, bytes per argument, files, file bytes */
+extern unsigned char __cairn_nondet_uchar(void);
+extern unsigned int __cairn_nondet_uint(void);
+extern void __cairn_make_symbolic(void *, size_t, const char *);
+extern void __cairn_assume(int);
+extern void *stdin;
+extern int __cairn_fgetc(void *);
+extern char *__cairn_fgets(char *, int, void *);
+
+#define CAIRN_FILES 26
+#define CAIRN_STREAMS 16
+static unsigned char *file_data[CAIRN_FILES];
+static unsigned int file_size[CAIRN_FILES];
+static int file_count;
+/* A stream open on a symbolic file: a FILE * of the program points to one of these. */
+struct cairn_stream { int open, file, unget, eof; unsigned int pos; };
+static struct cairn_stream streams[CAIRN_STREAMS];
+/* stdin: each character read is an input (-1 for end of input); ungetc pushes one back. */
+static int stdin_unget = -1, stdin_eof;
+
+static char **sym_env(int *argc, char **argv) {
+  int lo = __cairn_env[0], hi = __cairn_env[1], len = __cairn_env[2];
+  if (hi > 0) {
+    int n = __cairn_nondet_uchar();
+    __cairn_assume((n >= lo) & (n <= hi));
+    char **av = malloc(sizeof(char *) * (size_t)(n + 2));
+    av[0] = argv[0];
+    for (int i = 1; i <= n; i++) {
+      char name[8] = "arg";
+      name[3] = (char)('0' + i / 10); name[4] = (char)('0' + i % 10); name[5] = 0;
+      av[i] = malloc((size_t)len + 1);
+      __cairn_make_symbolic(av[i], (size_t)len, name);
+      av[i][len] = 0;
+    }
+    av[n + 1] = NULL;
+    *argc = n + 1;
+    argv = av;
+  }
+  file_count = __cairn_env[3] < CAIRN_FILES ? __cairn_env[3] : CAIRN_FILES;
+  for (int f = 0; f < file_count; f++) {
+    unsigned int size = __cairn_nondet_uint();
+    __cairn_assume(size <= (unsigned int)__cairn_env[4]);
+    char name[2] = { (char)('A' + f), 0 };
+    file_data[f] = malloc((size_t)__cairn_env[4] + 1);
+    __cairn_make_symbolic(file_data[f], (size_t)__cairn_env[4], name);
+    file_size[f] = size;
+  }
+  return argv;
+}
+
+static struct cairn_stream *sym_stream(void *f) {
+  char *p = (char *)f;
+  return p >= (char *)streams && p < (char *)(streams + CAIRN_STREAMS) ? (struct cairn_stream *)f : NULL;
+}
+/* Natively the harness opens "A", "B", ... from the test (fmemopen) and runs nothing else
+ * there: another name without a directory does not exist, one with a directory is the host's. */
+W void *fopen(const char *name, const char *mode) {
+  if (name[0] >= 'A' && name[0] < 'A' + file_count && name[1] == 0 && mode[0] == 'r') {
+    for (int i = 0; i < CAIRN_STREAMS; i++) {
+      if (streams[i].open) continue;
+      struct cairn_stream *s = &streams[i];
+      s->open = 1; s->file = name[0] - 'A'; s->unget = -1; s->eof = 0; s->pos = 0;
+      return s;
+    }
+    errno = EMFILE;
+    return NULL;
+  }
+  if (file_count > 0 && mode[0] == 'r' && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..")) {
+    errno = ENOENT;
+    return NULL;
+  }
+  __cairn_unsupported("fopen of a file that is not one of the symbolic files A, B, ... (--sym-files)");
+}
+W int fclose(void *f) {
+  struct cairn_stream *s = sym_stream(f);
+  if (s) s->open = 0;
+  return 0;
+}
+W int fgetc(void *f) {
+  struct cairn_stream *s = sym_stream(f);
+  if (s) {
+    if (s->unget >= 0) { int c = s->unget; s->unget = -1; return c; }
+    if (s->pos >= file_size[s->file]) { s->eof = 1; return -1; }
+    return file_data[s->file][s->pos++];
+  }
+  if (f == stdin && stdin_unget >= 0) { int c = stdin_unget; stdin_unget = -1; return c; }
+  if (f == stdin && stdin_eof) return -1; /* end of input stays the end */
+  int c = __cairn_fgetc(f);
+  if (c < 0 && f == stdin) stdin_eof = 1;
+  return c;
+}
+W int getc(void *f) { return fgetc(f); }
+W int _IO_getc(void *f) { return fgetc(f); }
+W int getc_unlocked(void *f) { return fgetc(f); }
+W int fgetc_unlocked(void *f) { return fgetc(f); }
+W int getchar(void) { return fgetc(stdin); }
+W int getchar_unlocked(void) { return fgetc(stdin); }
+W int ungetc(int c, void *f) {
+  if (c == -1) return -1;
+  struct cairn_stream *s = sym_stream(f);
+  if (s) { s->unget = (unsigned char)c; s->eof = 0; return (unsigned char)c; }
+  if (f == stdin) { stdin_unget = (unsigned char)c; stdin_eof = 0; return (unsigned char)c; }
+  __cairn_unsupported("ungetc on a stream other than stdin or a symbolic file");
+}
+W char *fgets(char *b, int n, void *f) {
+  if (!sym_stream(f) && f != stdin) return __cairn_fgets(b, n, f);
+  if (n <= 0) return NULL;
+  if (n == 1) { b[0] = 0; return b; } /* as glibc */
+  int i = 0;
+  while (i < n - 1) {
+    int c = fgetc(f);
+    if (c < 0) break;
+    b[i++] = (char)c;
+    if (c == '\n') break;
+  }
+  if (i == 0) return NULL;
+  b[i] = 0;
+  return b;
+}
+/* scanf on stdin: each conversion's value is an input of its type; one more input, read first,
+ * says where the call stops (0: every conversion succeeds; j <= k: the j-th fails to match;
+ * k + 1: end of input), so every result real input text can give is reachable. */
+extern signed char __cairn_nondet_char(void);
+extern short __cairn_nondet_short(void);
+extern unsigned short __cairn_nondet_ushort(void);
+extern int __cairn_nondet_int(void);
+extern long __cairn_nondet_long(void);
+extern unsigned long __cairn_nondet_ulong(void);
+extern long long __cairn_nondet_longlong(void);
+extern unsigned long long __cairn_nondet_ulonglong(void);
+extern float __cairn_nondet_float(void);
+extern double __cairn_nondet_double(void);
+static int scan_stdin(const char *fmt, __builtin_va_list ap) {
+  if (stdin_eof) return -1;
+  int k = 0;
+  for (const char *f = fmt; *f; f++)
+    if (*f == '%') { if (f[1] == '%') f++; else k++; }
+  int stop = __cairn_nondet_uchar();
+  __cairn_assume(stop <= k + 1);
+  if (stop == k + 1) { stdin_eof = 1; return -1; }
+  int ok = stop == 0 ? k : stop - 1, count = 0, i = 0;
+  for (const char *f = fmt; *f; ) {
+    if (*f++ != '%') continue;
+    if (*f == '%') { f++; continue; }
+    if (i++ >= ok) break;
+    int suppress = 0;
+    if (*f == '*') { suppress = 1; f++; }
+    while (*f >= '0' && *f <= '9') f++;
+    char len[3] = {0, 0, 0};
+    int nl = 0;
+    while (*f && strchr("hlLqjzt", *f)) { if (nl < 2) len[nl++] = *f; f++; }
+    char c = *f;
+    if (!c) break;
+    f++;
+    int wide = (len[0] == 'l' && len[1] == 'l') || len[0] == 'q' || len[0] == 'j';
+    int lng = !wide && (len[0] == 'l' || len[0] == 'z' || len[0] == 't');
+    if (c == 'd' || c == 'i') {
+      if (len[0] == 'h' && len[1] == 'h') { signed char v = __cairn_nondet_char(); if (!suppress) *__builtin_va_arg(ap, signed char *) = v; }
+      else if (len[0] == 'h') { short v = __cairn_nondet_short(); if (!suppress) *__builtin_va_arg(ap, short *) = v; }
+      else if (wide) { long long v = __cairn_nondet_longlong(); if (!suppress) *__builtin_va_arg(ap, long long *) = v; }
+      else if (lng) { long v = __cairn_nondet_long(); if (!suppress) *__builtin_va_arg(ap, long *) = v; }
+      else { int v = __cairn_nondet_int(); if (!suppress) *__builtin_va_arg(ap, int *) = v; }
+    } else if (c == 'u' || c == 'x' || c == 'X' || c == 'o') {
+      if (len[0] == 'h' && len[1] == 'h') { unsigned char v = __cairn_nondet_uchar(); if (!suppress) *__builtin_va_arg(ap, unsigned char *) = v; }
+      else if (len[0] == 'h') { unsigned short v = __cairn_nondet_ushort(); if (!suppress) *__builtin_va_arg(ap, unsigned short *) = v; }
+      else if (wide) { unsigned long long v = __cairn_nondet_ulonglong(); if (!suppress) *__builtin_va_arg(ap, unsigned long long *) = v; }
+      else if (lng) { unsigned long v = __cairn_nondet_ulong(); if (!suppress) *__builtin_va_arg(ap, unsigned long *) = v; }
+      else { unsigned int v = __cairn_nondet_uint(); if (!suppress) *__builtin_va_arg(ap, unsigned int *) = v; }
+    } else if (strchr("feEgGaA", c) && len[0] != 'L') {
+      if (len[0] == 'l') { double v = __cairn_nondet_double(); if (!suppress) *__builtin_va_arg(ap, double *) = v; }
+      else { float v = __cairn_nondet_float(); if (!suppress) *__builtin_va_arg(ap, float *) = v; }
+    } else if (c == 'c' && !len[0]) {
+      signed char v = __cairn_nondet_char();
+      if (!suppress) *__builtin_va_arg(ap, char *) = (char)v;
+    } else {
+      __cairn_unsupported("scanf conversion (stdin scanf reads numbers and %c)");
+    }
+    if (!suppress) count++;
+  }
+  return count;
+}
+W int scanf(const char *fmt, ...) {
+  __builtin_va_list ap; __builtin_va_start(ap, fmt);
+  int n = scan_stdin(fmt, ap);
+  __builtin_va_end(ap);
+  return n;
+}
+W int __isoc99_scanf(const char *fmt, ...) {
+  __builtin_va_list ap; __builtin_va_start(ap, fmt);
+  int n = scan_stdin(fmt, ap);
+  __builtin_va_end(ap);
+  return n;
+}
+static int scan_stream(void *f, const char *fmt, __builtin_va_list ap) {
+  if (f != stdin) __cairn_unsupported("fscanf on a stream other than stdin");
+  return scan_stdin(fmt, ap);
+}
+W int fscanf(void *f, const char *fmt, ...) {
+  __builtin_va_list ap; __builtin_va_start(ap, fmt);
+  int n = scan_stream(f, fmt, ap);
+  __builtin_va_end(ap);
+  return n;
+}
+W int __isoc99_fscanf(void *f, const char *fmt, ...) {
+  __builtin_va_list ap; __builtin_va_start(ap, fmt);
+  int n = scan_stream(f, fmt, ap);
+  __builtin_va_end(ap);
+  return n;
+}
+W size_t fread(void *p, size_t size, size_t n, void *f) {
+  struct cairn_stream *s = sym_stream(f);
+  if (!s && f != stdin) __cairn_unsupported("fread from a stream other than stdin or a symbolic file");
+  size_t k = 0, total = size * n;
+  for (; k < total; k++) {
+    int c = fgetc(f);
+    if (c < 0) break;
+    ((unsigned char *)p)[k] = (unsigned char)c;
+  }
+  return size ? k / size : 0;
+}
+W int feof(void *f) {
+  struct cairn_stream *s = sym_stream(f);
+  if (s) return s->eof;
+  return f == stdin ? stdin_eof : 0;
+}
+W int ferror(void *f) { (void)f; return 0; }
+
 /* Program start: constructors, then main; returning from main is exit(main's value). */
 extern int main(int, char **);
 void __cairn_start(int argc, char **argv) {
   __cairn_ctors();
+  if (__cairn_env[1] > 0 || __cairn_env[3] > 0) argv = sym_env(&argc, argv);
   exit(main(argc, argv));
 }
