@@ -107,7 +107,7 @@ fn resolve_name(name: &str) -> Ext {
         "__CrestUShort" => crest(InputKind::UShort),
         "__CrestBool" => crest(InputKind::Bool),
         "klee_make_symbolic" | "__cairn_make_symbolic" => MakeSymbolic,
-        "klee_assume" | "__VERIFIER_assume" | "assume_abort_if_not" | "__cairn_assume" => Assume,
+        "klee_assume" | "__VERIFIER_assume" | "assume_abort_if_not" => Assume,
         "reach_error" | "__VERIFIER_error" => ErrorFn,
         "__assert_fail" | "__assert_perror_fail" | "__assert" => AssertFail,
         "__cairn_exit" | "_exit" | "_Exit" | "exit" => Exit,

@@ -316,14 +316,14 @@ fn stdio_defs(m: &Module) -> String {
     }
     s.push_str("extern int cairn_program_main(int, char **);\nint main(int argc, char **argv) {\n");
     if env.args_max > 0 {
-        let len = env.arg_len;
+        let (len, lo, range) = (env.arg_len, env.args_min, env.args_max - env.args_min + 1);
         s.push_str(&format!(
-            "  int n = (unsigned char)cairn_u();\n  char **av = calloc(n + 2, sizeof *av); av[0] = argv[0];\n  for (int i = 1; i <= n; i++) {{ av[i] = calloc({len} + 1, 1); cairn_bytes(av[i], {len}); }}\n  argc = n + 1; argv = av;\n"
+            "  int n = {lo} + (unsigned char)cairn_u() % {range};\n  char **av = calloc(n + 2, sizeof *av); av[0] = argv[0];\n  for (int i = 1; i <= n; i++) {{ av[i] = calloc({len} + 1, 1); cairn_bytes(av[i], {len}); }}\n  argc = n + 1; argv = av;\n"
         ));
     }
     for f in 0..env.files {
         s.push_str(&format!(
-            "  cairn_file_size[{f}] = (unsigned)cairn_u(); if (cairn_file_size[{f}] > {size}) cairn_file_size[{f}] = {size};\n  cairn_bytes(cairn_file_data[{f}], {size});\n"
+            "  cairn_file_size[{f}] = (unsigned)cairn_u() % ({size}u + 1);\n  cairn_bytes(cairn_file_data[{f}], {size});\n"
         ));
     }
     s.push_str("  return cairn_program_main(argc, argv);\n}\n");
@@ -348,15 +348,15 @@ static int cairn_stdin_getc(void) {
 }
 "#;
 
-/// scanf on stdin as the runtime models it: first where the call stops (0: every conversion
-/// succeeds; j <= k: the j-th fails; k + 1: end of input), then a value per conversion read.
+/// scanf on stdin as the runtime models it: first where the call stops (modulo k + 2; 0: every
+/// conversion succeeds; j <= k: the j-th fails; k + 1: end of input), then a value per
+/// conversion read.
 const VSCANF_DEF: &str = r#"#include <stdarg.h>
 static int cairn_vscanf(const char *fmt, va_list ap) {
   if (cairn_eof) return -1;
   int k = 0;
   for (const char *f = fmt; *f; f++) if (*f == '%') { if (f[1] == '%') f++; else k++; }
-  int stop = (unsigned char)cairn_u();
-  if (stop > k + 1) exit(0); /* the assumption Cairn made */
+  int stop = (unsigned char)cairn_u() % (k + 2);
   if (stop == k + 1) { cairn_eof = 1; return -1; }
   int ok = stop == 0 ? k : stop - 1, count = 0, i = 0;
   for (const char *f = fmt; *f; ) {

@@ -249,7 +249,7 @@ static void store_int(void *p, const char *len, unsigned long long v) {
 }
 W int vsscanf(const char *str, const char *fmt, __builtin_va_list ap) {
   const unsigned char *s = (const unsigned char *)str;
-  int count = 0, converted = 0;
+  int count = 0;
   while (*fmt) {
     if (is_space((unsigned char)*fmt)) {
       while (is_space(*s)) s++;
@@ -258,7 +258,7 @@ W int vsscanf(const char *str, const char *fmt, __builtin_va_list ap) {
     }
     if (*fmt != '%' || fmt[1] == '%') {
       if (*fmt == '%') { fmt++; while (is_space(*s)) s++; }
-      if (!*s) return converted ? count : -1;
+      if (!*s) return count ? count : -1;
       if (*s != (unsigned char)*fmt) return count;
       s++; fmt++;
       continue;
@@ -279,7 +279,7 @@ W int vsscanf(const char *str, const char *fmt, __builtin_va_list ap) {
       continue;
     }
     if (conv != 'c' && conv != '[') while (is_space(*s)) s++;
-    if (!*s) return converted ? count : -1;
+    if (!*s) return count ? count : -1; /* end of input: EOF unless something was stored */
     if (width <= 0) width = conv == 'c' ? 1 : LONG_MAX;
     if (strchr("diuxXo", conv)) {
       int base = conv == 'd' || conv == 'u' ? 10 : conv == 'o' ? 8 : conv == 'i' ? 0 : 16;
@@ -291,16 +291,50 @@ W int vsscanf(const char *str, const char *fmt, __builtin_va_list ap) {
       else if (base == 0) base = s[0] == '0' ? 8 : 10;
       unsigned long long v = 0;
       long digits = 0;
-      while (used < width && digit_val(*s) < base) { v = v * (unsigned)base + (unsigned)digit_val(*s); s++; used++; digits++; }
+      int ovf = 0;
+      while (used < width && digit_val(*s) < base) {
+        unsigned dv = (unsigned)digit_val(*s);
+        if (v > (ULLONG_MAX - dv) / (unsigned)base) ovf = 1; else v = v * (unsigned)base + dv;
+        s++; used++; digits++;
+      }
       if (!digits) return count;
-      if (neg) v = -v;
-      converted = 1;
+      /* As glibc: strtol/strtoul (strtoll/strtoull for ll, q, j) semantics, then truncation. */
+      int wide = (len[0] == 'l' && len[1] == 'l') || len[0] == 'q' || len[0] == 'j';
+      if (conv == 'd' || conv == 'i') {
+        unsigned long long lim = wide ? (unsigned long long)LLONG_MAX : (unsigned long long)LONG_MAX;
+        if (ovf || v > lim + (unsigned)neg) v = neg ? -(lim + 1) : lim;
+        else if (neg) v = -v;
+      } else {
+        unsigned long long lim = wide ? ULLONG_MAX : (unsigned long long)ULONG_MAX;
+        if (ovf || v > lim) v = lim;
+        else if (neg) v = -v & lim;
+      }
       if (!suppress) { store_int(__builtin_va_arg(ap, void *), len, v); count++; }
     } else if (strchr("feEgGaA", conv)) {
       char buf[64];
       long n = 0;
       if (n < width && (*s == '-' || *s == '+')) buf[n++] = (char)*s++;
       long digits = 0;
+      if (n + 1 < width && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        /* A hexadecimal float: strtod reads it; "0x" alone fails to match, as in glibc. */
+        buf[n++] = (char)*s++; buf[n++] = (char)*s++;
+        long hex = 0;
+        while (n < width && n < 58 && (digit_val(*s) < 16 || *s == '.')) { if (*s != '.') hex++; buf[n++] = (char)*s++; }
+        if (!hex) return count;
+        if (n + 1 < width && (*s == 'p' || *s == 'P') && ((s[1] >= '0' && s[1] <= '9') || s[1] == '-' || s[1] == '+')) {
+          buf[n++] = (char)*s++;
+          if (*s == '-' || *s == '+') buf[n++] = (char)*s++;
+          while (n < width && n < 62 && *s >= '0' && *s <= '9') buf[n++] = (char)*s++;
+        }
+        buf[n] = 0;
+        double v = strtod(buf, NULL);
+        if (!suppress) {
+          void *p = __builtin_va_arg(ap, void *);
+          if (len[0] == 'l') *(double *)p = v; else *(float *)p = (float)v;
+          count++;
+        }
+        continue;
+      }
       while (n < width && n < 60 && *s >= '0' && *s <= '9') { buf[n++] = (char)*s++; digits++; }
       if (n < width && n < 60 && *s == '.') {
         buf[n++] = (char)*s++;
@@ -315,7 +349,6 @@ W int vsscanf(const char *str, const char *fmt, __builtin_va_list ap) {
       }
       buf[n] = 0;
       double v = strtod(buf, NULL);
-      converted = 1;
       if (!suppress) {
         void *p = __builtin_va_arg(ap, void *);
         if (len[0] == 'l') *(double *)p = v; else *(float *)p = (float)v;
@@ -326,13 +359,11 @@ W int vsscanf(const char *str, const char *fmt, __builtin_va_list ap) {
       long n = 0;
       while (n < width && *s && !is_space(*s)) { if (d) d[n] = (char)*s; s++; n++; }
       if (d) { d[n] = 0; count++; }
-      converted = 1;
     } else if (conv == 'c') {
       char *d = suppress ? NULL : __builtin_va_arg(ap, char *);
       long n = 0;
       while (n < width && *s) { if (d) d[n] = (char)*s; s++; n++; }
-      if (n < width) return converted || n ? count : -1;
-      converted = 1;
+      if (n < width) return count ? count : -1;
       if (d) count++;
     } else if (conv == '[') {
       int negate = 0;
@@ -347,7 +378,7 @@ W int vsscanf(const char *str, const char *fmt, __builtin_va_list ap) {
       while (n < width && *s) {
         int in = 0;
         for (const char *q = set; q < set_end; q++) {
-          if (q[1] == '-' && q + 2 < set_end && q != set) { if (*s >= (unsigned char)q[0] && *s <= (unsigned char)q[2]) in = 1; q += 2; }
+          if (q[1] == '-' && q + 2 < set_end) { if (*s >= (unsigned char)q[0] && *s <= (unsigned char)q[2]) in = 1; q += 2; }
           else if (*s == (unsigned char)*q) in = 1;
         }
         if (in == negate) break;
@@ -355,7 +386,6 @@ W int vsscanf(const char *str, const char *fmt, __builtin_va_list ap) {
         s++; n++;
       }
       if (!n) return count;
-      converted = 1;
       if (d) { d[n] = 0; count++; }
     } else {
       __cairn_unsupported("sscanf conversion");
@@ -582,12 +612,12 @@ W void exit(int code) {
  * Command-line arguments and files as inputs, as KLEE's POSIX runtime makes them. The driver
  * sets __cairn_env before a run (`--sym-args MIN MAX LEN`, `--sym-files N SIZE`); the replay
  * harness builds the same argv and files natively from a test's values, in this order: the
- * argument count, each argument's LEN bytes, then each file's size and SIZE bytes. */
+ * argument count (MIN + the value modulo MAX - MIN + 1), each argument's LEN bytes, then each
+ * file's size (modulo SIZE + 1) and SIZE bytes. */
 int __cairn_env[5]; /* fewest arguments, most arguments, bytes per argument, files, file bytes */
 extern unsigned char __cairn_nondet_uchar(void);
 extern unsigned int __cairn_nondet_uint(void);
 extern void __cairn_make_symbolic(void *, size_t, const char *);
-extern void __cairn_assume(int);
 extern void *stdin;
 extern int __cairn_fgetc(void *);
 extern char *__cairn_fgets(char *, int, void *);
@@ -606,8 +636,8 @@ static int stdin_unget = -1, stdin_eof;
 static char **sym_env(int *argc, char **argv) {
   int lo = __cairn_env[0], hi = __cairn_env[1], len = __cairn_env[2];
   if (hi > 0) {
-    int n = __cairn_nondet_uchar();
-    __cairn_assume((n >= lo) & (n <= hi));
+    /* Every value of the input is a count in range (no run is lost to an assumption). */
+    int n = lo + __cairn_nondet_uchar() % (hi - lo + 1);
     char **av = malloc(sizeof(char *) * (size_t)(n + 2));
     av[0] = argv[0];
     for (int i = 1; i <= n; i++) {
@@ -623,8 +653,7 @@ static char **sym_env(int *argc, char **argv) {
   }
   file_count = __cairn_env[3] < CAIRN_FILES ? __cairn_env[3] : CAIRN_FILES;
   for (int f = 0; f < file_count; f++) {
-    unsigned int size = __cairn_nondet_uint();
-    __cairn_assume(size <= (unsigned int)__cairn_env[4]);
+    unsigned int size = __cairn_nondet_uint() % ((unsigned int)__cairn_env[4] + 1);
     char name[2] = { (char)('A' + f), 0 };
     file_data[f] = malloc((size_t)__cairn_env[4] + 1);
     __cairn_make_symbolic(file_data[f], (size_t)__cairn_env[4], name);
@@ -703,8 +732,8 @@ W char *fgets(char *b, int n, void *f) {
   return b;
 }
 /* scanf on stdin: each conversion's value is an input of its type; one more input, read first,
- * says where the call stops (0: every conversion succeeds; j <= k: the j-th fails to match;
- * k + 1: end of input), so every result real input text can give is reachable. */
+ * says where the call stops (modulo k + 2; 0: every conversion succeeds; j <= k: the j-th
+ * fails to match; k + 1: end of input), so every result real input text can give is reachable. */
 extern signed char __cairn_nondet_char(void);
 extern short __cairn_nondet_short(void);
 extern unsigned short __cairn_nondet_ushort(void);
@@ -720,8 +749,7 @@ static int scan_stdin(const char *fmt, __builtin_va_list ap) {
   int k = 0;
   for (const char *f = fmt; *f; f++)
     if (*f == '%') { if (f[1] == '%') f++; else k++; }
-  int stop = __cairn_nondet_uchar();
-  __cairn_assume(stop <= k + 1);
+  int stop = __cairn_nondet_uchar() % (k + 2);
   if (stop == k + 1) { stdin_eof = 1; return -1; }
   int ok = stop == 0 ? k : stop - 1, count = 0, i = 0;
   for (const char *f = fmt; *f; ) {
