@@ -318,34 +318,26 @@ W int vsscanf(const char *str, const char *fmt, __builtin_va_list ap) {
       if (n + 1 < width && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
         /* A hexadecimal float: strtod reads it; "0x" alone fails to match, as in glibc. */
         buf[n++] = (char)*s++; buf[n++] = (char)*s++;
-        long hex = 0;
-        while (n < width && n < 58 && (digit_val(*s) < 16 || *s == '.')) { if (*s != '.') hex++; buf[n++] = (char)*s++; }
-        if (!hex) return count;
+        while (n < width && n < 58 && (digit_val(*s) < 16 || *s == '.')) { if (*s != '.') digits++; buf[n++] = (char)*s++; }
+        if (!digits) return count;
         if (n + 1 < width && (*s == 'p' || *s == 'P') && ((s[1] >= '0' && s[1] <= '9') || s[1] == '-' || s[1] == '+')) {
           buf[n++] = (char)*s++;
           if (*s == '-' || *s == '+') buf[n++] = (char)*s++;
           while (n < width && n < 62 && *s >= '0' && *s <= '9') buf[n++] = (char)*s++;
         }
-        buf[n] = 0;
-        double v = strtod(buf, NULL);
-        if (!suppress) {
-          void *p = __builtin_va_arg(ap, void *);
-          if (len[0] == 'l') *(double *)p = v; else *(float *)p = (float)v;
-          count++;
-        }
-        continue;
-      }
-      while (n < width && n < 60 && *s >= '0' && *s <= '9') { buf[n++] = (char)*s++; digits++; }
-      if (n < width && n < 60 && *s == '.') {
-        buf[n++] = (char)*s++;
+      } else {
         while (n < width && n < 60 && *s >= '0' && *s <= '9') { buf[n++] = (char)*s++; digits++; }
-      }
-      if (!digits) return count;
-      if (n + 1 < width && n < 58 && (*s == 'e' || *s == 'E')
-          && ((s[1] >= '0' && s[1] <= '9') || ((s[1] == '-' || s[1] == '+') && s[2] >= '0' && s[2] <= '9' && n + 2 < width))) {
-        buf[n++] = (char)*s++;
-        if (*s == '-' || *s == '+') buf[n++] = (char)*s++;
-        while (n < width && n < 62 && *s >= '0' && *s <= '9') buf[n++] = (char)*s++;
+        if (n < width && n < 60 && *s == '.') {
+          buf[n++] = (char)*s++;
+          while (n < width && n < 60 && *s >= '0' && *s <= '9') { buf[n++] = (char)*s++; digits++; }
+        }
+        if (!digits) return count;
+        if (n + 1 < width && n < 58 && (*s == 'e' || *s == 'E')
+            && ((s[1] >= '0' && s[1] <= '9') || ((s[1] == '-' || s[1] == '+') && s[2] >= '0' && s[2] <= '9' && n + 2 < width))) {
+          buf[n++] = (char)*s++;
+          if (*s == '-' || *s == '+') buf[n++] = (char)*s++;
+          while (n < width && n < 62 && *s >= '0' && *s <= '9') buf[n++] = (char)*s++;
+        }
       }
       buf[n] = 0;
       double v = strtod(buf, NULL);
