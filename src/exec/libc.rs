@@ -44,10 +44,9 @@ pub enum Ext {
     Fflush,
     Fwrite,
     Perror,
-    /// The runtime's character and line reads that reach the host (`__cairn_fgetc`,
-    /// `__cairn_fgets`): on stdin each character is an input.
+    /// The runtime's character read that reaches the host (`__cairn_fgetc`): on stdin each
+    /// character is an input (the runtime builds lines, blocks and pushback on it).
     Fgetc,
-    Fgets,
     CtypeB,
     CtypeLower,
     CtypeUpper,
@@ -135,7 +134,6 @@ fn resolve_name(name: &str) -> Ext {
         "fwrite" => Fwrite,
         "perror" => Perror,
         "__cairn_fgetc" => Fgetc,
-        "__cairn_fgets" => Fgets,
         "__ctype_b_loc" => CtypeB,
         "__ctype_tolower_loc" => CtypeLower,
         "__ctype_toupper_loc" => CtypeUpper,
@@ -574,46 +572,6 @@ pub fn call(
                 _ => -1,
             };
             ret(mask(c as u64, 32))
-        }
-        Fgets => {
-            let (buf, n) = (a(0), sext(a(1), 32));
-            if !matches!(stream(m, a(2)), Stream::In) || n <= 0 {
-                return Ok(ret(0));
-            }
-            let first = m.inputs.len();
-            let mut s = vec![];
-            while (s.len() as i64) < n - 1 {
-                let c = getchar(m);
-                if c < 0 {
-                    break;
-                }
-                s.push(c as u8);
-                if c == b'\n' as i32 {
-                    break;
-                }
-            }
-            if s.is_empty() {
-                return Ok(ret(0));
-            }
-            s.push(0);
-            wmem(m, buf, &s)?;
-            // Each character read is the low byte of its input.
-            for i in 0..s.len() - 1 {
-                let (index, addr) = (first + i, buf + i as u64);
-                m.notify(|o, v| {
-                    o.input(
-                        v,
-                        index,
-                        32,
-                        InputUse::Mem {
-                            addr,
-                            n: 1,
-                            signed: false,
-                        },
-                    )
-                });
-            }
-            ret(buf)
         }
         CtypeB => ret(m.libc.ctype_b),
         CtypeLower => ret(m.libc.ctype_lower),

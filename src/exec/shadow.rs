@@ -819,7 +819,7 @@ impl Shadow<'_> {
                 None
             }
             Nondet(_) | CrestInput(_) | MakeSymbolic | Assume | ErrorFn | AssertFail | Exit
-            | Abort | Fgetc | Fgets | CtypeB | CtypeLower | CtypeUpper | Errno | Nop => None,
+            | Abort | Fgetc | CtypeB | CtypeLower | CtypeUpper | Errno | Nop => None,
             // Data moves with its shadow; a symbolic length does not.
             Memcpy | Memmove => Some(&[0, 1]),
             Free => Some(&[]),
