@@ -150,10 +150,10 @@ impl Technique for ModelChecking<'_> {
         self.learned
     }
 
-    /// A complete ARG with no goal path left unrefined for lack of time has decided
-    /// everything this checker can.
+    /// A complete ARG with no goal path left unrefined for lack of time, and a Horn-clause
+    /// prover that was not cut short, have decided everything this checker can.
     fn finished(&self) -> bool {
-        self.arg.as_ref().is_some_and(|a| a.complete) && self.mc.deferred == 0
+        self.arg.as_ref().is_some_and(|a| a.complete) && self.mc.deferred == 0 && !self.mc.chc_cut
     }
 
     fn stats(&self) -> serde_json::Map<String, serde_json::Value> {

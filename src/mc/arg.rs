@@ -148,6 +148,8 @@ pub struct ModelChecker<'m> {
     /// Runs in a row in which the Horn-clause prover proved nothing: its share halves with each
     /// (down to a quarter: its invariants may need more time than the first turns had).
     chc_misses: i32,
+    /// The Horn-clause prover's last call ran out of time with goals left it might prove.
+    pub chc_cut: bool,
     /// Per goal: refinements its paths triggered and the predicates they added.
     goal_refinements: HashMap<usize, (u64, usize)>,
     /// Per goal decided here: how, and when (seconds after `started`).
@@ -179,6 +181,7 @@ impl<'m> ModelChecker<'m> {
             last_build: Duration::ZERO,
             last_certified: false,
             chc_misses: 0,
+            chc_cut: false,
             goal_refinements: HashMap::new(),
             decided: HashMap::new(),
             started: Instant::now(),
@@ -1073,6 +1076,7 @@ impl<'m> ModelChecker<'m> {
         joint_only: bool,
     ) -> anyhow::Result<()> {
         let targets = self.provable_pending(s, goals);
+        self.chc_cut = !targets.is_empty();
         if targets.is_empty() || time.is_zero() {
             return Ok(());
         }
@@ -1090,6 +1094,7 @@ impl<'m> ModelChecker<'m> {
         self.stats.chc_queries += out.queries;
         self.stats.chc_time_s += t.elapsed().as_secs_f64();
         self.stats.certificate_failures += out.check_failures;
+        self.chc_cut = out.cut;
         for n in out.notes {
             if !self.stats.notes.contains(&n) {
                 self.stats.notes.push(n);

@@ -49,8 +49,14 @@ pub struct Progress {
     known: Vec<ExprId>,
     tried: HashSet<ExprId>,
     levels_done: usize,
-    /// The candidates left when the deadline stopped Houdini, and all the level had.
-    unfinished: Option<(Vec<Vec<ExprId>>, Vec<ExprId>)>,
+    /// The candidates left when the deadline stopped Houdini, all the level had, and the
+    /// clauses Houdini had still to check, by source and head (clause numbers change with
+    /// the goals asked about).
+    unfinished: Option<(Vec<Vec<ExprId>>, Vec<ExprId>, Vec<(Option<usize>, Head)>)>,
+    /// The walks stopped on their own (states filled, or no new ones), not by the clock.
+    /// Until they have, the levels are guessed again as samples arrive: on a loaded machine
+    /// the first turns sample too little to suggest the facts a proof needs.
+    sampled: bool,
 }
 
 const LEVELS: [Level; 3] = [Level::Plain, Level::UnderGuards, Level::UnderSigns];
@@ -58,7 +64,7 @@ const LEVELS: [Level; 3] = [Level::Plain, Level::UnderGuards, Level::UnderSigns]
 impl Progress {
     /// Every level has been tried (on the relations of the last call).
     pub fn finished(&self) -> bool {
-        !self.shape.is_empty() && self.levels_done >= LEVELS.len()
+        !self.shape.is_empty() && self.sampled && self.levels_done >= LEVELS.len()
     }
 }
 
@@ -89,7 +95,7 @@ pub fn invariants(
         };
     }
     progress.calls += 1;
-    if progress.levels_done < LEVELS.len() {
+    if !progress.finished() {
         let t0 = Instant::now();
         // Candidates from too few samples are noise; the model checker's first turns are
         // short, so sampling may take a little longer than their share (once: later turns
@@ -100,7 +106,15 @@ pub fn invariants(
             Duration::ZERO
         };
         let until = t0 + (deadline.saturating_duration_since(t0) / 4).max(floor);
-        sample(horn, mc, until, progress.calls, &mut progress.samples);
+        let before: usize = progress.samples.iter().map(|s| s.len()).sum();
+        progress.sampled = sample(horn, mc, until, progress.calls, &mut progress.samples);
+        let after: usize = progress.samples.iter().map(|s| s.len()).sum();
+        // More states may suggest facts the fewer did not: the levels start over (what
+        // they proved stays known, what they tried is not tried again).
+        if after > before && progress.levels_done > 0 {
+            progress.levels_done = 0;
+            progress.unfinished = None;
+        }
     }
     // Facts already shown inductive; each level's survivors join them, so later (larger)
     // levels assume them instead of re-checking them.
@@ -109,19 +123,24 @@ pub fn invariants(
         let level = LEVELS[progress.levels_done];
         // A level Houdini did not finish resumes from the candidates it had left (a superset
         // of what it would keep).
-        let (mut cands, tried) = match progress.unfinished.take() {
-            Some(x) => x,
+        let (mut cands, tried, mut todo) = match progress.unfinished.take() {
+            Some((cands, tried, ends)) => {
+                let todo = (0..horn.clauses.len())
+                    .filter(|i| ends.contains(&(horn.clauses[*i].src, horn.clauses[*i].head)))
+                    .collect();
+                (cands, tried, todo)
+            }
             None => {
                 let mut cands = candidates(horn, mc, &progress.samples, level);
                 for cs in cands.iter_mut() {
                     cs.retain(|c| !progress.tried.contains(c));
                 }
                 let tried: Vec<ExprId> = cands.iter().flatten().copied().collect();
-                (cands, tried)
+                (cands, tried, all_clauses(horn))
             }
         };
         let t = Instant::now();
-        let done = houdini(horn, mc, &progress.known, &mut cands, deadline);
+        let done = houdini(horn, mc, &progress.known, &mut cands, &mut todo, deadline);
         if debug {
             let n: usize = cands.iter().map(|c| c.len()).sum();
             eprintln!(
@@ -139,7 +158,11 @@ pub fn invariants(
             }
         }
         if done.is_none() {
-            progress.unfinished = Some((cands, tried));
+            let ends = todo
+                .iter()
+                .map(|i| (horn.clauses[*i].src, horn.clauses[*i].head))
+                .collect();
+            progress.unfinished = Some((cands, tried, ends));
             break;
         }
         progress.tried.extend(tried);
@@ -197,14 +220,15 @@ fn pool_id(mc: &mut ModelChecker, v: u32) -> u32 {
 
 /// Reachable states of each relation (values of its arguments), by random walks over the
 /// clauses: each step asks the solver for a successor of a concrete state, the havocked
-/// values pinned to small random numbers where the guards allow.
+/// values pinned to small random numbers where the guards allow. True when the walks
+/// stopped on their own rather than at `until`.
 fn sample(
     horn: &Horn,
     mc: &mut ModelChecker,
     until: Instant,
     call: u64,
     states: &mut [Vec<Vec<u64>>],
-) {
+) -> bool {
     let n = horn.nodes.len();
     let mut count: Vec<usize> = states.iter().map(|s| s.len()).collect();
     let mut seen: HashSet<(usize, Vec<u64>)> = states
@@ -223,7 +247,7 @@ fn sample(
         }
     }
     if facts.is_empty() {
-        return;
+        return true;
     }
     let mut solver = Z3Backend::new();
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ call.wrapping_mul(0x2545_F491_4F6C_DD1D));
@@ -286,6 +310,7 @@ fn sample(
             }
         }
     }
+    Instant::now() < until
 }
 
 /// One application of clause `c` from state `from` of its source: the head and its values.
@@ -691,22 +716,31 @@ fn nullspace(rows: &[Vec<i128>], cols: usize) -> Vec<Vec<i128>> {
     basis
 }
 
+/// Every clause of `horn`, for a Houdini run from the start.
+pub(super) fn all_clauses(horn: &Horn) -> VecDeque<usize> {
+    (0..horn.clauses.len()).collect()
+}
+
 /// Drops candidates until every clause preserves the rest (relative to `inv` and the source's
-/// remaining candidates). None when the deadline passes first. One query per clause asks
-/// whether any candidate can be broken; its model names every candidate it breaks, and those
-/// go at once.
+/// remaining candidates). `todo` holds the clauses still to check; None when the deadline
+/// passes first, with `todo` and `cands` as far as they got, so a later call resumes there.
+/// One query per clause asks whether any candidate can be broken; its model names every
+/// candidate it breaks, and those go at once.
 pub(super) fn houdini(
     horn: &Horn,
     mc: &mut ModelChecker,
     inv: &[ExprId],
     cands: &mut [Vec<ExprId>],
+    todo: &mut VecDeque<usize>,
     deadline: Instant,
 ) -> Option<()> {
     let mut solver = Z3Backend::new();
     // A clause needs (re)checking until it preserves its head's candidates, and again when
     // its source loses some (it then assumes less).
-    let mut todo: VecDeque<usize> = (0..horn.clauses.len()).collect();
-    let mut queued = vec![true; horn.clauses.len()];
+    let mut queued = vec![false; horn.clauses.len()];
+    for &i in todo.iter() {
+        queued[i] = true;
+    }
     let mut from: Vec<Vec<usize>> = vec![vec![]; horn.nodes.len()];
     for (i, c) in horn.clauses.iter().enumerate() {
         if let Some(s) = c.src {
@@ -730,7 +764,14 @@ pub(super) fn houdini(
             base.extend(c.effect.guards.iter().copied());
             let posts: Vec<ExprId> = cands[d].iter().map(|p| mc.wp(*p, &c.effect)).collect();
             let all: Vec<usize> = (0..posts.len()).collect();
-            let broken = broken_by(mc, &mut solver, &base, &posts, &all, deadline)?;
+            let Some(broken) = broken_by(mc, &mut solver, &base, &posts, &all, deadline) else {
+                todo.push_front(i);
+                // Sources that lost candidates here still need their clauses rechecked.
+                if cands[d].len() != before {
+                    todo.extend(from[d].iter().filter(|j| !queued[**j] && **j != i));
+                }
+                return None;
+            };
             if broken.is_empty() {
                 break;
             }

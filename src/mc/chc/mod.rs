@@ -422,7 +422,8 @@ impl Horn {
                 }
             }
         }
-        if guess::houdini(self, mc, inv, &mut cands, deadline).is_none() {
+        let mut todo = guess::all_clauses(self);
+        if guess::houdini(self, mc, inv, &mut cands, &mut todo, deadline).is_none() {
             return inv.to_vec();
         }
         inv.iter()
@@ -482,6 +483,9 @@ pub struct Outcome {
     /// Invariants that failed the independent check.
     pub check_failures: u64,
     pub notes: Vec<String>,
+    /// Time ran out with goals left that more time might prove (guessing unfinished, or the
+    /// deadline reached), as opposed to every way tried having given its answer.
+    pub cut: bool,
 }
 
 /// Tries to prove `targets` unreachable within `time`: first all at once, then one by one
@@ -552,6 +556,7 @@ pub fn prove(
         .copied()
         .filter(|g| wanted.contains(g))
         .collect();
+    out.cut = !mc.guessed.finished();
     let mut attempt = |goals: &HashSet<usize>, limit: Duration, out: &mut Outcome| -> bool {
         let until = Instant::now() + limit;
         let encodings = [Encoding::Int, Encoding::IntBounded, Encoding::BitVec];
@@ -609,7 +614,11 @@ pub fn prove(
     // All at once with half the time; then each goal with an equal share of what is left.
     let left = deadline.saturating_duration_since(Instant::now());
     let first = if targets.len() == 1 { left } else { left / 2 };
-    if attempt(&wanted, first, &mut out) || targets.len() == 1 || joint_only {
+    if attempt(&wanted, first, &mut out) {
+        return out;
+    }
+    if targets.len() == 1 || joint_only {
+        out.cut |= Instant::now() >= deadline;
         return out;
     }
     let mut rest: Vec<usize> = targets.to_vec();
@@ -623,5 +632,7 @@ pub fn prove(
         let share = left / (n - i) as u32;
         attempt(&HashSet::from([g]), share, &mut out);
     }
+    let proven: HashSet<usize> = out.proven.iter().map(|(g, _)| *g).collect();
+    out.cut |= Instant::now() >= deadline && wanted.iter().any(|g| !proven.contains(g));
     out
 }
