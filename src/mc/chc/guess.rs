@@ -19,6 +19,8 @@ use std::time::{Duration, Instant};
 
 /// Most distinct states kept per relation, and most variables in one affine hull.
 const MAX_SAMPLES: usize = 48;
+/// Walks before the samples may count as enough.
+const MIN_WALKS: usize = 24;
 const MAX_HULL_VARS: usize = 12;
 /// Most candidates per relation (Houdini's cost grows with them).
 const MAX_CANDIDATES: usize = 600;
@@ -139,6 +141,16 @@ pub fn invariants(
                 (cands, tried, all_clauses(horn))
             }
         };
+        if std::env::var_os("CAIRN_DEBUG_GUESS").is_some() {
+            for (n, ss) in progress.samples.iter().enumerate() {
+                eprintln!("  samples R{n}: {:?}", ss);
+            }
+            for (n, cs) in cands.iter().enumerate() {
+                for c in cs {
+                    eprintln!("  candidate R{n}: {}", mc.model.pool.show(*c));
+                }
+            }
+        }
         let t = Instant::now();
         let done = houdini(horn, mc, &progress.known, &mut cands, &mut todo, deadline);
         if debug {
@@ -254,11 +266,23 @@ fn sample(
     let mut steps = 0;
     // Until every relation reached has its fill, or the walks stop finding new states.
     let mut fruitless = 0;
+    let mut walks = 0;
+    // An earlier call left the walks' first states in the second half.
+    let mut firsts: Vec<Vec<Vec<u64>>> = states
+        .iter_mut()
+        .map(|ss| ss.split_off(ss.len().min(MAX_SAMPLES / 2)))
+        .collect();
+    let mut firsts_seen: Vec<usize> = firsts.iter().map(|f| f.len()).collect();
     'walks: while steps < 3000 && fruitless < 8 && Instant::now() < until {
         let known = seen.len();
-        if (0..n).all(|k| count[k] == 0 || count[k] >= 4 * MAX_SAMPLES) && known > 0 {
+        // Many short walks rather than a few long ones: each starts from fresh inputs, and
+        // rare starts (a negative bound, a loop never entered) need many tries to show up.
+        let filled = (0..n).all(|k| count[k] == 0 || count[k] >= 4 * MAX_SAMPLES);
+        if filled && known > 0 && walks >= MIN_WALKS {
             break;
         }
+        walks += 1;
+        let length = if rng.below(4) == 0 { 250 } else { 40 };
         let f = facts[rng.below(facts.len())];
         let mut at = match step(horn, mc, &mut solver, &mut rng, f, None, until) {
             Some(x) => x,
@@ -267,18 +291,33 @@ fn sample(
                 continue;
             }
         };
-        for _ in 0..250 {
+        // Visits of this walk per relation. Only visits 1, 2, 3, 4, 6, 8, 12, ... offer their
+        // state: a long walk through a loop contributes its early and its late states, but
+        // a few of them, so it does not crowd out the rare walks (a loop never entered).
+        let mut visits = vec![0usize; n];
+        for _ in 0..length {
             steps += 1;
             let (node, vals) = at;
-            // Reservoir sampling: states from all along the walks, not only their starts.
-            if seen.insert((node, vals.clone())) {
+            visits[node] += 1;
+            let v = visits[node];
+            let offered = (v >> v.trailing_zeros()) <= 3;
+            // Reservoir sampling: states from all along the walks, not only their starts. The
+            // first state of each walk at a relation has a reservoir of its own: they differ
+            // in the inputs, which the rest of a walk mostly repeats.
+            if offered && seen.insert((node, vals.clone())) {
                 count[node] += 1;
-                if states[node].len() < MAX_SAMPLES {
-                    states[node].push(vals.clone());
+                let (pool, seen_here) = if v == 1 {
+                    firsts_seen[node] += 1;
+                    (&mut firsts[node], firsts_seen[node])
                 } else {
-                    let k = rng.below(count[node]);
-                    if k < MAX_SAMPLES {
-                        states[node][k] = vals.clone();
+                    (&mut states[node], count[node])
+                };
+                if pool.len() < MAX_SAMPLES / 2 {
+                    pool.push(vals.clone());
+                } else {
+                    let k = rng.below(seen_here);
+                    if k < MAX_SAMPLES / 2 {
+                        pool[k] = vals.clone();
                     }
                 }
             }
@@ -309,6 +348,9 @@ fn sample(
                 }
             }
         }
+    }
+    for (ss, fs) in states.iter_mut().zip(firsts) {
+        ss.extend(fs);
     }
     Instant::now() < until
 }

@@ -543,6 +543,7 @@ pub fn prove(
             }
             Err(e) => {
                 out.check_failures += 1;
+                out.cut |= !e.contains("not implied");
                 out.notes
                     .push(format!("guessed invariant rejected by the check: {e}"));
             }
@@ -568,6 +569,7 @@ pub fn prove(
             // An equal share of what is left for each remaining encoding.
             let share = left / (encodings.len() - k) as u32;
             out.queries += 1;
+            let asked = Instant::now();
             match solve(&horn, mc, goals, enc, share) {
                 Verdict::Safe(inv) => {
                     let check_until = Instant::now() + limit.max(Duration::from_secs(15));
@@ -589,6 +591,7 @@ pub fn prove(
                         }
                         Err(e) => {
                             out.check_failures += 1;
+                            out.cut |= !e.contains("not implied");
                             let note = format!("{enc:?} invariant rejected by the check: {e}");
                             if !out.notes.contains(&note) {
                                 out.notes.push(note);
@@ -600,6 +603,9 @@ pub fn prove(
                 Verdict::Reachable if enc == Encoding::BitVec => return false,
                 Verdict::Reachable => {}
                 Verdict::Unknown(why) => {
+                    // Interrupted at the end of its share (Z3 4.8.12 then says "ok" or
+                    // "canceled"): more time may prove it.
+                    out.cut |= asked.elapsed() + Duration::from_millis(50) >= share;
                     if !why.is_empty() && !why.contains("canceled") {
                         let note = format!("Spacer ({enc:?}): {why}");
                         if !out.notes.contains(&note) {
@@ -618,7 +624,6 @@ pub fn prove(
         return out;
     }
     if targets.len() == 1 || joint_only {
-        out.cut |= Instant::now() >= deadline;
         return out;
     }
     let mut rest: Vec<usize> = targets.to_vec();
@@ -632,7 +637,5 @@ pub fn prove(
         let share = left / (n - i) as u32;
         attempt(&HashSet::from([g]), share, &mut out);
     }
-    let proven: HashSet<usize> = out.proven.iter().map(|(g, _)| *g).collect();
-    out.cut |= Instant::now() >= deadline && wanted.iter().any(|g| !proven.contains(g));
     out
 }
