@@ -649,6 +649,38 @@ fn replay_builds_and_confirms_everything_gen_accepts() {
     assert!(text(&o).contains("000001.json"), "{}", text(&o));
 }
 
+/// An exit status read from an uninitialized local is not predicted (native runs differ from
+/// the interpreter's 0), the defined ones are, and replay confirms what is claimed.
+#[test]
+fn exit_status_from_an_uninitialized_local_is_not_predicted() {
+    let dir = tmp("rel-uninit");
+    let out = dir.path().join("o");
+    let src = prog("uninit_status.c");
+    let o = cairn(&["gen", &src, "--out", out.to_str().unwrap(), "--time", "3"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let tests: Vec<serde_json::Value> = files(&out.join("tests")).iter().map(|t| json(t)).collect();
+    // x <= 10 and x != 7: the status is indeterminate; x > 10: 3; x == 7: 5.
+    let undefined = tests
+        .iter()
+        .filter(|t| t["exit_code_indeterminate"] == true && t["exit_code"].is_null())
+        .count();
+    let codes: Vec<i64> = tests
+        .iter()
+        .filter_map(|t| t["exit_code"].as_i64())
+        .collect();
+    assert!(undefined >= 1, "{tests:?}");
+    assert!(codes.contains(&3) && codes.contains(&5), "{codes:?}");
+    let o = cairn(&["replay", &src, out.to_str().unwrap(), "--json"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(r["mismatches"].as_array().map(|m| m.len()), Some(0), "{r}");
+    assert_eq!(
+        r["outcomes_confirmed"].as_u64(),
+        Some(codes.len() as u64),
+        "{r}"
+    );
+}
+
 #[test]
 fn programs_reading_files_get_a_clear_message() {
     let dir = tmp("rel-files");

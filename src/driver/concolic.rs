@@ -219,7 +219,8 @@ pub fn symbolic_run(
     cfg: &Config,
 ) -> SymbolicRun {
     let mut shadow = Shadow::new(pool);
-    let result = s.program.run_observed(input, cfg, &mut shadow);
+    let mut result = s.program.run_observed(input, cfg, &mut shadow);
+    shadow.annotate(&mut result);
     SymbolicRun {
         result,
         path: shadow.path,
@@ -315,8 +316,9 @@ impl Concolic {
             tracker: ProductTracker::new(&self.product),
             decisions: vec![],
         };
-        let result = s.program.run_observed(input, cfg, &mut both);
+        let mut result = s.program.run_observed(input, cfg, &mut both);
         let (decisions, mismatches) = (both.decisions, both.tracker.mismatches);
+        shadow.annotate(&mut result);
         if std::env::var_os("CAIRN_DEBUG_MONITOR").is_some() {
             eprintln!(
                 "product run: {} decisions, {} with a verdict, {mismatches} mismatches: {:?}",

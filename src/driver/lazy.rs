@@ -529,7 +529,8 @@ impl LazyExpansion {
         let fallback = SmallRng::seed_from_u64(self.seed.wrapping_add(self.next_id as u64));
         let mut src = LazyInputs::new(real, abs, fallback, keys.clone());
         let mut obs = Abstracting::new(Shadow::new(&mut self.pool), &self.policy, expand, keys);
-        let result = s.program.run_observed(&mut src, cfg, &mut obs);
+        let mut result = s.program.run_observed(&mut src, cfg, &mut obs);
+        obs.shadow.annotate(&mut result);
         Observed {
             result,
             calls: std::mem::take(&mut obs.calls),

@@ -376,6 +376,7 @@ impl<'p> Session<'p> {
             },
             steps: r.steps,
             iteration: self.shared.runs(),
+            exit_indeterminate: r.exit_indeterminate,
         };
         let kept = self
             .shared

@@ -152,6 +152,10 @@ pub struct RunResult {
     pub def_use: Vec<u32>,
     /// When definitions started and stopped holding (when the program tracks def-use pairs).
     pub def_trace: Vec<crate::exec::defuse::DefEvent>,
+    /// The exit status came from an indeterminate value (`main` returned an uninitialized
+    /// local): the interpreter read 0, a native run may exit with anything. Known only to
+    /// runs with a symbolic shadow.
+    pub exit_indeterminate: bool,
 }
 
 struct Frame {
@@ -324,6 +328,7 @@ impl<'m> Machine<'m> {
             unknown_externs: self.libc.unknown_called.clone(),
             def_use: vec![],
             def_trace: vec![],
+            exit_indeterminate: false,
         }
     }
 

@@ -61,6 +61,8 @@ impl BranchRecord {
 
 pub struct Shadow<'p> {
     pub pool: &'p mut Pool,
+    /// `exit` was called with a status that depends on an indeterminate value.
+    pub exit_indeterminate: bool,
     /// Per register of every active frame (indexed like `View::regs`).
     regs: Vec<ExprId>,
     /// Per memory byte.
@@ -161,9 +163,15 @@ fn depends_on_environment(name: &str) -> bool {
 }
 
 impl<'p> Shadow<'p> {
+    /// What the run's result cannot know without the shadow.
+    pub fn annotate(&self, r: &mut crate::exec::machine::RunResult) {
+        r.exit_indeterminate = self.exit_indeterminate;
+    }
+
     pub fn new(pool: &'p mut Pool) -> Shadow<'p> {
         Shadow {
             pool,
+            exit_indeterminate: false,
             regs: vec![],
             mem: BTreeMap::new(),
             path: vec![],
@@ -242,6 +250,18 @@ impl Observer for Shadow<'_> {
         // A write computed for an earlier call whose write event never came is stale.
         self.after_write = None;
         self.calling_function = matches!(call.target, Target::Func(_));
+        // The runtime's `exit` runs unshadowed: its status is checked at the call.
+        let exit = match call.target {
+            Target::Func(f) => matches!(
+                v.module.functions[f as usize].name.as_str(),
+                "exit" | "_exit" | "_Exit"
+            ),
+            Target::Extern(e) => matches!(v.exts[e as usize], Ext::Exit),
+        };
+        if exit {
+            let status = self.args.first().copied().unwrap_or(NONE);
+            self.exit_indeterminate = status != NONE && self.indeterminate(status);
+        }
         match call.target {
             Target::Func(f) => {
                 if depends_on_environment(&v.module.functions[f as usize].name) {

@@ -351,6 +351,7 @@ pub fn write_report(dir: &Path) -> Result<PathBuf> {
             })
             .unwrap_or_default();
         let outcome = match t["outcome"].as_str().unwrap_or("") {
+            "exit" if t["exit_code"].is_null() => "exit (status indeterminate)".to_string(),
             "exit" => format!("exit {}", t["exit_code"]),
             "fault" => format!(
                 "fault: {} at {}",

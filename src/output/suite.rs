@@ -32,6 +32,8 @@ pub struct Test {
     pub steps: u64,
     /// The program run that produced it (from 1).
     pub iteration: u64,
+    /// Its exit status is not the program's to predict (see `RunResult::exit_indeterminate`).
+    pub exit_indeterminate: bool,
 }
 
 pub fn input_json(v: &InputValue) -> serde_json::Value {
@@ -54,8 +56,10 @@ pub fn test_json(t: &Test) -> serde_json::Value {
         "outcome": t.outcome.label(),
         "iteration": t.iteration,
     });
-    if let Outcome::Exit(c) = t.outcome {
-        o["exit_code"] = json!(c);
+    match t.outcome {
+        Outcome::Exit(_) if t.exit_indeterminate => o["exit_code_indeterminate"] = json!(true),
+        Outcome::Exit(c) => o["exit_code"] = json!(c),
+        _ => {}
     }
     if let Outcome::Fault { kind, .. } = &t.outcome {
         o["fault"] = json!(kind);
