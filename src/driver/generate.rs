@@ -13,6 +13,7 @@ use crate::driver::technique::{Alternate, Technique};
 use crate::exec::Config;
 use crate::exec::abstraction::Selection;
 use std::time::Duration;
+use std::time::Instant;
 
 #[derive(Clone)]
 pub struct Plan {
@@ -129,7 +130,14 @@ pub fn run(
 ) -> anyhow::Result<serde_json::Map<String, serde_json::Value>> {
     let dead = static_check(s)?;
     let deadline = s.deadline();
-    t.run(s, deadline)?;
+    // A technique may return with time left and goals it might still decide (the model
+    // checker's turn is two thirds of what is left): it goes on until done or out of time.
+    loop {
+        t.run(s, deadline)?;
+        if t.finished() || s.should_stop() || Instant::now() >= deadline {
+            break;
+        }
+    }
     let mut stats = t.stats();
     stats.insert("static_unreachable".into(), dead.into());
     stats.insert("iterations".into(), s.iterations.into());

@@ -19,6 +19,8 @@ use std::time::{Duration, Instant};
 
 /// Most distinct states kept per relation, and most variables in one affine hull.
 const MAX_SAMPLES: usize = 48;
+/// Pins tried one by one when together they conflict with a clause's guards.
+const MAX_PINS_TRIED: usize = 8;
 /// Walks before the samples may count as enough.
 const MIN_WALKS: usize = 24;
 const MAX_HULL_VARS: usize = 12;
@@ -273,7 +275,7 @@ fn sample(
         .map(|ss| ss.split_off(ss.len().min(MAX_SAMPLES / 2)))
         .collect();
     let mut firsts_seen: Vec<usize> = firsts.iter().map(|f| f.len()).collect();
-    'walks: while steps < 3000 && fruitless < 8 && Instant::now() < until {
+    'walks: while steps < 3000 && (fruitless < 8 || walks < MIN_WALKS) && Instant::now() < until {
         let known = seen.len();
         // Many short walks rather than a few long ones: each starts from fresh inputs, and
         // rare starts (a negative bound, a loop never entered) need many tries to show up.
@@ -391,20 +393,37 @@ fn step(
         pins.push(mc.model.pool.cmp(IPred::Eq, e, k));
     }
     let budget = Duration::from_millis(200);
-    let mut model = None;
-    for tries in [pins.len(), 0] {
+    let mut ask = |mc: &mut ModelChecker, extra: &[ExprId]| -> Option<Answer> {
         let left = until.saturating_duration_since(Instant::now()).min(budget);
         if left.is_zero() {
             return None;
         }
         let mut all = cons.clone();
-        all.extend(pins.iter().take(tries).copied());
-        if let Answer::Sat(m) = solver.check(&mc.model.pool, &all, left, &|_| 0) {
-            model = Some(m);
-            break;
+        all.extend_from_slice(extra);
+        Some(solver.check(&mc.model.pool, &all, left, &|_| 0))
+    };
+    // Every pin at once; when some conflict with the guards (a havoc the clause constrains
+    // to a few values), the pins that fit, one by one: one bad pin must not cost the others.
+    let mut model = match ask(mc, &pins)? {
+        Answer::Sat(m) => Some(m),
+        Answer::Unsat | Answer::Unknown if pins.is_empty() => return None,
+        _ => None,
+    };
+    if model.is_none() {
+        let mut kept: Vec<ExprId> = vec![];
+        for &p in pins.iter().take(MAX_PINS_TRIED) {
+            kept.push(p);
+            match ask(mc, &kept)? {
+                Answer::Sat(m) => model = Some(m),
+                _ => {
+                    kept.pop();
+                }
+            }
         }
-        if pins.is_empty() {
-            break;
+        if model.is_none() {
+            if let Answer::Sat(m) = ask(mc, &[])? {
+                model = Some(m);
+            }
         }
     }
     let model = model?;
