@@ -78,6 +78,9 @@ pub fn clang_flags(opts: &CompileOptions) -> Vec<String> {
         "-Xclang",
         "-disable-O0-optnone",
         "-fno-discard-value-names",
+        // Generated C (CPAchecker's reducers, Csmith) nests deeper than clang's default 256
+        // brackets; gcc, which replay uses, has no such limit.
+        "-fbracket-depth=4096",
         "-fno-stack-protector",
         "-fno-builtin",
         "-D_FORTIFY_SOURCE=0",

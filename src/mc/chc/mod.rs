@@ -535,7 +535,10 @@ pub fn prove(
     mc.guessed = progress;
     if let Some((inv, ruled_out)) = guessed {
         out.queries += 1;
-        match horn.check(mc, &inv, &ruled_out, deadline) {
+        // The check may outlast a short turn (as Spacer's does): Houdini has already shown
+        // the invariant, losing it to the clock on a loaded machine wastes the work.
+        let check_until = deadline.max(Instant::now() + Duration::from_secs(3));
+        match horn.check(mc, &inv, &ruled_out, check_until) {
             Ok(()) => {
                 let t = start.elapsed().as_secs_f64();
                 out.proven.extend(ruled_out.iter().map(|g| (*g, t)));
