@@ -143,16 +143,6 @@ pub fn invariants(
                 (cands, tried, all_clauses(horn))
             }
         };
-        if std::env::var_os("CAIRN_DEBUG_GUESS").is_some() {
-            for (n, ss) in progress.samples.iter().enumerate() {
-                eprintln!("  samples R{n}: {:?}", ss);
-            }
-            for (n, cs) in cands.iter().enumerate() {
-                for c in cs {
-                    eprintln!("  candidate R{n}: {}", mc.model.pool.show(*c));
-                }
-            }
-        }
         let t = Instant::now();
         let done = houdini(horn, mc, &progress.known, &mut cands, &mut todo, deadline);
         if debug {
