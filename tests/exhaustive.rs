@@ -187,3 +187,43 @@ fn indeterminate_values_withhold_proofs() {
         "goals on garbage proven unreachable: {proven:?}"
     );
 }
+
+/// Faults that depend on inputs (a stack overflow by an input-sized array, a division by an
+/// input) are decisions of the path: whatever the first input, the error behind them is
+/// reached, never proven unreachable.
+#[test]
+fn input_dependent_faults_are_decisions() {
+    let dir = tmp("exhaustive-faults");
+    for name in ["vla_size.c", "fault_first.c"] {
+        let p = root().join("tests/programs/soundness").join(name);
+        let src = p.to_str().unwrap();
+        for seed in 1..=8 {
+            let out = dir.path().join(format!("{name}-{seed}"));
+            let o = out.to_str().unwrap();
+            let seed = seed.to_string();
+            cairn(&[
+                "gen", src, "--out", o, "--time", "10s", "--goals", "error", "--seed", &seed,
+            ]);
+            let s = summary(&out);
+            assert_eq!(
+                s["goals"]["unreachable"], 0,
+                "{name} seed {seed}: {}",
+                s["goals"]
+            );
+            assert_eq!(
+                s["goals"]["covered"], 1,
+                "{name} seed {seed}: {}",
+                s["goals"]
+            );
+        }
+    }
+    // An array of size 0 is no fault.
+    let p = root().join("tests/programs/soundness/vla_size.c");
+    let o = Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args(["run", p.to_str().unwrap(), "--inputs", "0", "--json"])
+        .output()
+        .unwrap();
+    let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(r["exit_code"], 0, "{r}");
+    assert!(r["fault"].is_null(), "{r}");
+}

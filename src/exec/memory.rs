@@ -274,6 +274,13 @@ impl Memory {
         Ok(base)
     }
 
+    /// The most bytes `alloca` can allocate now without overflowing the stack.
+    pub fn alloca_room(&self, align: u32) -> u64 {
+        let base = self.stack_next.div_ceil((align as u64).max(16)) * (align as u64).max(16);
+        let limit = STACK_BASE + self.stack_size.min(STACK_END - STACK_BASE);
+        limit.saturating_sub(base).saturating_sub(16)
+    }
+
     /// Reserves `bytes` of stack with no object in them: a frame's native overhead (return
     /// address, saved registers, spill slots). Popped with the frame's objects.
     pub fn reserve_frame(&mut self, bytes: u64) -> R<()> {

@@ -910,7 +910,8 @@ impl Shadow<'_> {
                     let pool = &mut *self.pool;
                     let z = pool.constant(*w, 0);
                     let nz = pool.cmp(IPred::Ne, sb, z);
-                    self.check(v, site, nz);
+                    let divisor = v.reg(rb, *b) & (u64::MAX >> (64 - *w as u32));
+                    self.check(v, site, nz, divisor != 0);
                 }
                 let (x, y) = (self.reg_expr(v, rb, *a, *w), self.reg_expr(v, rb, *b, *w));
                 let e = self.pool.bin(*op, *w, x, y);
@@ -1202,16 +1203,34 @@ impl Shadow<'_> {
                 let e = self.pool.fcmp(*pred, x, y);
                 self.set_reg(rb, *dst, e);
             }
-            Inst::Alloca { dst, .. } => {
+            Inst::Alloca {
+                dst,
+                elem_size,
+                count,
+                align,
+            } => {
+                // A variable-length array sized by an input overflows the stack for some
+                // sizes: which ones is part of the path condition.
+                let sc = self.reg(rb, *count);
+                if sc != NONE && *elem_size > 0 {
+                    let w = self.pool.width(sc);
+                    let most = v.mem.alloca_room(*align) / elem_size;
+                    if w >= 64 || most < 1u64 << w {
+                        let m = self.pool.constant(w, most);
+                        let fits = self.pool.cmp(IPred::Ule, sc, m);
+                        self.check(v, site, fits, v.reg(rb, *count) <= most);
+                    }
+                }
                 self.set_reg(rb, *dst, NONE);
             }
             _ => {}
         }
     }
 
-    /// Records a check that held on this run (`ok`) with its violation as the alternative, so
-    /// that search can look for the input that breaks it (a crash is a test too).
-    fn check(&mut self, v: &View, site: (FuncId, BlockId), ok: ExprId) {
+    /// Records a check (`ok`, which `holds` on this run or else faults it) with its violation
+    /// as the alternative, so that search can look for the input that breaks it (a crash is a
+    /// test too), or, from a faulting run, for one that passes.
+    fn check(&mut self, v: &View, site: (FuncId, BlockId), ok: ExprId, holds: bool) {
         if self.pool.as_const(ok).is_some()
             || !self.opaque_frames.is_empty()
             || self.indeterminate(ok)
@@ -1227,7 +1246,7 @@ impl Shadow<'_> {
         self.path.push(BranchRecord {
             func: site.0,
             block: site.1,
-            taken: 0,
+            taken: if holds { 0 } else { 1 },
             outcomes: vec![(ok, NO_GOAL, site.1), (bad, NO_GOAL, site.1)],
             ctx,
             step: v.steps,
@@ -1255,7 +1274,7 @@ impl Shadow<'_> {
         let off = pool.bin(BinOp::Sub, w, addr_e, b);
         let last = pool.constant(w, size - n as u64);
         let ok = pool.cmp(IPred::Ule, off, last);
-        self.check(v, site, ok);
+        self.check(v, site, ok, addr - base <= size - n as u64);
     }
 
     /// A load through a symbolic pointer: an if-then-else over the elements of the object.

@@ -256,7 +256,17 @@ unsafe fn seed_indeterminate_locals(ctx: LLVMContextRef, m: LLVMModuleRef) {
             };
             while !i.is_null() {
                 let next = LLVMGetNextInstruction(i);
-                if !LLVMIsAAllocaInst(i).is_null() {
+                // One element: a variable-length array (`alloca i32, i32 %n`) is no scalar,
+                // and may have no element to seed.
+                let count = if LLVMIsAAllocaInst(i).is_null() {
+                    std::ptr::null_mut()
+                } else {
+                    LLVMGetOperand(i, 0)
+                };
+                let single = !count.is_null()
+                    && !LLVMIsAConstantInt(count).is_null()
+                    && LLVMConstIntGetZExtValue(count) == 1;
+                if single {
                     let ty = LLVMGetAllocatedType(i);
                     if let Some(name) = scalar_name(ty) {
                         let fname = CString::new(format!("{INDETERMINATE}{name}")).unwrap();
