@@ -2,7 +2,7 @@
 """Runs `cairn prove --goals error` on every SV-COMP task of one or more directories and
 prints a table: per task the expected unreach-call verdict, what Cairn decided, and the time.
 
-Usage: python3 scripts/sv_table.py [--cairn PATH] [--time 60] DIR...
+Usage: python3 scripts/sv_table.py [--cairn PATH] [--time 60] [--mc-only] DIR...
 
 Each DIR holds task definitions (`*.yml`, SV-COMP format 2.0: `input_files`, the
 `unreach-call.prp` property's `expected_verdict`, `options: data_model`) beside their sources.
@@ -40,11 +40,11 @@ def parse_task(path):
     }
 
 
-def run(cairn, task, seconds):
+def run(cairn, task, seconds, mc_only):
     with tempfile.TemporaryDirectory(prefix="cairn-sv-") as out:
         start = time.time()
         cmd = [cairn, "prove", task["source"], "--goals", "error", "--time", f"{seconds}s",
-               "--data-model", task["data_model"], "--out", out]
+               "--data-model", task["data_model"], "--out", out] + (["--mc-only"] if mc_only else [])
         try:
             p = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds * 3 + 30)
         except subprocess.TimeoutExpired:
@@ -56,7 +56,10 @@ def run(cairn, task, seconds):
             return "error", elapsed, p.stderr.strip().splitlines()[-1:] or [""]
         g = s["goals"]
         mc = s.get("mc") or {}
-        how = "invariant" if mc.get("proved_by_invariant") else "ARG"
+        if s.get("proofs", {}).get("exhaustive"):
+            how = "exhaustive"
+        else:
+            how = "invariant" if mc.get("proved_by_invariant") else "ARG"
         if g["total"] > 0 and g["unreachable"] == g["total"]:
             return f"proven ({how})", elapsed, ""
         if g["covered"] > 0:
@@ -69,6 +72,8 @@ def main():
     ap.add_argument("--cairn", default=os.path.join(os.path.dirname(__file__), "..", "target",
                                                     "release", "cairn"))
     ap.add_argument("--time", type=int, default=60)
+    ap.add_argument("--mc-only", action="store_true",
+                    help="the model checker alone (no exhaustive path exploration)")
     ap.add_argument("dirs", nargs="+")
     a = ap.parse_args()
     rows = []
@@ -79,7 +84,7 @@ def main():
             task = parse_task(os.path.join(d, name))
             if task is None or not os.path.exists(task["source"]):
                 continue
-            result, secs, note = run(a.cairn, task, a.time)
+            result, secs, note = run(a.cairn, task, a.time, a.mc_only)
             rows.append((os.path.basename(d.rstrip("/")), name[:-4], task["verdict"], result,
                          secs, note))
             print(f"{rows[-1][0]:<13} {rows[-1][1]:<48} {str(task['verdict']).lower():<6} "

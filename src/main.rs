@@ -168,6 +168,9 @@ impl Strategy {
     }
 }
 
+/// Instruction limit per run of test generation.
+const DEFAULT_MAX_STEPS: u64 = 10_000_000;
+
 #[derive(Subcommand)]
 enum Cmd {
     /// Print Cairn IR of a program.
@@ -235,7 +238,7 @@ enum Cmd {
         #[arg(long)]
         max_iterations: Option<u64>,
         /// Instruction limit per run.
-        #[arg(long, default_value_t = 10_000_000, value_parser = parse_steps)]
+        #[arg(long, default_value_t = DEFAULT_MAX_STEPS, value_parser = parse_steps)]
         max_steps: u64,
         #[command(flatten)]
         limits: Limits,
@@ -287,7 +290,8 @@ enum Cmd {
         #[command(flatten)]
         front: Front,
     },
-    /// Decide goals with the model checker: covered (with a test), unreachable, or unknown.
+    /// Decide goals with the model checker and exhaustive path exploration: covered (with a
+    /// test), unreachable, or unknown.
     Prove {
         #[arg(required = true)]
         files: Vec<PathBuf>,
@@ -302,6 +306,9 @@ enum Cmd {
         /// Write the final abstract reachability graph as Graphviz DOT.
         #[arg(long)]
         arg: Option<PathBuf>,
+        /// The model checker alone, without exhaustive path exploration.
+        #[arg(long)]
+        mc_only: bool,
         #[command(flatten)]
         limits: Limits,
         #[command(flatten)]
@@ -885,6 +892,7 @@ fn real_main(cli: Cli) -> Result<i32> {
             mut goals,
             property,
             arg,
+            mc_only,
             limits,
             mut front,
         } => {
@@ -894,7 +902,13 @@ fn real_main(cli: Cli) -> Result<i32> {
             let mut s = session(&p, &files, &out, time, goals, &limits, None, None)?;
             let mut mc = cairn::driver::prove::ModelChecking::new(&s)?;
             progress_bar(&mut s);
-            let stats = cairn::driver::generate::run(&mut s, &mut mc)?;
+            let stats = if mc_only {
+                cairn::driver::generate::run(&mut s, &mut mc)?
+            } else {
+                let cfg = s.run_config(&limits.config(DEFAULT_MAX_STEPS));
+                let mut provers = cairn::driver::prove::provers(&s, &mut mc, &cfg)?;
+                cairn::driver::generate::run(&mut s, &mut provers)?
+            };
             s.end_progress();
             if let (Some(path), Some(dot)) = (arg, mc.arg_dot(&s)) {
                 std::fs::write(&path, dot)?;

@@ -122,6 +122,7 @@ fn proofs_are_never_contradicted_by_tests() {
             proof.to_str().unwrap(),
             "--time",
             "5s",
+            "--mc-only",
         ]);
         assert!(
             o.status.success(),
@@ -245,6 +246,7 @@ fn model_checker_explains_what_escapes() {
             out.to_str().unwrap(),
             "--time",
             "5s",
+            "--mc-only",
         ]);
         assert!(
             o.status.success(),

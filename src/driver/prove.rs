@@ -1,7 +1,8 @@
 //! The model checker as a technique of a session: proofs and tests into the shared ledger.
 
+use crate::driver::concolic::{Concolic, SolverOptions};
 use crate::driver::session::Session;
-use crate::driver::technique::Technique;
+use crate::driver::technique::{Alternate, Technique};
 use crate::mc::arg::{Arg, McConfig, ModelChecker};
 use crate::mc::model::Model;
 use std::time::{Duration, Instant};
@@ -26,6 +27,24 @@ pub fn static_check(s: &mut Session) -> anyhow::Result<usize> {
         }
     }
     Ok(n)
+}
+
+/// What `cairn prove` runs: the model checker, in turns with exhaustive path exploration — the
+/// concolic engine, whose execution tree, once exhausted and exact, proves every goal no test
+/// covered. Exploration decides bounded programs (constant loop bounds, fixed-size arrays) that
+/// the checker's memory abstraction cannot, and goes first: it is done with them at once.
+pub fn provers<'a>(
+    s: &Session,
+    mc: &'a mut ModelChecking<'_>,
+    cfg: &crate::exec::Config,
+) -> anyhow::Result<Alternate<'a>> {
+    let strategy = crate::search::by_name("expectation").expect("the default strategy");
+    let explore = Concolic::new(s, strategy, 0, cfg, &SolverOptions::default())?;
+    let first = (s.budget.time / 16).max(Duration::from_millis(500));
+    Ok(Alternate::new(
+        vec![(Box::new(explore), 0.25), (Box::new(mc), 0.75)],
+        first,
+    ))
 }
 
 /// Coverage-driven CEGAR model checking. Predicates found in one run are kept for the next.

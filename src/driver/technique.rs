@@ -28,6 +28,29 @@ pub trait Technique {
     fn stats(&self) -> serde_json::Map<String, serde_json::Value>;
 }
 
+/// A technique lent to a composition, so that its owner can read it afterwards (`prove`
+/// writes the model checker's graph).
+impl<T: Technique + ?Sized> Technique for &mut T {
+    fn name(&self) -> &'static str {
+        (**self).name()
+    }
+    fn run(&mut self, s: &mut Session, until: Instant) -> anyhow::Result<()> {
+        (**self).run(s, until)
+    }
+    fn finished(&self) -> bool {
+        (**self).finished()
+    }
+    fn learning(&self) -> bool {
+        (**self).learning()
+    }
+    fn min_turn(&self) -> Duration {
+        (**self).min_turn()
+    }
+    fn stats(&self) -> serde_json::Map<String, serde_json::Value> {
+        (**self).stats()
+    }
+}
+
 /// Techniques taking turns. Each round gives every unfinished part its share of a slice, and
 /// the slice grows geometrically, so short rounds catch easy goals and long ones deep goals.
 /// A part that decided nothing in its turn (and learned nothing it could decide with later)

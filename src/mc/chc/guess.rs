@@ -63,7 +63,12 @@ pub struct Progress {
     sampled: bool,
 }
 
-const LEVELS: [Level; 3] = [Level::Plain, Level::UnderGuards, Level::UnderSigns];
+const LEVELS: [Level; 4] = [
+    Level::Plain,
+    Level::UnderGuards,
+    Level::UnderSigns,
+    Level::Differences,
+];
 
 impl Progress {
     /// Every level has been tried (on the relations of the last call).
@@ -136,7 +141,8 @@ pub fn invariants(
             }
             None => {
                 let mut cands = candidates(horn, mc, &progress.samples, level);
-                for cs in cands.iter_mut() {
+                // (The differences' level tries the plain facts again, see `candidates`.)
+                for cs in cands.iter_mut().filter(|_| level != Level::Differences) {
                     cs.retain(|c| !progress.tried.contains(c));
                 }
                 let tried: Vec<ExprId> = cands.iter().flatten().copied().collect();
@@ -205,12 +211,13 @@ fn contradicted(
 }
 
 /// How much to guess: plain facts, then facts under the guards of the loop, then under
-/// the signs of its variables.
+/// the signs of its variables, then bounds on differences.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Level {
     Plain,
     UnderGuards,
     UnderSigns,
+    Differences,
 }
 
 /// The pool's variable id of model variable `v`.
@@ -454,6 +461,16 @@ fn candidates(
             continue;
         }
         let args = &horn.args[n];
+        if level == Level::Differences {
+            // With the plain facts again: those that need a difference bound to be
+            // inductive (`1 <= l` while `l + 1` might wrap) were dropped before.
+            let all: Vec<usize> = (0..samples[n].len()).collect();
+            let mut out = differences(mc, args, &samples[n], &consts);
+            out.extend(facts(mc, args, &samples[n], &all, Some(&consts)));
+            out.truncate(MAX_CANDIDATES);
+            cands[n] = out;
+            continue;
+        }
         let ids: Vec<u32> = args.iter().map(|v| pool_id(mc, *v)).collect();
         let all: Vec<usize> = (0..samples[n].len()).collect();
         let base = facts(mc, args, &samples[n], &all, Some(&consts));
@@ -496,6 +513,30 @@ fn candidates(
                 conds.push(c);
             }
         }
+        let signs = conds.len();
+        // Guards of the clauses entering the relation, over arguments the clause leaves
+        // unchanged: they hold on arrival (`j < 3*i` at the inner loop's head), and often
+        // after (candidates only, not split on).
+        for c in horn.clauses.iter().filter(|c| c.head == Head::Node(n)) {
+            let assigned: HashSet<u32> = c
+                .effect
+                .assigns
+                .iter()
+                .map(|(v, _)| pool_id(mc, *v))
+                .collect();
+            for g in mc.model.pool.reachable(&c.effect.guards) {
+                if !matches!(mc.model.pool.node(g), Node::Cmp { .. }) || conds.contains(&g) {
+                    continue;
+                }
+                let vars = mc.model.pool.vars_of(g);
+                if vars
+                    .iter()
+                    .all(|id| arg_set.contains(id) && !assigned.contains(id))
+                {
+                    conds.push(g);
+                }
+            }
+        }
         let truth = |mc: &mut ModelChecker, e: ExprId, s: &Vec<u64>| -> bool {
             let vals: HashMap<u32, u64> = ids.iter().copied().zip(s.iter().copied()).collect();
             let mut memo = HashMap::new();
@@ -523,7 +564,8 @@ fn candidates(
         let splits: Vec<usize> = match level {
             Level::Plain => vec![],
             Level::UnderGuards => (0..guards).collect(),
-            Level::UnderSigns => (guards..conds.len()).collect(),
+            Level::UnderSigns => (guards..signs).collect(),
+            Level::Differences => unreachable!(),
         };
         for k in splits {
             let p = conds[k];
@@ -695,6 +737,48 @@ fn facts(
             rhs = mc.model.pool.bin(BinOp::Sub, w, rhs, k);
             let e = mc.model.pool.cmp(IPred::Eq, lhs, rhs);
             push(mc, e);
+        }
+    }
+    out
+}
+
+/// Differences of two arguments against the nearest constants outside the samples' range
+/// (`l - k <= 1000000`: a bound that keeps `l + 1` from wrapping while k grows). A level of
+/// their own: subtractions make Houdini's bit-vector checks much slower.
+fn differences(
+    mc: &mut ModelChecker,
+    args: &[u32],
+    samples: &[Vec<u64>],
+    consts: &BTreeSet<(u8, u64)>,
+) -> Vec<ExprId> {
+    let mut out = vec![];
+    let widths: Vec<u8> = args.iter().map(|v| mc.model.var_width(*v)).collect();
+    for i in 0..args.len() {
+        for j in i + 1..args.len() {
+            let w = widths[i];
+            if w <= 1 || widths[j] != w {
+                continue;
+            }
+            let diffs = samples.iter().map(|s| signed(s[i], w) - signed(s[j], w));
+            let (lo, hi) = (diffs.clone().min().unwrap_or(0), diffs.max().unwrap_or(0));
+            let ks = consts
+                .iter()
+                .filter(|(kw, _)| *kw == w)
+                .map(|(_, k)| signed(*k, w))
+                .filter(|k| *k != 0);
+            let above = ks.clone().filter(|k| *k >= hi).min();
+            let below = ks.filter(|k| *k <= lo).max();
+            let (x, y) = (mc.model.var_expr(args[i]), mc.model.var_expr(args[j]));
+            let d = mc.model.pool.bin(BinOp::Sub, w, x, y);
+            for (k, pred) in [(above, IPred::Sle), (below, IPred::Sge)] {
+                if let Some(k) = k {
+                    let kx = mc.model.pool.constant(w, k as u64);
+                    let e = mc.model.pool.cmp(pred, d, kx);
+                    if mc.model.pool.as_const(e).is_none() && !out.contains(&e) {
+                        out.push(e);
+                    }
+                }
+            }
         }
     }
     out
