@@ -303,7 +303,8 @@ enum Cmd {
         goals: Option<GoalSet>,
         #[arg(long, value_name = "FILE.prp")]
         property: Option<PathBuf>,
-        /// Write the final abstract reachability graph as Graphviz DOT.
+        /// Write the final abstract reachability graph as Graphviz DOT (the model checker then
+        /// takes the first turn).
         #[arg(long)]
         arg: Option<PathBuf>,
         /// The model checker alone, without exhaustive path exploration.
@@ -906,7 +907,7 @@ fn real_main(cli: Cli) -> Result<i32> {
                 cairn::driver::generate::run(&mut s, &mut mc)?
             } else {
                 let cfg = s.run_config(&limits.config(DEFAULT_MAX_STEPS));
-                let mut provers = cairn::driver::prove::provers(&s, &mut mc, &cfg)?;
+                let mut provers = cairn::driver::prove::provers(&s, &mut mc, &cfg, arg.is_some())?;
                 cairn::driver::generate::run(&mut s, &mut provers)?
             };
             s.end_progress();

@@ -32,19 +32,25 @@ pub fn static_check(s: &mut Session) -> anyhow::Result<usize> {
 /// What `cairn prove` runs: the model checker, in turns with exhaustive path exploration — the
 /// concolic engine, whose execution tree, once exhausted and exact, proves every goal no test
 /// covered. Exploration decides bounded programs (constant loop bounds, fixed-size arrays) that
-/// the checker's memory abstraction cannot, and goes first: it is done with them at once.
+/// the checker's memory abstraction cannot, and goes first (it is done with them at once)
+/// unless the caller wants the checker's graph (`checker_first`).
 pub fn provers<'a>(
     s: &Session,
     mc: &'a mut ModelChecking<'_>,
     cfg: &crate::exec::Config,
+    checker_first: bool,
 ) -> anyhow::Result<Alternate<'a>> {
     let strategy = crate::search::by_name("expectation").expect("the default strategy");
     let explore = Concolic::new(s, strategy, 0, cfg, &SolverOptions::default())?;
     let first = (s.budget.time / 16).max(Duration::from_millis(500));
-    Ok(Alternate::new(
-        vec![(Box::new(explore), 0.25), (Box::new(mc), 0.75)],
-        first,
-    ))
+    let explore: (Box<dyn Technique + 'a>, f64) = (Box::new(explore), 0.25);
+    let check: (Box<dyn Technique + 'a>, f64) = (Box::new(mc), 0.75);
+    let parts = if checker_first {
+        vec![check, explore]
+    } else {
+        vec![explore, check]
+    };
+    Ok(Alternate::new(parts, first))
 }
 
 /// Coverage-driven CEGAR model checking. Predicates found in one run are kept for the next.
