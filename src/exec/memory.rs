@@ -255,14 +255,13 @@ impl Memory {
     }
 
     pub fn alloca(&mut self, size: u64, align: u32) -> R<u64> {
-        let a = (align as u64).max(16);
-        let base = self.stack_next.div_ceil(a) * a;
-        let end = base.checked_add(size).and_then(|e| e.checked_add(16));
-        if end.is_none_or(|e| e > STACK_BASE + self.stack_size.min(STACK_END - STACK_BASE)) {
-            return Err(MemFault::StackOverflow);
+        match self.alloca_room(align) {
+            Some(room) if size <= room => {}
+            _ => return Err(MemFault::StackOverflow),
         }
         self.charge(size, true)?;
-        self.stack_next = end.unwrap();
+        let base = self.stack_top(align);
+        self.stack_next = base + size + 16;
         self.stack.push(Object {
             base,
             data: vec![0; size as usize],
@@ -274,18 +273,29 @@ impl Memory {
         Ok(base)
     }
 
-    /// The most bytes `alloca` can allocate now without overflowing the stack.
-    pub fn alloca_room(&self, align: u32) -> u64 {
-        let base = self.stack_next.div_ceil((align as u64).max(16)) * (align as u64).max(16);
-        let limit = STACK_BASE + self.stack_size.min(STACK_END - STACK_BASE);
-        limit.saturating_sub(base).saturating_sub(16)
+    /// The most bytes `alloca` can allocate now without overflowing the stack (None: not even
+    /// an empty object fits). The shadow records the same bound as the path's decision.
+    pub fn alloca_room(&self, align: u32) -> Option<u64> {
+        self.stack_limit()
+            .checked_sub(self.stack_top(align))?
+            .checked_sub(16)
+    }
+
+    /// Where the next stack object of alignment `align` starts.
+    fn stack_top(&self, align: u32) -> u64 {
+        let a = (align as u64).max(16);
+        self.stack_next.div_ceil(a) * a
+    }
+
+    fn stack_limit(&self) -> u64 {
+        STACK_BASE + self.stack_size.min(STACK_END - STACK_BASE)
     }
 
     /// Reserves `bytes` of stack with no object in them: a frame's native overhead (return
     /// address, saved registers, spill slots). Popped with the frame's objects.
     pub fn reserve_frame(&mut self, bytes: u64) -> R<()> {
-        let base = self.stack_next.div_ceil(16) * 16;
-        if base + bytes > STACK_BASE + self.stack_size.min(STACK_END - STACK_BASE) {
+        let base = self.stack_top(16);
+        if base + bytes > self.stack_limit() {
             return Err(MemFault::StackOverflow);
         }
         self.charge(0, true)?;

@@ -1212,9 +1212,11 @@ impl Shadow<'_> {
                 // A variable-length array sized by an input overflows the stack for some
                 // sizes: which ones is part of the path condition.
                 let sc = self.reg(rb, *count);
-                if sc != NONE && *elem_size > 0 {
+                // (With no room at all it faults whatever the size: nothing to decide.)
+                let room = v.mem.alloca_room(*align);
+                if let Some(room) = room.filter(|_| sc != NONE && *elem_size > 0) {
                     let w = self.pool.width(sc);
-                    let most = v.mem.alloca_room(*align) / elem_size;
+                    let most = room / elem_size;
                     if w >= 64 || most < 1u64 << w {
                         let m = self.pool.constant(w, most);
                         let fits = self.pool.cmp(IPred::Ule, sc, m);

@@ -461,19 +461,18 @@ fn candidates(
             continue;
         }
         let args = &horn.args[n];
+        let all: Vec<usize> = (0..samples[n].len()).collect();
+        let base = facts(mc, args, &samples[n], &all, Some(&consts));
         if level == Level::Differences {
             // With the plain facts again: those that need a difference bound to be
             // inductive (`1 <= l` while `l + 1` might wrap) were dropped before.
-            let all: Vec<usize> = (0..samples[n].len()).collect();
             let mut out = differences(mc, args, &samples[n], &consts);
-            out.extend(facts(mc, args, &samples[n], &all, Some(&consts)));
+            out.extend(base);
             out.truncate(MAX_CANDIDATES);
             cands[n] = out;
             continue;
         }
         let ids: Vec<u32> = args.iter().map(|v| pool_id(mc, *v)).collect();
-        let all: Vec<usize> = (0..samples[n].len()).collect();
-        let base = facts(mc, args, &samples[n], &all, Some(&consts));
         let mut out: Vec<ExprId> = base.clone();
         // The same facts where one condition holds: guards of the clauses leaving the
         // relation (over its arguments only), and the sign of each argument.
