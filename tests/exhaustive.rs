@@ -189,12 +189,13 @@ fn indeterminate_values_withhold_proofs() {
 }
 
 /// Faults that depend on inputs (a stack overflow by an input-sized array, a division by an
-/// input) are decisions of the path: whatever the first input, the error behind them is
-/// reached, never proven unreachable.
+/// input) and callees chosen by an input (a function pointer from a table) are decisions of
+/// the path: whatever the first input, the error behind them is reached, never proven
+/// unreachable.
 #[test]
 fn input_dependent_faults_are_decisions() {
     let dir = tmp("exhaustive-faults");
-    for name in ["vla_size.c", "fault_first.c"] {
+    for name in ["vla_size.c", "fault_first.c", "fptr_choice.c"] {
         let p = root().join("tests/programs/soundness").join(name);
         let src = p.to_str().unwrap();
         for seed in 1..=8 {

@@ -899,6 +899,21 @@ impl Shadow<'_> {
         let (rb, site) = (at.rb, (at.func, at.block));
         let pb = v.ptr_bits;
         match inst {
+            Inst::Call {
+                callee: Callee::Indirect(r),
+                ..
+            } => {
+                // A function pointer computed from inputs: which function runs is a decision
+                // (the other callees are alternatives to explore).
+                let e = self.reg(rb, *r);
+                if e != NONE {
+                    let pool = &mut *self.pool;
+                    let w = pool.width(e);
+                    let now = pool.constant(w, super::ops::mask(v.reg(rb, *r), w as u32));
+                    let same = pool.cmp(IPred::Eq, e, now);
+                    self.check(v, site, same, true);
+                }
+            }
             Inst::Bin { op, w, dst, a, b } => {
                 let (sa, sb) = (self.reg(rb, *a), self.reg(rb, *b));
                 if sa == NONE && sb == NONE {
