@@ -18,6 +18,8 @@ const PROGRAM_RAISED_SIGNALS: &[u64] = &[1, 2, 3, 6, 10, 12, 15];
 pub struct Escapes {
     /// Functions whose address is taken.
     pub escaping: BTreeSet<FuncId>,
+    /// External functions (no body) whose address is taken.
+    pub escaping_externs: BTreeSet<u32>,
     /// Escaping functions that may run at any moment, with the reason.
     pub asynchronous: BTreeMap<FuncId, String>,
     /// Set when an asynchronous start cannot be attributed to a function (then every escaping
@@ -50,6 +52,16 @@ pub fn func_at(m: &Module, a: u64) -> Option<FuncId> {
     ((i as usize) < m.functions.len()).then_some(i as FuncId)
 }
 
+/// The external function whose address is `a` (externs follow the functions).
+pub fn extern_at(m: &Module, a: u64) -> Option<u32> {
+    if a < layout::FUNC_BASE || (a - layout::FUNC_BASE) % 16 != 0 {
+        return None;
+    }
+    let i = ((a - layout::FUNC_BASE) / 16) as usize;
+    let e = i.checked_sub(m.functions.len())?;
+    (e < m.externs.len()).then_some(e as u32)
+}
+
 /// Name of the callee of a call instruction (program, runtime or external function).
 pub fn callee_name<'m>(m: &'m Module, i: &Inst) -> Option<&'m str> {
     match i {
@@ -72,12 +84,17 @@ fn call_args(i: &Inst) -> &[Val] {
 /// Escaping and asynchronous functions of `m`.
 pub fn escapes(m: &Module) -> Escapes {
     let mut e = Escapes::default();
+    let taken = |e: &mut Escapes, a: u64| {
+        if let Some(t) = func_at(m, a) {
+            e.escaping.insert(t);
+        } else if let Some(x) = extern_at(m, a) {
+            e.escaping_externs.insert(x);
+        }
+    };
     for f in &m.functions {
         for (r, v) in f.reg_init.iter().enumerate() {
             if constant(f, r as Reg).is_some() {
-                if let Some(t) = func_at(m, *v) {
-                    e.escaping.insert(t);
-                }
+                taken(&mut e, *v);
             }
         }
     }
@@ -86,9 +103,7 @@ pub fn escapes(m: &Module) -> Escapes {
         for c in g.init.chunks(pb) {
             let mut b = [0u8; 8];
             b[..c.len()].copy_from_slice(c);
-            if let Some(t) = func_at(m, u64::from_le_bytes(b)) {
-                e.escaping.insert(t);
-            }
+            taken(&mut e, u64::from_le_bytes(b));
         }
     }
     let arg_const = |f: &Function, a: Option<&Val>| match a {

@@ -94,6 +94,10 @@ pub struct Model<'m> {
     callback_writes: Vec<u64>,
     /// Functions that make indirect calls or call unknown external functions.
     calls_back: HashSet<FuncId>,
+    /// Why escaping functions may run outside the model's calls (then no goal in them is
+    /// provable); None in a closed world, where indirect calls enter the escaping functions
+    /// they may reach.
+    pub open_world: Option<String>,
     /// Unit mode: the entry is not `main`, constructors are not explored.
     unit: bool,
     /// What the model gives up on, for the summary.
@@ -174,6 +178,7 @@ impl<'m> Model<'m> {
             escapes: crate::analysis::escape::escapes(m),
             callback_writes: vec![],
             calls_back: HashSet::new(),
+            open_world: Some("not analysed yet".into()),
             unit,
             notes: vec![],
             summarized: HashSet::new(),
@@ -187,6 +192,14 @@ impl<'m> Model<'m> {
             .filter(|f| is_runtime(m, f) && !STARTUP.contains(&f.name.as_str()))
             .map(|f| f.id)
             .collect();
+        model.open_world = model.find_open_world();
+        if let Some(why) = &model.open_world {
+            if !model.escapes.escaping.is_empty() {
+                model.notes.push(format!(
+                    "calls through function pointers are not followed: {why}"
+                ));
+            }
+        }
         model.find_tracked_globals();
         model.find_escape_effects();
         model.find_unprovable();
@@ -391,10 +404,11 @@ impl<'m> Model<'m> {
                         callee: Callee::Func(t),
                         ..
                     } => cs.push(*t),
-                    Inst::Call { .. } => back = true,
-                    Inst::CallExtern { ext, .. } => {
-                        back |= matches!(self.exts[*ext as usize], Ext::Unknown(_));
+                    Inst::Call { args, .. } if self.open_world.is_none() => {
+                        cs.extend(self.indirect_candidates(args.len()))
                     }
+                    Inst::Call { .. } => back = true,
+                    Inst::CallExtern { ext, .. } => back |= self.may_call_back(*ext),
                     _ => {}
                 }
             }
@@ -402,6 +416,83 @@ impl<'m> Model<'m> {
             calls_back.push(back);
         }
         (callees, calls_back)
+    }
+
+    /// An external function that may call program functions: one Cairn has no model of (input
+    /// functions excepted).
+    fn may_call_back(&self, ext: u32) -> bool {
+        matches!(&self.exts[ext as usize], Ext::Unknown(n) if !n.starts_with("__VERIFIER_nondet_"))
+    }
+
+    /// Why an escaping function may run where the model does not call it (None: only the
+    /// program's indirect calls reach them, and the model follows those). Threads and system
+    /// signals run them at any moment; external functions without a model, or library code
+    /// the model summarizes, may call them back; the address of an external function makes
+    /// an indirect call leave the model.
+    fn find_open_world(&self) -> Option<String> {
+        let m = self.m;
+        let name = |f: FuncId| &m.functions[f as usize].name;
+        if let Some((f, why)) = self.escapes.asynchronous.iter().next() {
+            return Some(format!("`{}` is {why}", name(*f)));
+        }
+        if self.escapes.uses_threads {
+            return Some("the program starts threads".into());
+        }
+        if let Some(x) = self.escapes.escaping_externs.first() {
+            return Some(format!(
+                "the address of the external function `{}` is taken",
+                m.externs[*x as usize].name
+            ));
+        }
+        let (callees, back) = self.call_graph();
+        // Library functions the program calls, directly or through a pointer.
+        let mut library: Vec<FuncId> = self
+            .escapes
+            .escaping
+            .iter()
+            .copied()
+            .filter(|t| self.summarized.contains(t))
+            .collect();
+        for f in m
+            .functions
+            .iter()
+            .filter(|f| !self.summarized.contains(&f.id))
+        {
+            for i in f.blocks.iter().flat_map(|b| &b.insts) {
+                match i {
+                    Inst::CallExtern { ext, .. } if self.may_call_back(*ext) => {
+                        return Some(format!(
+                            "`{}` calls `{}`, which Cairn has no model of",
+                            f.name, m.externs[*ext as usize].name
+                        ));
+                    }
+                    Inst::Call {
+                        callee: Callee::Func(t),
+                        ..
+                    } if self.summarized.contains(t) => library.push(*t),
+                    _ => {}
+                }
+            }
+        }
+        // Library code that calls a function pointer (qsort, raise) runs callbacks the model
+        // does not see.
+        for t in library {
+            let mut seen = HashSet::new();
+            let mut stack = vec![t];
+            while let Some(g) = stack.pop() {
+                if !seen.insert(g) {
+                    continue;
+                }
+                if back[g as usize] {
+                    return Some(format!(
+                        "library function `{}` may call a function pointer",
+                        name(t)
+                    ));
+                }
+                stack.extend(callees[g as usize].iter().copied());
+            }
+        }
+        None
     }
 
     /// Every function `roots` may run: direct callees, and every escaping function where an
@@ -480,12 +571,14 @@ impl<'m> Model<'m> {
         let cg = self.call_graph();
         let callees = &cg.0;
         let mut roots: Vec<(FuncId, String)> = vec![];
-        for &f in &self.escapes.escaping {
+        let open = self.open_world.is_some();
+        for &f in self.escapes.escaping.iter().filter(|_| open) {
             let why = match self.escapes.asynchronous.get(&f) {
                 Some(r) => format!("`{}` is {r}", m.functions[f as usize].name),
                 None => format!(
-                    "the address of `{}` is taken: library code or a function pointer may call it",
-                    m.functions[f as usize].name
+                    "the address of `{}` is taken and {}",
+                    m.functions[f as usize].name,
+                    self.open_world.as_deref().unwrap_or_default()
                 ),
             };
             roots.push((f, why));
@@ -752,6 +845,93 @@ impl<'m> Model<'m> {
         self.reg_var(f, u32::MAX - 1, w)
     }
 
+    /// The call of program function `t` from `loc` after the segment `ex`: entered when it is
+    /// explored, else its result and what it may write are havoc.
+    fn enter_call(
+        &mut self,
+        loc: Loc,
+        t: FuncId,
+        args: &[Val],
+        ret: &Option<Val>,
+        site: u32,
+        mut exv: SegExec,
+    ) -> Transition {
+        let m = self.m;
+        let ex = &mut exv;
+        let ret_to = Loc {
+            ip: loc.ip + 1,
+            ..loc
+        };
+        let tf = &m.functions[t as usize];
+        let error_site = crate::analysis::goals::is_error_function(&tf.name).then_some(site);
+        if error_site.is_some() || tf.name == "__cairn_exit" {
+            return Transition {
+                effect: exv.finish(),
+                next: Next::End,
+                goal: None,
+                error_site,
+            };
+        }
+        // Inline program functions that are neither library code nor recursive.
+        if !tf.blocks.is_empty()
+            && !self.summarized.contains(&t)
+            && !self.unprovable_funcs.contains(&t)
+        {
+            for (i, p) in tf.params.iter().enumerate() {
+                if let (Val::Reg(pr, pt), Some(a)) = (p, args.get(i)) {
+                    let pv = self.reg_var(t, *pr, pt.bits_with(self.ptr_bits) as u8);
+                    let e = match a {
+                        Val::Reg(r, ty) => self.read(loc.func, *r, *ty, ex),
+                        Val::Agg(..) => self.havoc(ex, pv, None),
+                    };
+                    self.set(ex, pv, e);
+                }
+            }
+            // Varargs of the callee and its aggregate parameters are havoc when read.
+            return Transition {
+                effect: exv.finish(),
+                next: Next::Call { callee: t, ret_to },
+                goal: None,
+                error_site: None,
+            };
+        }
+        // Summarized or unprovable: havoc the result and what it may write.
+        if let Some(ws) = self.writes.get(&t).cloned() {
+            for a in ws {
+                if let Some(v) = self.global_cell(a) {
+                    let h = self.havoc(ex, v, None);
+                    self.set(ex, v, h);
+                }
+            }
+        } else {
+            self.havoc_all_tracked(ex);
+        }
+        if let Some(Val::Reg(d, t)) = ret {
+            let dv = self.reg_var(loc.func, *d, t.bits_with(self.ptr_bits) as u8);
+            let h = self.havoc(ex, dv, None);
+            self.set(ex, dv, h);
+        }
+        Transition {
+            effect: exv.finish(),
+            next: Next::Goto(ret_to),
+            goal: None,
+            error_site: None,
+        }
+    }
+
+    /// Escaping program functions an indirect call with `nargs` arguments may reach.
+    fn indirect_candidates(&self, nargs: usize) -> Vec<FuncId> {
+        self.escapes
+            .escaping
+            .iter()
+            .copied()
+            .filter(|&t| {
+                let f = &self.m.functions[t as usize];
+                f.params.len() == nargs || (f.is_var_arg && f.params.len() <= nargs)
+            })
+            .collect()
+    }
+
     fn call_transitions(&mut self, loc: Loc, inst: &Inst) -> Vec<Transition> {
         let m = self.m;
         let ret_to = Loc {
@@ -796,55 +976,33 @@ impl<'m> Model<'m> {
                 error_site,
             }];
         }
-        // Inline program functions that are neither library code nor recursive.
         if let Some(t) = target {
-            let tf = &m.functions[t as usize];
-            if !tf.blocks.is_empty()
-                && !self.summarized.contains(&t)
-                && !self.unprovable_funcs.contains(&t)
-            {
-                for (i, p) in tf.params.iter().enumerate() {
-                    if let (Val::Reg(pr, pt), Some(a)) = (p, args.get(i)) {
-                        let pv = self.reg_var(t, *pr, pt.bits_with(self.ptr_bits) as u8);
-                        let e = match a {
-                            Val::Reg(r, ty) => self.read(loc.func, *r, *ty, ex),
-                            Val::Agg(..) => self.havoc(ex, pv, None),
-                        };
-                        self.set(ex, pv, e);
-                    }
-                }
-                // Varargs of the callee and its aggregate parameters are havoc when read.
-                return vec![Transition {
-                    effect: std::mem::take(ex).finish(),
-                    next: Next::Call { callee: t, ret_to },
-                    goal: None,
-                    error_site: None,
-                }];
-            }
-            // Summarized or unprovable: havoc the result and what it may write.
-            if let Some(ws) = self.writes.get(&t).cloned() {
-                for a in ws {
-                    if let Some(v) = self.global_cell(a) {
-                        let h = self.havoc(ex, v, None);
-                        self.set(ex, v, h);
-                    }
-                }
-            } else {
-                self.havoc_all_tracked(ex);
-            }
-            if let Some(Val::Reg(d, t)) = ret {
-                let dv = self.reg_var(loc.func, *d, t.bits_with(self.ptr_bits) as u8);
-                let h = self.havoc(ex, dv, None);
-                self.set(ex, dv, h);
-            }
-            return vec![Transition {
-                effect: std::mem::take(ex).finish(),
-                next: Next::Goto(ret_to),
-                goal: None,
-                error_site: None,
-            }];
+            return vec![self.enter_call(loc, t, args, ret, site, exv)];
         }
-        // Indirect calls: havoc everything tracked (the callee is unprovable anyway).
+        // Indirect calls in a closed world: the callee is one of the escaping functions that
+        // take as many arguments (calling through a pointer of another parameter count is
+        // undefined behaviour); a pointer to no function faults, ending the path.
+        if let (
+            Inst::Call {
+                callee: Callee::Indirect(r),
+                ..
+            },
+            None,
+        ) = (inst, &self.open_world)
+        {
+            let fp = self.read(loc.func, *r, Ty::Ptr, ex);
+            let mut out = vec![];
+            for t in self.indirect_candidates(args.len()) {
+                let mut e = ex.clone();
+                let a = self.pool.constant(self.ptr_bits as u8, func_addr(t));
+                let is_t = self.pool.cmp(IPred::Eq, fp, a);
+                e.guards.push(is_t);
+                out.push(self.enter_call(loc, t, args, ret, site, e));
+            }
+            return out;
+        }
+        // Indirect calls in an open world: havoc everything tracked (escaping callees are
+        // unprovable).
         if let Inst::Call {
             callee: Callee::Indirect(_),
             ..
@@ -1206,6 +1364,11 @@ impl SegExec {
 
 fn is_call(i: &Inst) -> bool {
     matches!(i, Inst::Call { .. } | Inst::CallExtern { .. })
+}
+
+/// The address of program function `f`.
+fn func_addr(f: FuncId) -> u64 {
+    crate::ir::layout::FUNC_BASE + 16 * f as u64
 }
 
 fn is_runtime(m: &Module, f: &Function) -> bool {

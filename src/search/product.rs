@@ -238,8 +238,27 @@ impl Observer for ProductTracker {
             }
             let s = t.cur.unwrap();
             let ret_to = Loc { ip: l.ip + 1, ..l };
-            match &t.monitor.succ[s as usize][..] {
-                [(0, to, _)] => {
+            let succ = &t.monitor.succ[s as usize];
+            // An indirect call has a transition per possible callee: take the one into the
+            // function this run calls.
+            let entry = match call.target {
+                crate::exec::observer::Target::Func(f) => Some(Loc {
+                    func: f,
+                    block: 0,
+                    ip: 0,
+                }),
+                _ => None,
+            };
+            let into: Vec<_> = succ
+                .iter()
+                .filter(|(_, to, _)| Some(t.monitor.locs[*to as usize]) == entry)
+                .collect();
+            if succ.len() > 1 && into.len() == 1 {
+                t.cur = Some(into[0].1);
+                continue;
+            }
+            match &succ[..] {
+                [(_, to, _)] => {
                     let tl = t.monitor.locs[*to as usize];
                     t.cur = Some(*to);
                     if t.monitor.terminal[*to as usize] {
