@@ -145,11 +145,18 @@ pub struct ModelChecker<'m> {
     pub last_build: Duration,
     /// The last run's ARG was complete and its certificate accepted.
     pub last_certified: bool,
-    /// Runs in a row in which the Horn-clause prover proved nothing: its share halves with each
-    /// (down to a quarter: its invariants may need more time than the first turns had).
+    /// Runs in a row in which the Horn-clause prover proved nothing though it had its time: its
+    /// share halves with each (down to a quarter: its invariants may need more time than the
+    /// first turns had).
     chc_misses: i32,
     /// The Horn-clause prover's last call ran out of time with goals left it might prove.
     pub chc_cut: bool,
+    /// The least time a Spacer query gets (doubled each time one is cut by its share, up to
+    /// `MAX_SPACER_FLOOR`): Spacer does not resume, so on a loaded machine equal slices of
+    /// short turns would never give one query the time it needs.
+    pub spacer_floor: Duration,
+    /// When the session's budget ends (no query outlasts it).
+    pub session_end: Option<Instant>,
     /// Per goal: refinements its paths triggered and the predicates they added.
     goal_refinements: HashMap<usize, (u64, usize)>,
     /// Per goal decided here: how, and when (seconds after `started`).
@@ -182,6 +189,8 @@ impl<'m> ModelChecker<'m> {
             last_certified: false,
             chc_misses: 0,
             chc_cut: false,
+            spacer_floor: Duration::from_millis(250),
+            session_end: None,
             goal_refinements: HashMap::new(),
             decided: HashMap::new(),
             started: Instant::now(),
@@ -1119,6 +1128,7 @@ impl<'m> ModelChecker<'m> {
     pub fn run(&mut self, s: &mut Session) -> anyhow::Result<Arg> {
         let goals = s.goals.clone();
         let start = Instant::now();
+        self.session_end = Some(s.start + s.budget.time);
         self.deferred = 0;
         self.started = start;
         let total = self.cfg.time;
@@ -1195,6 +1205,9 @@ impl<'m> ModelChecker<'m> {
             let r = super::certify::check_arg(self, &arg, (t + budget).min(session_end));
             self.stats.certificate_time_s += t.elapsed().as_secs_f64();
             if let Err(e) = &r {
+                if std::env::var_os("CAIRN_DEBUG_MC").is_some() {
+                    eprintln!("ARG certificate rejected: {e}");
+                }
                 self.stats.certificate_failures += 1;
                 self.stats.notes.push(format!(
                     "ARG certificate rejected ({e}): its proofs are dropped"
@@ -1217,8 +1230,12 @@ impl<'m> ModelChecker<'m> {
             let share = if self.deferred == 0 { 1.0 } else { chc_share };
             self.run_chc(s, &goals, left.mul_f64(share), false)?;
         }
+        // A prover cut short by the clock has not missed: on a loaded machine its share must
+        // not shrink, or it never gets the time it needs.
         self.chc_misses = if self.stats.proved_by_invariant > by_invariant {
             0
+        } else if self.chc_cut {
+            self.chc_misses
         } else {
             self.chc_misses + 1
         };

@@ -488,6 +488,9 @@ pub struct Outcome {
     pub cut: bool,
 }
 
+/// The most a Spacer query's floor grows to (see `ModelChecker::spacer_floor`).
+const MAX_SPACER_FLOOR: Duration = Duration::from_secs(4);
+
 /// Tries to prove `targets` unreachable within `time`: first all at once, then one by one
 /// while time remains; each query on the integer encoding first, then on bit-vectors.
 pub fn prove(
@@ -569,8 +572,14 @@ pub fn prove(
             if left.is_zero() {
                 break;
             }
-            // An equal share of what is left for each remaining encoding.
-            let share = left / (encodings.len() - k) as u32;
+            // An equal share of what is left for each remaining encoding, at least the floor
+            // (a query cut short proves nothing), never past the session's end.
+            let room = mc
+                .session_end
+                .map_or(left, |e| e.saturating_duration_since(Instant::now()));
+            let share = (left / (encodings.len() - k) as u32)
+                .max(mc.spacer_floor)
+                .min(room.max(left));
             out.queries += 1;
             let asked = Instant::now();
             match solve(&horn, mc, goals, enc, share) {
@@ -608,7 +617,11 @@ pub fn prove(
                 Verdict::Unknown(why) => {
                     // Interrupted at the end of its share (Z3 4.8.12 then says "ok" or
                     // "canceled"): more time may prove it.
-                    out.cut |= asked.elapsed() + Duration::from_millis(50) >= share;
+                    let cut = asked.elapsed() + Duration::from_millis(50) >= share;
+                    out.cut |= cut;
+                    if cut {
+                        mc.spacer_floor = (mc.spacer_floor * 2).min(MAX_SPACER_FLOOR);
+                    }
                     if !why.is_empty() && !why.contains("canceled") {
                         let note = format!("Spacer ({enc:?}): {why}");
                         if !out.notes.contains(&note) {
