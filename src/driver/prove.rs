@@ -92,6 +92,10 @@ impl<'p> ModelChecking<'p> {
     pub fn cegar_first(&mut self) {
         self.mc.cfg.chc_first = false;
         self.mc.cfg.certify_always = true;
+        // A monitor needs a complete ARG: loop templates multiply the predicates on loop
+        // paths until no turn completes one (mixed.c: 700+ predicates, never a monitor; 130
+        // without). Loop facts are left to the Horn-clause prover.
+        self.mc.cfg.loop_templates = false;
     }
 
     /// Adds the guards of the open branch goals (and their preconditions) to the abstraction,

@@ -115,6 +115,9 @@ pub struct McConfig {
     pub chc_first: bool,
     /// Check every complete ARG, also one that proves nothing (a monitor is built from it).
     pub certify_always: bool,
+    /// Refinements on paths through loops add bounds of the loop counters against every
+    /// program constant (loop proofs need them; they multiply the predicates on loop paths).
+    pub loop_templates: bool,
 }
 
 impl Default for McConfig {
@@ -127,6 +130,7 @@ impl Default for McConfig {
             query_timeout: Duration::from_secs(5),
             chc_first: true,
             certify_always: false,
+            loop_templates: true,
         }
     }
 }
@@ -963,8 +967,12 @@ impl<'m> ModelChecker<'m> {
                             }
                             Answer::Unsat => {
                                 let added = if Instant::now() < deadline {
-                                    self.loop_templates(&arg, c)
-                                        + self.refine(&arg, c, &guards, &origin)
+                                    let templates = if self.cfg.loop_templates {
+                                        self.loop_templates(&arg, c)
+                                    } else {
+                                        0
+                                    };
+                                    templates + self.refine(&arg, c, &guards, &origin)
                                 } else {
                                     0
                                 };
