@@ -114,6 +114,16 @@ pub struct Model<'m> {
 /// destructors and `exit` (which runs the atexit handlers and destructors).
 const STARTUP: &[&str] = &["__cairn_start", "__cairn_ctors", "__cairn_dtors", "exit"];
 
+/// Library functions that install signal handlers.
+const INSTALLS_HANDLER: &[&str] = &[
+    "signal",
+    "sigaction",
+    "sigset",
+    "bsd_signal",
+    "sysv_signal",
+    "__sysv_signal",
+];
+
 fn is_terminating(name: &str) -> bool {
     matches!(
         name,
@@ -464,6 +474,18 @@ impl<'m> Model<'m> {
                         return Some(format!(
                             "`{}` calls `{}`, which Cairn has no model of",
                             f.name, m.externs[*ext as usize].name
+                        ));
+                    }
+                    Inst::Call {
+                        callee: Callee::Func(t),
+                        ..
+                    } if INSTALLS_HANDLER.contains(&name(*t).as_str()) => {
+                        // A handler runs at any raise, kill or abort (an abort ends the
+                        // model's path, natively the handler runs first).
+                        return Some(format!(
+                            "`{}` installs a signal handler (`{}`)",
+                            f.name,
+                            name(*t)
                         ));
                     }
                     Inst::Call {
