@@ -228,3 +228,42 @@ fn input_dependent_faults_are_decisions() {
     assert_eq!(r["exit_code"], 0, "{r}");
     assert!(r["fault"].is_null(), "{r}");
 }
+
+/// In unit mode the harness returns the entry's value from `main`, so natively `exit` then runs
+/// the atexit handlers the entry registered and the destructors: the interpreter runs them too
+/// (their branches are covered and replay natively), and no prover claims them unreachable.
+#[test]
+fn unit_mode_runs_exit_handlers_after_the_entry() {
+    let dir = tmp("exhaustive-unit-exit");
+    let p = root().join("tests/programs/soundness/unit_exit_handlers.c");
+    let src = p.to_str().unwrap();
+    let out = dir.path().join("gen");
+    let o = out.to_str().unwrap();
+    cairn(&["gen", src, "--entry", "setup", "--out", o, "--time", "10s"]);
+    let s = summary(&out);
+    assert_eq!(s["goals"]["covered"], 4, "{}", s["goals"]);
+    let r = Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args(["replay", src, o])
+        .output()
+        .unwrap();
+    assert!(
+        r.status.success() && !String::from_utf8_lossy(&r.stderr).contains("MISMATCH"),
+        "{}{}",
+        String::from_utf8_lossy(&r.stdout),
+        String::from_utf8_lossy(&r.stderr)
+    );
+    let proof = dir.path().join("mc");
+    let o = proof.to_str().unwrap();
+    cairn(&[
+        "prove",
+        src,
+        "--entry",
+        "setup",
+        "--out",
+        o,
+        "--time",
+        "5s",
+        "--mc-only",
+    ]);
+    assert_eq!(summary(&proof)["goals"]["unreachable"], 0);
+}

@@ -213,6 +213,9 @@ pub struct Machine<'m> {
     check_at: u64,
     /// How a unit-mode entry function is called.
     pub unit: super::Unit,
+    /// Unit mode: the runtime's `exit`, run once the entry returns (the harness returns the
+    /// entry's value from `main`, so natively exit runs the atexit handlers and destructors).
+    exit_after_entry: Option<FuncId>,
 }
 
 impl<'m> Machine<'m> {
@@ -251,6 +254,7 @@ impl<'m> Machine<'m> {
             obs: None,
             check_at,
             unit: super::Unit::default(),
+            exit_after_entry: None,
         };
         clib::init(&mut m);
         m
@@ -404,6 +408,9 @@ impl<'m> Machine<'m> {
             }
         }
         let unit = !matches!(f.name.as_str(), "main" | "__cairn_start");
+        if unit {
+            self.exit_after_entry = self.module.func_by_name.get("exit").copied();
+        }
         self.push_frame(fid, &args, None)?;
         // Unit mode: constructors run first, as before the harness's `main` natively.
         match self.module.func_by_name.get("__cairn_ctors") {
@@ -1052,6 +1059,11 @@ impl<'m> Machine<'m> {
                             _ => 0,
                         };
                         self.libc.entry_ret = clib::scalar_of(&rv);
+                        if let Some(x) = self.exit_after_entry.take() {
+                            let status = VarArg::Scalar(self.libc.main_ret as u64, Ty::Int(32));
+                            self.push_frame(x, &[status], None)?;
+                            return Ok(true);
+                        }
                         return Ok(false);
                     }
                     if let Some(rv) = rv {

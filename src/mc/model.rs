@@ -448,6 +448,11 @@ impl<'m> Model<'m> {
         if self.escapes.uses_threads {
             return Some("the program starts threads".into());
         }
+        if self.unit {
+            // The model ends when the entry returns; natively exit then runs the atexit
+            // handlers it registered.
+            return Some("in unit mode, atexit handlers run after the entry returns".into());
+        }
         if let Some(x) = self.escapes.escaping_externs.first() {
             return Some(format!(
                 "the address of the external function `{}` is taken",
@@ -636,12 +641,17 @@ impl<'m> Model<'m> {
         for (f, cs) in callees.iter().enumerate() {
             let lib =
                 self.summarized.contains(&(f as FuncId)) && reachable.contains(&(f as FuncId));
-            let ctors = self.unit && m.functions[f].name == "__cairn_ctors";
+            // In unit mode the harness's exit runs destructors after the entry returns.
+            let ctors = self.unit
+                && matches!(
+                    m.functions[f].name.as_str(),
+                    "__cairn_ctors" | "__cairn_dtors"
+                );
             if lib || ctors {
                 for c in cs {
                     if !self.summarized.contains(c) {
                         let why = if ctors {
-                            "constructor (not explored in unit mode)".to_string()
+                            "constructor or destructor (not explored in unit mode)".to_string()
                         } else {
                             format!("called by library code (`{}`)", m.functions[f].name)
                         };
