@@ -43,22 +43,23 @@ pub fn constant(f: &Function, r: Reg) -> Option<u64> {
     f.reg_init.get(r as usize).copied()
 }
 
-/// The function whose address is `a`.
-pub fn func_at(m: &Module, a: u64) -> Option<FuncId> {
-    if a < layout::FUNC_BASE || (a - layout::FUNC_BASE) % 16 != 0 {
-        return None;
-    }
-    let i = (a - layout::FUNC_BASE) / 16;
-    ((i as usize) < m.functions.len()).then_some(i as FuncId)
+/// The position of the code at address `a` among the functions followed by the externs (the
+/// lowering gives each a 16-byte slot from `FUNC_BASE`).
+fn code_index(a: u64) -> Option<usize> {
+    let off = a.checked_sub(layout::FUNC_BASE)?;
+    (off % 16 == 0).then_some((off / 16) as usize)
 }
 
-/// The external function whose address is `a` (externs follow the functions).
+/// The function whose address is `a`.
+pub fn func_at(m: &Module, a: u64) -> Option<FuncId> {
+    code_index(a)
+        .filter(|&i| i < m.functions.len())
+        .map(|i| i as FuncId)
+}
+
+/// The external function whose address is `a`.
 pub fn extern_at(m: &Module, a: u64) -> Option<u32> {
-    if a < layout::FUNC_BASE || (a - layout::FUNC_BASE) % 16 != 0 {
-        return None;
-    }
-    let i = ((a - layout::FUNC_BASE) / 16) as usize;
-    let e = i.checked_sub(m.functions.len())?;
+    let e = code_index(a)?.checked_sub(m.functions.len())?;
     (e < m.externs.len()).then_some(e as u32)
 }
 

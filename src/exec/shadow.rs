@@ -925,7 +925,7 @@ impl Shadow<'_> {
                     let pool = &mut *self.pool;
                     let z = pool.constant(*w, 0);
                     let nz = pool.cmp(IPred::Ne, sb, z);
-                    let divisor = v.reg(rb, *b) & (u64::MAX >> (64 - *w as u32));
+                    let divisor = super::ops::mask(v.reg(rb, *b), *w as u32);
                     self.check(v, site, nz, divisor != 0);
                 }
                 let (x, y) = (self.reg_expr(v, rb, *a, *w), self.reg_expr(v, rb, *b, *w));

@@ -988,28 +988,21 @@ impl<'m> Model<'m> {
             } => (None, args, ret, *site),
             _ => unreachable!(),
         };
+        if let Some(t) = target {
+            return vec![self.enter_call(loc, t, args, ret, site, exv)];
+        }
         let name: &str = match inst {
-            Inst::Call {
-                callee: Callee::Func(t),
-                ..
-            } => &m.functions[*t as usize].name,
             Inst::CallExtern { ext, .. } => &m.externs[*ext as usize].name,
             _ => "",
         };
         let error_site = crate::analysis::goals::is_error_function(name).then_some(site);
-        if error_site.is_some()
-            || (target.is_none() && is_terminating(name))
-            || name == "__cairn_exit"
-        {
+        if error_site.is_some() || is_terminating(name) {
             return vec![Transition {
                 effect: Effect::default(),
                 next: Next::End,
                 goal: None,
                 error_site,
             }];
-        }
-        if let Some(t) = target {
-            return vec![self.enter_call(loc, t, args, ret, site, exv)];
         }
         // Indirect calls in a closed world: the callee is one of the escaping functions that
         // take as many arguments (calling through a pointer of another parameter count is
@@ -1026,7 +1019,9 @@ impl<'m> Model<'m> {
             let mut out = vec![];
             for t in self.indirect_candidates(args.len()) {
                 let mut e = ex.clone();
-                let a = self.pool.constant(self.ptr_bits as u8, func_addr(t));
+                let a = self
+                    .pool
+                    .constant(self.ptr_bits as u8, self.m.func_addrs[t as usize]);
                 let is_t = self.pool.cmp(IPred::Eq, fp, a);
                 e.guards.push(is_t);
                 out.push(self.enter_call(loc, t, args, ret, site, e));
@@ -1396,11 +1391,6 @@ impl SegExec {
 
 fn is_call(i: &Inst) -> bool {
     matches!(i, Inst::Call { .. } | Inst::CallExtern { .. })
-}
-
-/// The address of program function `f`.
-fn func_addr(f: FuncId) -> u64 {
-    crate::ir::layout::FUNC_BASE + 16 * f as u64
 }
 
 fn is_runtime(m: &Module, f: &Function) -> bool {

@@ -579,7 +579,10 @@ pub fn prove(
                 .map_or(left, |e| e.saturating_duration_since(Instant::now()));
             let share = (left / (encodings.len() - k) as u32)
                 .max(mc.spacer_floor)
-                .min(room.max(left));
+                .min(room);
+            if share.is_zero() {
+                break;
+            }
             out.queries += 1;
             let asked = Instant::now();
             match solve(&horn, mc, goals, enc, share) {
