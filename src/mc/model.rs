@@ -5,7 +5,8 @@
 //! - scalar SSA registers of every function, exactly, as bit-vectors;
 //! - "tracked" global cells: scalar globals whose address is only ever used directly as the
 //!   address of loads and stores of one type (so nothing can alias them), with their initial
-//!   values;
+//!   values; likewise tracked stack slots, a function's allocas used only that way (locals kept
+//!   in memory, as data-flow testing compiles them), indeterminate when the alloca runs;
 //! - everything else read from memory, floating-point results, aggregates and the results of
 //!   library calls are *havoc* (unconstrained fresh values); stores to untracked memory are
 //!   ignored; inputs are havocs that the test generator maps back to input values;
@@ -34,6 +35,8 @@ pub struct Loc {
 pub enum VarKind {
     Reg(FuncId, Reg),
     Global(u64),
+    /// The value held by a tracked stack slot (the alloca's register) of a function.
+    Slot(FuncId, Reg),
     /// A fresh value created by one effect (an input when `input` is Some).
     Havoc(Option<InputKind>),
 }
@@ -83,6 +86,9 @@ pub struct Model<'m> {
     global_var: HashMap<u64, u32>,
     /// Tracked global cells: address → (type, initial value).
     pub tracked: HashMap<u64, (Ty, u64)>,
+    /// Tracked stack slots: (function, alloca register) → the one type it is accessed as.
+    slots: HashMap<(FuncId, Reg), Ty>,
+    slot_var: HashMap<(FuncId, Reg), u32>,
     is_const: Vec<Vec<bool>>,
     /// Functions whose goals no proof may claim (reachable from havocked calls).
     pub unprovable_funcs: HashSet<FuncId>,
@@ -182,6 +188,8 @@ impl<'m> Model<'m> {
             reg_var: HashMap::new(),
             global_var: HashMap::new(),
             tracked: HashMap::new(),
+            slots: HashMap::new(),
+            slot_var: HashMap::new(),
             is_const,
             unprovable_funcs: HashSet::new(),
             unprovable_why: HashMap::new(),
@@ -211,6 +219,7 @@ impl<'m> Model<'m> {
             }
         }
         model.find_tracked_globals();
+        model.find_tracked_slots();
         model.find_escape_effects();
         model.find_unprovable();
         model.find_summary_writes();
@@ -270,6 +279,30 @@ impl<'m> Model<'m> {
         let v = self.new_var(VarKind::Global(addr), w);
         self.global_var.insert(addr, v);
         Some(v)
+    }
+
+    /// The variable of tracked stack slot `r` of `f`, if it is one accessed as `ty`.
+    fn slot_cell(&mut self, f: FuncId, r: Reg, ty: Ty) -> Option<u32> {
+        if self.slots.get(&(f, r)) != Some(&ty) {
+            return None;
+        }
+        if let Some(&v) = self.slot_var.get(&(f, r)) {
+            return Some(v);
+        }
+        let v = self.new_var(VarKind::Slot(f, r), self.width_of(ty));
+        self.slot_var.insert((f, r), v);
+        Some(v)
+    }
+
+    /// The tracked cell (global or stack slot) a load or store of `ty` at `addr` accesses.
+    fn cell(&mut self, f: FuncId, addr: Reg, ty: Ty) -> Option<u32> {
+        if let Some(a) = self.const_value(f, addr) {
+            return match self.tracked.get(&a) {
+                Some((t, _)) if *t == ty => self.global_cell(a),
+                _ => None,
+            };
+        }
+        self.slot_cell(f, addr, ty)
     }
 
     /// Initial values of tracked globals.
@@ -395,6 +428,62 @@ impl<'m> Model<'m> {
         for (a, n) in &keys {
             if keys.iter().any(|(b, k)| b != a && *b < a + n && *a < b + k) {
                 self.tracked.remove(a);
+            }
+        }
+    }
+
+    /// Allocas of one element whose register is only ever the address of loads and stores of
+    /// one scalar type: nothing else can reach the slot, so it is a variable of its function
+    /// like a register (calls are inlined and recursion is havoc, so activations never overlap).
+    fn find_tracked_slots(&mut self) {
+        for f in &self.m.functions {
+            let mut ty: HashMap<Reg, Option<Ty>> = HashMap::new();
+            for i in f.blocks.iter().flat_map(|b| &b.insts) {
+                if let Inst::Alloca { dst, count, .. } = i {
+                    if self.const_value(f.id, *count) == Some(1) {
+                        ty.insert(*dst, None);
+                    }
+                }
+            }
+            if ty.is_empty() {
+                continue;
+            }
+            let mut escaped: HashSet<Reg> = HashSet::new();
+            for b in &f.blocks {
+                for i in &b.insts {
+                    let (addr, others) = match i {
+                        Inst::Load { addr, ty, .. } => (Some((*addr, *ty)), vec![]),
+                        Inst::Store { addr, ty, val } => (Some((*addr, *ty)), vec![*val]),
+                        Inst::Alloca { .. } => (None, vec![]),
+                        _ => (None, inst_operands(i)),
+                    };
+                    if let Some((a, t)) = addr {
+                        if let Some(seen) = ty.get_mut(&a) {
+                            match seen {
+                                None => *seen = Some(t),
+                                Some(s) if *s == t => {}
+                                _ => {
+                                    escaped.insert(a);
+                                }
+                            }
+                        }
+                    }
+                    escaped.extend(others);
+                }
+                escaped.extend(term_operands(&b.term));
+                for e in edges(&b.term) {
+                    escaped.extend(e.moves.regs.iter().map(|(_, s)| *s));
+                }
+            }
+            for (r, t) in ty {
+                match t {
+                    Some(t)
+                        if !escaped.contains(&r) && !matches!(t, Ty::Agg(_)) && !t.is_float() =>
+                    {
+                        self.slots.insert((f.id, r), t);
+                    }
+                    _ => {}
+                }
             }
         }
     }
@@ -1281,31 +1370,19 @@ impl<'m> Model<'m> {
             Inst::Load { dst, ty, addr } => {
                 let w = ty.bits_with(self.ptr_bits) as u8;
                 let d = self.reg_var(f, *dst, w);
-                let tracked = self
-                    .const_value(f, *addr)
-                    .and_then(|a| self.tracked.get(&a).map(|(t, _)| (a, *t)));
-                let e = match tracked {
-                    Some((a, t)) if t == *ty => {
-                        let v = self.global_cell(a).unwrap();
-                        match ex.assigns.get(&v) {
-                            Some(e) => *e,
-                            None => self.var_expr(v),
-                        }
-                    }
-                    _ => self.fresh(ex, w),
+                let e = match self.cell(f, *addr, *ty) {
+                    Some(v) => match ex.assigns.get(&v) {
+                        Some(e) => *e,
+                        None => self.var_expr(v),
+                    },
+                    None => self.fresh(ex, w),
                 };
                 self.set(ex, d, e);
             }
             Inst::Store { ty, addr, val } => {
-                let tracked = self
-                    .const_value(f, *addr)
-                    .and_then(|a| self.tracked.get(&a).map(|(t, _)| (a, *t)));
-                if let Some((a, t)) = tracked {
-                    if t == *ty {
-                        let v = self.global_cell(a).unwrap();
-                        let e = self.read(f, *val, *ty, ex);
-                        self.set(ex, v, e);
-                    }
+                if let Some(v) = self.cell(f, *addr, *ty) {
+                    let e = self.read(f, *val, *ty, ex);
+                    self.set(ex, v, e);
                 }
             }
             Inst::Intrinsic {
@@ -1337,11 +1414,19 @@ impl<'m> Model<'m> {
                 };
                 self.set(ex, dv, e);
             }
-            Inst::Alloca { dst, .. } => {
-                let d = self.reg_var(f, *dst, pb);
-                let e = self.fresh(ex, pb);
-                self.set(ex, d, e);
-            }
+            Inst::Alloca { dst, .. } => match self.slots.get(&(f, *dst)) {
+                // A new activation's slot holds whatever was on the stack.
+                Some(&t) => {
+                    let v = self.slot_cell(f, *dst, t).unwrap();
+                    let e = self.fresh(ex, self.width_of(t));
+                    self.set(ex, v, e);
+                }
+                None => {
+                    let d = self.reg_var(f, *dst, pb);
+                    let e = self.fresh(ex, pb);
+                    self.set(ex, d, e);
+                }
+            },
             Inst::ExtractValue { dst, ty, .. } => {
                 let w = ty.bits_with(self.ptr_bits) as u8;
                 let d = self.reg_var(f, *dst, w);
