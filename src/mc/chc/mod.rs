@@ -491,6 +491,13 @@ pub struct Outcome {
 /// The most a Spacer query's floor grows to (see `ModelChecker::spacer_floor`).
 const MAX_SPACER_FLOOR: Duration = Duration::from_secs(4);
 
+/// Spacer's encodings, in the order tried: integers (fast, invariants checked for wrapping),
+/// integers with the program's bounds, bit-vectors (exact).
+const ALL: [Encoding; 3] = [Encoding::Int, Encoding::IntBounded, Encoding::BitVec];
+
+/// How long Spacer looks first, before the guessed invariants (see `prove`).
+const PROBE: Duration = Duration::from_millis(300);
+
 /// Tries to prove `targets` unreachable within `time`: first all at once, then one by one
 /// while time remains; each query on the integer encoding first, then on bit-vectors.
 pub fn prove(
@@ -531,6 +538,14 @@ pub fn prove(
     } else {
         Duration::from_secs(1)
     };
+    // Until then, Spacer on integers gets a short look first: guessing takes seconds over
+    // every level, and Spacer settles small state machines (the flag of a def-use pair) in
+    // milliseconds.
+    if !mc.guessed.finished()
+        && attempt(&horn, mc, &wanted, &ALL[..1], PROBE, true, start, &mut out)
+    {
+        return out;
+    }
     let guess_until = start + (time / 2).min(Duration::from_secs(10)).max(floor);
     let mut wanted = wanted;
     let mut progress = std::mem::take(&mut mc.guessed);
@@ -564,82 +579,10 @@ pub fn prove(
         .filter(|g| wanted.contains(g))
         .collect();
     out.cut = !mc.guessed.finished();
-    let mut attempt = |goals: &HashSet<usize>, limit: Duration, out: &mut Outcome| -> bool {
-        let until = Instant::now() + limit;
-        let encodings = [Encoding::Int, Encoding::IntBounded, Encoding::BitVec];
-        for (k, enc) in encodings.into_iter().enumerate() {
-            let left = until.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                break;
-            }
-            // An equal share of what is left for each remaining encoding, at least the floor
-            // (a query cut short proves nothing), never past the session's end.
-            let room = mc
-                .session_end
-                .map_or(left, |e| e.saturating_duration_since(Instant::now()));
-            let share = (left / (encodings.len() - k) as u32)
-                .max(mc.spacer_floor)
-                .min(room);
-            if share.is_zero() {
-                break;
-            }
-            out.queries += 1;
-            let asked = Instant::now();
-            match solve(&horn, mc, goals, enc, share) {
-                Verdict::Safe(inv) => {
-                    let check_until = Instant::now() + limit.max(Duration::from_secs(15));
-                    // Integer invariants often lack the bounds that keep values from
-                    // wrapping: add the bounds that hold (Houdini over the program's
-                    // constants) before the final check.
-                    let quick = (Instant::now() + Duration::from_secs(3)).min(check_until);
-                    let inv =
-                        if enc == Encoding::BitVec || horn.check(mc, &inv, goals, quick).is_ok() {
-                            inv
-                        } else {
-                            horn.with_bounds(mc, &inv, check_until)
-                        };
-                    match horn.check(mc, &inv, goals, check_until) {
-                        Ok(()) => {
-                            let t = start.elapsed().as_secs_f64();
-                            out.proven.extend(goals.iter().map(|g| (*g, t)));
-                            return true;
-                        }
-                        Err(e) => {
-                            out.check_failures += 1;
-                            out.cut |= !e.contains("not implied");
-                            let note = format!("{enc:?} invariant rejected by the check: {e}");
-                            if !out.notes.contains(&note) {
-                                out.notes.push(note);
-                            }
-                        }
-                    }
-                }
-                // Bit-vectors are exact: a goal found reachable there is not worth more time.
-                Verdict::Reachable if enc == Encoding::BitVec => return false,
-                Verdict::Reachable => {}
-                Verdict::Unknown(why) => {
-                    // Interrupted at the end of its share (Z3 4.8.12 then says "ok" or
-                    // "canceled"): more time may prove it.
-                    let cut = asked.elapsed() + Duration::from_millis(50) >= share;
-                    out.cut |= cut;
-                    if cut {
-                        mc.spacer_floor = (mc.spacer_floor * 2).min(MAX_SPACER_FLOOR);
-                    }
-                    if !why.is_empty() && !why.contains("canceled") {
-                        let note = format!("Spacer ({enc:?}): {why}");
-                        if !out.notes.contains(&note) {
-                            out.notes.push(note);
-                        }
-                    }
-                }
-            }
-        }
-        false
-    };
     // All at once with half the time; then each goal with an equal share of what is left.
     let left = deadline.saturating_duration_since(Instant::now());
     let first = if targets.len() == 1 { left } else { left / 2 };
-    if attempt(&wanted, first, &mut out) {
+    if attempt(&horn, mc, &wanted, &ALL, first, false, start, &mut out) {
         return out;
     }
     if targets.len() == 1 || joint_only {
@@ -654,7 +597,105 @@ pub fn prove(
             break;
         }
         let share = left / (n - i) as u32;
-        attempt(&HashSet::from([g]), share, &mut out);
+        attempt(
+            &horn,
+            mc,
+            &HashSet::from([g]),
+            &ALL,
+            share,
+            false,
+            start,
+            &mut out,
+        );
     }
     out
+}
+
+/// One Spacer query on `goals` per encoding of `encodings`, sharing `limit`; true when an
+/// invariant that passed the check proves them all. A `probe` is a short first look: no
+/// floor for its queries, a short check, and being cut short does not raise the floor.
+#[allow(clippy::too_many_arguments)]
+fn attempt(
+    horn: &Horn,
+    mc: &mut ModelChecker,
+    goals: &HashSet<usize>,
+    encodings: &[Encoding],
+    limit: Duration,
+    probe: bool,
+    start: Instant,
+    out: &mut Outcome,
+) -> bool {
+    let until = Instant::now() + limit;
+    for (k, &enc) in encodings.iter().enumerate() {
+        let left = until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            break;
+        }
+        // An equal share of what is left for each remaining encoding, at least the floor
+        // (a query cut short proves nothing), never past the session's end.
+        let room = mc
+            .session_end
+            .map_or(left, |e| e.saturating_duration_since(Instant::now()));
+        let floor = if probe {
+            Duration::ZERO
+        } else {
+            mc.spacer_floor
+        };
+        let share = (left / (encodings.len() - k) as u32).max(floor).min(room);
+        if share.is_zero() {
+            break;
+        }
+        out.queries += 1;
+        let asked = Instant::now();
+        match solve(horn, mc, goals, enc, share) {
+            Verdict::Safe(inv) => {
+                // A probe's invariant gets a short check: the full search comes later.
+                let check_floor = Duration::from_secs(if probe { 1 } else { 15 });
+                let check_until = Instant::now() + limit.max(check_floor);
+                // Integer invariants often lack the bounds that keep values from
+                // wrapping: add the bounds that hold (Houdini over the program's
+                // constants) before the final check.
+                let quick = (Instant::now() + Duration::from_secs(3)).min(check_until);
+                let inv = if enc == Encoding::BitVec || horn.check(mc, &inv, goals, quick).is_ok() {
+                    inv
+                } else {
+                    horn.with_bounds(mc, &inv, check_until)
+                };
+                match horn.check(mc, &inv, goals, check_until) {
+                    Ok(()) => {
+                        let t = start.elapsed().as_secs_f64();
+                        out.proven.extend(goals.iter().map(|g| (*g, t)));
+                        return true;
+                    }
+                    Err(e) => {
+                        out.check_failures += 1;
+                        out.cut |= !e.contains("not implied");
+                        let note = format!("{enc:?} invariant rejected by the check: {e}");
+                        if !out.notes.contains(&note) {
+                            out.notes.push(note);
+                        }
+                    }
+                }
+            }
+            // Bit-vectors are exact: a goal found reachable there is not worth more time.
+            Verdict::Reachable if enc == Encoding::BitVec => return false,
+            Verdict::Reachable => {}
+            Verdict::Unknown(why) => {
+                // Interrupted at the end of its share (Z3 4.8.12 then says "ok" or
+                // "canceled"): more time may prove it.
+                let cut = asked.elapsed() + Duration::from_millis(50) >= share;
+                out.cut |= cut;
+                if cut && !probe {
+                    mc.spacer_floor = (mc.spacer_floor * 2).min(MAX_SPACER_FLOOR);
+                }
+                if !why.is_empty() && !why.contains("canceled") {
+                    let note = format!("Spacer ({enc:?}): {why}");
+                    if !out.notes.contains(&note) {
+                        out.notes.push(note);
+                    }
+                }
+            }
+        }
+    }
+    false
 }
