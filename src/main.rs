@@ -780,7 +780,9 @@ fn real_main(cli: Cli) -> Result<i32> {
                         if let Some(du) = &g.def_use {
                             o["variable"] = du.variable.clone().into();
                             o["def_line"] = du.def_line.into();
+                            o["def_column"] = du.def_column.into();
                             o["use_line"] = du.use_line.into();
+                            o["use_column"] = g.loc.col.into();
                             o["use_kind"] = du.use_kind.into();
                         }
                         o
@@ -790,16 +792,7 @@ fn real_main(cli: Cli) -> Result<i32> {
             } else {
                 for g in list {
                     match &g.def_use {
-                        Some(du) => println!(
-                            "{:4} {}: {} def {} {} {} {}",
-                            g.id,
-                            g.function,
-                            du.variable,
-                            du.def_line,
-                            du.use_kind,
-                            du.use_line,
-                            g.outcome
-                        ),
+                        Some(du) => println!("{:4} {}: {}", g.id, g.function, du.label),
                         None => println!(
                             "{:4} {} {} {}",
                             g.id,

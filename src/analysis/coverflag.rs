@@ -110,6 +110,7 @@ pub fn reduce(
     ] {
         m.globals.push(Global {
             name: name.into(),
+            source_name: None,
             addr,
             size: 1,
             align: 1,

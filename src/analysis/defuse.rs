@@ -27,7 +27,8 @@ pub type InstAt = (FuncId, BlockId, u32);
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Variable {
-    /// Source name (a parameter's slot `x.addr` is `x`; LLVM numbers repeated names: `i1`).
+    /// Source name, from the debug information (two variables may share it: their pairs'
+    /// lines tell them apart).
     pub name: String,
     /// The function owning a local; None for a global.
     pub func: Option<FuncId>,
@@ -169,6 +170,16 @@ fn is_source_name(name: &str) -> bool {
         && (!name.contains('.') || name.ends_with(".addr"))
 }
 
+/// The source variable a stack slot holds: its name in the debug information; without debug
+/// information, LLVM's name of the slot unless it is a compiler temporary.
+fn local_name(f: &Function, slot: Reg) -> Option<String> {
+    if !f.variables.is_empty() {
+        return f.variables.get(&slot).cloned();
+    }
+    let name = f.reg_names.get(slot as usize)?;
+    is_source_name(name).then(|| name.trim_end_matches(".addr").to_string())
+}
+
 impl DefUse {
     /// The def-use pairs of `m`, whose program starts at `entry`.
     pub fn compute(m: &Module, entry: &str) -> DefUse {
@@ -219,14 +230,16 @@ impl DefUse {
                     else {
                         continue;
                     };
-                    let name = f.reg_names.get(*dst as usize).cloned().unwrap_or_default();
                     let one = is_const(f, *count) && f.reg_init[*count as usize] == 1;
-                    if !one || *elem_size > 8 || !is_source_name(&name) {
+                    let Some(name) = local_name(f, *dst) else {
+                        continue;
+                    };
+                    if !one || *elem_size > 8 {
                         continue;
                     }
                     local_regs[f.id as usize].insert(*dst, self.vars.len() as VarId);
                     self.vars.push(Variable {
-                        name: name.trim_end_matches(".addr").to_string(),
+                        name,
                         func: Some(f.id),
                         global: None,
                         reg: Some(*dst),
@@ -237,11 +250,16 @@ impl DefUse {
             }
         }
         for (gi, g) in m.globals.iter().enumerate() {
-            if g.read_only || g.size == 0 || g.size > 8 || !is_source_name(&g.name) {
+            let name = match &g.source_name {
+                Some(n) => n.clone(),
+                None if is_source_name(&g.name) => g.name.clone(),
+                None => continue,
+            };
+            if g.read_only || g.size == 0 || g.size > 8 || g.name.starts_with("__") {
                 continue;
             }
             self.vars.push(Variable {
-                name: g.name.clone(),
+                name,
                 func: None,
                 global: Some(gi as u32),
                 reg: None,
@@ -349,6 +367,9 @@ impl DefUse {
             let indeterminate = indeterminate_values(m, f);
             for (bi, b) in f.blocks.iter().enumerate() {
                 let decider = decider(&b.term);
+                // Loads of a variable on one line with no definition or call in between are
+                // one use (`d * d` reads `d` twice): the last such use of each variable.
+                let mut same_use: HashMap<VarId, UseId> = HashMap::new();
                 for (ii, i) in b.insts.iter().enumerate() {
                     let at = (f.id, bi as BlockId, ii as u32);
                     let loc = b.locs[ii];
@@ -359,6 +380,7 @@ impl DefUse {
                                 // Parameters are stored to their slots at entry, unlocated.
                                 let loc = if loc.line == 0 { f.loc } else { loc };
                                 self.add_def(v, at, loc);
+                                same_use.remove(&v);
                             }
                         }
                         Inst::Load { addr, dst, .. } => {
@@ -371,6 +393,14 @@ impl DefUse {
                                 } else {
                                     vec![]
                                 };
+                                if let Some(&u) = same_use.get(&v) {
+                                    let first = &self.uses[u as usize];
+                                    if first.loc.line == loc.line && first.outcomes == outcomes {
+                                        self.use_at.insert(at, u);
+                                        continue;
+                                    }
+                                }
+                                same_use.insert(v, self.uses.len() as UseId);
                                 self.use_at.insert(at, self.uses.len() as UseId);
                                 self.uses.push(Use {
                                     var: v,
@@ -381,6 +411,7 @@ impl DefUse {
                             }
                         }
                         Inst::Call { args, .. } | Inst::CallExtern { args, .. } => {
+                            same_use.clear();
                             for a in args {
                                 if let Val::Reg(r, _) = a {
                                     if let Some(v) = var_of(self, *r) {
@@ -546,7 +577,8 @@ impl DefUse {
                 let mut cur = block_in[fi][bi].clone();
                 for (ii, i) in b.insts.iter().enumerate() {
                     let at = (fi as FuncId, bi as BlockId, ii as u32);
-                    if let Some(&u) = self.use_at.get(&at) {
+                    let first_load = |u: &&UseId| self.uses[**u as usize].at == at;
+                    if let Some(&u) = self.use_at.get(&at).filter(first_load) {
                         let var = self.uses[u as usize].var;
                         let n = self.uses[u as usize].outcomes.len();
                         for &d in cur.iter().filter(|d| self.defs[**d as usize].var == var) {
@@ -603,26 +635,39 @@ impl DefUse {
         }
     }
 
-    /// `variable def_line -> use_line [outcome]`, for listings.
-    pub fn describe(&self, m: &Module, p: PairId) -> String {
+    /// `variable def LINE c-use LINE` or `... p-use LINE OUTCOME`, for listings; `LINE:COLUMN`
+    /// where the variable has two definitions (uses) on the line.
+    pub fn describe(&self, p: PairId) -> String {
         let p = &self.pairs[p as usize];
         let d = &self.defs[p.def as usize];
         let u = &self.uses[p.use_ as usize];
         let v = &self.vars[u.var as usize];
-        let owner = match v.func {
-            Some(f) => format!("{}:", m.functions[f as usize].name),
-            None => String::new(),
+        // A line is ambiguous when the variable has two definitions (uses) on it.
+        let place = |loc: Loc, shared: bool| match shared {
+            true => format!("{}:{}", loc.line, loc.col),
+            false => loc.line.to_string(),
         };
         let def = match d.site {
             DefSite::Entry => "entry".to_string(),
-            DefSite::At(_) => d.loc.line.to_string(),
+            DefSite::At(_) => place(
+                d.loc,
+                self.defs
+                    .iter()
+                    .any(|o| o.var == d.var && o.loc.line == d.loc.line && o.loc != d.loc),
+            ),
         };
+        let use_ = place(
+            u.loc,
+            self.uses
+                .iter()
+                .any(|o| o.var == u.var && o.loc.line == u.loc.line && o.loc != u.loc),
+        );
         match p.outcome {
             Some(o) => format!(
-                "{owner}{} def {def} p-use {} {}",
-                v.name, u.loc.line, u.outcomes[o as usize]
+                "{} def {def} p-use {use_} {}",
+                v.name, u.outcomes[o as usize]
             ),
-            None => format!("{owner}{} def {def} c-use {}", v.name, u.loc.line),
+            None => format!("{} def {def} c-use {use_}", v.name),
         }
     }
 }

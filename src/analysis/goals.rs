@@ -22,8 +22,13 @@ pub struct DefUseGoal {
     pub pair: u32,
     pub variable: String,
     pub def_line: u32,
+    /// Column of the definition (two definitions may share a line: a `for` header).
+    pub def_column: u32,
     pub use_line: u32,
     pub use_kind: &'static str,
+    /// `variable def L p-use L outcome`, with columns where a line is ambiguous.
+    #[serde(skip)]
+    pub label: String,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -136,7 +141,12 @@ impl Goals {
                         DefSite::Entry => 0,
                         DefSite::At(_) => d.loc.line,
                     },
+                    def_column: match d.site {
+                        DefSite::Entry => 0,
+                        DefSite::At(_) => d.loc.col,
+                    },
                     use_line: u.loc.line,
+                    label: du.describe(i as u32),
                     use_kind: if p.outcome.is_some() {
                         "p-use"
                     } else {

@@ -87,7 +87,17 @@ impl DefUseProving {
             }
         });
         let mut mc = ModelChecking::new(&aux)?;
+        let start = Instant::now();
         mc.run(&mut aux, until)?;
+        if std::env::var_os("CAIRN_DEBUG_DEFUSE").is_some() {
+            eprintln!(
+                "def-use mc: pair {pair} ({}) {:?} in {:.2}s of {:.2}s",
+                du.describe(pair as u32),
+                aux.ledger.status[goal],
+                start.elapsed().as_secs_f64(),
+                time.as_secs_f64()
+            );
+        }
         match &aux.ledger.status[goal] {
             Status::Unreachable(_) => {
                 if s.ledger.status[base + pair] == Status::Unknown {

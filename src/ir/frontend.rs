@@ -1,6 +1,7 @@
 //! The front-end driver: C sources → one LLVM bitcode module (clang-19, llvm-link-19, opt-19).
 
 use super::DataModel;
+use super::debug_names::SourceNames;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -103,12 +104,13 @@ fn run(tool: &str, args: &[String]) -> Result<std::process::Output, FrontendErro
         })
 }
 
-/// Compiles `sources` into a single bitcode file inside `workdir` and returns its path.
+/// Compiles `sources` into a single bitcode file inside `workdir`; returns its path and the
+/// variables' source names.
 pub fn compile_to_bitcode(
     sources: &[PathBuf],
     opts: &CompileOptions,
     workdir: &Path,
-) -> Result<PathBuf, FrontendError> {
+) -> Result<(PathBuf, SourceNames), FrontendError> {
     std::fs::create_dir_all(workdir)?;
     let mut bcs = Vec::new();
     let rt = workdir.join(RUNTIME_FILE);
@@ -156,7 +158,7 @@ pub fn compile_to_bitcode(
     // mem2reg only: it turns scalar locals into SSA values and keeps every source branch.
     let out = workdir.join("final.bc");
     let normalized = workdir.join("normalized.bc");
-    super::normalize::normalize_bitcode(&linked, &normalized).map_err(|e| {
+    let names = super::normalize::normalize_bitcode(&linked, &normalized).map_err(|e| {
         FrontendError::ToolFailed {
             tool: "normalize".into(),
             stderr: e,
@@ -164,7 +166,7 @@ pub fn compile_to_bitcode(
     })?;
     if opts.locals_in_memory {
         std::fs::rename(&normalized, &out)?;
-        return Ok(out);
+        return Ok((out, names));
     }
     let args = vec![
         "-passes=mem2reg".to_string(),
@@ -179,7 +181,7 @@ pub fn compile_to_bitcode(
             stderr: String::from_utf8_lossy(&o.stderr).into(),
         });
     }
-    Ok(out)
+    Ok((out, names))
 }
 
 /// A private temporary directory removed on drop.
@@ -211,6 +213,25 @@ impl Drop for TempDir {
 /// Compiles and lowers C sources into Cairn IR.
 pub fn load(sources: &[PathBuf], opts: &CompileOptions) -> anyhow::Result<super::Module> {
     let tmp = TempDir::new("fe")?;
-    let bc = compile_to_bitcode(sources, opts, tmp.path())?;
-    Ok(super::lower::load_bitcode(&bc, opts.data_model)?)
+    let (bc, names) = compile_to_bitcode(sources, opts, tmp.path())?;
+    let mut m = super::lower::load_bitcode(&bc, opts.data_model)?;
+    name_variables(&mut m, &names);
+    Ok(m)
+}
+
+/// Attaches the source names to the module's stack slots and globals.
+fn name_variables(m: &mut super::Module, names: &SourceNames) {
+    for f in &mut m.functions {
+        for i in f.blocks.iter().flat_map(|b| &b.insts) {
+            if let super::Inst::Alloca { dst, .. } = i {
+                let key = (f.name.clone(), f.reg_names[*dst as usize].clone());
+                if let Some(name) = names.locals.get(&key) {
+                    f.variables.insert(*dst, name.clone());
+                }
+            }
+        }
+    }
+    for g in &mut m.globals {
+        g.source_name = names.globals.get(&g.name).cloned();
+    }
 }

@@ -337,6 +337,7 @@ impl<'a> Lowerer<'a> {
                 );
             self.out.globals.push(Global {
                 name,
+                source_name: None,
                 addr,
                 size,
                 align,
@@ -700,6 +701,7 @@ impl<'a> Lowerer<'a> {
             reg_init,
             agg_init,
             reg_names,
+            variables: HashMap::new(),
             reg_tys,
             undef_regs,
             loc: floc,

@@ -7,6 +7,7 @@
 //! (`{i32, i1}` from overflow intrinsics, struct returns) live in a per-frame byte area at fixed
 //! slot offsets (`AggSlot`), in their memory layout, so they copy like any other value.
 
+pub mod debug_names;
 pub mod frontend;
 pub mod lower;
 pub mod normalize;
@@ -502,6 +503,9 @@ pub struct Function {
     pub agg_init: Vec<u8>,
     /// Source names of registers that LLVM named (debugging aid).
     pub reg_names: Vec<String>,
+    /// Source variables kept in stack slots: the alloca's register → the variable's name from
+    /// the debug information (slots of compiler temporaries have none).
+    pub variables: HashMap<Reg, String>,
     /// Type of each register (`Void` for constants, which are shared across types).
     pub reg_tys: Vec<Ty>,
     /// Registers standing for LLVM `undef`/`poison` operands (an uninitialized local read, say):
@@ -522,6 +526,9 @@ pub struct Extern {
 #[derive(Clone, Debug)]
 pub struct Global {
     pub name: String,
+    /// The name in the source, from the debug information (a static local `count` of `f`
+    /// is the symbol `f.count`); None without it.
+    pub source_name: Option<String>,
     pub addr: u64,
     pub size: u64,
     pub align: u32,

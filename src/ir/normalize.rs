@@ -25,7 +25,11 @@ use std::collections::HashSet;
 use std::ffi::CString;
 use std::path::Path;
 
-pub fn normalize_bitcode(input: &Path, output: &Path) -> Result<(), String> {
+/// Normalises `input` into `output`; returns the variables' source names (`debug_names`).
+pub fn normalize_bitcode(
+    input: &Path,
+    output: &Path,
+) -> Result<super::debug_names::SourceNames, String> {
     unsafe {
         let ctx = LLVMContextCreate();
         let path = CString::new(input.display().to_string()).map_err(|e| e.to_string())?;
@@ -61,6 +65,7 @@ pub fn normalize_bitcode(input: &Path, output: &Path) -> Result<(), String> {
                 LLVMReplaceAllUsesWith(g, new);
             }
         }
+        let names = super::debug_names::read(ctx, m);
         seed_indeterminate_locals(ctx, m);
         define_init_fini(ctx, m, "llvm.global_ctors", "__cairn_ctors", false);
         define_init_fini(ctx, m, "llvm.global_dtors", "__cairn_dtors", true);
@@ -71,8 +76,8 @@ pub fn normalize_bitcode(input: &Path, output: &Path) -> Result<(), String> {
         if rc != 0 {
             return Err(format!("cannot write {}", output.display()));
         }
+        Ok(names)
     }
-    Ok(())
 }
 
 /// Gives `func` (declared by the runtime) a body calling the functions listed in the

@@ -382,6 +382,7 @@ impl SuiteWriter {
                 if let Some(du) = &g.def_use {
                     o["variable"] = json!(du.variable);
                     o["def_line"] = json!(du.def_line);
+                    o["def_column"] = json!(du.def_column);
                     o["use_line"] = json!(du.use_line);
                     o["use_kind"] = json!(du.use_kind);
                     if du.use_kind == "c-use" {

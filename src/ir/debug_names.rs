@@ -1,0 +1,129 @@
+//! Source names of variables, from the debug information (`-g`), through LLVM's C API: the
+//! `llvm` crate's parser does not read debug records. A local's stack slot carries LLVM's value
+//! name, which LLVM makes unique per function (the second `i` is `i1`, a parameter's slot is
+//! `x.addr`, a static local is the global `f.count`); its `llvm.dbg.declare` names the source
+//! variable.
+
+use llvm_sys::core::*;
+use llvm_sys::debuginfo::LLVMDIGlobalVariableExpressionGetVariable;
+use llvm_sys::prelude::*;
+use std::collections::HashMap;
+
+#[derive(Clone, Debug, Default)]
+pub struct SourceNames {
+    /// (function, slot's value name) → source name.
+    pub locals: HashMap<(String, String), String>,
+    /// Global's symbol name → source name.
+    pub globals: HashMap<String, String>,
+}
+
+unsafe fn value_name(v: LLVMValueRef) -> String {
+    unsafe {
+        let mut len = 0usize;
+        let p = LLVMGetValueName2(v, &mut len);
+        if p.is_null() {
+            return String::new();
+        }
+        String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len)).into_owned()
+    }
+}
+
+/// Operands of a metadata node seen as a value (a `ValueAsMetadata` has its value as the one
+/// operand).
+unsafe fn md_operands(v: LLVMValueRef) -> Vec<LLVMValueRef> {
+    unsafe {
+        let n = LLVMGetMDNodeNumOperands(v) as usize;
+        let mut ops = vec![std::ptr::null_mut(); n];
+        if n > 0 {
+            LLVMGetMDNodeOperands(v, ops.as_mut_ptr());
+        }
+        ops
+    }
+}
+
+/// The `name:` of a DIVariable (its operand 1, for locals and globals alike).
+unsafe fn variable_name(var: LLVMValueRef) -> Option<String> {
+    unsafe {
+        let name = *md_operands(var).get(1)?;
+        if name.is_null() {
+            return None;
+        }
+        let mut len = 0u32;
+        let p = LLVMGetMDString(name, &mut len);
+        if p.is_null() {
+            return None;
+        }
+        let bytes = std::slice::from_raw_parts(p as *const u8, len as usize);
+        Some(String::from_utf8_lossy(bytes).into_owned())
+    }
+}
+
+/// Reads the names; converts `m` to debug intrinsics (LLVM 19's records have no C API to read
+/// them), which is also the form the lowering drops.
+pub unsafe fn read(ctx: LLVMContextRef, m: LLVMModuleRef) -> SourceNames {
+    let mut names = SourceNames::default();
+    unsafe {
+        if LLVMIsNewDbgInfoFormat(m) != 0 {
+            LLVMSetIsNewDbgInfoFormat(m, 0);
+        }
+        let mut f = LLVMGetFirstFunction(m);
+        while !f.is_null() {
+            let fname = value_name(f);
+            let mut b = LLVMGetFirstBasicBlock(f);
+            while !b.is_null() {
+                let mut i = LLVMGetFirstInstruction(b);
+                while !i.is_null() {
+                    if let Some((slot, name)) = declared(i) {
+                        names.locals.insert((fname.clone(), slot), name);
+                    }
+                    i = LLVMGetNextInstruction(i);
+                }
+                b = LLVMGetNextBasicBlock(b);
+            }
+            f = LLVMGetNextFunction(f);
+        }
+        let dbg = LLVMGetMDKindIDInContext(ctx, c"dbg".as_ptr(), 3);
+        let mut g = LLVMGetFirstGlobal(m);
+        while !g.is_null() {
+            let mut n = 0usize;
+            let entries = LLVMGlobalCopyAllMetadata(g, &mut n);
+            for k in 0..n as u32 {
+                if LLVMValueMetadataEntriesGetKind(entries, k) != dbg {
+                    continue;
+                }
+                let gve = LLVMValueMetadataEntriesGetMetadata(entries, k);
+                let var = LLVMDIGlobalVariableExpressionGetVariable(gve);
+                if var.is_null() {
+                    continue;
+                }
+                if let Some(name) = variable_name(LLVMMetadataAsValue(ctx, var)) {
+                    names.globals.insert(value_name(g), name);
+                }
+            }
+            if !entries.is_null() {
+                LLVMDisposeValueMetadataEntries(entries);
+            }
+            g = LLVMGetNextGlobal(g);
+        }
+    }
+    names
+}
+
+/// `llvm.dbg.declare(slot, variable, ...)`: the slot's value name and the variable's name.
+unsafe fn declared(i: LLVMValueRef) -> Option<(String, String)> {
+    unsafe {
+        if LLVMIsACallInst(i).is_null() {
+            return None;
+        }
+        let callee = LLVMGetCalledValue(i);
+        if callee.is_null() || value_name(callee) != "llvm.dbg.declare" {
+            return None;
+        }
+        let slot = *md_operands(LLVMGetOperand(i, 0)).first()?;
+        if slot.is_null() || LLVMIsAAllocaInst(slot).is_null() {
+            return None;
+        }
+        let name = variable_name(LLVMGetOperand(i, 1))?;
+        Some((value_name(slot), name))
+    }
+}
