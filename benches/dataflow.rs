@@ -123,6 +123,7 @@ fn run_one(p: &Program, f: &std::path::Path, strategy: &str, seed: u64, time: f6
         },
         tests_only: !with_mc,
         mc_share: 0.5,
+        pair_slices: vec![],
         solver: Default::default(),
         lazy: None,
         jobs: 1,

@@ -228,6 +228,7 @@ fn run_one(
         cfg,
         tests_only: true,
         mc_share: 0.25,
+        pair_slices: vec![],
         jobs: 1,
         solver: Default::default(),
         lazy: None,

@@ -138,6 +138,7 @@ fn run_one(p: &Program, file: &std::path::Path, technique: &str, time: f64, seed
         },
         tests_only: true,
         mc_share: 0.25,
+        pair_slices: vec![],
         jobs: 1,
         solver: Default::default(),
         lazy,

@@ -108,6 +108,7 @@ fn run_one(p: &Program, f: &std::path::Path, strategy: &str, seed: u64, time: f6
         cfg,
         tests_only: true,
         mc_share: 0.25,
+        pair_slices: vec![],
         jobs: 1,
         solver: Default::default(),
         lazy: None,

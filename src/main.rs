@@ -263,6 +263,11 @@ enum Cmd {
         /// The model checker's share of the time when testing and model checking alternate.
         #[arg(long, default_value_t = 0.3, value_parser = parse_share)]
         mc_share: f64,
+        /// Def-use pairs: the model checker's time per pair in each pass over the pairs left,
+        /// in seconds (the paper's ladder is 10,30,90,300; the last repeats). Default: an
+        /// eighth of the budget, at most 10 s, tripling up to 300 s.
+        #[arg(long, value_name = "S,S,...", value_parser = parse_slices)]
+        pair_slices: Option<Slices>,
         /// Workers in parallel (a portfolio of strategies and the model checker sharing one
         /// ledger and output directory); default: the number of cores.
         #[arg(long, default_value_t = default_jobs(), value_parser = parse_jobs)]
@@ -415,6 +420,21 @@ fn parse_duration(s: &str) -> Result<Duration, String> {
         return Err(format!("invalid duration `{s}`: at most a year"));
     }
     Ok(Duration::from_secs_f64(secs))
+}
+
+/// A ladder of time slices (`--pair-slices`).
+#[derive(Clone, Debug)]
+struct Slices(Vec<Duration>);
+
+fn parse_slices(s: &str) -> Result<Slices, String> {
+    let ladder: Result<Vec<Duration>, String> = s
+        .split(',')
+        .map(|x| match x.trim().parse::<f64>() {
+            Ok(v) if v > 0.0 && v.is_finite() => Ok(Duration::from_secs_f64(v)),
+            _ => Err(format!("`{x}` is not a positive number of seconds")),
+        })
+        .collect();
+    Ok(Slices(ladder?))
 }
 
 fn parse_share(s: &str) -> Result<f64, String> {
@@ -926,6 +946,7 @@ fn real_main(cli: Cli) -> Result<i32> {
             prove: _,
             tests_only,
             mc_share,
+            pair_slices,
             jobs,
             shard,
             solver,
@@ -963,6 +984,7 @@ fn real_main(cli: Cli) -> Result<i32> {
                     cfg: s.run_config(&limits.config(max_steps)),
                     tests_only,
                     mc_share,
+                    pair_slices: pair_slices.clone().map(|l| l.0).unwrap_or_default(),
                     jobs,
                     solver: cairn::driver::concolic::SolverOptions {
                         kind: solver,

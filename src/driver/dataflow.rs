@@ -1,8 +1,8 @@
 //! Def-use pairs decided by the model checker: each undecided pair in turn is reduced to a
 //! branch goal of an instrumented copy (`analysis::coverflag`) and model checked with a time
 //! slice; unreachable proves the pair infeasible, reached gives inputs that are run on the real
-//! program (the pair counts as covered only if that run covers it). Slices grow threefold after
-//! each pass over the pairs left (the paper's 10, 30, 90, 300 s ladder, from `first_slice`).
+//! program (the pair counts as covered only if that run covers it). Each pass over the pairs left
+//! takes the next slice of a ladder (the paper's is 10, 30, 90, 300 s).
 
 use crate::analysis::coverflag::{recursive_functions, reduce};
 use crate::driver::ledger::Status;
@@ -21,7 +21,9 @@ use std::time::{Duration, Instant};
 
 pub struct DefUseProving {
     cfg: Config,
-    slice: Duration,
+    /// Slice per pair, pass by pass; the last one repeats.
+    ladder: Vec<Duration>,
+    pass: usize,
     /// Next pair to try in the current pass.
     next: usize,
     pub proved: usize,
@@ -34,10 +36,24 @@ pub struct DefUseProving {
 }
 
 impl DefUseProving {
-    pub fn new(cfg: &Config, first_slice: Duration) -> Self {
+    /// The default ladder for a budget: an eighth of it (at most 10 s: the paper's first
+    /// slice), tripling up to the paper's 300 s.
+    pub fn ladder(budget: Duration) -> Vec<Duration> {
+        let mut slice = (budget / 8).clamp(Duration::from_millis(250), Duration::from_secs(10));
+        let mut ladder = vec![slice];
+        while slice < Duration::from_secs(300) {
+            slice = (slice * 3).min(Duration::from_secs(300));
+            ladder.push(slice);
+        }
+        ladder
+    }
+
+    pub fn new(cfg: &Config, ladder: Vec<Duration>) -> Self {
+        assert!(!ladder.is_empty());
         DefUseProving {
             cfg: cfg.clone(),
-            slice: first_slice,
+            ladder,
+            pass: 0,
             next: 0,
             proved: 0,
             covered: 0,
@@ -46,6 +62,10 @@ impl DefUseProving {
             skip: Default::default(),
             done: false,
         }
+    }
+
+    fn slice(&self) -> Duration {
+        self.ladder[self.pass.min(self.ladder.len() - 1)]
     }
 
     /// Model checks pair `pair` until `until`.
@@ -144,11 +164,11 @@ impl Technique for DefUseProving {
             let Some(&pair) = open.iter().find(|&&p| p >= self.next) else {
                 // A pass is over: the next one gets longer slices.
                 self.next = 0;
-                self.slice = (self.slice * 3).min(Duration::from_secs(300));
+                self.pass += 1;
                 continue;
             };
             self.next = pair + 1;
-            let end = (Instant::now() + self.slice).min(until).min(s.deadline());
+            let end = (Instant::now() + self.slice()).min(until).min(s.deadline());
             self.decide(s, pair, end)?;
         }
         Ok(())
@@ -167,7 +187,7 @@ impl Technique for DefUseProving {
                 "proved_infeasible": self.proved,
                 "covered": self.covered,
                 "not_reducible": self.not_reducible,
-                "slice_s": self.slice.as_secs_f64(),
+                "slice_s": self.slice().as_secs_f64(),
             }),
         );
         m

@@ -26,6 +26,9 @@ pub struct Plan {
     pub tests_only: bool,
     /// The model checker's share of each round when testing and proving alternate.
     pub mc_share: f64,
+    /// Def-use pairs: the model checker's slice per pair in each pass (the last repeats);
+    /// empty: from the budget (`DefUseProving::ladder`).
+    pub pair_slices: Vec<Duration>,
     /// Workers in parallel (`driver::parallel`); 1: this technique alone, on this thread.
     pub jobs: usize,
     /// How concolic search solves path conditions.
@@ -111,8 +114,11 @@ pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Tec
     let first = (s.budget.time / 16).max(Duration::from_millis(500));
     // Def-use pairs go to the model checker one at a time, as cover-flag goals.
     let prover: Box<dyn Technique + 'p> = if s.program.def_use.is_some() {
-        let slice = (s.budget.time / 8).clamp(Duration::from_millis(250), Duration::from_secs(10));
-        Box::new(DefUseProving::new(&plan.cfg, slice))
+        let ladder = match plan.pair_slices.is_empty() {
+            true => DefUseProving::ladder(s.budget.time),
+            false => plan.pair_slices.clone(),
+        };
+        Box::new(DefUseProving::new(&plan.cfg, ladder))
     } else {
         Box::new(ModelChecking::new(s)?)
     };
