@@ -94,11 +94,9 @@ impl DefUseProving {
         };
         let goal = red.goal as usize;
         let mut aux = Session::new(&copy, w, budget, Arc::new(AtomicBool::new(false)));
-        for g in 0..aux.goals.len() {
-            if g != goal {
-                aux.ledger.ignore(g);
-            }
-        }
+        // Only the pair's goal: in the shared ledger (a view's change would not survive its
+        // next refresh, and the checker would spend the slice on the copy's branches).
+        aux.ignore_goals((0..aux.goals.len()).filter(|&g| g != goal));
         let found: Rc<RefCell<Option<Vec<InputValue>>>> = Rc::default();
         let keep = found.clone();
         aux.on_run(move |r| {

@@ -671,6 +671,9 @@ fn attempt(
                         out.check_failures += 1;
                         out.cut |= !e.contains("not implied");
                         let note = format!("{enc:?} invariant rejected by the check: {e}");
+                        if std::env::var_os("CAIRN_DEBUG_CHC").is_some() {
+                            eprintln!("chc {note}");
+                        }
                         if !out.notes.contains(&note) {
                             out.notes.push(note);
                         }
