@@ -383,7 +383,8 @@ impl Horn {
 
 impl Horn {
     /// `inv` strengthened at each relation by the candidate bounds (each argument against
-    /// every constant the clauses compare with) that are inductive together with it: the
+    /// every constant the clauses compare with, and against each other argument) that are
+    /// inductive together with it: the
     /// candidates violated by some clause are dropped until none is (Houdini). Only adds
     /// conjuncts: the result is checked like any invariant.
     pub fn with_bounds(
@@ -415,6 +416,23 @@ impl Horn {
                 for k in ks {
                     for p in [IPred::Sle, IPred::Sge, IPred::Ule] {
                         let c = mc.model.pool.cmp(p, x, k);
+                        if mc.model.pool.as_const(c).is_none() && !cands[n].contains(&c) {
+                            cands[n].push(c);
+                        }
+                    }
+                }
+            }
+            // Counters bounded by the loop's counter (`word <= k`, k <= 10): the bound that
+            // keeps a counter from wrapping is often another variable, not a constant.
+            if args.len() <= MAX_RELATIONAL_ARGS {
+                for &a in args {
+                    for &b in args {
+                        let w = mc.model.var_width(a);
+                        if a == b || w == 1 || mc.model.var_width(b) != w {
+                            continue;
+                        }
+                        let (x, y) = (mc.model.var_expr(a), mc.model.var_expr(b));
+                        let c = mc.model.pool.cmp(IPred::Sle, x, y);
                         if mc.model.pool.as_const(c).is_none() && !cands[n].contains(&c) {
                             cands[n].push(c);
                         }
@@ -494,6 +512,10 @@ const MAX_SPACER_FLOOR: Duration = Duration::from_secs(4);
 /// Spacer's encodings, in the order tried: integers (fast, invariants checked for wrapping),
 /// integers with the program's bounds, bit-vectors (exact).
 const ALL: [Encoding; 3] = [Encoding::Int, Encoding::IntBounded, Encoding::BitVec];
+
+/// Relations with more arguments get no variable-against-variable bounds (their number grows
+/// with the square).
+const MAX_RELATIONAL_ARGS: usize = 24;
 
 /// How long Spacer looks first, before the guessed invariants (see `prove`).
 const PROBE: Duration = Duration::from_millis(300);
