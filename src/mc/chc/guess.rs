@@ -19,6 +19,10 @@ use std::time::{Duration, Instant};
 
 /// Most distinct states kept per relation, and most variables in one affine hull.
 const MAX_SAMPLES: usize = 48;
+/// The least time the first sampling gets (it stops sooner once the walks find nothing new):
+/// on a loaded machine a shorter one missed the states past a loop's midpoint (piecewise.c),
+/// and the candidates that need them came only turns later.
+const FIRST_SAMPLING: Duration = Duration::from_millis(1000);
 /// Pins tried one by one when together they conflict with a clause's guards.
 const MAX_PINS_TRIED: usize = 8;
 /// Walks before the samples may count as enough.
@@ -110,7 +114,7 @@ pub fn invariants(
         // short, so sampling may take a little longer than their share (once: later turns
         // resume from the samples).
         let floor = if progress.calls == 1 {
-            Duration::from_millis(300)
+            FIRST_SAMPLING
         } else {
             Duration::ZERO
         };

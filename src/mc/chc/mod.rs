@@ -568,7 +568,9 @@ pub fn prove(
     {
         return out;
     }
-    let guess_until = start + (time / 2).min(Duration::from_secs(10)).max(floor);
+    // Guessing's share counts from here: the probe must not shorten its sampling, whose
+    // candidates are only as good as the states it saw.
+    let guess_until = Instant::now() + (time / 2).min(Duration::from_secs(10)).max(floor);
     let mut wanted = wanted;
     let mut progress = std::mem::take(&mut mc.guessed);
     let guessed = guess::invariants(&horn, mc, &wanted, guess_until, &mut progress);
