@@ -60,6 +60,9 @@ unsafe fn variable_name(var: LLVMValueRef) -> Option<String> {
 
 /// Reads the names; converts `m` to debug intrinsics (LLVM 19's records have no C API to read
 /// them), which is also the form the lowering drops.
+///
+/// # Safety
+/// `ctx` and `m` must be a live LLVM context and a module created in it.
 pub unsafe fn read(ctx: LLVMContextRef, m: LLVMModuleRef) -> SourceNames {
     let mut names = SourceNames::default();
     unsafe {
