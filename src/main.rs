@@ -265,7 +265,7 @@ enum Cmd {
         mc_share: f64,
         /// Def-use pairs: the model checker's time per pair in each pass over the pairs left,
         /// in seconds (the paper's ladder is 10,30,90,300; the last repeats). Default: an
-        /// eighth of the budget, at most 10 s, tripling up to 300 s.
+        /// eighth of the budget, at most 3 s, tripling up to 300 s.
         #[arg(long, value_name = "S,S,...", value_parser = parse_slices)]
         pair_slices: Option<Slices>,
         /// Workers in parallel (a portfolio of strategies and the model checker sharing one

@@ -417,6 +417,48 @@ fn output_and_memory_floods_stay_under_the_limit() {
     }
 }
 
+/// A search whose tree fills half of Cairn's memory starts afresh instead of ending the run:
+/// the budget is used to its end, under the limit.
+#[test]
+fn a_search_that_fills_the_memory_starts_afresh() {
+    let dir = tmp("rel-wide");
+    let out = dir.path().join("o");
+    let args = [
+        "gen",
+        &prog("wide_paths.c"),
+        "--out",
+        out.to_str().unwrap(),
+        "--time",
+        "8",
+        "--max-memory",
+        "600M",
+        "--jobs",
+        "1",
+    ];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let (code, peak) = wait_with_peak_rss(&mut child);
+    println!(
+        "gen wide_paths.c: peak RSS {} MB (limit 600 MB)",
+        peak >> 20
+    );
+    assert_eq!(code, 0);
+    assert!(peak < 600 << 20, "peak RSS {} MB", peak >> 20);
+    let s = json(&out.join("summary.json"));
+    // Before: the search stopped at 300 MB, after about 5 s of the 8.
+    assert!(s["time_s"].as_f64().unwrap() >= 7.5, "{s}");
+    assert!(
+        s["concolic"]["memory_restarts"].as_u64().unwrap() >= 1,
+        "{s}"
+    );
+    assert!(s["goals"]["covered"].as_u64().unwrap() >= 10, "{s}");
+    assert_complete(&out);
+}
+
 #[test]
 fn bad_option_values_are_clean_errors() {
     let src = prog("old_style.c");

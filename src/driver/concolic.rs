@@ -51,6 +51,8 @@ pub struct ConcolicStats {
     /// whether this shard's share of the paths was explored exactly.
     pub other_shards_paths: u64,
     pub path_share_exhausted: bool,
+    /// Searches started afresh because their tree held half of Cairn's memory.
+    pub memory_restarts: u64,
 }
 
 /// Everything that withholds exhaustive-exploration proofs. An exhausted execution tree proves
@@ -190,6 +192,11 @@ const STEP_LIMIT_RETRIES: u32 = 4;
 const DEEP_IN_STEP_LIMITED: usize = 16;
 /// Deferred deep pending branches released at a time (the shallowest).
 const DEEP_RELEASE: usize = 32;
+/// How often the search checks Cairn's memory.
+const MEMORY_CHECK: Duration = Duration::from_millis(500);
+/// A tree this small is not what fills the memory (another worker's is, or the model
+/// checker's): it is kept.
+const RESTART_MIN_NODES: usize = 100_000;
 
 /// When symbolic search stalls, a short burst of random testing (a hundred times more paths
 /// per second) often covers what the solver cannot; starting with one was measured to starve
@@ -737,6 +744,55 @@ impl Concolic {
 
     /// A first run cut by the step limit runs again with its integer inputs shifted 8 bits
     /// towards zero, until one finishes (a few times at most).
+    /// A random run to start the tree from.
+    fn first_run(&mut self, s: &mut Session, cfg: &Config) -> anyhow::Result<()> {
+        let mut first = RandomInputs {
+            rng: SmallRng::seed_from_u64(self.seed.wrapping_add(self.stats.memory_restarts)),
+        };
+        self.execute(s, &mut first, cfg, 0, "concolic")?;
+        self.shrink_first_run(s, cfg)
+    }
+
+    /// Cairn's memory is past half its limit and this search's tree is big enough to be why.
+    /// Wide path spaces fill gigabytes in seconds (a million pending branches), and the
+    /// session's limit would end the whole run, the model checker's turns included.
+    fn holds_half_the_memory(&self, s: &Session) -> bool {
+        self.tree.len() >= RESTART_MIN_NODES
+            && s.memory_limit.is_some_and(|limit| {
+                crate::exec::memory::resident_memory().is_some_and(|r| r > limit / 2)
+            })
+    }
+
+    /// Drops the tree, the pending branches and the terms, and starts a new search (with
+    /// another random seed): what is covered stays covered, and the statistics add up.
+    /// Exhausting the new tree still proves what it leaves uncovered: it is a tree of its own.
+    pub fn start_afresh(&mut self, s: &mut Session) -> anyhow::Result<()> {
+        self.record_step_limited(s)?;
+        self.stats.memory_restarts += 1;
+        self.pool = self.pool.emptied();
+        self.solver.forget_terms();
+        self.tree = Tree::default();
+        self.pending = PendingPool::default();
+        let mut strategy = crate::search::by_name(self.strategy.name())
+            .expect("every strategy is known by its name");
+        strategy.prepare(s.program);
+        self.strategy = strategy;
+        self.rng = SmallRng::seed_from_u64(self.seed.wrapping_add(self.stats.memory_restarts));
+        self.dist_covered = usize::MAX;
+        self.product_dist = Default::default();
+        self.undecided.clear();
+        self.walk_tries.clear();
+        self.set_aside.clear();
+        self.released.clear();
+        self.deep_pending.clear();
+        self.last_step_limited = false;
+        self.vars_classified = 0;
+        self.seeds_seen = 0;
+        self.runs = 0;
+        crate::exec::memory::release_free_memory();
+        Ok(())
+    }
+
     fn shrink_first_run(&mut self, s: &mut Session, cfg: &Config) -> anyhow::Result<()> {
         for _ in 0..STEP_LIMIT_RETRIES {
             if !self.last_step_limited || s.should_stop() {
@@ -848,11 +904,7 @@ impl Technique for Concolic {
         let cfg = self.cfg.clone();
         self.solver.deadline = Some(until.min(s.deadline()));
         if self.runs == 0 {
-            let mut first = RandomInputs {
-                rng: SmallRng::seed_from_u64(self.seed),
-            };
-            self.execute(s, &mut first, &cfg, 0, "concolic")?;
-            self.shrink_first_run(s, &cfg)?;
+            self.first_run(s, &cfg)?;
         }
         let burst =
             (s.budget.time / 50).clamp(Duration::from_millis(20), Duration::from_millis(500));
@@ -866,11 +918,20 @@ impl Technique for Concolic {
             self.stall.since = Instant::now();
         }
         let mut imported = Instant::now();
+        let mut memory_checked = Instant::now();
         self.import_seeds(s, &cfg)?;
         while !s.should_stop() && Instant::now() < until && !self.stats.exhausted {
             if imported.elapsed() >= IMPORT_EVERY {
                 imported = Instant::now();
                 self.import_seeds(s, &cfg)?;
+            }
+            if memory_checked.elapsed() >= MEMORY_CHECK {
+                memory_checked = Instant::now();
+                if self.holds_half_the_memory(s) {
+                    self.start_afresh(s)?;
+                    self.first_run(s, &cfg)?;
+                    self.import_seeds(s, &cfg)?;
+                }
             }
             if !self.step(s, &cfg)? {
                 // Every pending branch the strategy offers has been tried.

@@ -22,9 +22,6 @@ const MAX_MONITORS: usize = 8;
 /// Predicates seeded from open goals' guards before each model-checking turn, at most.
 const SEED_CAP: usize = 48;
 
-/// Testing turns run in slices this long; between them the search's memory is checked.
-const MEMORY_CHECK: Duration = Duration::from_millis(500);
-
 pub struct Crabs<'p> {
     testing: Concolic,
     mc: ModelChecking<'p>,
@@ -56,8 +53,6 @@ pub struct CrabsStats {
     pub seeded_predicates: usize,
     /// ARGs that could not serve as monitors (incomplete or uncertified).
     pub args_unusable: u64,
-    /// Concolic searches started afresh because their tree held half of Cairn's memory.
-    pub memory_restarts: u64,
     /// Model-checker turns that ended without a complete ARG, their predicates dropped.
     pub predicates_forgotten: u64,
     /// Totals over every concolic search of the run.
@@ -138,8 +133,7 @@ impl<'p> Crabs<'p> {
     /// A fresh concolic search over the current product (what is covered stays covered).
     fn restart_testing(&mut self, s: &Session) -> anyhow::Result<()> {
         let order = crate::search::by_name(&self.strategy).unwrap();
-        let restarts = self.stats.monitors_built + self.stats.memory_restarts;
-        let seed = self.seed.wrapping_add(restarts);
+        let seed = self.seed.wrapping_add(self.stats.monitors_built);
         let mut fresh = Concolic::new(s, order, seed, &self.cfg, &self.solver)?;
         fresh.set_product(self.product.clone());
         let old = std::mem::replace(&mut self.testing, fresh);
@@ -147,21 +141,11 @@ impl<'p> Crabs<'p> {
         Ok(())
     }
 
-    /// Concolic testing until `until`, in slices: a search whose tree grew to half of Cairn's
-    /// memory starts afresh, before the session's memory limit would end the whole run (the
-    /// model checker's turns included). Fast searches of wide path spaces get there in seconds.
+    /// Concolic testing until `until` (a search whose tree grows to half of Cairn's memory
+    /// starts afresh by itself).
     fn test(&mut self, s: &mut Session, until: Instant) -> anyhow::Result<()> {
-        while !self.testing.finished() && !s.should_stop() && Instant::now() < until {
-            self.testing
-                .run(s, (Instant::now() + MEMORY_CHECK).min(until))?;
-            let high = s.memory_limit.is_some_and(|limit| {
-                crate::exec::memory::resident_memory().is_some_and(|r| r > limit / 2)
-            });
-            if high {
-                self.stats.memory_restarts += 1;
-                self.restart_testing(s)?;
-                crate::exec::memory::release_free_memory();
-            }
+        if !self.testing.finished() {
+            self.testing.run(s, until)?;
         }
         Ok(())
     }

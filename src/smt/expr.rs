@@ -131,6 +131,15 @@ impl Pool {
         Pool::default()
     }
 
+    /// An empty pool that evaluates the same opaque functions (every expression id of this
+    /// one is meaningless in it).
+    pub fn emptied(&mut self) -> Pool {
+        Pool {
+            user_fns: self.user_fns.take(),
+            ..Pool::default()
+        }
+    }
+
     pub fn node(&self, e: ExprId) -> &Node {
         &self.nodes[e.0 as usize]
     }

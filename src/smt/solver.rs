@@ -112,6 +112,12 @@ impl Z3Backend {
         }
     }
 
+    /// Drops every translated term: their expression ids are about to name other terms.
+    fn forget_terms(&mut self) {
+        self.cache.clear();
+        self.vars.clear();
+    }
+
     fn fresh_solver() -> z3::Solver {
         let solver = z3::Solver::new();
         // Z3 would otherwise take SIGINT for itself during a query (and the run go on).
@@ -797,6 +803,14 @@ impl SolverFront {
             floats: HashSet::new(),
             magnitude_cap: None,
         }
+    }
+
+    /// Forgets everything keyed by expression ids (cached answers, translated terms,
+    /// floating-point variables): the pool they index is being replaced by an empty one.
+    pub fn forget_terms(&mut self) {
+        self.cache.clear();
+        self.floats.clear();
+        self.z3.forget_terms();
     }
 
     /// The default: the portfolio with the walk's default parameters.
