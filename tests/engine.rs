@@ -180,6 +180,27 @@ fn files_named_on_the_command_line_are_inputs_and_replay_natively() {
 }
 
 #[test]
+fn fscanf_reads_symbolic_files_as_glibc_does() {
+    // fscanf on the file named by argv[1]: "%d %5s", then "%x", end of file, no number.
+    // Before, fscanf on any stream but stdin was unsupported; argv's count also reached a
+    // malloc size and a store index, and the file's number indexed the files' table, so
+    // every path was inexact and most flips unsat.
+    let dir = tmp("engine-fscanf");
+    let p = program("fscanf_file.c");
+    let out = dir.path().join("out");
+    let (s, _) = generate_with(
+        &p,
+        &out,
+        "1",
+        30,
+        &["--sym-args", "0", "1", "1", "--sym-files", "1", "12"],
+    );
+    assert_eq!(s["goals"]["unknown"], 0, "{:?}", unknown_goals(&out));
+    assert_eq!(s["concolic"]["inexact"]["concretized"], 0, "{s}");
+    replay_ok(&p, &out);
+}
+
+#[test]
 fn a_scheduler_driven_by_commands_on_stdin_ends_its_input_and_replays_natively() {
     // Queue sizes from argv, commands by fscanf until it fails or input ends, one command
     // parsed from a line with fgets + sscanf. Before scanf's result was modelled, no run ended

@@ -575,7 +575,11 @@ impl Shadow<'_> {
         }
     }
 
+    #[track_caller]
     fn concretize(&mut self) {
+        if std::env::var_os("CAIRN_DEBUG_CONCRETIZE").is_some() {
+            eprintln!("concretized at {}", std::panic::Location::caller());
+        }
         self.exactness.concretized += 1;
     }
 
@@ -887,6 +891,9 @@ impl Shadow<'_> {
                         self.mem.range(base..base + size).any(|(_, e)| *e != UNINIT)
                     });
             if self.args.get(i).is_some_and(|e| *e != NONE) || symbolic_data {
+                if std::env::var_os("CAIRN_DEBUG_CONCRETIZE").is_some() {
+                    eprintln!("library call {ext:?}, argument {i}");
+                }
                 self.concretize();
                 return;
             }

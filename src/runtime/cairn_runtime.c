@@ -247,19 +247,28 @@ static void store_int(void *p, const char *len, unsigned long long v) {
   else if (len[0] == 'l' || len[0] == 'z' || len[0] == 't') *(long *)p = (long)v;
   else *(int *)p = (int)v;
 }
-W int vsscanf(const char *str, const char *fmt, __builtin_va_list ap) {
-  const unsigned char *s = (const unsigned char *)str;
+static int scan_hit_end;
+static int scan_end(void) { scan_hit_end = 1; return -1; }
+/* Scans the `avail` characters at `str` (a NUL among them is a character), as glibc's vfscanf
+ * reads a stream; where the scan stopped goes to *stop, and peeking past the end sets
+ * scan_hit_end. The end is a count, not a pointer: a file's size is an input, and a pointer
+ * computed from it would be concretized. */
+#define C(i) ((size_t)(s - str) + (i) < avail ? (int)s[i] : scan_end())
+#define DONE(v) do { *stop = s; return (v); } while (0)
+static int scan_text(const unsigned char *str, size_t avail, const char *fmt,
+                     __builtin_va_list ap, const unsigned char **stop) {
+  const unsigned char *s = str;
   int count = 0;
   while (*fmt) {
     if (is_space((unsigned char)*fmt)) {
-      while (is_space(*s)) s++;
+      while (is_space(C(0))) s++;
       fmt++;
       continue;
     }
     if (*fmt != '%' || fmt[1] == '%') {
-      if (*fmt == '%') { fmt++; while (is_space(*s)) s++; }
-      if (!*s) return count ? count : -1;
-      if (*s != (unsigned char)*fmt) return count;
+      if (*fmt == '%') { fmt++; while (is_space(C(0))) s++; }
+      if (C(0) < 0) DONE(count ? count : -1);
+      if (C(0) != (unsigned char)*fmt) DONE(count);
       s++; fmt++;
       continue;
     }
@@ -272,32 +281,32 @@ W int vsscanf(const char *str, const char *fmt, __builtin_va_list ap) {
     int nl = 0;
     while (*fmt && strchr("hlLqjzt", *fmt)) { if (nl < 2) len[nl++] = *fmt; fmt++; }
     char conv = *fmt++;
-    if (!conv) return count;
+    if (!conv) DONE(count);
     if (len[0] == 'L') __cairn_unsupported("sscanf conversion with L (long double)");
     if (conv == 'n') {
-      if (!suppress) store_int(__builtin_va_arg(ap, void *), len, (unsigned long long)(s - (const unsigned char *)str));
+      if (!suppress) store_int(__builtin_va_arg(ap, void *), len, (unsigned long long)(s - str));
       continue;
     }
-    if (conv != 'c' && conv != '[') while (is_space(*s)) s++;
-    if (!*s) return count ? count : -1; /* end of input: EOF unless something was stored */
+    if (conv != 'c' && conv != '[') while (is_space(C(0))) s++;
+    if (C(0) < 0) DONE(count ? count : -1); /* end of input: EOF unless something was stored */
     if (width <= 0) width = conv == 'c' ? 1 : LONG_MAX;
     if (strchr("diuxXo", conv)) {
       int base = conv == 'd' || conv == 'u' ? 10 : conv == 'o' ? 8 : conv == 'i' ? 0 : 16;
       int neg = 0;
       long used = 0;
-      if (used < width && (*s == '-' || *s == '+')) { neg = *s == '-'; s++; used++; }
-      if ((base == 0 || base == 16) && used + 1 < width && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')
-          && digit_val(s[2]) < 16) { s += 2; used += 2; base = 16; }
-      else if (base == 0) base = s[0] == '0' ? 8 : 10;
+      if (used < width && (C(0) == '-' || C(0) == '+')) { neg = C(0) == '-'; s++; used++; }
+      if ((base == 0 || base == 16) && used + 1 < width && C(0) == '0' && (C(1) == 'x' || C(1) == 'X')
+          && digit_val(C(2)) < 16) { s += 2; used += 2; base = 16; }
+      else if (base == 0) base = C(0) == '0' ? 8 : 10;
       unsigned long long v = 0;
       long digits = 0;
       int ovf = 0;
-      while (used < width && digit_val(*s) < base) {
+      while (used < width && digit_val(C(0)) < base) {
         unsigned dv = (unsigned)digit_val(*s);
         if (v > (ULLONG_MAX - dv) / (unsigned)base) ovf = 1; else v = v * (unsigned)base + dv;
         s++; used++; digits++;
       }
-      if (!digits) return count;
+      if (!digits) DONE(count);
       /* As glibc: strtol/strtoul (strtoll/strtoull for ll, q, j) semantics, then truncation. */
       int wide = (len[0] == 'l' && len[1] == 'l') || len[0] == 'q' || len[0] == 'j';
       if (conv == 'd' || conv == 'i') {
@@ -313,30 +322,30 @@ W int vsscanf(const char *str, const char *fmt, __builtin_va_list ap) {
     } else if (strchr("feEgGaA", conv)) {
       char buf[64];
       long n = 0;
-      if (n < width && (*s == '-' || *s == '+')) buf[n++] = (char)*s++;
+      if (n < width && (C(0) == '-' || C(0) == '+')) buf[n++] = (char)*s++;
       long digits = 0;
-      if (n + 1 < width && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+      if (n + 1 < width && C(0) == '0' && (C(1) == 'x' || C(1) == 'X')) {
         /* A hexadecimal float: strtod reads it; "0x" alone fails to match, as in glibc. */
         buf[n++] = (char)*s++; buf[n++] = (char)*s++;
-        while (n < width && n < 58 && (digit_val(*s) < 16 || *s == '.')) { if (*s != '.') digits++; buf[n++] = (char)*s++; }
-        if (!digits) return count;
-        if (n + 1 < width && (*s == 'p' || *s == 'P') && ((s[1] >= '0' && s[1] <= '9') || s[1] == '-' || s[1] == '+')) {
+        while (n < width && n < 58 && (digit_val(C(0)) < 16 || C(0) == '.')) { if (*s != '.') digits++; buf[n++] = (char)*s++; }
+        if (!digits) DONE(count);
+        if (n + 1 < width && (C(0) == 'p' || C(0) == 'P') && ((C(1) >= '0' && C(1) <= '9') || C(1) == '-' || C(1) == '+')) {
           buf[n++] = (char)*s++;
-          if (*s == '-' || *s == '+') buf[n++] = (char)*s++;
-          while (n < width && n < 62 && *s >= '0' && *s <= '9') buf[n++] = (char)*s++;
+          if (C(0) == '-' || C(0) == '+') buf[n++] = (char)*s++;
+          while (n < width && n < 62 && C(0) >= '0' && C(0) <= '9') buf[n++] = (char)*s++;
         }
       } else {
-        while (n < width && n < 60 && *s >= '0' && *s <= '9') { buf[n++] = (char)*s++; digits++; }
-        if (n < width && n < 60 && *s == '.') {
+        while (n < width && n < 60 && C(0) >= '0' && C(0) <= '9') { buf[n++] = (char)*s++; digits++; }
+        if (n < width && n < 60 && C(0) == '.') {
           buf[n++] = (char)*s++;
-          while (n < width && n < 60 && *s >= '0' && *s <= '9') { buf[n++] = (char)*s++; digits++; }
+          while (n < width && n < 60 && C(0) >= '0' && C(0) <= '9') { buf[n++] = (char)*s++; digits++; }
         }
-        if (!digits) return count;
-        if (n + 1 < width && n < 58 && (*s == 'e' || *s == 'E')
-            && ((s[1] >= '0' && s[1] <= '9') || ((s[1] == '-' || s[1] == '+') && s[2] >= '0' && s[2] <= '9' && n + 2 < width))) {
+        if (!digits) DONE(count);
+        if (n + 1 < width && n < 58 && (C(0) == 'e' || C(0) == 'E')
+            && ((C(1) >= '0' && C(1) <= '9') || ((C(1) == '-' || C(1) == '+') && C(2) >= '0' && C(2) <= '9' && n + 2 < width))) {
           buf[n++] = (char)*s++;
-          if (*s == '-' || *s == '+') buf[n++] = (char)*s++;
-          while (n < width && n < 62 && *s >= '0' && *s <= '9') buf[n++] = (char)*s++;
+          if (C(0) == '-' || C(0) == '+') buf[n++] = (char)*s++;
+          while (n < width && n < 62 && C(0) >= '0' && C(0) <= '9') buf[n++] = (char)*s++;
         }
       }
       buf[n] = 0;
@@ -349,13 +358,13 @@ W int vsscanf(const char *str, const char *fmt, __builtin_va_list ap) {
     } else if (conv == 's') {
       char *d = suppress ? NULL : __builtin_va_arg(ap, char *);
       long n = 0;
-      while (n < width && *s && !is_space(*s)) { if (d) d[n] = (char)*s; s++; n++; }
+      while (n < width && C(0) >= 0 && !is_space(C(0))) { if (d) d[n] = (char)*s; s++; n++; }
       if (d) { d[n] = 0; count++; }
     } else if (conv == 'c') {
       char *d = suppress ? NULL : __builtin_va_arg(ap, char *);
       long n = 0;
-      while (n < width && *s) { if (d) d[n] = (char)*s; s++; n++; }
-      if (n < width) return count ? count : -1;
+      while (n < width && C(0) >= 0) { if (d) d[n] = (char)*s; s++; n++; }
+      if (n < width) DONE(count ? count : -1);
       if (d) count++;
     } else if (conv == '[') {
       int negate = 0;
@@ -367,7 +376,7 @@ W int vsscanf(const char *str, const char *fmt, __builtin_va_list ap) {
       if (*fmt) fmt++;
       char *d = suppress ? NULL : __builtin_va_arg(ap, char *);
       long n = 0;
-      while (n < width && *s) {
+      while (n < width && C(0) >= 0) {
         int in = 0;
         for (const char *q = set; q < set_end; q++) {
           if (q[1] == '-' && q + 2 < set_end) { if (*s >= (unsigned char)q[0] && *s <= (unsigned char)q[2]) in = 1; q += 2; }
@@ -377,13 +386,19 @@ W int vsscanf(const char *str, const char *fmt, __builtin_va_list ap) {
         if (d) d[n] = (char)*s;
         s++; n++;
       }
-      if (!n) return count;
+      if (!n) DONE(count);
       if (d) { d[n] = 0; count++; }
     } else {
       __cairn_unsupported("sscanf conversion");
     }
   }
-  return count;
+  DONE(count);
+}
+#undef C
+#undef DONE
+W int vsscanf(const char *str, const char *fmt, __builtin_va_list ap) {
+  const unsigned char *s = (const unsigned char *)str, *stop;
+  return scan_text(s, strlen(str), fmt, ap, &stop);
 }
 W int sscanf(const char *str, const char *fmt, ...) {
   __builtin_va_list ap;
@@ -629,17 +644,21 @@ static char **sym_env(int *argc, char **argv) {
   if (hi > 0) {
     /* Every value of the input is a count in range (no run is lost to an assumption). */
     int n = lo + __cairn_nondet_uchar() % (hi - lo + 1);
-    char **av = malloc(sizeof(char *) * (size_t)(n + 2));
+    /* Sizes and indices from the loop's counter, not from n: a size computed from an input
+     * is concretized, and a store at an input-dependent index makes every later read of argv
+     * an if-then-else over the array. */
+    char **av = malloc(sizeof(char *) * (size_t)(hi + 2));
     av[0] = argv[0];
-    for (int i = 1; i <= n; i++) {
+    int i = 1;
+    for (; i <= n; i++) {
       char name[8] = "arg";
       name[3] = (char)('0' + i / 10); name[4] = (char)('0' + i % 10); name[5] = 0;
       av[i] = malloc((size_t)len + 1);
       __cairn_make_symbolic(av[i], (size_t)len, name);
       av[i][len] = 0;
     }
-    av[n + 1] = NULL;
-    *argc = n + 1;
+    av[i] = NULL;
+    *argc = i;
     argv = av;
   }
   file_count = __cairn_env[3] < CAIRN_FILES ? __cairn_env[3] : CAIRN_FILES;
@@ -648,6 +667,7 @@ static char **sym_env(int *argc, char **argv) {
     char name[2] = { (char)('A' + f), 0 };
     file_data[f] = malloc((size_t)__cairn_env[4] + 1);
     __cairn_make_symbolic(file_data[f], (size_t)__cairn_env[4], name);
+    file_data[f][__cairn_env[4]] = 0;
     file_size[f] = size;
   }
   return argv;
@@ -659,17 +679,21 @@ static struct cairn_stream *sym_stream(void *f) {
 }
 /* Natively the harness opens "A", "B", ... from the test (fmemopen) and runs nothing else
  * there: another name without a directory does not exist, one with a directory is the host's. */
-W void *fopen(const char *name, const char *mode) {
-  if (name[0] >= 'A' && name[0] < 'A' + file_count && name[1] == 0 && mode[0] == 'r') {
-    for (int i = 0; i < CAIRN_STREAMS; i++) {
-      if (streams[i].open) continue;
-      struct cairn_stream *s = &streams[i];
-      s->open = 1; s->file = name[0] - 'A'; s->unget = -1; s->eof = 0; s->pos = 0;
-      return s;
-    }
-    errno = EMFILE;
-    return NULL;
+static void *open_file(int file) {
+  for (int i = 0; i < CAIRN_STREAMS; i++) {
+    if (streams[i].open) continue;
+    struct cairn_stream *s = &streams[i];
+    s->open = 1; s->file = file; s->unget = -1; s->eof = 0; s->pos = 0;
+    return s;
   }
+  errno = EMFILE;
+  return NULL;
+}
+W void *fopen(const char *name, const char *mode) {
+  /* The file's number is the loop's counter, never name[0] - 'A': reads through an index
+   * computed from an input would be if-then-elses over every file. */
+  for (int f = 0; f < file_count; f++)
+    if (name[0] == 'A' + f && name[1] == 0 && mode[0] == 'r') return open_file(f);
   if (file_count > 0 && mode[0] == 'r' && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..")) {
     errno = ENOENT;
     return NULL;
@@ -795,9 +819,27 @@ W int __isoc99_scanf(const char *fmt, ...) {
   __builtin_va_end(ap);
   return n;
 }
+/* fscanf on a symbolic file scans its bytes as sscanf scans a string (glibc's sscanf is its
+ * vfscanf on a string stream); natively it is glibc's on the fmemopen stream. */
 static int scan_stream(void *f, const char *fmt, __builtin_va_list ap) {
-  if (f != stdin) __cairn_unsupported("fscanf on a stream other than stdin");
-  return scan_stdin(fmt, ap);
+  struct cairn_stream *st = sym_stream(f);
+  if (!st) {
+    if (f != stdin) __cairn_unsupported("fscanf on a stream other than stdin or a symbolic file");
+    return scan_stdin(fmt, ap);
+  }
+  const unsigned char *data = file_data[st->file], *stop;
+  if (st->unget >= 0) {
+    /* Pushed back: the character just read (scanf itself never pushes back another). */
+    if (st->pos == 0 || data[st->pos - 1] != st->unget)
+      __cairn_unsupported("fscanf after ungetc of a character other than the one read");
+    st->pos--;
+    st->unget = -1;
+  }
+  scan_hit_end = 0;
+  int n = scan_text(data + st->pos, file_size[st->file] - st->pos, fmt, ap, &stop);
+  st->pos = (unsigned int)(stop - data);
+  if (scan_hit_end) st->eof = 1;
+  return n;
 }
 W int fscanf(void *f, const char *fmt, ...) {
   __builtin_va_list ap; __builtin_va_start(ap, fmt);

@@ -932,8 +932,9 @@ impl SolverFront {
         }
         self.stats.walk = self.walk.stats.clone();
         self.stats.time_s += t.elapsed().as_secs_f64();
-        if std::env::var_os("CAIRN_DEBUG_SOLVER").is_some()
-            && t.elapsed() > Duration::from_millis(200)
+        if std::env::var_os("CAIRN_DEBUG_SOLVER").is_some_and(|v| v == "all")
+            || std::env::var_os("CAIRN_DEBUG_SOLVER").is_some()
+                && t.elapsed() > Duration::from_millis(200)
         {
             eprintln!(
                 "solver: {:?} ({by}) after {:.2}s on {} constraints:",
