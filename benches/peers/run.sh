@@ -28,6 +28,7 @@ if [ -z "${TOOLS:-}" ]; then
   [ -n "${KLEE:-}" ] && TOOLS="$TOOLS klee"
   command -v afl-fuzz > /dev/null && TOOLS="$TOOLS aflpp"
 fi
+export EVAL_CC=${EVAL_CC:-$ROOT/benches/peers/cc.sh}
 (cd "$ROOT" && cargo build --release --quiet)
 export CAIRN=$ROOT/target/release/cairn
 mkdir -p "$OUT"; OUT=$(realpath "$OUT")
