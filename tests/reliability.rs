@@ -723,6 +723,33 @@ fn exit_status_from_an_uninitialized_local_is_not_predicted() {
     );
 }
 
+/// `return;` in an int `main` (old C): the status of a return from `main` is not predicted
+/// (before: 0 predicted, 1 natively), `exit` still is.
+#[test]
+fn exit_status_of_a_valueless_return_from_main_is_not_predicted() {
+    let dir = tmp("rel-kr");
+    let out = dir.path().join("o");
+    let src = prog("kr_return.c");
+    let o = cairn(&["gen", &src, "--out", out.to_str().unwrap(), "--time", "3"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let tests: Vec<serde_json::Value> = files(&out.join("tests")).iter().map(|t| json(t)).collect();
+    let unpredicted = tests
+        .iter()
+        .filter(|t| t["exit_code_indeterminate"] == true && t["exit_code"].is_null())
+        .count();
+    let codes: Vec<i64> = tests
+        .iter()
+        .filter_map(|t| t["exit_code"].as_i64())
+        .collect();
+    assert_eq!(unpredicted, 2, "{tests:?}");
+    assert_eq!(codes, vec![4], "{tests:?}");
+    let o = cairn(&["replay", &src, out.to_str().unwrap(), "--json"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(r["mismatches"].as_array().map(|m| m.len()), Some(0), "{r}");
+    assert_eq!(r["outcomes_confirmed"].as_u64(), Some(1), "{r}");
+}
+
 #[test]
 fn programs_reading_files_get_a_clear_message() {
     let dir = tmp("rel-files");

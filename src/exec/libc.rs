@@ -177,6 +177,9 @@ pub struct LibcState {
     pub pid: Option<u64>,
     /// Bit pattern of the entry function's scalar result, once it returned.
     pub entry_ret: Option<u64>,
+    /// `main` returned, and its status is unknown natively (`Module::main_status_unknown`);
+    /// `exit` then runs its handlers with that status.
+    pub main_status_unknown: bool,
 }
 
 /// Bytes of a run's stdout (and of its stderr) that are kept: a program flooding its output

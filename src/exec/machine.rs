@@ -332,7 +332,7 @@ impl<'m> Machine<'m> {
             unknown_externs: self.libc.unknown_called.clone(),
             def_use: vec![],
             def_trace: vec![],
-            exit_indeterminate: false,
+            exit_indeterminate: self.libc.main_status_unknown,
         }
     }
 
@@ -1046,6 +1046,12 @@ impl<'m> Machine<'m> {
                     let val = *val;
                     self.notify(|o, v| o.ret(v, val, rb, caller));
                     let fr = self.frames.pop().unwrap();
+                    // `main` returns to the runtime's start, which exits with its value.
+                    if self.module.main_status_unknown
+                        && self.module.functions[fr.func as usize].name == "main"
+                    {
+                        self.libc.main_status_unknown = true;
+                    }
                     if let Some((lo, hi)) = self.mem.pop_stack(fr.stack_mark) {
                         self.notify(|o, v| o.mem_written(v, lo, hi - lo));
                     }

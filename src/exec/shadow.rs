@@ -165,7 +165,7 @@ fn depends_on_environment(name: &str) -> bool {
 impl<'p> Shadow<'p> {
     /// What the run's result cannot know without the shadow.
     pub fn annotate(&self, r: &mut crate::exec::machine::RunResult) {
-        r.exit_indeterminate = self.exit_indeterminate;
+        r.exit_indeterminate |= self.exit_indeterminate;
     }
 
     pub fn new(pool: &'p mut Pool) -> Shadow<'p> {

@@ -104,15 +104,24 @@ fn run(tool: &str, args: &[String]) -> Result<std::process::Output, FrontendErro
         })
 }
 
-/// Compiles `sources` into a single bitcode file inside `workdir`; returns its path and the
-/// variables' source names.
+/// A program compiled to one bitcode file.
+pub struct Compiled {
+    pub bitcode: PathBuf,
+    /// The variables' source names (debug information).
+    pub names: SourceNames,
+    /// clang warned that `main` returns without a value (see `Module::main_status_unknown`).
+    pub main_status_unknown: bool,
+}
+
+/// Compiles `sources` into a single bitcode file inside `workdir`.
 pub fn compile_to_bitcode(
     sources: &[PathBuf],
     opts: &CompileOptions,
     workdir: &Path,
-) -> Result<(PathBuf, SourceNames), FrontendError> {
+) -> Result<Compiled, FrontendError> {
     std::fs::create_dir_all(workdir)?;
     let mut bcs = Vec::new();
+    let mut main_status_unknown = false;
     let rt = workdir.join(RUNTIME_FILE);
     std::fs::write(&rt, RUNTIME_SRC)?;
     let mut all: Vec<PathBuf> = sources.to_vec();
@@ -140,6 +149,8 @@ pub fn compile_to_bitcode(
                 diagnostics: String::from_utf8_lossy(&o.stderr).into_owned(),
             });
         }
+        main_status_unknown |= String::from_utf8_lossy(&o.stderr)
+            .contains("non-void function 'main' should return a value");
         bcs.push(out);
     }
     let linked = {
@@ -166,7 +177,11 @@ pub fn compile_to_bitcode(
     })?;
     if opts.locals_in_memory {
         std::fs::rename(&normalized, &out)?;
-        return Ok((out, names));
+        return Ok(Compiled {
+            bitcode: out,
+            names,
+            main_status_unknown,
+        });
     }
     let args = vec![
         "-passes=mem2reg".to_string(),
@@ -181,7 +196,11 @@ pub fn compile_to_bitcode(
             stderr: String::from_utf8_lossy(&o.stderr).into(),
         });
     }
-    Ok((out, names))
+    Ok(Compiled {
+        bitcode: out,
+        names,
+        main_status_unknown,
+    })
 }
 
 /// A private temporary directory removed on drop.
@@ -213,9 +232,10 @@ impl Drop for TempDir {
 /// Compiles and lowers C sources into Cairn IR.
 pub fn load(sources: &[PathBuf], opts: &CompileOptions) -> anyhow::Result<super::Module> {
     let tmp = TempDir::new("fe")?;
-    let (bc, names) = compile_to_bitcode(sources, opts, tmp.path())?;
-    let mut m = super::lower::load_bitcode(&bc, opts.data_model)?;
-    name_variables(&mut m, &names);
+    let c = compile_to_bitcode(sources, opts, tmp.path())?;
+    let mut m = super::lower::load_bitcode(&c.bitcode, opts.data_model)?;
+    name_variables(&mut m, &c.names);
+    m.main_status_unknown = c.main_status_unknown;
     Ok(m)
 }
 

@@ -246,6 +246,7 @@ impl<'a> Lowerer<'a> {
                 globals_end: layout::GLOBAL_BASE,
                 branch_goals: vec![],
                 call_sites: vec![],
+                main_status_unknown: false,
             },
             files: HashMap::new(),
             global_addr: HashMap::new(),

@@ -577,6 +577,9 @@ pub struct Module {
     pub branch_goals: Vec<BranchGoal>,
     /// Call sites (index = `site` of Call/CallExtern): location of each.
     pub call_sites: Vec<Loc>,
+    /// `main` has a `return;` without a value (old C): clang's `main` then returns 0, a native
+    /// build whatever its return register held, so a return from `main` predicts no status.
+    pub main_status_unknown: bool,
 }
 
 /// Address-space layout shared by the lowering (globals, functions) and the executor (heap, stack).
