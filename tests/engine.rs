@@ -165,18 +165,22 @@ fn command_line_arguments_are_inputs_and_replay_natively() {
 #[test]
 fn files_named_on_the_command_line_are_inputs_and_replay_natively() {
     // fopen(argv[1]) of file "A", fgetc/ungetc to its end: words, numbers, lines.
+    decides_and_replays("wordcount.c", &["0", "1", "2"]);
+}
+
+/// Every goal of `name` decided in 30 s with `--sym-args ARGS --sym-files 1 12`, every test
+/// replayed natively; returns the summary.
+fn decides_and_replays(name: &str, sym_args: &[&str]) -> serde_json::Value {
     let dir = tmp("engine-files");
-    let p = program("wordcount.c");
+    let p = program(name);
     let out = dir.path().join("out");
-    let (s, _) = generate_with(
-        &p,
-        &out,
-        "1",
-        30,
-        &["--sym-args", "0", "1", "2", "--sym-files", "1", "12"],
-    );
+    let mut args = vec!["--sym-args"];
+    args.extend_from_slice(sym_args);
+    args.extend(["--sym-files", "1", "12"]);
+    let (s, _) = generate_with(&p, &out, "1", 30, &args);
     assert_eq!(s["goals"]["unknown"], 0, "{:?}", unknown_goals(&out));
     replay_ok(&p, &out);
+    s
 }
 
 #[test]
@@ -185,19 +189,8 @@ fn fscanf_reads_symbolic_files_as_glibc_does() {
     // Before, fscanf on any stream but stdin was unsupported; argv's count also reached a
     // malloc size and a store index, and the file's number indexed the files' table, so
     // every path was inexact and most flips unsat.
-    let dir = tmp("engine-fscanf");
-    let p = program("fscanf_file.c");
-    let out = dir.path().join("out");
-    let (s, _) = generate_with(
-        &p,
-        &out,
-        "1",
-        30,
-        &["--sym-args", "0", "1", "1", "--sym-files", "1", "12"],
-    );
-    assert_eq!(s["goals"]["unknown"], 0, "{:?}", unknown_goals(&out));
+    let s = decides_and_replays("fscanf_file.c", &["0", "1", "1"]);
     assert_eq!(s["concolic"]["inexact"]["concretized"], 0, "{s}");
-    replay_ok(&p, &out);
 }
 
 #[test]
