@@ -194,6 +194,13 @@ fn fscanf_reads_symbolic_files_as_glibc_does() {
 }
 
 #[test]
+fn open_and_read_reach_symbolic_files() {
+    // open(argv[1]) of file "A", read of up to 8 bytes, close; natively a memfd.
+    let s = decides_and_replays("read_file.c", &["0", "1", "1"]);
+    assert_eq!(s["concolic"]["inexact"]["concretized"], 0, "{s}");
+}
+
+#[test]
 fn a_scheduler_driven_by_commands_on_stdin_ends_its_input_and_replays_natively() {
     // Queue sizes from argv, commands by fscanf until it fails or input ends, one command
     // parsed from a line with fgets + sscanf. Before scanf's result was modelled, no run ended

@@ -126,7 +126,7 @@ impl Program {
 
     /// What the user should know about external functions with no model: a scalar result
     /// becomes an input; a pointer result cannot be made up, so runs stop at the call; files
-    /// are inputs only through `fopen` of the symbolic files (`--sym-files`).
+    /// are inputs only through `fopen` and `open` of the symbolic files (`--sym-files`).
     pub fn extern_warnings(&self) -> Vec<String> {
         const FILE_IO: &[&str] = &[
             "fopen64", "open", "open64", "openat", "fdopen", "freopen", "read", "mmap", "stat",
@@ -157,7 +157,7 @@ impl Program {
         }
         if !files.is_empty() {
             out.push(format!(
-                "the program reads files ({}): only fopen of the symbolic files (--sym-files) is modelled, so runs stop at the first such call",
+                "the program reads files ({}): only fopen and open of the symbolic files (--sym-files) are modelled, so runs stop at the first such call",
                 files.join(", ")
             ));
         }

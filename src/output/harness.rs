@@ -314,6 +314,23 @@ fn stdio_defs(m: &Module) -> String {
             ),
         );
     }
+    if called.contains("open") || called.contains("open64") {
+        s.push_str(OPEN_DECLS);
+    }
+    for name in ["open", "open64"] {
+        if called.contains(name) {
+            def(
+                &mut s,
+                name,
+                "int",
+                "const char *name, int flags, ...",
+                &format!(
+                    "if (name[0] >= 'A' && name[0] < 'A' + {files} && !name[1] && (flags & 3) == 0) {{\n    int i = name[0] - 'A', fd = memfd_create(name, 0);\n    if (fd >= 0 && (write(fd, cairn_file_data[i], cairn_file_size[i]) != (long)cairn_file_size[i] || lseek(fd, 0, 0) != 0)) {{ close(fd); return -1; }}\n    return fd;\n  }}\n  if ({files} > 0 && (flags & 3) == 0 && !strchr(name, '/') && strcmp(name, \".\") && strcmp(name, \"..\")) {{ errno = ENOENT; return -1; }}\n  va_list ap; va_start(ap, flags); int mode = va_arg(ap, int); va_end(ap);\n  return (int)syscall(SYS_openat, -100, name, flags, mode);",
+                    files = env.files
+                ),
+            );
+        }
+    }
     s.push_str("extern int cairn_program_main(int, char **);\nint main(int argc, char **argv) {\n");
     if env.args_max > 0 {
         let (len, lo, range) = (env.arg_len, env.args_min, env.args_max - env.args_min + 1);
@@ -329,6 +346,10 @@ fn stdio_defs(m: &Module) -> String {
     s.push_str("  return cairn_program_main(argc, argv);\n}\n");
     s
 }
+
+/// What the harness's `open` of the symbolic files needs (a memfd holding a file's bytes; other
+/// names through the system call, since `open` itself is the harness's).
+const OPEN_DECLS: &str = "#include <stdarg.h>\n#include <sys/syscall.h>\n#include <unistd.h>\nextern int memfd_create(const char *, unsigned int);\n";
 
 /// stdin from the test: a character per value (-1 is end of input), one character of pushback.
 const STDIN_DEF: &str = r#"#include <errno.h>
