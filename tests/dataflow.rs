@@ -2,76 +2,9 @@
 //! `cairn gen --criterion def-use` decides about the team's programs with known infeasible pairs.
 
 mod common;
-
-use cairn::analysis::defuse::DefUse;
 use cairn::exec::input::Replay;
 use cairn::exec::{Config, Program};
-use cairn::ir::frontend::{CompileOptions, load};
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn program(name: &str) -> PathBuf {
-    common::root().join("tests/programs/dataflow").join(name)
-}
-
-fn load_dataflow(p: &Path) -> Program {
-    let opts = CompileOptions {
-        locals_in_memory: true,
-        ..Default::default()
-    };
-    let m = load(&[p.to_path_buf()], &opts).unwrap_or_else(|e| panic!("{}: {e:#}", p.display()));
-    let mut prog = Program::new(m);
-    prog.track_def_use();
-    prog
-}
-
-/// `function variable def_line use_kind use_line outcome` of a pair; `def_line:column` when
-/// two definitions of the variable share the line (a `for` header).
-fn key(p: &Program, du: &DefUse, pair: usize) -> String {
-    let base = plain_key(p, du, pair);
-    let d = &du.defs[du.pairs[pair].def as usize];
-    let shared = du
-        .defs
-        .iter()
-        .any(|o| o.var == d.var && o.loc.line == d.loc.line && o.loc.col != d.loc.col);
-    if shared {
-        let (before, after) = base.split_once(&format!(" {} ", d.loc.line)).unwrap();
-        format!("{before} {}:{} {after}", d.loc.line, d.loc.col)
-    } else {
-        base
-    }
-}
-
-fn plain_key(p: &Program, du: &DefUse, pair: usize) -> String {
-    let pr = &du.pairs[pair];
-    let u = &du.uses[pr.use_ as usize];
-    let d = &du.defs[pr.def as usize];
-    let def_line = match d.site {
-        cairn::analysis::defuse::DefSite::Entry => 0,
-        _ => d.loc.line,
-    };
-    let f = &p.module.functions[u.at.0 as usize].name;
-    let v = &du.vars[u.var as usize].name;
-    match pr.outcome {
-        Some(o) => format!(
-            "{f} {v} {def_line} p-use {} {}",
-            u.loc.line, u.outcomes[o as usize]
-        ),
-        None => format!("{f} {v} {def_line} c-use {}", u.loc.line),
-    }
-}
-
-fn pair_keys(p: &Program) -> Vec<String> {
-    let du = p.def_use.as_ref().unwrap();
-    (0..du.pairs.len()).map(|i| key(p, du, i)).collect()
-}
-
-fn covered_on(p: &Program, inputs: &[&str]) -> Vec<String> {
-    let du = p.def_use.as_ref().unwrap();
-    let mut src = Replay::new(inputs.iter().map(|s| s.to_string()).collect());
-    let r = p.run(&mut src, &Config::default());
-    r.def_use.iter().map(|&i| key(p, du, i as usize)).collect()
-}
+use common::dataflow::*;
 
 #[test]
 fn pairs_of_the_power_function() {
@@ -133,50 +66,6 @@ fn stores_through_pointers_redefine_variables() {
         "{c:?}"
     );
     assert!(c.contains(&"add total 0 c-use 6".to_string()), "{c:?}");
-}
-
-/// Runs `cairn gen --criterion def-use ARGS` on `src` into a fresh directory (removed by the
-/// caller) and returns it with the def-use entries of its goals.json.
-fn generate(src: &Path, args: &[&str]) -> (PathBuf, Vec<serde_json::Value>) {
-    let name = src.file_name().unwrap().to_string_lossy();
-    let out = std::env::temp_dir().join(format!("cairn-dataflow-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
-    let st = Command::new(env!("CARGO_BIN_EXE_cairn"))
-        .args(["gen", "--criterion", "def-use"])
-        .args(args)
-        .arg(src)
-        .arg("--out")
-        .arg(&out)
-        .status()
-        .unwrap();
-    assert!(st.success());
-    let goals: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("goals.json")).unwrap()).unwrap();
-    let pairs = goals
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|g| g["kind"] == "def-use")
-        .cloned()
-        .collect();
-    (out, pairs)
-}
-
-/// `cairn replay --criterion def-use` confirms every claim of the suite in `out` natively.
-fn assert_replays(src: &Path, out: &Path) {
-    let replay = Command::new(env!("CARGO_BIN_EXE_cairn"))
-        .args(["replay", "--criterion", "def-use"])
-        .arg(src)
-        .arg(out)
-        .output()
-        .unwrap();
-    assert!(
-        replay.status.success(),
-        "{}: native replay: {}{}",
-        src.display(),
-        String::from_utf8_lossy(&replay.stdout),
-        String::from_utf8_lossy(&replay.stderr)
-    );
 }
 
 /// Runs `cairn gen --criterion def-use` and checks every pair: covered pairs are confirmed by
@@ -660,85 +549,5 @@ fn generation_decides_every_lexer_pair() {
         }
     }
     assert_replays(&src, &out);
-    let _ = std::fs::remove_dir_all(&out);
-}
-
-/// Text formatting: pairs whose infeasibility needs a counter's range (`word++` then
-/// `word > 0` false: word stays below the loop's bound, so it never wraps) or the state's
-/// history (the `space` owed before a word is always redefined before the wrap test reads it).
-/// Every pair the model checker proves is one of those checked by hand below; a pair that
-/// needs exactly the ten characters "a\nabcdef g" is covered or left unknown, never proven.
-#[test]
-fn model_checker_proves_only_infeasible_text_formatting_pairs() {
-    let src = program("textfmt.c");
-    // 8 s for each pair: the default ladder's 3 s first slices prove 14 pairs in 60 s alone,
-    // but 1-11 in 90 s beside the other tests on two cores (a proof that takes 1-3 s alone
-    // misses its slice), and the second pass's 9 s slices come too late.
-    let args = [
-        "--strategy",
-        "cut-point",
-        "--time",
-        "90s",
-        "--seed",
-        "1",
-        "--pair-slices",
-        "8",
-    ];
-    let (out, pairs) = generate(&src, &args);
-    let p = load_dataflow(&src);
-    // variable def_line use_kind use_line:column [outcome], from goals.json.
-    let infeasible = [
-        "word 39 p-use 14:17 false",
-        "col 38 p-use 19:30 false",
-        "word 39 p-use 26:17 true",
-        "col 38 p-use 26:30 false",
-        "space 10 p-use 26:47 true",
-        "space 10 p-use 26:47 false",
-        "space 23 p-use 26:47 true",
-        "space 23 p-use 26:47 false",
-        "space 30 p-use 26:47 true",
-        "space 30 p-use 26:47 false",
-        "space 35 p-use 26:47 true",
-        "space 35 p-use 26:47 false",
-        "lines 28 c-use 28:22",
-        "col 10 c-use 34:20",
-        "col 22 c-use 34:20",
-        "col 29 c-use 34:20",
-        "word 39 p-use 42:9 false",
-        "col 38 p-use 44:9 false",
-        "lines 28 c-use 46:45",
-    ];
-    let mut by_mc = 0;
-    for g in &pairs {
-        let outcome = g["outcome"]
-            .as_str()
-            .map(|o| format!(" {o}"))
-            .unwrap_or_default();
-        let k = format!(
-            "{} {} {} {}:{}{outcome}",
-            g["variable"].as_str().unwrap(),
-            g["def_line"],
-            g["use_kind"].as_str().unwrap(),
-            g["use_line"],
-            g["column"]
-        );
-        if g["proof"] == "model checker (def-use)" {
-            assert!(infeasible.contains(&k.as_str()), "{k} proven infeasible");
-            by_mc += 1;
-        }
-        if g["status"] == "covered" {
-            assert!(!infeasible.contains(&k.as_str()), "{k} covered");
-        }
-    }
-    // "a\nabcdef g": the newline's `lines` reaches the wrap's `lines++`.
-    let c = covered_on(
-        &p,
-        &[
-            "97", "10", "97", "98", "99", "100", "101", "102", "32", "103",
-        ],
-    );
-    assert!(c.contains(&"main lines 21 c-use 28".to_string()), "{c:?}");
-    // 0-1 before the model checker tracked stack slots.
-    assert!(by_mc >= 3, "only {by_mc} pairs proven by the model checker");
     let _ = std::fs::remove_dir_all(&out);
 }

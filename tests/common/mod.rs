@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests: loading programs, native builds, runs.
 #![allow(dead_code)]
 
+pub mod dataflow;
+
 use cairn::exec::{Config, InputValue, Program, RunResult};
 use cairn::ir::frontend::{CompileOptions, TempDir, load};
 use std::path::{Path, PathBuf};
