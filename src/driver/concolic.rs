@@ -742,8 +742,6 @@ impl Concolic {
         }
     }
 
-    /// A first run cut by the step limit runs again with its integer inputs shifted 8 bits
-    /// towards zero, until one finishes (a few times at most).
     /// A random run to start the tree from.
     fn first_run(&mut self, s: &mut Session, cfg: &Config) -> anyhow::Result<()> {
         let mut first = RandomInputs {
@@ -793,6 +791,8 @@ impl Concolic {
         Ok(())
     }
 
+    /// A first run cut by the step limit runs again with its integer inputs shifted 8 bits
+    /// towards zero, until one finishes (a few times at most).
     fn shrink_first_run(&mut self, s: &mut Session, cfg: &Config) -> anyhow::Result<()> {
         for _ in 0..STEP_LIMIT_RETRIES {
             if !self.last_step_limited || s.should_stop() {

@@ -249,13 +249,14 @@ static void store_int(void *p, const char *len, unsigned long long v) {
 }
 static int scan_hit_end;
 static int scan_end(void) { scan_hit_end = 1; return -1; }
-/* Scans the `avail` characters at `str` (a NUL among them is a character), as glibc's vfscanf
- * reads a stream; where the scan stopped goes to *stop, and peeking past the end sets
- * scan_hit_end. The end is a count, not a pointer: a file's size is an input, and a pointer
- * computed from it would be concretized. */
-#define C(i) ((size_t)(s - str) + (i) < avail ? (int)s[i] : scan_end())
+/* Scans the `avail` characters at `str`, as glibc's vfscanf reads a stream; a string ends at
+ * its NUL instead (`nul_ends`: no strlen first, which would branch on every byte). Where the
+ * scan stopped goes to *stop, and peeking past the end sets scan_hit_end. The end is a count,
+ * not a pointer: a file's size is an input, and a pointer computed from it would be
+ * concretized. */
+#define C(i) ((size_t)(s - str) + (i) < avail && !(nul_ends && s[i] == 0) ? (int)s[i] : scan_end())
 #define DONE(v) do { *stop = s; return (v); } while (0)
-static int scan_text(const unsigned char *str, size_t avail, const char *fmt,
+static int scan_text(const unsigned char *str, size_t avail, int nul_ends, const char *fmt,
                      __builtin_va_list ap, const unsigned char **stop) {
   const unsigned char *s = str;
   int count = 0;
@@ -398,7 +399,7 @@ static int scan_text(const unsigned char *str, size_t avail, const char *fmt,
 #undef DONE
 W int vsscanf(const char *str, const char *fmt, __builtin_va_list ap) {
   const unsigned char *s = (const unsigned char *)str, *stop;
-  return scan_text(s, strlen(str), fmt, ap, &stop);
+  return scan_text(s, (size_t)-1, 1, fmt, ap, &stop);
 }
 W int sscanf(const char *str, const char *fmt, ...) {
   __builtin_va_list ap;
@@ -876,7 +877,7 @@ static int scan_stream(void *f, const char *fmt, __builtin_va_list ap) {
     st->unget = -1;
   }
   scan_hit_end = 0;
-  int n = scan_text(data + st->pos, file_size[st->file] - st->pos, fmt, ap, &stop);
+  int n = scan_text(data + st->pos, file_size[st->file] - st->pos, 0, fmt, ap, &stop);
   st->pos = (unsigned int)(stop - data);
   if (scan_hit_end) st->eof = 1;
   return n;
