@@ -13,6 +13,7 @@
 //!   of `__cairn_ctors` and `__cairn_dtors`, which the runtime's start routine and `exit` call:
 //!   plain direct calls in the order the native startup code uses, so the interpreter, the
 //!   analyses and the model checker all see them without special cases.
+//! - Integers of 65 to 128 bits are split into two words (`wide_ints`).
 
 use llvm_sys::LLVMOpcode;
 use llvm_sys::LLVMTypeKind;
@@ -69,6 +70,7 @@ pub fn normalize_bitcode(
         seed_indeterminate_locals(ctx, m);
         define_init_fini(ctx, m, "llvm.global_ctors", "__cairn_ctors", false);
         define_init_fini(ctx, m, "llvm.global_dtors", "__cairn_dtors", true);
+        super::wide_ints::legalize(ctx, m);
         let out = CString::new(output.display().to_string()).map_err(|e| e.to_string())?;
         let rc = LLVMWriteBitcodeToFile(m, out.as_ptr());
         LLVMDisposeModule(m);
