@@ -219,3 +219,21 @@ fn a_scheduler_driven_by_commands_on_stdin_ends_its_input_and_replays_natively()
     assert!(o.iter().all(|x| x == "exit"), "{o:?}");
     replay_ok(&p, &out);
 }
+
+#[test]
+fn integers_wider_than_64_bits_are_split_into_words_the_search_can_steer() {
+    // 128-bit products, sums with carries and comparisons, and bit-fields packed into one
+    // 72-bit unit of a local struct. Before, such programs did not load ("72-bit integers");
+    // and a decision on a bit-field of a local counted as indeterminate (the unit's first,
+    // uninitialized value stayed in the expression after every field was stored), so no
+    // such branch was flipped.
+    let dir = tmp("engine-wide");
+    let p = program("wide_ints.c");
+    let out = dir.path().join("out");
+    let (s, _) = generate(&p, &out, "1", 30);
+    // 21 of the 22 branch outcomes are feasible; the 22nd and the error call are not.
+    assert_eq!(s["goals"]["covered"], 21, "{:?}", unknown_goals(&out));
+    assert_eq!(s["concolic"]["inexact"]["uninitialized"], 0, "{s}");
+    assert_eq!(s["concolic"]["inexact"]["concretized"], 0, "{s}");
+    replay_ok(&p, &out);
+}

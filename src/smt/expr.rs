@@ -264,6 +264,25 @@ impl Pool {
         } else {
             (a, b)
         };
+        if op == And {
+            if let Some(c) = self.as_const(b) {
+                if let Some(e) = self.and_mask(w, a, c) {
+                    return e;
+                }
+            }
+        }
+        // (x | c1) | c2 = x | (c1 | c2): flags set one by one stay one node deep.
+        if let (Or, Some(c2)) = (op, self.as_const(b)) {
+            if let Node::Bin {
+                op: Or, a: x, b: k, ..
+            } = self.node(a).clone()
+            {
+                if let Some(c1) = self.as_const(k) {
+                    let m = self.constant(w, c1 | c2);
+                    return self.bin(Or, w, x, m);
+                }
+            }
+        }
         // x86 masks shift counts; make it explicit so the solver sees the same semantics.
         // (Widths below 5 bits cannot hold a count that the mask would change.)
         let b = if matches!(op, Shl | LShr | AShr) && self.as_const(b).is_none() && w >= 5 {
@@ -273,6 +292,81 @@ impl Pool {
             b
         };
         self.intern(Node::Bin { op, w, a, b })
+    }
+
+    /// `a & c` when masking simplifies it: nested masks merge, and a mask distributes over an
+    /// `|` whose operand it clears or leaves alone. This is how a bit-field store reads: the
+    /// storage unit is loaded, the field's bits cleared, the new bits or-ed in, stored back;
+    /// after every field of a local was stored, the unit's uninitialized first value no longer
+    /// occurs in it (a decision on a field is then no indeterminate one).
+    fn and_mask(&mut self, w: u8, a: ExprId, c: u64) -> Option<ExprId> {
+        let ones = self.maybe_ones(a, 6);
+        if ones & c == 0 {
+            return Some(self.constant(w, 0));
+        }
+        if ones & !c == 0 {
+            return Some(a);
+        }
+        match self.node(a).clone() {
+            Node::Bin {
+                op: BinOp::And,
+                a: x,
+                b: k,
+                ..
+            } => {
+                let k = self.as_const(k)?;
+                let m = self.constant(w, k & c);
+                Some(self.bin(BinOp::And, w, x, m))
+            }
+            Node::Bin {
+                op: BinOp::Or,
+                a: x,
+                b: y,
+                ..
+            } => {
+                let masked = |p: &Pool, e: ExprId| {
+                    let maybe = p.maybe_ones(e, 6);
+                    maybe & c == 0 || maybe & !c == 0
+                };
+                if !masked(self, x) && !masked(self, y) {
+                    return None;
+                }
+                let k = self.constant(w, c);
+                let (x, y) = (self.bin(BinOp::And, w, x, k), self.bin(BinOp::And, w, y, k));
+                Some(self.bin(BinOp::Or, w, x, y))
+            }
+            _ => None,
+        }
+    }
+
+    /// The bits of `e` that may be 1: a cheap over-approximation (masks, shifts by constants,
+    /// zero extensions, extracts, concatenations and or-s of those, `depth` levels deep).
+    fn maybe_ones(&self, e: ExprId, depth: u32) -> u64 {
+        let all = mask(u64::MAX, self.width(e) as u32);
+        match self.node(e) {
+            Node::Const { v, .. } => *v,
+            _ if depth == 0 => all,
+            Node::Bin { op, a, b, .. } => {
+                let k = self.as_const(*b);
+                let ma = || self.maybe_ones(*a, depth - 1);
+                match (op, k) {
+                    (BinOp::And, _) => ma() & self.maybe_ones(*b, depth - 1),
+                    (BinOp::Or, _) => ma() | self.maybe_ones(*b, depth - 1),
+                    (BinOp::Shl, Some(k)) if k < 64 => (ma() << k) & all,
+                    (BinOp::LShr, Some(k)) if k < 64 => ma() >> k,
+                    _ => all,
+                }
+            }
+            Node::ZExt { a, .. } => self.maybe_ones(*a, depth - 1),
+            Node::Extract { lo, a, .. } => (self.maybe_ones(*a, depth - 1) >> lo) & all,
+            Node::Concat { hi, lo, .. } => {
+                let lw = self.width(*lo) as u32;
+                let h = self.maybe_ones(*hi, depth - 1);
+                ((h.checked_shl(lw).unwrap_or(0)) | self.maybe_ones(*lo, depth - 1)) & all
+            }
+            Node::Cmp { .. } | Node::FCmp { .. } => 1,
+            _ => all,
+        }
     }
 
     pub fn cmp(&mut self, pred: IPred, a: ExprId, b: ExprId) -> ExprId {
@@ -410,6 +504,7 @@ impl Pool {
                 return self.extract(w, lo, inner);
             }
             Node::ZExt { a: inner, .. } if lo >= self.width(inner) => return self.constant(w, 0),
+
             Node::Concat { hi, lo: low, .. } => {
                 let lw = self.width(low);
                 if lo as u32 + w as u32 <= lw as u32 {
