@@ -5,10 +5,10 @@
 //!
 //! Clang makes such values from runs of bit-fields that share one storage unit (Csmith's
 //! `struct { int a : 31; unsigned b : 29; ... }` loads an `i72` and shifts and masks it) and
-//! from `__int128`. Loads, stores, bitwise operations, shifts by constants, additions,
-//! subtractions, multiplications, comparisons, casts, selects and phis are split; a function
-//! using a wide integer any other way (a division, a shift by a variable, an argument, a
-//! return value) is left as it is, and the lowering names the construct and its place.
+//! from `__int128`. Loads, stores, bitwise operations, shifts, additions, subtractions,
+//! multiplications, comparisons, casts, selects and phis are split; a function using a wide
+//! integer any other way (a division, an argument, a return value) is left as it is, and the
+//! lowering names the construct and its place.
 
 use llvm_sys::LLVMIntPredicate as P;
 use llvm_sys::LLVMOpcode as Op;
@@ -121,15 +121,15 @@ unsafe fn splittable(f: LLVMValueRef) -> bool {
                 Op::LLVMLoad | Op::LLVMStore => {
                     LLVMGetOrdering(i) == LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic
                 }
-                Op::LLVMShl | Op::LLVMLShr | Op::LLVMAShr => {
-                    !LLVMIsAConstantInt(LLVMGetOperand(i, 1)).is_null()
-                }
                 Op::LLVMAnd
                 | Op::LLVMOr
                 | Op::LLVMXor
                 | Op::LLVMAdd
                 | Op::LLVMSub
                 | Op::LLVMMul
+                | Op::LLVMShl
+                | Op::LLVMLShr
+                | Op::LLVMAShr
                 | Op::LLVMICmp
                 | Op::LLVMTrunc
                 | Op::LLVMZExt
@@ -386,9 +386,13 @@ impl Splitter {
                     })
                 }
                 Op::LLVMMul => Some(self.mul(ty, self.words(op(0)), self.words(op(1)))),
-                Op::LLVMShl | Op::LLVMLShr | Op::LLVMAShr => {
-                    let c = LLVMConstIntGetZExtValue(op(1)) as u32;
-                    Some(self.shift(i, ty, self.words(op(0)), c))
+                kind @ (Op::LLVMShl | Op::LLVMLShr | Op::LLVMAShr) => {
+                    let x = self.words(op(0));
+                    Some(if LLVMIsAConstantInt(op(1)).is_null() {
+                        self.variable_shift(kind, ty, x, self.words(op(1)).lo)
+                    } else {
+                        self.shift(kind, ty, x, LLVMConstIntGetZExtValue(op(1)) as u32)
+                    })
                 }
                 Op::LLVMICmp => {
                     let r = self.compare(
@@ -521,8 +525,28 @@ impl Splitter {
         }
     }
 
+    /// Shifts by a variable amount: a barrel shifter, one stage per bit of the amount, each
+    /// stage a constant shift taken or not (an amount of W or more is poison in LLVM).
+    unsafe fn variable_shift(&self, kind: Op, ty: LLVMTypeRef, x: Pair, amount: LLVMValueRef) -> Pair {
+        unsafe {
+            let b = self.b;
+            let n = NO_NAME.as_ptr();
+            let mut v = x;
+            for bit in 0..7 {
+                let set = LLVMBuildAnd(b, amount, self.konst(self.i64t, 1 << bit), n);
+                let set = LLVMBuildICmp(b, P::LLVMIntNE, set, self.konst(self.i64t, 0), n);
+                let shifted = self.shift(kind, ty, v, 1 << bit);
+                v = Pair {
+                    lo: LLVMBuildSelect(b, set, shifted.lo, v.lo, n),
+                    hi: LLVMBuildSelect(b, set, shifted.hi, v.hi, n),
+                };
+            }
+            v
+        }
+    }
+
     /// Shifts by a constant `c` (< W; LLVM makes larger shifts poison, so any value does).
-    unsafe fn shift(&self, i: LLVMValueRef, ty: LLVMTypeRef, x: Pair, c: u32) -> Pair {
+    unsafe fn shift(&self, kind: Op, ty: LLVMTypeRef, x: Pair, c: u32) -> Pair {
         unsafe {
             let b = self.b;
             let n = NO_NAME.as_ptr();
@@ -534,7 +558,7 @@ impl Splitter {
             }
             let k64 = |v: u32| self.konst(self.i64t, v as u64);
             let kh = |v: u32| self.konst(hty, v as u64);
-            match LLVMGetInstructionOpcode(i) {
+            match kind {
                 Op::LLVMShl if c < 64 => {
                     let lo = LLVMBuildShl(b, x.lo, k64(c), n);
                     let carried = LLVMBuildLShr(b, x.lo, k64(64 - c), n);
@@ -555,7 +579,7 @@ impl Splitter {
                     }
                 }
                 Op::LLVMLShr | Op::LLVMAShr => {
-                    let signed = LLVMGetInstructionOpcode(i) == Op::LLVMAShr;
+                    let signed = kind == Op::LLVMAShr;
                     let shr: BuildBinary = if signed { LLVMBuildAShr } else { LLVMBuildLShr };
                     // The high word shifted by `s` (at most its width less one when signed:
                     // what is left is copies of the sign).

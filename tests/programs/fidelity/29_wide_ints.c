@@ -1,5 +1,5 @@
 /* Integers wider than 64 bits: bit-fields sharing a 72- or 88-bit storage unit (as Csmith
-   writes them) and __int128 arithmetic, comparisons, shifts by constants, casts, selects and
+   writes them) and __int128 arithmetic, comparisons, shifts, casts, selects and
    loops. Not 32-bit C (__int128). */
 #include <stdio.h>
 #include <stdint.h>
@@ -75,6 +75,9 @@ int main(void) {
     show("ashr64", (u128)(q >> 64));
     show("ashr70", (u128)(q >> 70));
     show("ashr127", (u128)(q >> 127));
+    show("shl var", p << (k & 127));
+    show("lshr var", p >> ((k >> 7) & 127));
+    show("ashr var", (u128)(q >> ((k >> 14) & 127)));
     printf("cmp %d %d %d %d %d %d\n", p < (u128)q, q < 0, q <= (i128)p, p == (u128)q,
            p != 0, q > ((i128)1 << 100));
     i128 m = q < 0 ? -q : q;
