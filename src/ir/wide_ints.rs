@@ -1,7 +1,8 @@
-//! Integers of 65 to 128 bits, split into two words before lowering (as LLVM's type
-//! legalization does for a 64-bit target): each such value becomes a low `i64` and a high
-//! `i(W-64)`, and each operation on it a few operations on the words. Cairn's IR, interpreter,
-//! symbolic shadow and model checker then see only integers of at most 64 bits.
+//! Integers wider than 64 bits, split into words before lowering (as LLVM's type legalization
+//! does for a 64-bit target): a `W`-bit value becomes `i64` words, low first, the last one
+//! `i(W mod 64)` when 64 does not divide `W`, and each operation on it a few operations on
+//! the words. Cairn's IR, interpreter, symbolic shadow and model checker then see only
+//! integers of at most 64 bits.
 //!
 //! Clang makes such values from runs of bit-fields that share one storage unit (Csmith's
 //! `struct { int a : 31; unsigned b : 29; ... }` loads an `i72` and shifts and masks it) and
@@ -48,14 +49,14 @@ pub unsafe fn legalize(ctx: LLVMContextRef, m: LLVMModuleRef) {
     }
 }
 
-/// Width of `ty` if it is an integer of 65..=128 bits.
+/// Width of `ty` if it is an integer wider than 64 bits.
 unsafe fn wide_width(ty: LLVMTypeRef) -> Option<u32> {
     unsafe {
         if LLVMGetTypeKind(ty) != LLVMTypeKind::LLVMIntegerTypeKind {
             return None;
         }
         let w = LLVMGetIntTypeWidth(ty);
-        (65..=128).contains(&w).then_some(w)
+        (w > 64).then_some(w)
     }
 }
 
@@ -126,7 +127,6 @@ unsafe fn splittable(f: LLVMValueRef) -> bool {
                 | Op::LLVMXor
                 | Op::LLVMAdd
                 | Op::LLVMSub
-                | Op::LLVMMul
                 | Op::LLVMShl
                 | Op::LLVMLShr
                 | Op::LLVMAShr
@@ -136,8 +136,9 @@ unsafe fn splittable(f: LLVMValueRef) -> bool {
                 | Op::LLVMSExt
                 | Op::LLVMPHI
                 | Op::LLVMFreeze => true,
+                Op::LLVMMul => wide_width(LLVMTypeOf(i)).is_some_and(|w| w <= 128),
                 Op::LLVMSelect => !is_wide(LLVMGetOperand(i, 0)),
-                // The seed of a wide local (normalize.rs), split into two seeds.
+                // The seed of a wide local (normalize.rs), one seed per word.
                 Op::LLVMCall => {
                     LLVMGetNumOperands(i) == 1
                         && callee_name(i).starts_with(super::normalize::INDETERMINATE)
@@ -161,11 +162,15 @@ unsafe fn splittable(f: LLVMValueRef) -> bool {
     }
 }
 
-/// A wide value as two words: `lo` (`i64`) and `hi` (`i(W-64)`).
-#[derive(Clone, Copy)]
-struct Pair {
-    lo: LLVMValueRef,
-    hi: LLVMValueRef,
+/// A wide value's words, low first.
+#[derive(Clone)]
+struct Words(Vec<LLVMValueRef>);
+
+/// What the bits above a value are: zeros, or copies of its sign bit.
+#[derive(Clone, Copy, PartialEq)]
+enum Fill {
+    Zero,
+    Sign,
 }
 
 struct Splitter {
@@ -173,7 +178,7 @@ struct Splitter {
     m: LLVMModuleRef,
     b: LLVMBuilderRef,
     i64t: LLVMTypeRef,
-    split: HashMap<LLVMValueRef, Pair>,
+    split: HashMap<LLVMValueRef, Words>,
 }
 
 const NO_NAME: &std::ffi::CStr = c"";
@@ -184,6 +189,37 @@ type BuildBinary = unsafe extern "C" fn(
     LLVMValueRef,
     *const libc::c_char,
 ) -> LLVMValueRef;
+
+/// Widths of the words of a `w`-bit value.
+fn word_widths(w: u32) -> Vec<u32> {
+    (0..w.div_ceil(64)).map(|k| (w - 64 * k).min(64)).collect()
+}
+
+/// The words of the two's complement of a decimal literal (as LLVM prints it) in `n` words.
+fn parse_words(text: &str, n: usize) -> Vec<u64> {
+    let (neg, digits) = match text.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, text),
+    };
+    let mut words = vec![0u64; n];
+    for d in digits.bytes().filter(u8::is_ascii_digit) {
+        let mut carry = (d - b'0') as u128;
+        for w in words.iter_mut() {
+            let v = (*w as u128) * 10 + carry;
+            *w = v as u64;
+            carry = v >> 64;
+        }
+    }
+    if neg {
+        let mut carry = 1u128;
+        for w in words.iter_mut() {
+            let v = (!*w) as u128 + carry;
+            *w = v as u64;
+            carry = v >> 64;
+        }
+    }
+    words
+}
 
 impl Splitter {
     unsafe fn new(ctx: LLVMContextRef, m: LLVMModuleRef) -> Splitter {
@@ -206,18 +242,27 @@ impl Splitter {
         unsafe { LLVMConstInt(ty, v, 0) }
     }
 
-    /// The high word's type of a wide value of type `ty`.
-    unsafe fn hi_ty(&self, ty: LLVMTypeRef) -> LLVMTypeRef {
-        unsafe { self.int(wide_width(ty).expect("wide type") - 64) }
+    unsafe fn k64(&self, v: u64) -> LLVMValueRef {
+        unsafe { self.konst(self.i64t, v) }
+    }
+
+    /// The types of the words of a wide value of type `ty`.
+    unsafe fn word_types(&self, ty: LLVMTypeRef) -> Vec<LLVMTypeRef> {
+        unsafe {
+            word_widths(wide_width(ty).expect("wide type"))
+                .into_iter()
+                .map(|w| self.int(w))
+                .collect()
+        }
     }
 
     /// The words of a wide operand: already split, or a constant, or undef.
-    unsafe fn words(&self, v: LLVMValueRef) -> Pair {
+    unsafe fn words(&self, v: LLVMValueRef) -> Words {
         unsafe {
             if let Some(p) = self.split.get(&v) {
-                return *p;
+                return p.clone();
             }
-            let hty = self.hi_ty(LLVMTypeOf(v));
+            let tys = self.word_types(LLVMTypeOf(v));
             if !LLVMIsAConstantInt(v).is_null() {
                 // The C API reads at most 64 bits of a constant; its printed form has them all.
                 let text = LLVMPrintValueToString(v);
@@ -226,25 +271,16 @@ impl Splitter {
                     .into_owned();
                 LLVMDisposeMessage(text);
                 let digits = s.split_whitespace().last().unwrap_or("0");
-                let n: u128 = match digits {
-                    "true" => 1,
-                    "false" => 0,
-                    d => d
-                        .parse::<i128>()
-                        .map(|x| x as u128)
-                        .or_else(|_| d.parse::<u128>())
-                        .unwrap_or(0),
-                };
-                return Pair {
-                    lo: self.konst(self.i64t, n as u64),
-                    hi: self.konst(hty, (n >> 64) as u64),
-                };
+                let values = parse_words(digits, tys.len());
+                return Words(
+                    tys.iter()
+                        .zip(values)
+                        .map(|(&t, v)| self.konst(t, v))
+                        .collect(),
+                );
             }
             // Undef, poison, or a value only unreachable code defines.
-            Pair {
-                lo: LLVMGetUndef(self.i64t),
-                hi: LLVMGetUndef(hty),
-            }
+            Words(tys.iter().map(|&t| LLVMGetUndef(t)).collect())
         }
     }
 
@@ -307,12 +343,13 @@ impl Splitter {
                 }
             }
             for phi in phis {
-                let p = self.split[&phi];
+                let p = self.split[&phi].clone();
                 for k in 0..LLVMCountIncoming(phi) {
                     let w = self.words(LLVMGetIncomingValue(phi, k));
                     let mut from = LLVMGetIncomingBlock(phi, k);
-                    LLVMAddIncoming(p.lo, &mut { w.lo }, &mut from, 1);
-                    LLVMAddIncoming(p.hi, &mut { w.hi }, &mut from, 1);
+                    for (&dst, &src) in p.0.iter().zip(&w.0) {
+                        LLVMAddIncoming(dst, &mut { src }, &mut from, 1);
+                    }
                 }
             }
             for i in done.into_iter().rev() {
@@ -332,145 +369,144 @@ impl Splitter {
             let n = NO_NAME.as_ptr();
             let ty = LLVMTypeOf(i);
             let op = |k| LLVMGetOperand(i, k);
+            let pairwise = |x: &Words, y: &Words, build: BuildBinary| {
+                Words(
+                    x.0.iter()
+                        .zip(&y.0)
+                        .map(|(&p, &q)| build(b, p, q, n))
+                        .collect(),
+                )
+            };
             let wide = match LLVMGetInstructionOpcode(i) {
                 Op::LLVMLoad => {
-                    let addr = op(0);
-                    let hty = self.hi_ty(ty);
-                    let (lo_addr, hi_addr) = self.word_addresses(addr);
-                    let lo = LLVMBuildLoad2(b, self.i64t, lo_addr, n);
-                    let hi = LLVMBuildLoad2(b, hty, hi_addr, n);
-                    self.copy_access(i, &[lo, hi]);
-                    Some(Pair { lo, hi })
+                    let tys = self.word_types(ty);
+                    let addrs = self.word_addresses(op(0), tys.len());
+                    let words: Vec<_> = tys
+                        .iter()
+                        .zip(addrs)
+                        .map(|(&t, a)| LLVMBuildLoad2(b, t, a, n))
+                        .collect();
+                    self.copy_access(i, &words);
+                    Some(Words(words))
                 }
                 Op::LLVMStore => {
                     let v = self.words(op(0));
-                    let (lo_addr, hi_addr) = self.word_addresses(op(1));
-                    let lo = LLVMBuildStore(b, v.lo, lo_addr);
-                    let hi = LLVMBuildStore(b, v.hi, hi_addr);
-                    self.copy_access(i, &[lo, hi]);
+                    let addrs = self.word_addresses(op(1), v.0.len());
+                    let stores: Vec<_> =
+                        v.0.iter()
+                            .zip(addrs)
+                            .map(|(&w, a)| LLVMBuildStore(b, w, a))
+                            .collect();
+                    self.copy_access(i, &stores);
                     None
                 }
-                Op::LLVMAnd | Op::LLVMOr | Op::LLVMXor => {
-                    let (x, y) = (self.words(op(0)), self.words(op(1)));
-                    let build: BuildBinary = match LLVMGetInstructionOpcode(i) {
-                        Op::LLVMAnd => LLVMBuildAnd,
-                        Op::LLVMOr => LLVMBuildOr,
-                        _ => LLVMBuildXor,
-                    };
-                    Some(Pair {
-                        lo: build(b, x.lo, y.lo, n),
-                        hi: build(b, x.hi, y.hi, n),
-                    })
-                }
-                Op::LLVMAdd => {
-                    let (x, y) = (self.words(op(0)), self.words(op(1)));
-                    let hty = self.hi_ty(ty);
-                    let lo = LLVMBuildAdd(b, x.lo, y.lo, n);
-                    let carry = LLVMBuildICmp(b, P::LLVMIntULT, lo, x.lo, n);
-                    let carry = LLVMBuildZExt(b, carry, hty, n);
-                    let hi = LLVMBuildAdd(b, x.hi, y.hi, n);
-                    Some(Pair {
-                        lo,
-                        hi: LLVMBuildAdd(b, hi, carry, n),
-                    })
-                }
-                Op::LLVMSub => {
-                    let (x, y) = (self.words(op(0)), self.words(op(1)));
-                    let hty = self.hi_ty(ty);
-                    let borrow = LLVMBuildICmp(b, P::LLVMIntULT, x.lo, y.lo, n);
-                    let borrow = LLVMBuildZExt(b, borrow, hty, n);
-                    let hi = LLVMBuildSub(b, x.hi, y.hi, n);
-                    Some(Pair {
-                        lo: LLVMBuildSub(b, x.lo, y.lo, n),
-                        hi: LLVMBuildSub(b, hi, borrow, n),
-                    })
-                }
-                Op::LLVMMul => Some(self.mul(ty, self.words(op(0)), self.words(op(1)))),
+                Op::LLVMAnd => Some(pairwise(
+                    &self.words(op(0)),
+                    &self.words(op(1)),
+                    LLVMBuildAnd,
+                )),
+                Op::LLVMOr => Some(pairwise(
+                    &self.words(op(0)),
+                    &self.words(op(1)),
+                    LLVMBuildOr,
+                )),
+                Op::LLVMXor => Some(pairwise(
+                    &self.words(op(0)),
+                    &self.words(op(1)),
+                    LLVMBuildXor,
+                )),
+                Op::LLVMAdd => Some(self.add_sub(true, &self.words(op(0)), &self.words(op(1)))),
+                Op::LLVMSub => Some(self.add_sub(false, &self.words(op(0)), &self.words(op(1)))),
+                Op::LLVMMul => Some(self.mul(ty, &self.words(op(0)), &self.words(op(1)))),
                 kind @ (Op::LLVMShl | Op::LLVMLShr | Op::LLVMAShr) => {
                     let x = self.words(op(0));
                     Some(if LLVMIsAConstantInt(op(1)).is_null() {
-                        self.variable_shift(kind, ty, x, self.words(op(1)).lo)
+                        self.variable_shift(kind, ty, &x, self.words(op(1)).0[0])
                     } else {
-                        self.shift(kind, ty, x, LLVMConstIntGetZExtValue(op(1)) as u32)
+                        self.shift(kind, ty, &x, LLVMConstIntGetZExtValue(op(1)))
                     })
                 }
                 Op::LLVMICmp => {
                     let r = self.compare(
                         LLVMGetICmpPredicate(i),
-                        self.words(op(0)),
-                        self.words(op(1)),
+                        &self.words(op(0)),
+                        &self.words(op(1)),
                     );
                     LLVMReplaceAllUsesWith(i, r);
                     None
                 }
                 Op::LLVMTrunc => {
                     let x = self.words(op(0));
-                    match wide_width(ty) {
-                        Some(_) => Some(Pair {
-                            lo: x.lo,
-                            hi: self.resize(x.hi, self.hi_ty(ty), false),
-                        }),
-                        None => {
-                            LLVMReplaceAllUsesWith(i, self.resize(x.lo, ty, false));
-                            None
-                        }
+                    if is_wide(i) {
+                        let tys = self.word_types(ty);
+                        Some(Words(
+                            tys.iter()
+                                .zip(&x.0)
+                                .map(|(&t, &w)| self.resize(w, t, false))
+                                .collect(),
+                        ))
+                    } else {
+                        LLVMReplaceAllUsesWith(i, self.resize(x.0[0], ty, false));
+                        None
                     }
                 }
                 Op::LLVMZExt | Op::LLVMSExt => {
-                    let signed = LLVMGetInstructionOpcode(i) == Op::LLVMSExt;
-                    let hty = self.hi_ty(ty);
-                    let src = op(0);
-                    if is_wide(src) {
-                        let x = self.words(src);
-                        Some(Pair {
-                            lo: x.lo,
-                            hi: self.resize(x.hi, hty, signed),
-                        })
+                    let fill = if LLVMGetInstructionOpcode(i) == Op::LLVMSExt {
+                        Fill::Sign
                     } else {
-                        let lo = self.resize(src, self.i64t, signed);
-                        let hi = if signed {
-                            let sign = LLVMBuildAShr(b, lo, self.konst(self.i64t, 63), n);
-                            self.resize(sign, hty, true)
-                        } else {
-                            self.konst(hty, 0)
-                        };
-                        Some(Pair { lo, hi })
-                    }
+                        Fill::Zero
+                    };
+                    let src = op(0);
+                    let x = if is_wide(src) {
+                        self.words(src)
+                    } else {
+                        Words(vec![src])
+                    };
+                    Some(self.extend(&x, ty, fill))
                 }
                 Op::LLVMSelect => {
                     let (x, y) = (self.words(op(1)), self.words(op(2)));
-                    Some(Pair {
-                        lo: LLVMBuildSelect(b, op(0), x.lo, y.lo, n),
-                        hi: LLVMBuildSelect(b, op(0), x.hi, y.hi, n),
-                    })
+                    Some(Words(
+                        x.0.iter()
+                            .zip(&y.0)
+                            .map(|(&p, &q)| LLVMBuildSelect(b, op(0), p, q, n))
+                            .collect(),
+                    ))
                 }
-                Op::LLVMPHI => Some(Pair {
-                    lo: LLVMBuildPhi(b, self.i64t, n),
-                    hi: LLVMBuildPhi(b, self.hi_ty(ty), n),
-                }),
+                Op::LLVMPHI => Some(Words(
+                    self.word_types(ty)
+                        .into_iter()
+                        .map(|t| LLVMBuildPhi(b, t, n))
+                        .collect(),
+                )),
                 Op::LLVMFreeze => Some(self.words(op(0))),
-                Op::LLVMCall => {
-                    let hty = self.hi_ty(ty);
-                    Some(Pair {
-                        lo: self.seed(self.i64t),
-                        hi: self.seed(hty),
-                    })
-                }
+                Op::LLVMCall => Some(Words(
+                    self.word_types(ty)
+                        .into_iter()
+                        .map(|t| self.seed(t))
+                        .collect(),
+                )),
                 other => unreachable!("checked by `splittable`: {other:?}"),
             };
-            if let Some(p) = wide {
-                self.split.insert(i, p);
+            if let Some(w) = wide {
+                self.split.insert(i, w);
             }
         }
     }
 
-    /// The addresses of a wide value's words in memory (little-endian: low word first).
-    unsafe fn word_addresses(&self, addr: LLVMValueRef) -> (LLVMValueRef, LLVMValueRef) {
+    /// The addresses of a wide value's `n` words in memory (little-endian: low word first).
+    unsafe fn word_addresses(&self, addr: LLVMValueRef, n: usize) -> Vec<LLVMValueRef> {
         unsafe {
             let i8t = self.int(8);
-            let mut idx = [self.konst(self.i64t, 8)];
-            let hi = LLVMBuildGEP2(self.b, i8t, addr, idx.as_mut_ptr(), 1, NO_NAME.as_ptr());
-            (addr, hi)
+            (0..n)
+                .map(|k| {
+                    if k == 0 {
+                        return addr;
+                    }
+                    let mut idx = [self.k64(8 * k as u64)];
+                    LLVMBuildGEP2(self.b, i8t, addr, idx.as_mut_ptr(), 1, NO_NAME.as_ptr())
+                })
+                .collect()
         }
     }
 
@@ -525,113 +561,179 @@ impl Splitter {
         }
     }
 
+    /// Word `k` of `x` as an `i64`, with the bits beyond `x` as `fill` says (`k` may be
+    /// negative or past the last word).
+    unsafe fn word64(&self, x: &Words, k: i64, fill: Fill) -> LLVMValueRef {
+        unsafe {
+            let last = x.0.len() as i64 - 1;
+            if k < 0 {
+                return self.k64(0);
+            }
+            if k > last {
+                return match fill {
+                    Fill::Zero => self.k64(0),
+                    Fill::Sign => {
+                        let top = self.resize(x.0[last as usize], self.i64t, true);
+                        LLVMBuildAShr(self.b, top, self.k64(63), NO_NAME.as_ptr())
+                    }
+                };
+            }
+            self.resize(x.0[k as usize], self.i64t, fill == Fill::Sign && k == last)
+        }
+    }
+
+    /// The 64 bits of `x` from bit `pos` on (any position: bits outside are `fill`).
+    unsafe fn bits64(&self, x: &Words, pos: i64, fill: Fill) -> LLVMValueRef {
+        unsafe {
+            let (k, r) = (pos.div_euclid(64), pos.rem_euclid(64) as u64);
+            let low = self.word64(x, k, fill);
+            if r == 0 {
+                return low;
+            }
+            let n = NO_NAME.as_ptr();
+            let low = LLVMBuildLShr(self.b, low, self.k64(r), n);
+            let high = LLVMBuildShl(self.b, self.word64(x, k + 1, fill), self.k64(64 - r), n);
+            LLVMBuildOr(self.b, low, high, n)
+        }
+    }
+
+    /// Shifts by a constant `c` (< W; LLVM makes larger shifts poison, so any value does):
+    /// each word of the result is 64 bits of the operand from a shifted position.
+    unsafe fn shift(&self, kind: Op, ty: LLVMTypeRef, x: &Words, c: u64) -> Words {
+        unsafe {
+            let w = wide_width(ty).expect("wide type") as u64;
+            if c == 0 || c >= w {
+                return x.clone();
+            }
+            let c = c as i64;
+            let tys = self.word_types(ty);
+            let words = tys
+                .iter()
+                .enumerate()
+                .map(|(j, &t)| {
+                    let j = 64 * j as i64;
+                    let bits = match kind {
+                        Op::LLVMShl => self.bits64(x, j - c, Fill::Zero),
+                        Op::LLVMLShr => self.bits64(x, j + c, Fill::Zero),
+                        _ => self.bits64(x, j + c, Fill::Sign),
+                    };
+                    self.resize(bits, t, false)
+                })
+                .collect();
+            Words(words)
+        }
+    }
+
     /// Shifts by a variable amount: a barrel shifter, one stage per bit of the amount, each
     /// stage a constant shift taken or not (an amount of W or more is poison in LLVM).
-    unsafe fn variable_shift(&self, kind: Op, ty: LLVMTypeRef, x: Pair, amount: LLVMValueRef) -> Pair {
+    unsafe fn variable_shift(
+        &self,
+        kind: Op,
+        ty: LLVMTypeRef,
+        x: &Words,
+        amount: LLVMValueRef,
+    ) -> Words {
         unsafe {
             let b = self.b;
             let n = NO_NAME.as_ptr();
-            let mut v = x;
-            for bit in 0..7 {
-                let set = LLVMBuildAnd(b, amount, self.konst(self.i64t, 1 << bit), n);
-                let set = LLVMBuildICmp(b, P::LLVMIntNE, set, self.konst(self.i64t, 0), n);
-                let shifted = self.shift(kind, ty, v, 1 << bit);
-                v = Pair {
-                    lo: LLVMBuildSelect(b, set, shifted.lo, v.lo, n),
-                    hi: LLVMBuildSelect(b, set, shifted.hi, v.hi, n),
-                };
+            let w = wide_width(ty).expect("wide type");
+            let amount = self.resize(amount, self.i64t, false);
+            let mut v = x.clone();
+            for bit in 0..(32 - (w - 1).leading_zeros()) {
+                let set = LLVMBuildAnd(b, amount, self.k64(1 << bit), n);
+                let set = LLVMBuildICmp(b, P::LLVMIntNE, set, self.k64(0), n);
+                let shifted = self.shift(kind, ty, &v, 1 << bit);
+                v = Words(
+                    shifted
+                        .0
+                        .iter()
+                        .zip(&v.0)
+                        .map(|(&s, &o)| LLVMBuildSelect(b, set, s, o, n))
+                        .collect(),
+                );
             }
             v
         }
     }
 
-    /// Shifts by a constant `c` (< W; LLVM makes larger shifts poison, so any value does).
-    unsafe fn shift(&self, kind: Op, ty: LLVMTypeRef, x: Pair, c: u32) -> Pair {
+    /// `x` (its top word extended as `fill` says) to the wide type `ty`.
+    unsafe fn extend(&self, x: &Words, ty: LLVMTypeRef, fill: Fill) -> Words {
         unsafe {
-            let b = self.b;
-            let n = NO_NAME.as_ptr();
-            let hty = self.hi_ty(ty);
-            let h = LLVMGetIntTypeWidth(hty);
-            let w = h + 64;
-            if c == 0 || c >= w {
-                return x;
-            }
-            let k64 = |v: u32| self.konst(self.i64t, v as u64);
-            let kh = |v: u32| self.konst(hty, v as u64);
-            match kind {
-                Op::LLVMShl if c < 64 => {
-                    let lo = LLVMBuildShl(b, x.lo, k64(c), n);
-                    let carried = LLVMBuildLShr(b, x.lo, k64(64 - c), n);
-                    let carried = self.resize(carried, hty, false);
-                    let hi = if c < h {
-                        let moved = LLVMBuildShl(b, x.hi, kh(c), n);
-                        LLVMBuildOr(b, moved, carried, n)
+            let top = x.0.len() - 1;
+            let words = self
+                .word_types(ty)
+                .into_iter()
+                .enumerate()
+                .map(|(k, t)| {
+                    let w = if k < top {
+                        x.0[k]
                     } else {
-                        carried
+                        self.word64(x, k.min(top + 1) as i64, fill)
                     };
-                    Pair { lo, hi }
-                }
-                Op::LLVMShl => {
-                    let moved = LLVMBuildShl(b, x.lo, k64(c - 64), n);
-                    Pair {
-                        lo: k64(0),
-                        hi: self.resize(moved, hty, false),
-                    }
-                }
-                Op::LLVMLShr | Op::LLVMAShr => {
-                    let signed = kind == Op::LLVMAShr;
-                    let shr: BuildBinary = if signed { LLVMBuildAShr } else { LLVMBuildLShr };
-                    // The high word shifted by `s` (at most its width less one when signed:
-                    // what is left is copies of the sign).
-                    let hi_shifted = |s: u32| {
-                        if s < h {
-                            shr(b, x.hi, kh(s), n)
-                        } else if signed {
-                            shr(b, x.hi, kh(h - 1), n)
-                        } else {
-                            kh(0)
-                        }
-                    };
-                    if c < 64 {
-                        let low = LLVMBuildLShr(b, x.lo, k64(c), n);
-                        let up = self.resize(x.hi, self.i64t, signed);
-                        let up = LLVMBuildShl(b, up, k64(64 - c), n);
-                        Pair {
-                            lo: LLVMBuildOr(b, low, up, n),
-                            hi: hi_shifted(c),
-                        }
-                    } else {
-                        let down = shr(b, x.hi, kh(c - 64), n);
-                        Pair {
-                            lo: self.resize(down, self.i64t, signed),
-                            hi: hi_shifted(h),
-                        }
-                    }
-                }
-                _ => unreachable!(),
-            }
+                    self.resize(w, t, false)
+                })
+                .collect();
+            Words(words)
         }
     }
 
-    /// The product's low W bits: the full 128-bit product of the low words, plus the cross
-    /// products of low and high words (their high halves fall beyond W).
-    unsafe fn mul(&self, ty: LLVMTypeRef, x: Pair, y: Pair) -> Pair {
+    /// Addition or subtraction word by word, the carry (or borrow) passed up.
+    unsafe fn add_sub(&self, add: bool, x: &Words, y: &Words) -> Words {
         unsafe {
             let b = self.b;
             let n = NO_NAME.as_ptr();
-            let hty = self.hi_ty(ty);
-            let k = |v: u64| self.konst(self.i64t, v);
-            let lo = LLVMBuildMul(b, x.lo, y.lo, n);
-            // High 64 bits of x.lo * y.lo from 32-bit halves.
+            let mut carry: Option<LLVMValueRef> = None; // i1
+            let mut out = vec![];
+            for (k, (&p, &q)) in x.0.iter().zip(&y.0).enumerate() {
+                let t = LLVMTypeOf(p);
+                let (sum, out1) = if add {
+                    let s = LLVMBuildAdd(b, p, q, n);
+                    (s, LLVMBuildICmp(b, P::LLVMIntULT, s, p, n))
+                } else {
+                    (
+                        LLVMBuildSub(b, p, q, n),
+                        LLVMBuildICmp(b, P::LLVMIntULT, p, q, n),
+                    )
+                };
+                let (sum, out2) = match carry {
+                    None => (sum, None),
+                    Some(c) => {
+                        let c = LLVMBuildZExt(b, c, t, n);
+                        if add {
+                            let s = LLVMBuildAdd(b, sum, c, n);
+                            (s, Some(LLVMBuildICmp(b, P::LLVMIntULT, s, sum, n)))
+                        } else {
+                            let s = LLVMBuildSub(b, sum, c, n);
+                            (s, Some(LLVMBuildICmp(b, P::LLVMIntULT, sum, c, n)))
+                        }
+                    }
+                };
+                out.push(sum);
+                if k + 1 < x.0.len() {
+                    carry = Some(match out2 {
+                        Some(o) => LLVMBuildOr(b, out1, o, n),
+                        None => out1,
+                    });
+                }
+            }
+            Words(out)
+        }
+    }
+
+    /// The product's low W bits (W <= 128): the full 128-bit product of the low words, plus
+    /// the cross products of low and high words (their high halves fall beyond W).
+    unsafe fn mul(&self, ty: LLVMTypeRef, x: &Words, y: &Words) -> Words {
+        unsafe {
+            let b = self.b;
+            let n = NO_NAME.as_ptr();
+            let hty = self.word_types(ty)[1];
+            let k = |v: u64| self.k64(v);
+            let (xl, xh, yl, yh) = (x.0[0], x.0[1], y.0[0], y.0[1]);
+            let lo = LLVMBuildMul(b, xl, yl, n);
+            // High 64 bits of xl * yl from 32-bit halves.
             let m32 = k(0xffff_ffff);
-            let (x0, x1) = (
-                LLVMBuildAnd(b, x.lo, m32, n),
-                LLVMBuildLShr(b, x.lo, k(32), n),
-            );
-            let (y0, y1) = (
-                LLVMBuildAnd(b, y.lo, m32, n),
-                LLVMBuildLShr(b, y.lo, k(32), n),
-            );
+            let (x0, x1) = (LLVMBuildAnd(b, xl, m32, n), LLVMBuildLShr(b, xl, k(32), n));
+            let (y0, y1) = (LLVMBuildAnd(b, yl, m32, n), LLVMBuildLShr(b, yl, k(32), n));
             let p00 = LLVMBuildMul(b, x0, y0, n);
             let p01 = LLVMBuildMul(b, x0, y1, n);
             let p10 = LLVMBuildMul(b, x1, y0, n);
@@ -643,48 +745,54 @@ impl Splitter {
             let high = LLVMBuildAdd(b, high, LLVMBuildLShr(b, p10, k(32), n), n);
             let high = LLVMBuildAdd(b, high, LLVMBuildLShr(b, mid, k(32), n), n);
             let high = self.resize(high, hty, false);
-            let cross1 = LLVMBuildMul(b, self.resize(x.lo, hty, false), y.hi, n);
-            let cross2 = LLVMBuildMul(b, x.hi, self.resize(y.lo, hty, false), n);
+            let cross1 = LLVMBuildMul(b, self.resize(xl, hty, false), yh, n);
+            let cross2 = LLVMBuildMul(b, xh, self.resize(yl, hty, false), n);
             let hi = LLVMBuildAdd(b, high, cross1, n);
-            Pair {
-                lo,
-                hi: LLVMBuildAdd(b, hi, cross2, n),
-            }
+            Words(vec![lo, LLVMBuildAdd(b, hi, cross2, n)])
         }
     }
 
-    /// A comparison: equality word by word; an order by the high words (signed or not), the
-    /// low words (unsigned) deciding when the high words are equal.
-    unsafe fn compare(&self, pred: P, x: Pair, y: Pair) -> LLVMValueRef {
+    /// A comparison: equality word by word; an order decided by the highest word that differs
+    /// (the top word signed or not, the others unsigned).
+    unsafe fn compare(&self, pred: P, x: &Words, y: &Words) -> LLVMValueRef {
         unsafe {
             let b = self.b;
             let n = NO_NAME.as_ptr();
+            let pairs = x.0.iter().zip(&y.0);
             match pred {
                 P::LLVMIntEQ | P::LLVMIntNE => {
-                    let lo = LLVMBuildICmp(b, pred, x.lo, y.lo, n);
-                    let hi = LLVMBuildICmp(b, pred, x.hi, y.hi, n);
-                    if pred == P::LLVMIntEQ {
-                        LLVMBuildAnd(b, lo, hi, n)
+                    let join: BuildBinary = if pred == P::LLVMIntEQ {
+                        LLVMBuildAnd
                     } else {
-                        LLVMBuildOr(b, lo, hi, n)
-                    }
+                        LLVMBuildOr
+                    };
+                    pairs
+                        .map(|(&p, &q)| LLVMBuildICmp(b, pred, p, q, n))
+                        .reduce(|a, c| join(b, a, c, n))
+                        .expect("words")
                 }
                 _ => {
-                    let (strict, low) = match pred {
-                        P::LLVMIntULT => (P::LLVMIntULT, P::LLVMIntULT),
-                        P::LLVMIntULE => (P::LLVMIntULT, P::LLVMIntULE),
-                        P::LLVMIntUGT => (P::LLVMIntUGT, P::LLVMIntUGT),
-                        P::LLVMIntUGE => (P::LLVMIntUGT, P::LLVMIntUGE),
-                        P::LLVMIntSLT => (P::LLVMIntSLT, P::LLVMIntULT),
-                        P::LLVMIntSLE => (P::LLVMIntSLT, P::LLVMIntULE),
-                        P::LLVMIntSGT => (P::LLVMIntSGT, P::LLVMIntUGT),
-                        _ => (P::LLVMIntSGT, P::LLVMIntUGE),
+                    // (strict on the top word, strict on the others, the lowest word's own)
+                    let (top, mid, low) = match pred {
+                        P::LLVMIntULT => (P::LLVMIntULT, P::LLVMIntULT, P::LLVMIntULT),
+                        P::LLVMIntULE => (P::LLVMIntULT, P::LLVMIntULT, P::LLVMIntULE),
+                        P::LLVMIntUGT => (P::LLVMIntUGT, P::LLVMIntUGT, P::LLVMIntUGT),
+                        P::LLVMIntUGE => (P::LLVMIntUGT, P::LLVMIntUGT, P::LLVMIntUGE),
+                        P::LLVMIntSLT => (P::LLVMIntSLT, P::LLVMIntULT, P::LLVMIntULT),
+                        P::LLVMIntSLE => (P::LLVMIntSLT, P::LLVMIntULT, P::LLVMIntULE),
+                        P::LLVMIntSGT => (P::LLVMIntSGT, P::LLVMIntUGT, P::LLVMIntUGT),
+                        _ => (P::LLVMIntSGT, P::LLVMIntUGT, P::LLVMIntUGE),
                     };
-                    let hi = LLVMBuildICmp(b, strict, x.hi, y.hi, n);
-                    let tie = LLVMBuildICmp(b, P::LLVMIntEQ, x.hi, y.hi, n);
-                    let lo = LLVMBuildICmp(b, low, x.lo, y.lo, n);
-                    let lo = LLVMBuildAnd(b, tie, lo, n);
-                    LLVMBuildOr(b, hi, lo, n)
+                    let last = x.0.len() - 1;
+                    let mut acc = LLVMBuildICmp(b, low, x.0[0], y.0[0], n);
+                    for k in 1..=last {
+                        let strict = if k == last { top } else { mid };
+                        let s = LLVMBuildICmp(b, strict, x.0[k], y.0[k], n);
+                        let tie = LLVMBuildICmp(b, P::LLVMIntEQ, x.0[k], y.0[k], n);
+                        let rest = LLVMBuildAnd(b, tie, acc, n);
+                        acc = LLVMBuildOr(b, s, rest, n);
+                    }
+                    acc
                 }
             }
         }

@@ -1,4 +1,4 @@
-/* Integers wider than 64 bits: bit-fields sharing a 72- or 88-bit storage unit (as Csmith
+/* Integers wider than 64 bits: bit-fields sharing a 72-, 88- or 120-bit storage unit (as Csmith
    writes them) and __int128 arithmetic, comparisons, shifts, casts, selects and
    loops. Not 32-bit C (__int128). */
 #include <stdio.h>
@@ -11,10 +11,12 @@ extern int __VERIFIER_nondet_int(void);
 #pragma pack(push, 1)
 struct S72 { signed a : 31; unsigned b : 29; signed c : 12; };
 struct S88 { unsigned char tag; signed x : 23; unsigned y : 30; signed long long z : 35; };
+struct S120 { signed a : 31; unsigned b : 29; signed c : 31; unsigned d : 29; signed e : 16; };
 #pragma pack(pop)
 
 static struct S72 g72 = { -5, 7, -1 };
 static volatile struct S88 g88;
+static struct S120 g120 = { 1, 2, -3, 4, -5 };
 
 typedef unsigned __int128 u128;
 typedef __int128 i128;
@@ -52,6 +54,14 @@ int main(void) {
     printf("s88 %u %d %u %lld\n", g88.tag, g88.x, g88.y, (long long)g88.z);
     g88.z = g88.z * 3 - g88.x;
     printf("s88' %lld %d\n", (long long)g88.z, g88.z > g88.x);
+
+    /* Bit-fields in a 120-bit unit. */
+    g120.c = (int)(sx >> 5);
+    g120.e = k >> 3;
+    g120.d += g120.e;
+    printf("s120 %d %u %d %u %d\n", g120.a, g120.b, g120.c, g120.d, g120.e);
+    g120.a = g120.c - g120.e;
+    printf("s120' %d %d %d\n", g120.a, g120.c < g120.e, g120.d == 4u);
 
     /* 128-bit arithmetic. */
     u128 p = (u128)x * y;
