@@ -4,7 +4,8 @@
 //! 30 s where pure concolic search does not, with CFG-directed search over the product (the
 //! default) or another strategy under the monitors; on a program mixing hard goals with infeasible
 //! ones nothing crabs proves unreachable is covered by any test (its own, replayed natively,
-//! or those of an independent concolic run). The figures, technique by technique, are
+//! or those of an independent concolic run); the default `gen` on two workers decides both, its
+//! model-checking worker running crabs. The figures, technique by technique, are
 //! `cargo bench --bench crabs`.
 
 mod common;
@@ -148,5 +149,25 @@ fn crabs_never_proves_a_covered_goal_unreachable() {
             !unreachable.contains(&g),
             "goal {g} proven unreachable but covered"
         );
+    }
+}
+
+/// The default `gen` on two cores: its model-checking worker runs crabs (the second strategy
+/// under the checker's monitors) beside expectation search, so the call behind the thirty
+/// equal inputs is covered and mixed.c's infeasible branches are proven, with no option
+/// (before, the checker's worker alternated with plain CFG-directed search: both calls stayed
+/// unknown at 30 s).
+#[test]
+fn default_generation_on_two_workers_decides_what_crabs_decides() {
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    for name in ["loop30.c", "mixed.c"] {
+        let dir = tmp("crabs");
+        let file = prog(name);
+        let s = generate(&file, dir.path(), &["--jobs", "2", "--time", "30s"]);
+        assert_eq!(count(&s, "unknown"), 0, "{name}: {s}");
+        assert_eq!(s["soundness_violations"], serde_json::json!([]), "{s}");
+        let time = s["time_s"].as_f64().unwrap();
+        assert!(time < 30.0, "{name}: decided only after {time}s");
+        replays(&file, dir.path());
     }
 }

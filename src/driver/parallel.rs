@@ -27,10 +27,13 @@ const MC_WORKER_SHARE: f64 = 0.6;
 /// Plans for `jobs` workers from the plan asked for. Worker 0 tests as asked (its strategy,
 /// and lazy expansion if asked); when goals are decided (not `--tests-only`), worker 1 runs
 /// the model checker, alternating with a second strategy once its share is spent or the
-/// checker has finished (one checker: a second would build the same graph); the others test
-/// with further strategies and seeds, concolically on the whole program (a different
-/// technique from lazy expansion's, and one lazy worker's statistics stay its own).
-pub fn portfolio(plan: &Plan, jobs: usize) -> Vec<Plan> {
+/// checker has finished (one checker: a second would build the same graph) — with
+/// `monitors`, as abstraction-driven concolic testing (`crabs`: the second strategy searches
+/// the product with the checker's monitors, which decides goals behind control-dependent
+/// flags that plain search does not reach); the others test with further strategies and
+/// seeds, concolically on the whole program (a different technique from lazy expansion's,
+/// and one lazy worker's statistics stay its own).
+pub fn portfolio(plan: &Plan, jobs: usize, monitors: bool) -> Vec<Plan> {
     if jobs <= 1 {
         return vec![plan.clone()];
     }
@@ -55,6 +58,9 @@ pub fn portfolio(plan: &Plan, jobs: usize) -> Vec<Plan> {
             }
             if i == 1 && !plan.tests_only {
                 p.mc_share = MC_WORKER_SHARE.max(plan.mc_share);
+                if monitors && plan.strategy != "random" {
+                    p.strategy = format!("crabs:{}", p.strategy);
+                }
             } else {
                 p.tests_only = true;
             }
