@@ -74,7 +74,9 @@ pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Tec
         };
         // Monitors steer branch coverage; def-use pairs go to the checker one at a time.
         let monitors = s.program.def_use.is_none();
-        return Ok(Box::new(Parallel::new(portfolio(&single, plan.jobs, monitors))));
+        return Ok(Box::new(Parallel::new(portfolio(
+            &single, plan.jobs, monitors,
+        ))));
     }
     let testing: Box<dyn Technique + 'p> = if plan.strategy == "random" {
         if plan.lazy.is_some() {
