@@ -169,12 +169,14 @@ pub fn compile_to_bitcode(
     // mem2reg only: it turns scalar locals into SSA values and keeps every source branch.
     let out = workdir.join("final.bc");
     let normalized = workdir.join("normalized.bc");
-    let names = super::normalize::normalize_bitcode(&linked, &normalized).map_err(|e| {
-        FrontendError::ToolFailed {
+    // Data-flow testing keeps clang's short-circuit values: its uses (one per line) and the
+    // pairs they make are defined on that form.
+    let branch_short_circuits = !opts.locals_in_memory;
+    let names = super::normalize::normalize_bitcode(&linked, &normalized, branch_short_circuits)
+        .map_err(|e| FrontendError::ToolFailed {
             tool: "normalize".into(),
             stderr: e,
-        }
-    })?;
+        })?;
     if opts.locals_in_memory {
         std::fs::rename(&normalized, &out)?;
         return Ok(Compiled {

@@ -13,6 +13,7 @@ pub mod lower;
 pub mod normalize;
 pub mod operands;
 mod print;
+pub mod short_circuit;
 pub mod wide_ints;
 
 use std::collections::HashMap;

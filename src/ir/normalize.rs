@@ -14,6 +14,8 @@
 //!   plain direct calls in the order the native startup code uses, so the interpreter, the
 //!   analyses and the model checker all see them without special cases.
 //! - Integers of 65 to 128 bits are split into two words (`wide_ints`).
+//! - Short-circuit evaluations are branched on operand by operand, as gcc does
+//!   (`short_circuit`; not for data-flow testing, whose uses are defined on clang's form).
 
 use llvm_sys::LLVMOpcode;
 use llvm_sys::LLVMTypeKind;
@@ -30,6 +32,7 @@ use std::path::Path;
 pub fn normalize_bitcode(
     input: &Path,
     output: &Path,
+    branch_short_circuits: bool,
 ) -> Result<super::debug_names::SourceNames, String> {
     unsafe {
         let ctx = LLVMContextCreate();
@@ -71,6 +74,9 @@ pub fn normalize_bitcode(
         define_init_fini(ctx, m, "llvm.global_ctors", "__cairn_ctors", false);
         define_init_fini(ctx, m, "llvm.global_dtors", "__cairn_dtors", true);
         super::wide_ints::legalize(ctx, m);
+        if branch_short_circuits {
+            super::short_circuit::branch_on_last_operands(ctx, m);
+        }
         let out = CString::new(output.display().to_string()).map_err(|e| e.to_string())?;
         let rc = LLVMWriteBitcodeToFile(m, out.as_ptr());
         LLVMDisposeModule(m);
