@@ -21,7 +21,10 @@ use llvm_sys::prelude::*;
 
 /// Rewrites the short-circuit evaluations of `m` into gcc's branches (see the module comment);
 /// returns how many rewrites were made.
-pub fn branch_on_last_operands(ctx: LLVMContextRef, m: LLVMModuleRef) -> usize {
+///
+/// # Safety
+/// `ctx` and `m` must be a live LLVM context and a module created in it.
+pub unsafe fn branch_on_last_operands(ctx: LLVMContextRef, m: LLVMModuleRef) -> usize {
     let mut n = 0;
     unsafe {
         let mut f = LLVMGetFirstFunction(m);
