@@ -9,3 +9,34 @@ fn concolic_reaches_every_feasible_branch() {
     let failures = common::check_feasible_coverage("concolic", "cfg");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Cairn's branch goals are the branches gcov counts natively: short-circuit operands that
+/// clang computes as values (`return a >= lo && a <= hi;`, `while (n < 4 && ok(s[n]))`, a
+/// `||` passed as an argument) are branches, as gcc compiles them. Every goal covered means
+/// every native branch covered.
+#[test]
+fn branch_goals_are_the_branches_gcov_counts() {
+    use std::process::Command;
+    let p = common::root().join("tests/programs/concolic/short_circuit.c");
+    let dir = common::tmp("short-circuit");
+    let out = dir.path().join("o");
+    let cairn = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_cairn"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let p = p.to_str().unwrap();
+    let o = cairn(&["gen", p, "--out", out.to_str().unwrap(), "--time", "20s"]);
+    assert!(o.status.success(), "{}", common::text(&o));
+    let s = common::json(&out.join("summary.json"));
+    let goals = s["goals"]["total"].as_u64().unwrap();
+    assert_eq!(s["goals"]["covered"], goals, "{s}");
+    let r = cairn(&["replay", p, out.to_str().unwrap()]);
+    let report = common::text(&r);
+    assert!(r.status.success(), "{report}");
+    assert!(
+        report.contains(&format!("native branch coverage (gcc gcov): {goals}/{goals} ")),
+        "{goals} goals:\n{report}"
+    );
+}
