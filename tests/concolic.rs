@@ -36,7 +36,9 @@ fn branch_goals_are_the_branches_gcov_counts() {
     let report = common::text(&r);
     assert!(r.status.success(), "{report}");
     assert!(
-        report.contains(&format!("native branch coverage (gcc gcov): {goals}/{goals} ")),
+        report.contains(&format!(
+            "native branch coverage (gcc gcov): {goals}/{goals} "
+        )),
         "{goals} goals:\n{report}"
     );
 }

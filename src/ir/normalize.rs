@@ -73,10 +73,11 @@ pub fn normalize_bitcode(
         seed_indeterminate_locals(ctx, m);
         define_init_fini(ctx, m, "llvm.global_ctors", "__cairn_ctors", false);
         define_init_fini(ctx, m, "llvm.global_dtors", "__cairn_dtors", true);
-        super::wide_ints::legalize(ctx, m);
+        // Before the wide integers are split: the selects that introduces stay selects.
         if branch_short_circuits {
             super::short_circuit::branch_on_last_operands(ctx, m);
         }
+        super::wide_ints::legalize(ctx, m);
         let out = CString::new(output.display().to_string()).map_err(|e| e.to_string())?;
         let rc = LLVMWriteBitcodeToFile(m, out.as_ptr());
         LLVMDisposeModule(m);

@@ -12,11 +12,19 @@
 //! - in a value context, the computed operand is branched on, to two blocks feeding `true` and
 //!   `false` into the phi.
 //!
-//! The values are the same; the goals are then gcc's branches, one per operand.
+//! - clang's ternary with cheap arms (`return v > 100 ? 3 : 0;`) is a `select`, where gcc
+//!   branches: it becomes a branch to two blocks joining in a phi (not `c ? 1 : 0`, which gcc
+//!   folds into `c`).
+//!
+//! The values are the same; the goals are then gcc's branches, one per operand. Functions of
+//! Cairn's own runtime are left as they are (their branches are no goals, only more paths).
 
 use llvm_sys::LLVMTypeKind;
 use llvm_sys::core::*;
-use llvm_sys::debuginfo::{LLVMInstructionGetDebugLoc, LLVMInstructionSetDebugLoc};
+use llvm_sys::debuginfo::{
+    LLVMDIFileGetFilename, LLVMDIScopeGetFile, LLVMGetSubprogram, LLVMInstructionGetDebugLoc,
+    LLVMInstructionSetDebugLoc,
+};
 use llvm_sys::prelude::*;
 
 /// Rewrites the short-circuit evaluations of `m` into gcc's branches (see the module comment);
@@ -29,6 +37,14 @@ pub unsafe fn branch_on_last_operands(ctx: LLVMContextRef, m: LLVMModuleRef) -> 
     unsafe {
         let mut f = LLVMGetFirstFunction(m);
         while !f.is_null() {
+            if in_runtime(f) {
+                f = LLVMGetNextFunction(f);
+                continue;
+            }
+            for sel in selects(f) {
+                split_select(ctx, f, sel);
+                n += 1;
+            }
             // Nested evaluations (`a && (b || c)`) take a few rounds: an inner join that a
             // value split turned into a branch on its phi is threaded in the next.
             for _ in 0..64 {
@@ -54,6 +70,178 @@ pub unsafe fn branch_on_last_operands(ctx: LLVMContextRef, m: LLVMModuleRef) -> 
         }
     }
     n
+}
+
+/// Whether `f` is one of Cairn's runtime functions (by its debug information's file).
+unsafe fn in_runtime(f: LLVMValueRef) -> bool {
+    unsafe {
+        let sp = LLVMGetSubprogram(f);
+        if sp.is_null() {
+            return false;
+        }
+        let file = LLVMDIScopeGetFile(sp);
+        if file.is_null() {
+            return false;
+        }
+        let mut len = 0;
+        let name = LLVMDIFileGetFilename(file, &mut len);
+        let name = std::slice::from_raw_parts(name as *const u8, len as usize);
+        name.ends_with(super::frontend::RUNTIME_FILE.as_bytes())
+    }
+}
+
+/// The `select`s of `f` on a scalar `i1` that is not a constant.
+unsafe fn selects(f: LLVMValueRef) -> Vec<LLVMValueRef> {
+    unsafe {
+        let mut v = vec![];
+        let mut bb = LLVMGetFirstBasicBlock(f);
+        while !bb.is_null() {
+            let mut i = LLVMGetFirstInstruction(bb);
+            while !i.is_null() {
+                if !LLVMIsASelectInst(i).is_null() {
+                    let c = LLVMGetOperand(i, 0);
+                    let ty = LLVMTypeOf(c);
+                    let vector = LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMTypeKind::LLVMVectorTypeKind;
+                    if LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMIntegerTypeKind
+                        && LLVMIsConstant(c) == 0
+                        && !vector
+                        && !is_zero_one(i)
+                        && is_ternary(i)
+                    {
+                        v.push(i);
+                    }
+                }
+                i = LLVMGetNextInstruction(i);
+            }
+            bb = LLVMGetNextBasicBlock(bb);
+        }
+        v
+    }
+}
+
+/// clang names the select of a source ternary `cond`, `cond12`, ... (the front end keeps value
+/// names); the selects it expands builtins into (`__builtin_ffs`, `isinf`) are named after them
+/// or not at all, and gcc does not branch there.
+fn is_ternary(sel: LLVMValueRef) -> bool {
+    let name = name_of(sel);
+    name.strip_prefix(b"cond")
+        .is_some_and(|rest| rest.iter().all(u8::is_ascii_digit))
+}
+
+/// `c ? 1 : 0` and `c ? 0 : 1`: gcc folds these into the condition's value (no branch).
+unsafe fn is_zero_one(sel: LLVMValueRef) -> bool {
+    unsafe {
+        let arm = |k| {
+            let v = LLVMGetOperand(sel, k);
+            match LLVMIsAConstantInt(v).is_null() {
+                true => None,
+                false => Some(LLVMConstIntGetZExtValue(v)),
+            }
+        };
+        matches!((arm(1), arm(2)), (Some(1), Some(0)) | (Some(0), Some(1)))
+    }
+}
+
+/// `%r = select i1 %c, %a, %b` in `bb` becomes `bb: br i1 %c, %t, %f`, `t` and `f` jumping to
+/// a new block that starts with `%r = phi [%a, %t], [%b, %f]` and holds the rest of `bb`.
+unsafe fn split_select(ctx: LLVMContextRef, f: LLVMValueRef, sel: LLVMValueRef) {
+    unsafe {
+        let bb = LLVMGetInstructionParent(sel);
+        let loc = LLVMInstructionGetDebugLoc(sel);
+        let b = LLVMCreateBuilderInContext(ctx);
+        let block = |name: &std::ffi::CStr, after: LLVMBasicBlockRef| {
+            let blk = LLVMAppendBasicBlockInContext(ctx, f, name.as_ptr());
+            LLVMMoveBasicBlockAfter(blk, after);
+            blk
+        };
+        let tail = block(c"sel.end", bb);
+        LLVMPositionBuilderAtEnd(b, tail);
+        let mut i = LLVMGetNextInstruction(sel);
+        while !i.is_null() {
+            let next = LLVMGetNextInstruction(i);
+            let name = name_of(i);
+            LLVMInstructionRemoveFromParent(i);
+            let name = std::ffi::CString::new(name).unwrap_or_default();
+            LLVMInsertIntoBuilderWithName(b, i, name.as_ptr());
+            i = next;
+        }
+        // The successors' phis now come from the tail.
+        let term = LLVMGetBasicBlockTerminator(tail);
+        for s in 0..LLVMGetNumSuccessors(term) {
+            let succ = LLVMGetSuccessor(term, s);
+            let mut phi = LLVMGetFirstInstruction(succ);
+            while !phi.is_null() && !LLVMIsAPHINode(phi).is_null() {
+                let next = LLVMGetNextInstruction(phi);
+                rebuild_phi(b, phi, |v, from| match from == bb {
+                    true => vec![(v, tail)],
+                    false => vec![(v, from)],
+                });
+                phi = next;
+            }
+        }
+        let on_false = block(c"sel.false", bb);
+        let on_true = block(c"sel.true", bb);
+        for arm in [on_true, on_false] {
+            LLVMPositionBuilderAtEnd(b, arm);
+            set_loc(LLVMBuildBr(b, tail), loc);
+        }
+        LLVMPositionBuilderAtEnd(b, bb);
+        set_loc(
+            LLVMBuildCondBr(b, LLVMGetOperand(sel, 0), on_true, on_false),
+            loc,
+        );
+        let first = LLVMGetFirstInstruction(tail);
+        LLVMPositionBuilderBefore(b, first);
+        let phi = LLVMBuildPhi(b, LLVMTypeOf(sel), c"".as_ptr());
+        let mut vals = [LLVMGetOperand(sel, 1), LLVMGetOperand(sel, 2)];
+        let mut blocks = [on_true, on_false];
+        LLVMAddIncoming(phi, vals.as_mut_ptr(), blocks.as_mut_ptr(), 2);
+        let name = name_of(sel);
+        LLVMReplaceAllUsesWith(sel, phi);
+        LLVMInstructionEraseFromParent(sel);
+        LLVMSetValueName2(phi, name.as_ptr() as *const libc::c_char, name.len());
+        LLVMDisposeBuilder(b);
+    }
+}
+
+fn name_of(v: LLVMValueRef) -> Vec<u8> {
+    unsafe {
+        let mut len = 0;
+        let name = LLVMGetValueName2(v, &mut len);
+        std::slice::from_raw_parts(name as *const u8, len).to_vec()
+    }
+}
+
+/// Replaces `phi` by one whose incoming pairs are each `map`ped to some pairs (the C API can
+/// neither remove nor retarget them).
+unsafe fn rebuild_phi(
+    b: LLVMBuilderRef,
+    phi: LLVMValueRef,
+    map: impl Fn(LLVMValueRef, LLVMBasicBlockRef) -> Vec<(LLVMValueRef, LLVMBasicBlockRef)>,
+) -> LLVMValueRef {
+    unsafe {
+        let mut vals = vec![];
+        let mut blocks = vec![];
+        for i in 0..LLVMCountIncoming(phi) {
+            for (v, from) in map(LLVMGetIncomingValue(phi, i), LLVMGetIncomingBlock(phi, i)) {
+                vals.push(v);
+                blocks.push(from);
+            }
+        }
+        LLVMPositionBuilderBefore(b, phi);
+        let new = LLVMBuildPhi(b, LLVMTypeOf(phi), c"".as_ptr());
+        LLVMAddIncoming(
+            new,
+            vals.as_mut_ptr(),
+            blocks.as_mut_ptr(),
+            vals.len() as u32,
+        );
+        let name = name_of(phi);
+        LLVMReplaceAllUsesWith(phi, new);
+        LLVMInstructionEraseFromParent(phi);
+        LLVMSetValueName2(new, name.as_ptr() as *const libc::c_char, name.len());
+        new
+    }
 }
 
 /// The only phi of `bb`, when it is an `i1` with at least one constant incoming value (the
@@ -225,35 +413,14 @@ unsafe fn split(
         LLVMPositionBuilderBefore(b, old);
         set_loc(LLVMBuildCondBr(b, cond, on_true, on_false), cond_loc);
         LLVMInstructionEraseFromParent(old);
-        // A phi's incoming list cannot shrink through the C API: build its replacement.
-        LLVMPositionBuilderBefore(b, phi);
         let ty = LLVMTypeOf(phi);
-        let new = LLVMBuildPhi(b, ty, c"".as_ptr());
-        let mut vals = vec![];
-        let mut blocks = vec![];
-        for i in 0..LLVMCountIncoming(phi) {
-            if i == computed {
-                vals.push(LLVMConstInt(ty, 1, 0));
-                blocks.push(on_true);
-                vals.push(LLVMConstInt(ty, 0, 0));
-                blocks.push(on_false);
-            } else {
-                vals.push(LLVMGetIncomingValue(phi, i));
-                blocks.push(LLVMGetIncomingBlock(phi, i));
-            }
-        }
-        LLVMAddIncoming(
-            new,
-            vals.as_mut_ptr(),
-            blocks.as_mut_ptr(),
-            vals.len() as u32,
-        );
-        let mut len = 0;
-        let name = LLVMGetValueName2(phi, &mut len);
-        let name = std::slice::from_raw_parts(name as *const u8, len).to_vec();
-        LLVMReplaceAllUsesWith(phi, new);
-        LLVMInstructionEraseFromParent(phi);
-        LLVMSetValueName2(new, name.as_ptr() as *const libc::c_char, name.len());
+        rebuild_phi(b, phi, |v, blk| match blk == from {
+            true => vec![
+                (LLVMConstInt(ty, 1, 0), on_true),
+                (LLVMConstInt(ty, 0, 0), on_false),
+            ],
+            false => vec![(v, blk)],
+        });
         LLVMDisposeBuilder(b);
     }
 }
