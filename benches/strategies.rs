@@ -1,5 +1,7 @@
 //! Search strategies compared on the team's programs, at the same budget, in one run:
-//! final coverage, time and tests to reach it, paths per second, solver calls and time.
+//! final coverage, time and tests to reach it, paths per second, solver calls and time; then
+//! the time and the program runs each strategy needed to reach the coverage every run of the
+//! program reached (a strategy that starves a branch needs far more than the others).
 //!
 //! `cargo bench --bench strategies -- [--time SECS] [--seeds N] [--strategies a,b,..] [FILE.c ...]`
 //! (default: every program in tests/programs/concolic and tests/programs/search, 5 s, 1 seed,
@@ -22,6 +24,16 @@ struct Row {
     paths_per_s: f64,
     solver_calls: f64,
     solver_s: f64,
+    /// Coverage over time and runs (one run's; empty in means).
+    history: Vec<cairn::driver::shared::Milestone>,
+}
+
+/// When `history` first reached `covered` goals: (seconds, program runs).
+fn reached(history: &[cairn::driver::shared::Milestone], covered: usize) -> (f64, f64) {
+    history
+        .iter()
+        .find(|m| m.covered >= covered)
+        .map_or((f64::NAN, f64::NAN), |m| (m.time_s, m.iterations as f64))
 }
 
 #[path = "common/args.rs"]
@@ -61,10 +73,12 @@ fn main() {
             }
         };
         let p = Program::new(m);
+        let mut runs: Vec<(String, Vec<cairn::driver::shared::Milestone>)> = vec![];
         for st in &strategies {
             let mut acc = Row::default();
             for seed in 0..seeds {
                 let r = run_one(&p, f, st, seed, time);
+                runs.push((st.clone(), r.history.clone()));
                 acc.covered += r.covered / seeds as f64;
                 acc.total = r.total;
                 acc.t_final += r.t_final / seeds as f64;
@@ -84,6 +98,24 @@ fn main() {
                 acc.paths_per_s,
                 acc.solver_calls,
                 acc.solver_s
+            );
+        }
+        // The coverage every run reached, and what each strategy took to get there.
+        let common = runs
+            .iter()
+            .map(|(_, h)| h.last().map_or(0, |m| m.covered))
+            .min()
+            .unwrap_or(0);
+        for st in &strategies {
+            let (mut t, mut n) = (0.0, 0.0);
+            for (_, h) in runs.iter().filter(|(s, _)| s == st) {
+                let (ti, ni) = reached(h, common);
+                t += ti / seeds as f64;
+                n += ni / seeds as f64;
+            }
+            println!(
+                "{:<22} {:<15} reached {common} (every run's coverage) in {t:.3} s, {n:.0} runs",
+                "", st
             );
         }
     }
@@ -124,6 +156,7 @@ fn run_one(p: &Program, f: &std::path::Path, strategy: &str, seed: u64, time: f6
     let paths = s.iterations as f64;
     let elapsed = s.start.elapsed().as_secs_f64().max(1e-6);
     Row {
+        history,
         covered: s.ledger.covered as f64,
         total: s.goals.len(),
         t_final,
