@@ -14,7 +14,7 @@
 //!   plain direct calls in the order the native startup code uses, so the interpreter, the
 //!   analyses and the model checker all see them without special cases.
 //! - Integers of 65 to 128 bits are split into two words (`wide_ints`).
-//! - Short-circuit evaluations are branched on operand by operand, as gcc does
+//! - Short-circuit evaluations and cheap ternaries are branched on as gcc does
 //!   (`short_circuit`; not for data-flow testing, whose uses are defined on clang's form).
 
 use llvm_sys::LLVMOpcode;
@@ -75,7 +75,7 @@ pub fn normalize_bitcode(
         define_init_fini(ctx, m, "llvm.global_dtors", "__cairn_dtors", true);
         // Before the wide integers are split: the selects that introduces stay selects.
         if branch_short_circuits {
-            super::short_circuit::branch_on_last_operands(ctx, m);
+            super::short_circuit::branch_as_gcc(ctx, m);
         }
         super::wide_ints::legalize(ctx, m);
         let out = CString::new(output.display().to_string()).map_err(|e| e.to_string())?;

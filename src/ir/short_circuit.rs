@@ -10,8 +10,7 @@
 //!   (constants pick their side, the computed operand is branched on where it is computed)
 //!   and the join block goes;
 //! - in a value context, the computed operand is branched on, to two blocks feeding `true` and
-//!   `false` into the phi.
-//!
+//!   `false` into the phi;
 //! - clang's ternary with cheap arms (`return v > 100 ? 3 : 0;`) is a `select`, where gcc
 //!   branches: it becomes a branch to two blocks joining in a phi (not `c ? 1 : 0`, which gcc
 //!   folds into `c`).
@@ -27,12 +26,12 @@ use llvm_sys::debuginfo::{
 };
 use llvm_sys::prelude::*;
 
-/// Rewrites the short-circuit evaluations of `m` into gcc's branches (see the module comment);
+/// Rewrites the short-circuit evaluations and ternary selects of `m` into gcc's branches (see the module comment);
 /// returns how many rewrites were made.
 ///
 /// # Safety
 /// `ctx` and `m` must be a live LLVM context and a module created in it.
-pub unsafe fn branch_on_last_operands(ctx: LLVMContextRef, m: LLVMModuleRef) -> usize {
+pub unsafe fn branch_as_gcc(ctx: LLVMContextRef, m: LLVMModuleRef) -> usize {
     let mut n = 0;
     unsafe {
         let mut f = LLVMGetFirstFunction(m);
@@ -196,10 +195,7 @@ unsafe fn split_select(ctx: LLVMContextRef, f: LLVMValueRef, sel: LLVMValueRef) 
         let mut vals = [LLVMGetOperand(sel, 1), LLVMGetOperand(sel, 2)];
         let mut blocks = [on_true, on_false];
         LLVMAddIncoming(phi, vals.as_mut_ptr(), blocks.as_mut_ptr(), 2);
-        let name = name_of(sel);
-        LLVMReplaceAllUsesWith(sel, phi);
-        LLVMInstructionEraseFromParent(sel);
-        LLVMSetValueName2(phi, name.as_ptr() as *const libc::c_char, name.len());
+        replace(sel, phi);
         LLVMDisposeBuilder(b);
     }
 }
@@ -236,11 +232,18 @@ unsafe fn rebuild_phi(
             blocks.as_mut_ptr(),
             vals.len() as u32,
         );
-        let name = name_of(phi);
-        LLVMReplaceAllUsesWith(phi, new);
-        LLVMInstructionEraseFromParent(phi);
-        LLVMSetValueName2(new, name.as_ptr() as *const libc::c_char, name.len());
+        replace(phi, new);
         new
+    }
+}
+
+/// `new` takes `old`'s uses and name; `old` goes.
+unsafe fn replace(old: LLVMValueRef, new: LLVMValueRef) {
+    unsafe {
+        let name = name_of(old);
+        LLVMReplaceAllUsesWith(old, new);
+        LLVMInstructionEraseFromParent(old);
+        LLVMSetValueName2(new, name.as_ptr() as *const libc::c_char, name.len());
     }
 }
 

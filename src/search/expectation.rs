@@ -63,13 +63,6 @@ pub struct Expectation {
 }
 
 impl Expectation {
-    /// CREST's random branch: a pending branch of the latest path, else of an earlier one.
-    fn deepen(&mut self, pool: &PendingPool, ctx: &mut Ctx) -> Option<PendingId> {
-        let r = take_random(&mut self.recent, pool, ctx);
-        self.older.append(&mut self.recent);
-        r.or_else(|| take_random(&mut self.older, pool, ctx))
-    }
-
     pub fn new(alpha: f64) -> Expectation {
         Expectation {
             alpha,
@@ -87,6 +80,13 @@ impl Expectation {
 
     pub fn graph(&self) -> Option<&ExpectationGraph> {
         self.graph.as_ref()
+    }
+
+    /// CREST's random branch: a pending branch of the latest path, else of an earlier one.
+    fn deepen(&mut self, pool: &PendingPool, ctx: &mut Ctx) -> Option<PendingId> {
+        let r = take_random(&mut self.recent, pool, ctx);
+        self.older.append(&mut self.recent);
+        r.or_else(|| take_random(&mut self.older, pool, ctx))
     }
 }
 
