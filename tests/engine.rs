@@ -163,6 +163,20 @@ fn command_line_arguments_are_inputs_and_replay_natively() {
 }
 
 #[test]
+fn numbers_parsed_from_arguments_are_steered_through_their_values() {
+    // Eight arguments parsed by atoi/strtol, decisions on sums and a table indexed by one
+    // (tcas's shape). Parsing by branching on each byte split every number into paths by its
+    // spaces, sign and digit count: 33 of 42 goals in 20 s; the runtime parses a string in a
+    // small object without branching, so each decision is one query away.
+    let dir = tmp("engine-numbers");
+    let p = program("numeric_args.c");
+    let out = dir.path().join("out");
+    let (s, _) = generate_with(&p, &out, "1", 20, &["--sym-args", "0", "8", "5"]);
+    assert_eq!(s["goals"]["covered"], 42, "{:?}", unknown_goals(&out));
+    replay_ok(&p, &out);
+}
+
+#[test]
 fn files_named_on_the_command_line_are_inputs_and_replay_natively() {
     // fopen(argv[1]) of file "A", fgetc/ungetc to its end: words, numbers, lines.
     decides_and_replays("wordcount.c", &["0", "1", "2"]);

@@ -69,6 +69,8 @@ pub enum Ext {
     GetPid,
     /// The runtime's view of the process id (`kill` compares against it): getpid's input if read.
     OwnPid,
+    /// `__cairn_readable(p)`: the bytes from `p` to the end of its object (0 outside any).
+    Readable,
     /// The default action of a signal the program raised: the process dies by that signal.
     SignalDeath,
     /// The runtime reached something the interpreter cannot reproduce (message argument).
@@ -148,6 +150,7 @@ fn resolve_name(name: &str) -> Ext {
         "time" => Time,
         "getpid" => GetPid,
         "__cairn_own_pid" => OwnPid,
+        "__cairn_readable" => Readable,
         "__cairn_signal_death" => SignalDeath,
         "__cairn_unsupported" => Unsupported,
         _ => match MathFn::by_name(name) {
@@ -651,6 +654,7 @@ pub fn call(
             }
         },
         OwnPid => ret(m.libc.pid.unwrap_or(i32::MAX as u64)),
+        Readable => ret(m.mem.object_bounds(a(0)).map_or(0, |(base, size)| base + size - a(0))),
         SignalDeath => return Err(Stop::Fault(format!("killed by signal {}", a(0) as u32))),
         Unsupported => {
             let what = m.mem.cstr(a(0)).unwrap_or_default();

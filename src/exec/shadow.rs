@@ -855,6 +855,13 @@ impl Shadow<'_> {
                 self.math_call(v, *f, call, rb);
                 return;
             }
+            // The size left in the pointer's object: exact unless the pointer is symbolic.
+            Readable => {
+                if self.args.first().is_some_and(|e| *e != NONE) {
+                    self.concretize();
+                }
+                return;
+            }
             Indeterminate => {
                 if let Some(Val::Reg(_, t)) = call.dst {
                     let w = t.bits_with(v.ptr_bits);
