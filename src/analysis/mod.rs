@@ -10,3 +10,4 @@ pub mod effects;
 pub mod escape;
 pub mod expectation;
 pub mod goals;
+pub mod words;

@@ -181,10 +181,16 @@ pub struct Concolic {
     vars_classified: usize,
     /// Entries of the session's corpus already explored from.
     seeds_seen: usize,
+    /// The program's words were spelled into its latest tests (`spell_words`).
+    spelled: bool,
 }
 
 /// How often concolic search picks up what other workers found.
 const IMPORT_EVERY: Duration = Duration::from_millis(500);
+/// Runs before the program's words are spelled into its tests, and how many of the latest
+/// tests they are spelled into.
+const SPELL_AFTER_RUNS: usize = 200;
+const SPELLING_TEMPLATES: usize = 4;
 /// Smaller-valued retries of a solution whose run hit the step limit.
 const STEP_LIMIT_RETRIES: u32 = 4;
 /// Pending branches of a step-limited run this many decisions past the flipped one wait until
@@ -297,6 +303,7 @@ impl Concolic {
             last_step_limited: false,
             vars_classified: 0,
             seeds_seen: 0,
+            spelled: false,
         })
     }
 
@@ -751,6 +758,38 @@ impl Concolic {
         self.shrink_first_run(s, cfg)
     }
 
+    /// Runs the latest tests again spelling each word the program compares with (its
+    /// keywords) at the start of their text inputs, so that the search also goes on from paths
+    /// where a token has a keyword's length (see `analysis::words`). Once per search, after
+    /// its first runs have found tests that reach the comparisons (an argument that opens the
+    /// file, a command that reads the token).
+    fn spell_words(&mut self, s: &mut Session, cfg: &Config) -> anyhow::Result<()> {
+        let words = crate::analysis::words::compared_words(&s.program.module);
+        if words.is_empty() {
+            return Ok(());
+        }
+        let seeds = s.seeds_since(0);
+        // Slow runs (long loops, step limits) must not make spelling the search's main work.
+        let started = Instant::now();
+        let share = s.budget.time / 20;
+        for template in seeds.iter().rev().take(SPELLING_TEMPLATES) {
+            for word in &words {
+                if s.should_stop() || started.elapsed() > share {
+                    return Ok(());
+                }
+                let mut src = Seeded {
+                    values: spelled(&template.inputs, word),
+                    pos: 0,
+                    fallback: RandomInputs {
+                        rng: SmallRng::seed_from_u64(self.seed),
+                    },
+                };
+                self.execute(s, &mut src, cfg, 0, "concolic")?;
+            }
+        }
+        Ok(())
+    }
+
     /// Cairn's memory is past half its limit and this search's tree is big enough to be why.
     /// Wide path spaces fill gigabytes in seconds (a million pending branches), and the
     /// session's limit would end the whole run, the model checker's turns included.
@@ -925,6 +964,10 @@ impl Technique for Concolic {
                 imported = Instant::now();
                 self.import_seeds(s, &cfg)?;
             }
+            if !self.spelled && self.runs >= SPELL_AFTER_RUNS {
+                self.spelled = true;
+                self.spell_words(s, &cfg)?;
+            }
             if memory_checked.elapsed() >= MEMORY_CHECK {
                 memory_checked = Instant::now();
                 if self.holds_half_the_memory(s) {
@@ -1034,4 +1077,36 @@ fn signed_magnitude(x: u64, w: u32) -> u64 {
     } else {
         x
     }
+}
+
+/// `inputs` with `word` and a space at the start of every buffer that holds them and of the
+/// `int` reads (stdin's characters), the rest kept.
+fn spelled(inputs: &[InputValue], word: &[u8]) -> Vec<InputValue> {
+    let mut text = word.to_vec();
+    text.push(b' ');
+    let mut chars = text.iter();
+    let mut out: Vec<InputValue> = inputs
+        .iter()
+        .map(|v| {
+            let mut v = v.clone();
+            match v.kind {
+                InputKind::Bytes if v.bytes.len() >= text.len() => {
+                    v.bytes[..text.len()].copy_from_slice(&text);
+                }
+                InputKind::Int => {
+                    if let Some(&c) = chars.next() {
+                        v.bits = c as u64;
+                    }
+                }
+                _ => {}
+            }
+            v
+        })
+        .collect();
+    // A run that read fewer characters: the rest of the word, then the end of input.
+    if chars.len() < text.len() {
+        out.extend(chars.map(|&c| InputValue::int(InputKind::Int, 32, c as u64)));
+        out.push(InputValue::int(InputKind::Int, 32, u64::MAX));
+    }
+    out
 }
