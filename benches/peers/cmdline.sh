@@ -74,11 +74,14 @@ while read -r SRC MIN MAX LEN FILES SIZE; do
   for TOOL in $TOOLS; do
     D=$P/$TOOL; rm -rf "$D"; mkdir -p "$D/cov"
     if [ "$TOOL" = cairn ]; then
-      SYM=(--sym-args "$MIN" "$MAX" "$LEN")
+      SYM=()
+      [ "$MAX" -gt 0 ] && SYM+=(--sym-args "$MIN" "$MAX" "$LEN")
       [ "$FILES" -gt 0 ] && SYM+=(--sym-files "$FILES" "$SIZE")
       "$CAIRN" gen "$SRC" "${SYM[@]}" --time "${SECS}s" --out "$D/suite" > "$D/gen.log" 2>&1 || true
+      # The harness has the main when it builds argv or files (as `cairn replay` compiles).
+      MAIN=; grep -q cairn_program_main "$D/suite/replay/harness.c" && MAIN=-Dmain=cairn_program_main
       # shellcheck disable=SC2086
-      gcc $CFLAGS --coverage -Dmain=cairn_program_main -c "$SRC" -o "$D/cov/$NAME.o"
+      gcc $CFLAGS --coverage $MAIN -c "$SRC" -o "$D/cov/$NAME.o"
       gcc -g -O0 -w -DCAIRN_GCOV -c "$D/suite/replay/harness.c" -o "$D/cov/harness.o"
       gcc --coverage "$D/cov/$NAME.o" "$D/cov/harness.o" -lm -Wl,-u,__gcov_dump -o "$D/cov/replay"
       replay_one() { cairn_replay_one "$@"; }
