@@ -198,18 +198,19 @@ static const char *parse_mag(const char *s, int base, unsigned long long *out, i
 }
 /* The bytes from p to the end of its object (0: no object). */
 extern unsigned long __cairn_readable(const void *p);
-/* Base-10 parse of a string that ends inside a small object (a command-line argument, a short
- * buffer), computed without branching on its bytes: the value is one expression of them, so a
- * branch on it is flipped by one query, where parsing as parse_mag does splits every number
- * into paths by its count of spaces, sign and digits (tcas's twelve arguments: 11 of 66 goals
- * in 5 s). Each byte steps a one-hot automaton (spaces, sign, digits, done) with masks, never
- * with branches (clang at -O0 compiles `?:`, `&&` and `||` to branches). At most 18 digits
- * fit, so the 64-bit value cannot overflow. Returns 0 when the object is too large or the
- * string runs past its end (then the caller parses as usual, faulting where natively it
- * would). */
+/* Base-10 parse of a string that ends within its first 19 bytes (a command-line argument, a
+ * number in a line buffer), computed without branching on its bytes: the value is one
+ * expression of them, so a branch on it is flipped by one query, where parsing as parse_mag
+ * does splits every number into paths by its count of spaces, sign and digits (tcas's twelve
+ * arguments: 11 of 66 goals in 5 s). Each byte steps a one-hot automaton (spaces, sign,
+ * digits, done) with masks, never with branches (clang at -O0 compiles `?:`, `&&` and `||` to
+ * branches). At most 18 digits fit, so the 64-bit value cannot overflow. Returns 0 when the
+ * string goes on past those bytes or past its object (one branch; the caller then parses as
+ * usual, faulting where natively it would). */
 static int parse_dec_small(const char *s, long long *out, int *neg_out) {
   unsigned long n = __cairn_readable(s);
-  if (n == 0 || n > 19) return 0;
+  if (n == 0) return 0;
+  if (n > 19) n = 19;
   long long acc = 0;
   int spaces = 1, sign = 0, digits = 0, neg = 0;
   for (unsigned long i = 0; i < n; i++) {

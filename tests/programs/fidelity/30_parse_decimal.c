@@ -1,7 +1,8 @@
-/* Fidelity: base-10 atoi/atol/atoll/strtol/strtoll on strings in small objects (the runtime
- * parses those without branching on their bytes) and in a large one (the general parser),
- * against glibc: spaces, signs, leading zeros, no digits, digits cut by other bytes, numbers
- * long enough to overflow a 32-bit long (ERANGE), and arguments in the middle of an object. */
+/* Fidelity: base-10 atoi/atol/atoll/strtol/strtoll against glibc, on strings that end within
+ * their first 19 bytes (the runtime parses those without branching on their bytes) and longer
+ * ones (the general parser): spaces, signs, leading zeros, no digits, digits cut by other
+ * bytes, numbers long enough to overflow a 32-bit long (ERANGE) or a 64-bit one, arguments in
+ * the middle of an object. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,5 +44,8 @@ int main(void) {
   show("2147483648");
   show("-9999999999");
   show("+000000000000000042");
+  show("                         123");
+  show("-123456789012345678901234");
+  show("123456789012345678");
   return 0;
 }
