@@ -1103,10 +1103,42 @@ fn spelled(inputs: &[InputValue], word: &[u8]) -> Vec<InputValue> {
             v
         })
         .collect();
-    // A run that read fewer characters: the rest of the word, then the end of input.
-    if chars.len() < text.len() {
+    // A run that read some characters, fewer than the word's: the rest, then the end of input.
+    if (1..text.len()).contains(&chars.len()) {
         out.extend(chars.map(|&c| InputValue::int(InputKind::Int, 32, c as u64)));
         out.push(InputValue::int(InputKind::Int, 32, u64::MAX));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ints(vals: &[i64]) -> Vec<InputValue> {
+        vals.iter()
+            .map(|&v| InputValue::int(InputKind::Int, 32, v as u64))
+            .collect()
+    }
+
+    fn chars(v: &[InputValue]) -> Vec<i64> {
+        v.iter().map(|x| crate::exec::ops::sext(x.bits, 32) as i64).collect()
+    }
+
+    #[test]
+    fn words_are_spelled_into_buffers_and_character_reads() {
+        // A buffer that holds the word and its space gets them; a shorter one is kept.
+        let mut buf = InputValue::int(InputKind::Bytes, 0, 0);
+        buf.bytes = b"xxxxxx".to_vec();
+        let mut small = buf.clone();
+        small.bytes = b"A".to_vec();
+        let out = spelled(&[small, buf], b"and");
+        assert_eq!(out[0].bytes, b"A");
+        assert_eq!(out[1].bytes, b"and xx");
+        // Character reads: as many as the run made are replaced, the rest of the word and the
+        // end of input appended; a run with enough reads keeps its length.
+        assert_eq!(chars(&spelled(&ints(&[120, -1]), b"if")), [105, 102, 32, -1]);
+        assert_eq!(chars(&spelled(&ints(&[1, 2, 3, 4, -1]), b"if")), [105, 102, 32, 4, -1]);
+        assert!(spelled(&[], b"if").is_empty());
+    }
 }
