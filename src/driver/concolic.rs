@@ -1122,7 +1122,9 @@ mod tests {
     }
 
     fn chars(v: &[InputValue]) -> Vec<i64> {
-        v.iter().map(|x| crate::exec::ops::sext(x.bits, 32) as i64).collect()
+        v.iter()
+            .map(|x| crate::exec::ops::sext(x.bits, 32) as i64)
+            .collect()
     }
 
     #[test]
@@ -1137,8 +1139,14 @@ mod tests {
         assert_eq!(out[1].bytes, b"and xx");
         // Character reads: as many as the run made are replaced, the rest of the word and the
         // end of input appended; a run with enough reads keeps its length.
-        assert_eq!(chars(&spelled(&ints(&[120, -1]), b"if")), [105, 102, 32, -1]);
-        assert_eq!(chars(&spelled(&ints(&[1, 2, 3, 4, -1]), b"if")), [105, 102, 32, 4, -1]);
+        assert_eq!(
+            chars(&spelled(&ints(&[120, -1]), b"if")),
+            [105, 102, 32, -1]
+        );
+        assert_eq!(
+            chars(&spelled(&ints(&[1, 2, 3, 4, -1]), b"if")),
+            [105, 102, 32, 4, -1]
+        );
         assert!(spelled(&[], b"if").is_empty());
     }
 }

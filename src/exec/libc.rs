@@ -654,7 +654,10 @@ pub fn call(
             }
         },
         OwnPid => ret(m.libc.pid.unwrap_or(i32::MAX as u64)),
-        Readable => ret(m.mem.object_bounds(a(0)).map_or(0, |(base, size)| base + size - a(0))),
+        Readable => ret(m
+            .mem
+            .object_bounds(a(0))
+            .map_or(0, |(base, size)| base + size - a(0))),
         SignalDeath => return Err(Stop::Fault(format!("killed by signal {}", a(0) as u32))),
         Unsupported => {
             let what = m.mem.cstr(a(0)).unwrap_or_default();
