@@ -41,14 +41,14 @@ TSV=$OUT/results.tsv
 [ -f "$TSV" ] || printf 'program\ttool\tstatus\ttests\tbranches_hit\tbranches\tcoverage\tlines_hit\tlines\tnote\n' > "$TSV"
 CFLAGS="-g -O0 -w -std=gnu99 -fno-common"
 
-# score NAME TOOL BIN DIR TESTS...: replay each test natively (2 s each, in a scratch directory,
-# BIN run by the runner function `replay_one BIN TEST`), then gcov of DIR/NAME.o's source.
+# score NAME TOOL RUNNER BIN DIR TESTS...: replay each test natively (2 s each, in a scratch
+# directory, as `RUNNER BIN TEST`), then gcov of DIR/NAME.o's source.
 score() {
-  local name=$1 tool=$2 bin=$3 dir=$4; shift 4
+  local name=$1 tool=$2 runner=$3 bin=$4 dir=$5; shift 5
   local scratch t n=0 g hit total lines lhit pct
   scratch=$(mktemp -d)
   for t in "$@"; do
-    (cd "$scratch" && replay_one "$bin" "$t") > /dev/null 2>&1 < /dev/null || true
+    (cd "$scratch" && "$runner" "$bin" "$t") > /dev/null 2>&1 < /dev/null || true
     n=$((n + 1))
   done
   rm -rf "$scratch"
@@ -84,8 +84,7 @@ while read -r SRC MIN MAX LEN FILES SIZE; do
       gcc $CFLAGS --coverage $MAIN -c "$SRC" -o "$D/cov/$NAME.o"
       gcc -g -O0 -w -DCAIRN_GCOV -c "$D/suite/replay/harness.c" -o "$D/cov/harness.o"
       gcc --coverage "$D/cov/$NAME.o" "$D/cov/harness.o" -lm -Wl,-u,__gcov_dump -o "$D/cov/replay"
-      replay_one() { cairn_replay_one "$@"; }
-      score "$NAME" cairn "$D/cov/replay" "$D/cov" "$D"/suite/tests/*.json
+      score "$NAME" cairn cairn_replay_one "$D/cov/replay" "$D/cov" "$D"/suite/tests/*.json
     else
       # The peer harness's runner, in a copy of its directory where the driver is this shape's
       # cmdline_driver.c and the corpus-to-tests step keeps the raw inputs.
@@ -110,9 +109,8 @@ EOF
       # shellcheck disable=SC2086
       gcc -g -O0 -w -DCMDLINE_REPLAY $SHAPE -c "$DRIVER" -o "$D/cov/driver.o"
       gcc --coverage "$D/cov/$NAME.o" "$D/cov/driver.o" -lm -Wl,-u,__gcov_dump -o "$D/cov/replay"
-      replay_one() { fuzz_replay_one "$@"; }
       shopt -s nullglob
-      score "$NAME" "$TOOL" "$D/cov/replay" "$D/cov" "$D"/run/tests/*
+      score "$NAME" "$TOOL" fuzz_replay_one "$D/cov/replay" "$D/cov" "$D"/run/tests/*
       shopt -u nullglob
     fi
   done

@@ -2,7 +2,7 @@
 //! (keywords, commands, magic tokens), as fuzzers collect a dictionary from comparisons.
 //! Concolic search flips one branch at a time, and a keyword compared with a whole token needs
 //! a path where the token already has the keyword's length; a run that spells the word gives
-//! the search that path (see `exec::input::Spelling`).
+//! the search that path (see `driver::concolic`'s `spell_words`).
 
 use crate::ir::{Global, Module};
 
