@@ -175,6 +175,9 @@ pub struct ModelChecker<'m> {
     hard_deadline: Option<Instant>,
     /// Guess-and-check invariants, carried from turn to turn.
     pub(crate) guessed: super::chc::guess::Progress,
+    /// The value-set invariant of each Horn-clause system analysed, by the system's
+    /// fingerprint (None: it failed its check or ran out of time).
+    pub(crate) value_sets: HashMap<u64, Option<Vec<ExprId>>>,
 }
 
 type PostKey = (Vec<ExprId>, Loc, usize, Option<Loc>, Loc, usize);
@@ -202,6 +205,7 @@ impl<'m> ModelChecker<'m> {
             post_cache: HashMap::new(),
             post_exact: true,
             guessed: Default::default(),
+            value_sets: HashMap::new(),
             hard_deadline: None,
         }
     }

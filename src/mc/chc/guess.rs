@@ -8,13 +8,11 @@
 //! loop's bound.
 
 use super::super::arg::ModelChecker;
-use super::super::model::Loc;
-use super::{Head, Horn};
+use super::{Head, Horn, Shape};
 use crate::ir::{BinOp, IPred};
 use crate::smt::expr::{ExprId, Node};
 use crate::smt::solver::{Answer, Backend, Z3Backend};
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
-use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 /// Most distinct states kept per relation, and most variables in one affine hull.
@@ -28,6 +26,8 @@ const MAX_PINS_TRIED: usize = 8;
 /// Walks before the samples may count as enough.
 const MIN_WALKS: usize = 24;
 const MAX_HULL_VARS: usize = 12;
+/// Constants tried as bounds on each side of a variable's samples (the nearest ones).
+const NEAREST: usize = 3;
 /// Most candidates per relation (Houdini's cost grows with them).
 const MAX_CANDIDATES: usize = 600;
 
@@ -51,7 +51,7 @@ impl Rng {
 /// candidates already tried, and how many levels are done.
 #[derive(Default)]
 pub struct Progress {
-    shape: Vec<(Loc, Rc<Vec<Loc>>, Vec<u32>)>,
+    shape: Shape,
     calls: u64,
     samples: Vec<Vec<Vec<u64>>>,
     known: Vec<ExprId>,
@@ -92,12 +92,7 @@ pub fn invariants(
     progress: &mut Progress,
 ) -> Option<(Vec<ExprId>, HashSet<usize>)> {
     let debug = std::env::var_os("CAIRN_DEBUG_CHC").is_some();
-    let shape: Vec<(Loc, Rc<Vec<Loc>>, Vec<u32>)> = horn
-        .nodes
-        .iter()
-        .zip(&horn.args)
-        .map(|((l, st), a)| (*l, st.clone(), a.clone()))
-        .collect();
+    let shape = horn.shape();
     let truth = mc.model.pool.constant(1, 1);
     if progress.shape != shape {
         *progress = Progress {
@@ -190,7 +185,7 @@ pub fn invariants(
 }
 
 /// The goals among `goals` whose clauses `inv` contradicts.
-fn contradicted(
+pub(super) fn contradicted(
     horn: &Horn,
     mc: &mut ModelChecker,
     inv: &[ExprId],
@@ -555,14 +550,24 @@ fn candidates(
             .iter()
             .map(|p| samples[n].iter().map(|s| truth(mc, *p, s)).collect())
             .collect();
+        // They go first: a relation with many arguments has more bounds than the truncation
+        // keeps, and the program's own tests are what its goals need ruled out.
+        let mut settled = vec![];
         for (k, p) in conds.iter().enumerate() {
-            if table[k].iter().all(|t| *t) {
-                out.push(*p);
+            let e = if table[k].iter().all(|t| *t) {
+                *p
             } else if table[k].iter().all(|t| !*t) {
-                let np = mc.model.pool.not(*p);
-                out.push(np);
+                mc.model.pool.not(*p)
+            } else {
+                continue;
+            };
+            if !settled.contains(&e) {
+                settled.push(e);
             }
         }
+        out.retain(|e| !settled.contains(e));
+        settled.append(&mut out);
+        out = settled;
         // Conditions of this level: the guards, or the signs.
         let splits: Vec<usize> = match level {
             Level::Plain => vec![],
@@ -651,20 +656,37 @@ fn facts(
     for &i in ints.iter().filter(|_| consts.is_some()) {
         let w = mc.model.var_width(args[i]);
         let x = mc.model.var_expr(args[i]);
-        let ks = [(w, 0u64), (w, 1)]
+        // The nearest constants above and below the samples, and 0 and 1: a bound further
+        // out is implied by a nearer one that holds, and every bound costs Houdini time (a
+        // state machine over 30 variables has thousands). A few of each side, since the
+        // nearest may not be inductive where a further one is (a loop's bound).
+        let mut ks: Vec<i128> = consts
             .into_iter()
-            .chain(consts.into_iter().flatten().copied());
-        for (kw, k) in ks {
-            if kw != w {
-                continue;
-            }
-            let ks = signed(k, w);
-            let kx = mc.model.pool.constant(w, k);
-            if holds(i, &|v| v <= ks) {
+            .flatten()
+            .filter(|(kw, _)| *kw == w)
+            .map(|(_, k)| signed(*k, w))
+            .collect();
+        ks.sort();
+        ks.dedup();
+        let above = ks
+            .iter()
+            .copied()
+            .filter(|&k| holds(i, &|v| v <= k))
+            .take(NEAREST);
+        let below = ks
+            .iter()
+            .rev()
+            .copied()
+            .filter(|&k| holds(i, &|v| v >= k))
+            .take(NEAREST);
+        let near: Vec<i128> = [0, 1].into_iter().chain(above).chain(below).collect();
+        for k in near {
+            let kx = mc.model.pool.constant(w, k as u64);
+            if holds(i, &|v| v <= k) {
                 let e = mc.model.pool.cmp(IPred::Sle, x, kx);
                 push(mc, e);
             }
-            if holds(i, &|v| v >= ks) {
+            if holds(i, &|v| v >= k) {
                 let e = mc.model.pool.cmp(IPred::Sge, x, kx);
                 push(mc, e);
             }

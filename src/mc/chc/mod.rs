@@ -14,6 +14,7 @@
 pub mod guess;
 mod read;
 mod smtlib;
+pub mod valueset;
 
 use super::arg::{INIT, ModelChecker};
 use super::model::{Effect, Loc, Next, Transition, VarKind};
@@ -49,6 +50,40 @@ pub struct Horn {
     pub clauses: Vec<Clause>,
     /// Relations still present after elimination.
     pub kept: Vec<bool>,
+}
+
+/// The relations of a Horn-clause system (location, call stack, arguments): what an
+/// invariant found for one system is about, so a later system of the same shape reuses it.
+pub type Shape = Vec<(Loc, Rc<Vec<Loc>>, Vec<u32>)>;
+
+impl Horn {
+    /// What an inductiveness check of invariants over this system depends on: its relations,
+    /// which of them elimination kept, and every clause between relations. (Systems of one
+    /// shape differ in which relations elimination keeps, since the goals asked about are
+    /// clauses too: an invariant checked on one is not checked on the other.)
+    pub fn fingerprint(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.shape().hash(&mut h);
+        self.kept.hash(&mut h);
+        for c in &self.clauses {
+            if let Head::Node(d) = c.head {
+                (c.src, d).hash(&mut h);
+                c.effect.assigns.hash(&mut h);
+                c.effect.guards.hash(&mut h);
+                c.effect.havocs.hash(&mut h);
+            }
+        }
+        h.finish()
+    }
+
+    pub fn shape(&self) -> Shape {
+        self.nodes
+            .iter()
+            .zip(&self.args)
+            .map(|((l, st), a)| (*l, st.clone(), a.clone()))
+            .collect()
+    }
 }
 
 /// What Spacer said about a set of goals.
@@ -537,7 +572,7 @@ pub fn prove(
     }
     let start = Instant::now();
     let deadline = start + time;
-    let wanted: HashSet<usize> = targets.iter().copied().collect();
+    let mut wanted: HashSet<usize> = targets.iter().copied().collect();
     let goal_of = |t: &Transition| -> Option<usize> {
         let g = t.goal.map(|g| g as usize).or_else(|| {
             t.error_site
@@ -551,6 +586,17 @@ pub fn prove(
             .push("Horn clauses: the inlined program exceeds the size or call-depth limit".into());
         return out;
     };
+    // Value sets first: one pass, and they settle state machines whose states no transition
+    // sets, which every other prover here reaches only slowly.
+    if let Some(proven) = by_value_sets(&horn, mc, &wanted, deadline) {
+        out.queries += 1;
+        let t = start.elapsed().as_secs_f64();
+        out.proven.extend(proven.iter().map(|g| (*g, t)));
+        wanted.retain(|g| !proven.contains(g));
+        if wanted.is_empty() {
+            return out;
+        }
+    }
     // Guessed invariants first: exact, cheap, and they settle the loops Spacer unrolls up to
     // their bound or proves only with integers that may wrap.
     // At least a second until every level has been tried: the model checker's turns can be
@@ -571,7 +617,6 @@ pub fn prove(
     // Guessing's share counts from here: the probe must not shorten its sampling, whose
     // candidates are only as good as the states it saw.
     let guess_until = Instant::now() + (time / 2).min(Duration::from_secs(10)).max(floor);
-    let mut wanted = wanted;
     let mut progress = std::mem::take(&mut mc.guessed);
     let guessed = guess::invariants(&horn, mc, &wanted, guess_until, &mut progress);
     mc.guessed = progress;
@@ -633,6 +678,40 @@ pub fn prove(
         );
     }
     out
+}
+
+/// The goals of `wanted` the value-set invariant rules out, once it passed the check. The
+/// invariant is computed and checked once per system of clauses (the model checker's turns
+/// rebuild the same few).
+fn by_value_sets(
+    horn: &Horn,
+    mc: &mut ModelChecker,
+    wanted: &HashSet<usize>,
+    deadline: Instant,
+) -> Option<HashSet<usize>> {
+    let debug = std::env::var_os("CAIRN_DEBUG_CHC").is_some();
+    let print = horn.fingerprint();
+    if !mc.value_sets.contains_key(&print) {
+        // A fifth of the turn, at least a second; the check is separate.
+        let left = deadline.saturating_duration_since(Instant::now());
+        let until = Instant::now() + (left / 5).max(Duration::from_secs(1));
+        let inv = valueset::invariants(horn, mc, until);
+        let checked = inv.filter(|inv| {
+            let check_until = Instant::now() + Duration::from_secs(5);
+            let r = horn.check(mc, inv, &HashSet::new(), check_until);
+            if debug {
+                eprintln!("value sets: {r:?}");
+            }
+            r.is_ok()
+        });
+        mc.value_sets.insert(print, checked);
+    }
+    let inv = mc.value_sets[&print].clone()?;
+    let ruled_out = guess::contradicted(horn, mc, &inv, wanted, deadline);
+    if debug {
+        eprintln!("value sets rule out {ruled_out:?} of {wanted:?}");
+    }
+    (!ruled_out.is_empty()).then_some(ruled_out)
 }
 
 /// One Spacer query on `goals` per encoding of `encodings`, sharing `limit`; true when an

@@ -1,0 +1,417 @@
+//! Value-set invariants: abstract interpretation of the Horn clauses where each argument of a
+//! relation holds a small set of values (or any value), and a relation's states are split by
+//! the values of the program's state variables — those compared with several constants, and
+//! the variables copied to or from them. A protocol's state machine (`if (s->state == 8482)`
+//! over forty states, the next state kept in another variable on the way, a flag recording
+//! the order of the steps) is then explored state by state: the states no step ever sets
+//! rule out their branches, which predicate refinement and Houdini over guessed bounds reach
+//! slowly or not at all (they need one disjunct per state).
+//!
+//! The result is an ordinary invariant per relation: the caller checks it like any other.
+
+use super::super::arg::ModelChecker;
+use super::{Head, Horn};
+use crate::ir::{BinOp, IPred};
+use crate::smt::expr::{ExprId, Node};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::time::Instant;
+
+/// Most values a set holds before it means "any value".
+const MAX_VALUES: usize = 24;
+/// Most parts (combinations of state values) a relation is split into.
+const MAX_PARTS: usize = 256;
+/// Most combinations of argument values an expression is evaluated on.
+const MAX_COMBINATIONS: usize = 512;
+/// Most pieces a clause's source state is split into (see `split`).
+const MAX_SPLITS: usize = 64;
+/// Constants a variable must be compared with to be a state variable.
+const MIN_STATE_CONSTANTS: usize = 3;
+
+/// The values an argument may have: a finite set, or None for any value.
+type Values = Option<BTreeSet<u64>>;
+
+/// The values of a relation's state variables that single out one of its parts (None where
+/// a part has several).
+type Key = Vec<Option<u64>>;
+
+/// One part of a relation's states: the values of each argument (in `horn.args` order).
+type Part = Vec<Values>;
+
+/// The invariant of each relation (true where nothing is known), or None when the analysis
+/// ran out of time. Relations no clause reaches get false.
+pub fn invariants(horn: &Horn, mc: &mut ModelChecker, deadline: Instant) -> Option<Vec<ExprId>> {
+    let n = horn.nodes.len();
+    let ids: Vec<Vec<u32>> = horn
+        .args
+        .iter()
+        .map(|a| a.iter().map(|v| pool_id(mc, *v)).collect())
+        .collect();
+    let state = state_variables(horn, mc);
+    let mut keys: Vec<Vec<usize>> = ids
+        .iter()
+        .map(|a| (0..a.len()).filter(|k| state.contains(&a[*k])).collect())
+        .collect();
+    // States of each relation, by the values of its state variables (None: several values).
+    let mut states: Vec<BTreeMap<Key, Part>> = vec![BTreeMap::new(); n];
+    let mut from: Vec<Vec<usize>> = vec![vec![]; n];
+    let mut todo: VecDeque<usize> = VecDeque::new();
+    for (i, c) in horn.clauses.iter().enumerate() {
+        match c.src {
+            Some(s) => from[s].push(i),
+            None => todo.push_back(i),
+        }
+    }
+    let mut queued = vec![false; horn.clauses.len()];
+    for &i in &todo {
+        queued[i] = true;
+    }
+    let mut steps = 0u64;
+    while let Some(i) = todo.pop_front() {
+        queued[i] = false;
+        steps += 1;
+        if steps.is_multiple_of(64) && Instant::now() >= deadline {
+            return None;
+        }
+        let c = &horn.clauses[i];
+        let Head::Node(d) = c.head else { continue };
+        let sources: Vec<Part> = match c.src {
+            Some(s) => states[s].values().cloned().collect(),
+            None => vec![vec![]],
+        };
+        let src_ids: &[u32] = c.src.map_or(&[], |s| &ids[s]);
+        let assigned: HashMap<u32, ExprId> = c.effect.assigns.iter().copied().collect();
+        let exprs: Vec<ExprId> = horn.args[d]
+            .iter()
+            .map(|&v| match assigned.get(&v) {
+                Some(&e) => e,
+                None => mc.model.var_expr(v),
+            })
+            .collect();
+        let mut changed = false;
+        for part in sources {
+            let mut env: HashMap<u32, Values> = src_ids.iter().copied().zip(part).collect();
+            if !admit(mc, &c.effect.guards, &mut env) {
+                continue;
+            }
+            // The state variables' next values are computed once per combination of the
+            // values they depend on (`state = ite(c, next, state)`), each its own part:
+            // merged, the states would lose what each implies about the others.
+            let key_exprs: Vec<ExprId> = keys[d].iter().map(|k| exprs[*k]).collect();
+            for env in split(mc, &c.effect.guards, env, &key_exprs) {
+                let head: Part = exprs.iter().map(|e| values(mc, *e, &env)).collect();
+                changed |= join(&mut states[d], &mut keys[d], head);
+            }
+        }
+        if changed {
+            for &j in &from[d] {
+                if !queued[j] {
+                    queued[j] = true;
+                    todo.push_back(j);
+                }
+            }
+        }
+    }
+    if std::env::var_os("CAIRN_DEBUG_CHC").is_some() {
+        let parts: usize = states.iter().map(|s| s.len()).sum();
+        eprintln!(
+            "value sets: {} state variables, {parts} parts in {n} relations",
+            state.len()
+        );
+    }
+    Some(
+        states
+            .iter()
+            .zip(&horn.args)
+            .map(|(parts, args)| formula(mc, parts, args))
+            .collect(),
+    )
+}
+
+/// A relation's states as a formula over its arguments: one of the parts, each a conjunction
+/// of `x ∈ set` for the arguments it knows.
+fn formula(mc: &mut ModelChecker, parts: &BTreeMap<Key, Part>, args: &[u32]) -> ExprId {
+    let mut any = mc.model.pool.constant(1, 0);
+    for part in parts.values() {
+        let mut all = mc.model.pool.constant(1, 1);
+        for (vals, &v) in part.iter().zip(args) {
+            let Some(vals) = vals else { continue };
+            let x = mc.model.var_expr(v);
+            let w = mc.model.var_width(v);
+            let mut one_of = mc.model.pool.constant(1, 0);
+            for &k in vals {
+                let k = mc.model.pool.constant(w, k);
+                let eq = mc.model.pool.cmp(IPred::Eq, x, k);
+                one_of = mc.model.pool.bin(BinOp::Or, 1, one_of, eq);
+            }
+            all = mc.model.pool.and(all, one_of);
+        }
+        any = mc.model.pool.bin(BinOp::Or, 1, any, all);
+    }
+    any
+}
+
+/// The program's state variables: those the clauses compare with at least
+/// `MIN_STATE_CONSTANTS` constants, and every variable copied to or from one (the next state
+/// kept aside, the state before the step).
+fn state_variables(horn: &Horn, mc: &mut ModelChecker) -> HashSet<u32> {
+    let mut consts: HashMap<u32, BTreeSet<u64>> = HashMap::new();
+    let roots: Vec<ExprId> = horn
+        .clauses
+        .iter()
+        .flat_map(|c| c.effect.guards.iter().copied())
+        .collect();
+    for e in mc.model.pool.reachable(&roots) {
+        if let Some((id, k, _)) = compared(mc, e) {
+            consts.entry(id).or_default().insert(k);
+        }
+    }
+    let mut state: HashSet<u32> = consts
+        .into_iter()
+        .filter(|(_, ks)| ks.len() >= MIN_STATE_CONSTANTS)
+        .map(|(id, _)| id)
+        .collect();
+    let mut copies: Vec<(u32, u32)> = vec![];
+    for c in &horn.clauses {
+        for &(v, e) in &c.effect.assigns {
+            if let Node::Var { id, .. } = *mc.model.pool.node(e) {
+                let v = pool_id(mc, v);
+                if v != id {
+                    copies.push((v, id));
+                }
+            }
+        }
+    }
+    loop {
+        let before = state.len();
+        for &(a, b) in &copies {
+            if state.contains(&a) || state.contains(&b) {
+                state.insert(a);
+                state.insert(b);
+            }
+        }
+        if state.len() == before {
+            return state;
+        }
+    }
+}
+
+/// `x == k` or `x != k` (either side): the variable, the constant, and whether it is `==`.
+fn compared(mc: &ModelChecker, e: ExprId) -> Option<(u32, u64, bool)> {
+    let pool = &mc.model.pool;
+    let Node::Cmp { pred, a, b } = pool.node(e) else {
+        return None;
+    };
+    let eq = match pred {
+        IPred::Eq => true,
+        IPred::Ne => false,
+        _ => return None,
+    };
+    let (x, k) = match (
+        pool.node(*a),
+        pool.as_const(*b),
+        pool.node(*b),
+        pool.as_const(*a),
+    ) {
+        (Node::Var { id, .. }, Some(k), _, _) => (*id, k),
+        (_, _, Node::Var { id, .. }, Some(k)) => (*id, k),
+        _ => return None,
+    };
+    Some((x, k, eq))
+}
+
+/// `env` split by the values of the variables the `keys` read (when they are few and some
+/// key may take several values), each piece narrowed again by the guards.
+fn split(
+    mc: &mut ModelChecker,
+    guards: &[ExprId],
+    env: HashMap<u32, Values>,
+    keys: &[ExprId],
+) -> Vec<HashMap<u32, Values>> {
+    let mut vars: BTreeSet<u32> = BTreeSet::new();
+    for &k in keys {
+        if values(mc, k, &env).is_none_or(|s| s.len() > 1) {
+            vars.extend(mc.model.pool.vars_of(k).iter().copied());
+        }
+    }
+    let mut pieces = vec![env];
+    for id in vars {
+        let mut next = vec![];
+        for piece in pieces {
+            match piece.get(&id) {
+                Some(Some(set)) if set.len() > 1 => {
+                    for &v in set {
+                        let mut p = piece.clone();
+                        p.insert(id, Some(BTreeSet::from([v])));
+                        next.push(p);
+                    }
+                }
+                _ => next.push(piece),
+            }
+        }
+        pieces = next;
+        if pieces.len() > MAX_SPLITS {
+            break;
+        }
+    }
+    if pieces.len() > 1 {
+        pieces.retain_mut(|p| admit(mc, guards, p));
+    }
+    pieces
+}
+
+/// Narrows `env` by the guards; false when some guard cannot hold in it.
+fn admit(mc: &mut ModelChecker, guards: &[ExprId], env: &mut HashMap<u32, Values>) -> bool {
+    let mut conjuncts = vec![];
+    let mut stack: Vec<ExprId> = guards.to_vec();
+    while let Some(g) = stack.pop() {
+        match mc.model.pool.node(g) {
+            Node::Bin {
+                op: BinOp::And,
+                w: 1,
+                a,
+                b,
+            } => {
+                stack.push(*a);
+                stack.push(*b);
+            }
+            _ => conjuncts.push(g),
+        }
+    }
+    // Equalities and disequalities with constants narrow the sets first, so the other
+    // guards are evaluated on the narrowed values.
+    for &g in &conjuncts {
+        let Some((x, k, eq)) = compared(mc, g) else {
+            continue;
+        };
+        let Some(slot) = env.get_mut(&x) else {
+            continue;
+        };
+        match (slot.as_mut(), eq) {
+            (Some(set), true) => set.retain(|v| *v == k),
+            (None, true) => *slot = Some(BTreeSet::from([k])),
+            (Some(set), false) => {
+                set.remove(&k);
+            }
+            (None, false) => {}
+        }
+        if slot.as_ref().is_some_and(|s| s.is_empty()) {
+            return false;
+        }
+    }
+    for &g in &conjuncts {
+        if values(mc, g, env).is_some_and(|s| !s.contains(&1)) {
+            return false;
+        }
+    }
+    true
+}
+
+/// The values `e` may take when its variables range over `env` (variables not in `env`, such
+/// as havocked ones, may have any value).
+fn values(mc: &mut ModelChecker, e: ExprId, env: &HashMap<u32, Values>) -> Values {
+    match mc.model.pool.node(e) {
+        Node::Const { v, .. } => return Some(BTreeSet::from([*v])),
+        Node::Var { id, .. } => return env.get(id).cloned().flatten(),
+        _ => {}
+    }
+    let vars = mc.model.pool.vars_of(e);
+    let mut sets: Vec<Vec<u64>> = vec![];
+    let mut combinations = 1usize;
+    for id in vars.iter() {
+        let set = env.get(id)?.as_ref()?;
+        combinations = combinations.saturating_mul(set.len());
+        if combinations > MAX_COMBINATIONS {
+            return None;
+        }
+        sets.push(set.iter().copied().collect());
+    }
+    let mut out = BTreeSet::new();
+    let mut pick = vec![0usize; sets.len()];
+    loop {
+        let vals: HashMap<u32, u64> = vars
+            .iter()
+            .zip(&pick)
+            .enumerate()
+            .map(|(k, (id, &p))| (*id, sets[k][p]))
+            .collect();
+        let mut memo = HashMap::new();
+        out.insert(mc.model.pool.eval(e, &|id| vals[&id], &mut memo));
+        if out.len() > MAX_VALUES {
+            return None;
+        }
+        // The next combination, odometer-style.
+        let mut k = 0;
+        loop {
+            if k == pick.len() {
+                return Some(out);
+            }
+            pick[k] += 1;
+            if pick[k] < sets[k].len() {
+                break;
+            }
+            pick[k] = 0;
+            k += 1;
+        }
+    }
+}
+
+/// Adds `part` to a relation's states; true when they grew. A relation split into too many
+/// parts becomes one part, and stays one (`key` is emptied).
+fn join(states: &mut BTreeMap<Key, Part>, key: &mut Vec<usize>, part: Part) -> bool {
+    let k: Key = key
+        .iter()
+        .map(|&k| match &part[k] {
+            Some(s) if s.len() == 1 => s.iter().next().copied(),
+            _ => None,
+        })
+        .collect();
+    let Some(into) = states.get_mut(&k) else {
+        let width = part.len();
+        states.insert(k, part);
+        if states.len() > MAX_PARTS {
+            let mut all: Part = vec![Some(BTreeSet::new()); width];
+            for p in states.values() {
+                merge_into(&mut all, p);
+            }
+            states.clear();
+            states.insert(vec![], all);
+            key.clear();
+        }
+        return true;
+    };
+    merge_into(into, &part)
+}
+
+/// `into` ∪= `part`, per argument; true when `into` grew.
+fn merge_into(into: &mut Part, part: &Part) -> bool {
+    let mut changed = false;
+    for (a, b) in into.iter_mut().zip(part) {
+        match (a.as_mut(), b) {
+            (None, _) => {}
+            (Some(_), None) => {
+                *a = None;
+                changed = true;
+            }
+            (Some(x), Some(y)) => {
+                let before = x.len();
+                x.extend(y.iter().copied());
+                if x.len() > MAX_VALUES {
+                    *a = None;
+                    changed = true;
+                } else {
+                    changed |= x.len() != before;
+                }
+            }
+        }
+    }
+    changed
+}
+
+/// The pool's variable id of model variable `v`.
+fn pool_id(mc: &mut ModelChecker, v: u32) -> u32 {
+    let e = mc.model.var_expr(v);
+    match mc.model.pool.node(e) {
+        Node::Var { id, .. } => *id,
+        _ => unreachable!("a variable expression"),
+    }
+}
