@@ -616,12 +616,7 @@ fn candidates(
 /// Every constant the clauses compare with, by width.
 pub(super) fn constants(horn: &Horn, mc: &mut ModelChecker) -> BTreeSet<(u8, u64)> {
     let mut consts = BTreeSet::new();
-    let roots: Vec<ExprId> = horn
-        .clauses
-        .iter()
-        .flat_map(|c| c.effect.guards.iter().copied())
-        .collect();
-    for e in mc.model.pool.reachable(&roots) {
+    for e in horn.guard_terms(&mc.model.pool) {
         if let Node::Cmp { a, b, .. } = mc.model.pool.node(e).clone() {
             for x in [a, b] {
                 if let Some(k) = mc.model.pool.as_const(x) {

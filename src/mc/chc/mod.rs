@@ -57,6 +57,16 @@ pub struct Horn {
 pub type Shape = Vec<(Loc, Rc<Vec<Loc>>, Vec<u32>)>;
 
 impl Horn {
+    /// Every term of every clause's guards.
+    pub(super) fn guard_terms(&self, pool: &crate::smt::expr::Pool) -> Vec<ExprId> {
+        let roots: Vec<ExprId> = self
+            .clauses
+            .iter()
+            .flat_map(|c| c.effect.guards.iter().copied())
+            .collect();
+        pool.reachable(&roots)
+    }
+
     /// What an inductiveness check of invariants over this system depends on: its relations,
     /// which of them elimination kept, and every clause between relations. (Systems of one
     /// shape differ in which relations elimination keeps, since the goals asked about are

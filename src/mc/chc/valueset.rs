@@ -155,12 +155,7 @@ fn formula(mc: &mut ModelChecker, parts: &BTreeMap<Key, Part>, args: &[u32]) -> 
 /// kept aside, the state before the step).
 fn state_variables(horn: &Horn, mc: &mut ModelChecker) -> HashSet<u32> {
     let mut consts: HashMap<u32, BTreeSet<u64>> = HashMap::new();
-    let roots: Vec<ExprId> = horn
-        .clauses
-        .iter()
-        .flat_map(|c| c.effect.guards.iter().copied())
-        .collect();
-    for e in mc.model.pool.reachable(&roots) {
+    for e in horn.guard_terms(&mc.model.pool) {
         if let Some((id, k, _)) = compared(mc, e) {
             consts.entry(id).or_default().insert(k);
         }
