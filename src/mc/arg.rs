@@ -175,9 +175,8 @@ pub struct ModelChecker<'m> {
     hard_deadline: Option<Instant>,
     /// Guess-and-check invariants, carried from turn to turn.
     pub(crate) guessed: super::chc::guess::Progress,
-    /// The value-set invariant of each Horn-clause system analysed, by the system's
-    /// fingerprint (None: it failed its check or ran out of time).
-    pub(crate) value_sets: HashMap<u64, Option<Vec<ExprId>>>,
+    /// What the value sets gave on each Horn-clause system analysed, by its fingerprint.
+    pub(crate) value_sets: HashMap<u64, super::chc::ValueSets>,
 }
 
 type PostKey = (Vec<ExprId>, Loc, usize, Option<Loc>, Loc, usize);

@@ -690,9 +690,25 @@ pub fn prove(
     out
 }
 
+/// The most time the value sets get on one clause system (analysis, and as much for the
+/// check): after cuts at 1 and 2 s, 4 s is the last try (a system they cannot finish costs at
+/// most 7 s of the run).
+const MAX_VALUE_SETS_TIME: Duration = Duration::from_secs(4);
+
+/// What the value sets gave on one clause system.
+pub enum ValueSets {
+    /// An invariant that passed the check.
+    Checked(Vec<ExprId>),
+    /// The check found a clause the invariant does not hold for (an analysis fault; nothing
+    /// is proven from it).
+    Refuted,
+    /// The analysis or its check ran out of the time given: tried again with twice as much.
+    CutShort(Duration),
+}
+
 /// The goals of `wanted` the value-set invariant rules out, once it passed the check. The
 /// invariant is computed and checked once per system of clauses (the model checker's turns
-/// rebuild the same few).
+/// rebuild the same few), unless time ran out.
 fn by_value_sets(
     horn: &Horn,
     mc: &mut ModelChecker,
@@ -701,22 +717,45 @@ fn by_value_sets(
 ) -> Option<HashSet<usize>> {
     let debug = std::env::var_os("CAIRN_DEBUG_CHC").is_some();
     let print = horn.fingerprint();
-    if !mc.value_sets.contains_key(&print) {
-        // A fifth of the turn, at least a second; the check is separate.
-        let left = deadline.saturating_duration_since(Instant::now());
-        let until = Instant::now() + (left / 5).max(Duration::from_secs(1));
-        let inv = valueset::invariants(horn, mc, until);
-        let checked = inv.filter(|inv| {
-            let check_until = Instant::now() + Duration::from_secs(5);
-            let r = horn.check(mc, inv, &HashSet::new(), check_until);
-            if debug {
-                eprintln!("value sets: {r:?}");
+    // A fifth of the turn, at least a second, for the analysis and as much for the check;
+    // after a cut, twice the time before (past the turn's share if need be: on a loaded
+    // machine the turns stay short), up to `MAX_VALUE_SETS_TIME`, never past the session.
+    let share =
+        (deadline.saturating_duration_since(Instant::now()) / 5).max(Duration::from_secs(1));
+    let budget = match mc.value_sets.get(&print) {
+        None => Some(share),
+        Some(ValueSets::CutShort(t)) if *t < MAX_VALUE_SETS_TIME => Some(share.max(*t * 2)),
+        Some(_) => None,
+    };
+    let room = mc.session_end.map_or(Duration::MAX, |e| {
+        e.saturating_duration_since(Instant::now())
+    });
+    if let Some(budget) = budget.map(|b| b.min(MAX_VALUE_SETS_TIME).min(room)) {
+        let outcome = match valueset::invariants(horn, mc, Instant::now() + budget) {
+            None => ValueSets::CutShort(budget),
+            Some(inv) => {
+                let check_until = Instant::now() + budget.max(Duration::from_secs(5));
+                match horn.check(mc, &inv, &HashSet::new(), check_until) {
+                    Ok(()) => ValueSets::Checked(inv),
+                    Err(e) if e.contains("not implied") => ValueSets::Refuted,
+                    Err(_) => ValueSets::CutShort(budget),
+                }
             }
-            r.is_ok()
-        });
-        mc.value_sets.insert(print, checked);
+        };
+        if debug {
+            let what = match &outcome {
+                ValueSets::Checked(_) => "checked".to_string(),
+                ValueSets::Refuted => "refuted by the check".to_string(),
+                ValueSets::CutShort(t) => format!("cut short at {t:?}"),
+            };
+            eprintln!("value sets: {what}");
+        }
+        mc.value_sets.insert(print, outcome);
     }
-    let inv = mc.value_sets[&print].clone()?;
+    let Some(ValueSets::Checked(inv)) = mc.value_sets.get(&print) else {
+        return None;
+    };
+    let inv = inv.clone();
     let ruled_out = guess::contradicted(horn, mc, &inv, wanted, deadline);
     if debug {
         eprintln!("value sets rule out {ruled_out:?} of {wanted:?}");

@@ -321,6 +321,16 @@ fn values(mc: &mut ModelChecker, e: ExprId, env: &HashMap<u32, Values>) -> Value
         sets.push(set.iter().copied().collect());
     }
     let mut out = BTreeSet::new();
+    if let [set] = &sets[..] {
+        // One variable (most terms): no valuation map per value.
+        for &v in set {
+            out.insert(mc.model.pool.eval(e, &|_| v, &mut HashMap::new()));
+            if out.len() > MAX_VALUES {
+                return None;
+            }
+        }
+        return Some(out);
+    }
     let mut pick = vec![0usize; sets.len()];
     loop {
         let vals: HashMap<u32, u64> = vars
