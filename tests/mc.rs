@@ -29,11 +29,6 @@ fn statuses(out: &Path) -> Vec<(usize, String)> {
         .collect()
 }
 
-/// Programs the model checker does not decide reliably yet; they must still never get a wrong
-/// proof. (None now: state_machine_loop.c, once decided in about 22 s by the Horn-clause
-/// prover, is decided by exhaustive exploration in 0.1 s.)
-const KNOWN_UNDECIDED: &[&str] = &[];
-
 #[test]
 fn model_checker_decides_every_goal() {
     let dir = tmp("mc");
@@ -75,13 +70,6 @@ fn model_checker_decides_every_goal() {
             s["goals"]["unreachable"].as_u64().unwrap(),
             s["goals"]["unknown"].as_u64().unwrap(),
         );
-        if KNOWN_UNDECIDED.contains(&name.as_str()) {
-            assert!(
-                unreach <= infeasible,
-                "{name}: more proofs than infeasible goals"
-            );
-            continue;
-        }
         if unreach != infeasible
             || unknown != 0
             || s["goals"]["covered"].as_u64().unwrap() != total - infeasible

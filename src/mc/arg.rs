@@ -176,7 +176,7 @@ pub struct ModelChecker<'m> {
     /// Guess-and-check invariants, carried from turn to turn.
     pub(crate) guessed: super::chc::guess::Progress,
     /// What the value sets gave on each Horn-clause system analysed, by its fingerprint.
-    pub(crate) value_sets: HashMap<u64, super::chc::ValueSets>,
+    pub(crate) value_sets: HashMap<u64, super::chc::valueset::ValueSets>,
 }
 
 type PostKey = (Vec<ExprId>, Loc, usize, Option<Loc>, Loc, usize);

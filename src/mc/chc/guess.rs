@@ -8,7 +8,7 @@
 //! loop's bound.
 
 use super::super::arg::ModelChecker;
-use super::{Head, Horn, Shape};
+use super::{Head, Horn, Shape, pool_id};
 use crate::ir::{BinOp, IPred};
 use crate::smt::expr::{ExprId, Node};
 use crate::smt::solver::{Answer, Backend, Z3Backend};
@@ -126,7 +126,7 @@ pub fn invariants(
     }
     // Facts already shown inductive; each level's survivors join them, so later (larger)
     // levels assume them instead of re-checking them.
-    let mut ruled_out = contradicted(horn, mc, &progress.known, goals, deadline);
+    let mut ruled_out = horn.contradicted(mc, &progress.known, goals, deadline);
     while ruled_out.len() < goals.len() && progress.levels_done < LEVELS.len() {
         let level = LEVELS[progress.levels_done];
         // A level Houdini did not finish resumes from the candidates it had left (a superset
@@ -179,34 +179,9 @@ pub fn invariants(
         for (k, cs) in progress.known.iter_mut().zip(&cands) {
             *k = cs.iter().fold(*k, |acc, c| mc.model.pool.and(acc, *c));
         }
-        ruled_out = contradicted(horn, mc, &progress.known, goals, deadline);
+        ruled_out = horn.contradicted(mc, &progress.known, goals, deadline);
     }
     (!ruled_out.is_empty()).then_some((progress.known.clone(), ruled_out))
-}
-
-/// The goals among `goals` whose clauses `inv` contradicts.
-pub(super) fn contradicted(
-    horn: &Horn,
-    mc: &mut ModelChecker,
-    inv: &[ExprId],
-    goals: &HashSet<usize>,
-    deadline: Instant,
-) -> HashSet<usize> {
-    let mut solver = Z3Backend::new();
-    let mut out: HashSet<usize> = goals.clone();
-    for c in &horn.clauses {
-        let Head::Goal(g) = c.head else { continue };
-        if !out.contains(&g) {
-            continue;
-        }
-        let mut cons: Vec<ExprId> = c.src.map(|s| vec![inv[s]]).unwrap_or_default();
-        cons.extend(c.effect.guards.iter().copied());
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() || solver.check(&mc.model.pool, &cons, left, &|_| 0) != Answer::Unsat {
-            out.remove(&g);
-        }
-    }
-    out
 }
 
 /// How much to guess: plain facts, then facts under the guards of the loop, then under
@@ -217,15 +192,6 @@ enum Level {
     UnderGuards,
     UnderSigns,
     Differences,
-}
-
-/// The pool's variable id of model variable `v`.
-fn pool_id(mc: &mut ModelChecker, v: u32) -> u32 {
-    let e = mc.model.var_expr(v);
-    match mc.model.pool.node(e) {
-        Node::Var { id, .. } => *id,
-        _ => unreachable!("a variable expression"),
-    }
 }
 
 /// Reachable states of each relation (values of its arguments), by random walks over the

@@ -56,7 +56,42 @@ pub struct Horn {
 /// invariant found for one system is about, so a later system of the same shape reuses it.
 pub type Shape = Vec<(Loc, Rc<Vec<Loc>>, Vec<u32>)>;
 
+/// The pool's variable id of model variable `v`.
+pub(super) fn pool_id(mc: &mut ModelChecker, v: u32) -> u32 {
+    let e = mc.model.var_expr(v);
+    match mc.model.pool.node(e) {
+        crate::smt::expr::Node::Var { id, .. } => *id,
+        _ => unreachable!("a variable expression"),
+    }
+}
+
 impl Horn {
+    /// The goals among `goals` whose clauses `inv` contradicts.
+    pub fn contradicted(
+        &self,
+        mc: &mut ModelChecker,
+        inv: &[ExprId],
+        goals: &HashSet<usize>,
+        deadline: Instant,
+    ) -> HashSet<usize> {
+        let mut solver = Z3Backend::new();
+        let mut out: HashSet<usize> = goals.clone();
+        for c in &self.clauses {
+            let Head::Goal(g) = c.head else { continue };
+            if !out.contains(&g) {
+                continue;
+            }
+            let mut cons: Vec<ExprId> = c.src.map(|s| vec![inv[s]]).unwrap_or_default();
+            cons.extend(c.effect.guards.iter().copied());
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() || solver.check(&mc.model.pool, &cons, left, &|_| 0) != Answer::Unsat
+            {
+                out.remove(&g);
+            }
+        }
+        out
+    }
+
     /// Every term of every clause's guards.
     pub(super) fn guard_terms(&self, pool: &crate::smt::expr::Pool) -> Vec<ExprId> {
         let roots: Vec<ExprId> = self
@@ -598,7 +633,7 @@ pub fn prove(
     };
     // Value sets first: one pass, and they settle state machines whose states no transition
     // sets, which every other prover here reaches only slowly.
-    if let Some(proven) = by_value_sets(&horn, mc, &wanted, deadline) {
+    if let Some(proven) = valueset::rule_out(&horn, mc, &wanted, deadline) {
         out.queries += 1;
         let t = start.elapsed().as_secs_f64();
         out.proven.extend(proven.iter().map(|g| (*g, t)));
@@ -688,79 +723,6 @@ pub fn prove(
         );
     }
     out
-}
-
-/// The most time the value sets get on one clause system (analysis, and as much for the
-/// check): after cuts at 1 and 2 s, 4 s is the last try (a system they cannot finish costs at
-/// most 7 s of the run).
-const MAX_VALUE_SETS_TIME: Duration = Duration::from_secs(4);
-
-/// What the value sets gave on one clause system.
-pub enum ValueSets {
-    /// An invariant that passed the check.
-    Checked(Vec<ExprId>),
-    /// The check found a clause the invariant does not hold for (an analysis fault; nothing
-    /// is proven from it).
-    Refuted,
-    /// The analysis or its check ran out of the time given: tried again with twice as much.
-    CutShort(Duration),
-}
-
-/// The goals of `wanted` the value-set invariant rules out, once it passed the check. The
-/// invariant is computed and checked once per system of clauses (the model checker's turns
-/// rebuild the same few), unless time ran out.
-fn by_value_sets(
-    horn: &Horn,
-    mc: &mut ModelChecker,
-    wanted: &HashSet<usize>,
-    deadline: Instant,
-) -> Option<HashSet<usize>> {
-    let debug = std::env::var_os("CAIRN_DEBUG_CHC").is_some();
-    let print = horn.fingerprint();
-    // A fifth of the turn, at least a second, for the analysis and as much for the check;
-    // after a cut, twice the time before (past the turn's share if need be: on a loaded
-    // machine the turns stay short), up to `MAX_VALUE_SETS_TIME`, never past the session.
-    let share =
-        (deadline.saturating_duration_since(Instant::now()) / 5).max(Duration::from_secs(1));
-    let budget = match mc.value_sets.get(&print) {
-        None => Some(share),
-        Some(ValueSets::CutShort(t)) if *t < MAX_VALUE_SETS_TIME => Some(share.max(*t * 2)),
-        Some(_) => None,
-    };
-    let room = mc.session_end.map_or(Duration::MAX, |e| {
-        e.saturating_duration_since(Instant::now())
-    });
-    if let Some(budget) = budget.map(|b| b.min(MAX_VALUE_SETS_TIME).min(room)) {
-        let outcome = match valueset::invariants(horn, mc, Instant::now() + budget) {
-            None => ValueSets::CutShort(budget),
-            Some(inv) => {
-                let check_until = Instant::now() + budget.max(Duration::from_secs(5));
-                match horn.check(mc, &inv, &HashSet::new(), check_until) {
-                    Ok(()) => ValueSets::Checked(inv),
-                    Err(e) if e.contains("not implied") => ValueSets::Refuted,
-                    Err(_) => ValueSets::CutShort(budget),
-                }
-            }
-        };
-        if debug {
-            let what = match &outcome {
-                ValueSets::Checked(_) => "checked".to_string(),
-                ValueSets::Refuted => "refuted by the check".to_string(),
-                ValueSets::CutShort(t) => format!("cut short at {t:?}"),
-            };
-            eprintln!("value sets: {what}");
-        }
-        mc.value_sets.insert(print, outcome);
-    }
-    let Some(ValueSets::Checked(inv)) = mc.value_sets.get(&print) else {
-        return None;
-    };
-    let inv = inv.clone();
-    let ruled_out = guess::contradicted(horn, mc, &inv, wanted, deadline);
-    if debug {
-        eprintln!("value sets rule out {ruled_out:?} of {wanted:?}");
-    }
-    (!ruled_out.is_empty()).then_some(ruled_out)
 }
 
 /// One Spacer query on `goals` per encoding of `encodings`, sharing `limit`; true when an

@@ -7,14 +7,15 @@
 //! rule out their branches, which predicate refinement and Houdini over guessed bounds reach
 //! slowly or not at all (they need one disjunct per state).
 //!
-//! The result is an ordinary invariant per relation: the caller checks it like any other.
+//! The result is an ordinary invariant per relation, and `rule_out` proves nothing from it
+//! before `Horn::check` has accepted it clause by clause in exact bit-vector semantics.
 
 use super::super::arg::ModelChecker;
-use super::{Head, Horn};
+use super::{Head, Horn, pool_id};
 use crate::ir::{BinOp, IPred};
 use crate::smt::expr::{ExprId, Node};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Most values a set holds before it means "any value".
 const MAX_VALUES: usize = 24;
@@ -51,7 +52,7 @@ pub fn invariants(horn: &Horn, mc: &mut ModelChecker, deadline: Instant) -> Opti
         .iter()
         .map(|a| (0..a.len()).filter(|k| state.contains(&a[*k])).collect())
         .collect();
-    // States of each relation, by the values of its state variables (None: several values).
+    // States of each relation, in parts by the values of its state variables.
     let mut states: Vec<BTreeMap<Key, Part>> = vec![BTreeMap::new(); n];
     let mut from: Vec<Vec<usize>> = vec![vec![]; n];
     let mut todo: VecDeque<usize> = VecDeque::new();
@@ -125,6 +126,79 @@ pub fn invariants(horn: &Horn, mc: &mut ModelChecker, deadline: Instant) -> Opti
             .map(|(parts, args)| formula(mc, parts, args))
             .collect(),
     )
+}
+
+/// The most time the value sets get on one clause system: after cuts at 1 and 2 s, 4 s is the
+/// last try (a system they cannot finish costs at most 7 s of analysis, each try with up to
+/// 5 s more for its check).
+const MAX_VALUE_SETS_TIME: Duration = Duration::from_secs(4);
+
+/// What the value sets gave on one clause system.
+pub enum ValueSets {
+    /// An invariant that passed the check.
+    Checked(Vec<ExprId>),
+    /// The check found a clause the invariant does not hold for (an analysis fault; nothing
+    /// is proven from it).
+    Refuted,
+    /// The analysis or its check ran out of the time given: tried again with twice as much.
+    CutShort(Duration),
+}
+
+/// The goals of `wanted` the value-set invariant rules out, once it passed the check. The
+/// invariant is computed and checked once per system of clauses (the model checker's turns
+/// rebuild the same few), unless time ran out.
+pub fn rule_out(
+    horn: &Horn,
+    mc: &mut ModelChecker,
+    wanted: &HashSet<usize>,
+    deadline: Instant,
+) -> Option<HashSet<usize>> {
+    let debug = std::env::var_os("CAIRN_DEBUG_CHC").is_some();
+    let print = horn.fingerprint();
+    // A fifth of the turn, at least a second, for the analysis and as much for the check;
+    // after a cut, twice the time before (past the turn's share if need be: on a loaded
+    // machine the turns stay short), up to `MAX_VALUE_SETS_TIME`, never past the session.
+    let share =
+        (deadline.saturating_duration_since(Instant::now()) / 5).max(Duration::from_secs(1));
+    let budget = match mc.value_sets.get(&print) {
+        None => Some(share),
+        Some(ValueSets::CutShort(t)) if *t < MAX_VALUE_SETS_TIME => Some(share.max(*t * 2)),
+        Some(_) => None,
+    };
+    let room = mc.session_end.map_or(Duration::MAX, |e| {
+        e.saturating_duration_since(Instant::now())
+    });
+    if let Some(budget) = budget.map(|b| b.min(MAX_VALUE_SETS_TIME).min(room)) {
+        let outcome = match invariants(horn, mc, Instant::now() + budget) {
+            None => ValueSets::CutShort(budget),
+            Some(inv) => {
+                let check_until = Instant::now() + budget.max(Duration::from_secs(5));
+                match horn.check(mc, &inv, &HashSet::new(), check_until) {
+                    Ok(()) => ValueSets::Checked(inv),
+                    Err(e) if e.contains("not implied") => ValueSets::Refuted,
+                    Err(_) => ValueSets::CutShort(budget),
+                }
+            }
+        };
+        if debug {
+            let what = match &outcome {
+                ValueSets::Checked(_) => "checked".to_string(),
+                ValueSets::Refuted => "refuted by the check".to_string(),
+                ValueSets::CutShort(t) => format!("cut short at {t:?}"),
+            };
+            eprintln!("value sets: {what}");
+        }
+        mc.value_sets.insert(print, outcome);
+    }
+    let Some(ValueSets::Checked(inv)) = mc.value_sets.get(&print) else {
+        return None;
+    };
+    let inv = inv.clone();
+    let ruled_out = horn.contradicted(mc, &inv, wanted, deadline);
+    if debug {
+        eprintln!("value sets rule out {ruled_out:?} of {wanted:?}");
+    }
+    (!ruled_out.is_empty()).then_some(ruled_out)
 }
 
 /// A relation's states as a formula over its arguments: one of the parts, each a conjunction
@@ -410,13 +484,4 @@ fn merge_into(into: &mut Part, part: &Part) -> bool {
         }
     }
     changed
-}
-
-/// The pool's variable id of model variable `v`.
-fn pool_id(mc: &mut ModelChecker, v: u32) -> u32 {
-    let e = mc.model.var_expr(v);
-    match mc.model.pool.node(e) {
-        Node::Var { id, .. } => *id,
-        _ => unreachable!("a variable expression"),
-    }
 }
