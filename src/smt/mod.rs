@@ -1,5 +1,6 @@
 //! Symbolic expressions and solving.
 
+pub mod bounds;
 pub mod concretize;
 pub mod expr;
 pub mod fitness;

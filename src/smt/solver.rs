@@ -835,6 +835,7 @@ impl SolverFront {
     ) -> Answer {
         self.stats.queries += 1;
         let slice = independent_slice(pool, prefix, goal);
+        let slice = super::bounds::drop_implied_bounds(pool, &slice, goal);
         // The current values may already satisfy the sliced query (e.g. negating a branch that
         // an earlier, different constraint already decided).
         let mut memo = HashMap::new();
