@@ -140,8 +140,8 @@ fn resolve_name(name: &str) -> Ext {
         "__ctype_tolower_loc" => CtypeLower,
         "__ctype_toupper_loc" => CtypeUpper,
         "__errno_location" => Errno,
-        "strtod" => Strtod,
-        "strtof" => Strtof,
+        "strtod" | "__cairn_strtod" => Strtod,
+        "strtof" | "__cairn_strtof" => Strtof,
         "atof" => Atof,
         "ldexp" => Ldexp,
         "frexp" => Frexp,
@@ -771,7 +771,7 @@ fn heap_alloc(m: &mut Machine, n: u64) -> Result<u64, Stop> {
 
 /// One character of standard input: an input value in -1 (EOF) ..= 255.
 fn getchar(m: &mut Machine) -> i32 {
-    let v = m.next_input(InputKind::Int, 0);
+    let v = m.next_char_input();
     let c = sext(v.bits, 32) as i32;
     let c = if c == -1 { -1 } else { c & 0xff };
     if let Some(last) = m.inputs.last_mut() {

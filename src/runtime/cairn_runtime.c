@@ -175,6 +175,21 @@ static int digit_val(int c) {
   if (c >= 'A' && c <= 'Z') return c - 'A' + 10;
   return 99;
 }
+/* v = v * base + d unless that overflows (then returns 0). `bound` is base to the count of
+ * digits read so far, a concrete number above any value they can spell: while the next digit
+ * cannot overflow the check needs no arithmetic on the symbolic v (a division of it made
+ * every query over a parsed number bit-blast a 64-bit divider: 0.2 s each). */
+static int next_digit(unsigned long long *v, unsigned long long *bound, unsigned base, unsigned d) {
+  if (*bound <= ULLONG_MAX / base) {
+    *bound *= base;
+    *v = *v * base + d;
+    return 1;
+  }
+  unsigned long long cutoff = ULLONG_MAX / base, cutlim = ULLONG_MAX % base;
+  if ((*v > cutoff) | ((*v == cutoff) & (d > cutlim))) return 0;
+  *v = *v * base + d;
+  return 1;
+}
 /* Parses magnitude into *out (saturating at ULLONG_MAX); returns pointer past the number or NULL. */
 static const char *parse_mag(const char *s, int base, unsigned long long *out, int *ovf, int *neg, int *okbase) {
   *neg = 0; *ovf = 0; *okbase = 1;
@@ -184,13 +199,12 @@ static const char *parse_mag(const char *s, int base, unsigned long long *out, i
   if ((base == 0 || base == 16) && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && digit_val((unsigned char)s[2]) < 16) {
     s += 2; base = 16;
   } else if (base == 0) base = (s[0] == '0') ? 8 : 10;
-  unsigned long long v = 0;
+  unsigned long long v = 0, bound = 1;
   const char *start = s;
   for (;; s++) {
     int d = digit_val((unsigned char)*s);
     if (d >= base) break;
-    if (v > (ULLONG_MAX - (unsigned)d) / (unsigned)base) *ovf = 1, v = ULLONG_MAX;
-    else v = v * base + d;
+    if (!next_digit(&v, &bound, (unsigned)base, (unsigned)d)) *ovf = 1, v = ULLONG_MAX;
   }
   if (s == start) return NULL;
   *out = v;
@@ -292,7 +306,58 @@ W unsigned long strtoul(const char *nptr, char **end, int base) {
 /* sscanf over a string, as glibc scans: conversions d i u x X o, f e g E G a, s c [ n %, with
  * '*', widths and the hh h l ll j z t length modifiers. Numbers are read digit by digit, so a
  * branch of the program on a scanned field is a branch on the string's bytes. */
-extern double strtod(const char *, char **);
+/* The host's strtod and strtof (the library model reads the bytes as they are). */
+extern double __cairn_strtod(const char *, char **);
+extern float __cairn_strtof(const char *, char **);
+/* Decimals as strtod reads them, from their digits, so that a branch on the value is a branch
+ * on the bytes (a ratio read with sscanf("%f") was a concrete value: only luck gave one in
+ * [0, 1]). Only the exact fast path: spaces, sign, at most `max_digits` digits with an optional
+ * point, no exponent. The digits spell an integer m below 2^53 (2^24 for a float) and the point
+ * divides by 10^k, exact as a double up to 10^22 (as a float up to 10^10): one IEEE division of
+ * exact operands is correctly rounded, which is what strtod returns. Anything else (an
+ * exponent, hex, inf, nan, more digits) returns 0 and the caller asks the host. */
+static const double exact_pow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+                                     1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+static int parse_decimal(const char *s, int max_digits, unsigned long long *m, int *k, int *neg,
+                         const char **end) {
+  while (is_space((unsigned char)*s)) s++;
+  *neg = *s == '-';
+  if (*s == '-' || *s == '+') s++;
+  if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) return 0;
+  int digits = 0, frac = 0, point = 0;
+  *m = 0;
+  for (;; s++) {
+    if (*s >= '0' && *s <= '9') {
+      if (++digits > max_digits) return 0;
+      *m = *m * 10 + (unsigned)(*s - '0');
+      frac += point;
+    } else if (*s == '.' && !point) {
+      point = 1;
+    } else {
+      break;
+    }
+  }
+  if (!digits || *s == 'e' || *s == 'E') return 0;
+  *k = frac;
+  *end = s;
+  return 1;
+}
+W double strtod(const char *s, char **end) {
+  unsigned long long m; int k, neg; const char *e;
+  if (!parse_decimal(s, 15, &m, &k, &neg, &e)) return __cairn_strtod(s, end);
+  if (end) *end = (char *)e;
+  double v = (double)m / exact_pow10[k];
+  return neg ? -v : v;
+}
+W double atof(const char *s) { return strtod(s, NULL); }
+W float strtof(const char *s, char **end) {
+  unsigned long long m; int k, neg; const char *e;
+  /* Seven digits: m < 2^24 and k <= 7, both exact as floats. */
+  if (!parse_decimal(s, 7, &m, &k, &neg, &e)) return __cairn_strtof(s, end);
+  if (end) *end = (char *)e;
+  float v = (float)m / (float)exact_pow10[k];
+  return neg ? -v : v;
+}
 static void store_int(void *p, const char *len, unsigned long long v) {
   if (len[0] == 'h' && len[1] == 'h') *(char *)p = (char)v;
   else if (len[0] == 'h') *(short *)p = (short)v;
@@ -352,12 +417,11 @@ static int scan_text(const unsigned char *str, size_t avail, int nul_ends, const
       if ((base == 0 || base == 16) && used + 1 < width && C(0) == '0' && (C(1) == 'x' || C(1) == 'X')
           && digit_val(C(2)) < 16) { s += 2; used += 2; base = 16; }
       else if (base == 0) base = C(0) == '0' ? 8 : 10;
-      unsigned long long v = 0;
+      unsigned long long v = 0, bound = 1;
       long digits = 0;
       int ovf = 0;
       while (used < width && digit_val(C(0)) < base) {
-        unsigned dv = (unsigned)digit_val(*s);
-        if (v > (ULLONG_MAX - dv) / (unsigned)base) ovf = 1; else v = v * (unsigned)base + dv;
+        if (!next_digit(&v, &bound, (unsigned)base, (unsigned)digit_val(*s))) ovf = 1;
         s++; used++; digits++;
       }
       if (!digits) DONE(count);
@@ -403,10 +467,10 @@ static int scan_text(const unsigned char *str, size_t avail, int nul_ends, const
         }
       }
       buf[n] = 0;
-      double v = strtod(buf, NULL);
       if (!suppress) {
         void *p = __builtin_va_arg(ap, void *);
-        if (len[0] == 'l') *(double *)p = v; else *(float *)p = (float)v;
+        /* As glibc: strtof for a float, strtod for a double. */
+        if (len[0] == 'l') *(double *)p = strtod(buf, NULL); else *(float *)p = strtof(buf, NULL);
         count++;
       }
     } else if (conv == 's') {
