@@ -252,6 +252,12 @@ pub fn hexfloat(v: f64) -> String {
 pub trait InputSource {
     /// The next value for an input call of `kind` (`width` bits for integers, `len` bytes for buffers).
     fn next(&mut self, kind: InputKind, width: u32, len: usize) -> InputValue;
+
+    /// The next character of stdin: an int, 0..=255 or -1 at the end of input. Sources that
+    /// draw values at random draw text here; the others read it as any int input.
+    fn next_char(&mut self) -> InputValue {
+        self.next(InputKind::Int, 32, 0)
+    }
 }
 
 /// Replays a fixed sequence of values; past its end every input is zero.
@@ -334,6 +340,24 @@ impl<R: Rng> RandomInputs<R> {
 }
 
 impl<R: Rng> InputSource for RandomInputs<R> {
+    /// Text: lines of words and numbers, the end of input rare. Drawn as any int, a character
+    /// ended a line 2% of the time and the input 2%: a random line mostly ran into the end of
+    /// input before its newline, and nothing the program reads after a line (tot_info's table
+    /// after its header line) was reached without first flipping one of the line's characters
+    /// to a newline.
+    fn next_char(&mut self) -> InputValue {
+        let r = &mut self.rng;
+        let c: i64 = match r.gen_range(0..100) {
+            0..=1 => -1,
+            2..=9 => b'\n' as i64,
+            10..=17 => b' ' as i64,
+            18..=35 => r.gen_range(b'0'..=b'9') as i64,
+            36..=85 => r.gen_range(33..127),
+            _ => r.gen_range(0..=255),
+        };
+        InputValue::int(InputKind::Int, 32, crate::exec::ops::mask(c as u64, 32))
+    }
+
     fn next(&mut self, kind: InputKind, width: u32, len: usize) -> InputValue {
         match kind {
             InputKind::Float | InputKind::Double => {
@@ -390,6 +414,15 @@ pub struct Seeded<R: Rng> {
 }
 
 impl<R: Rng> InputSource for Seeded<R> {
+    fn next_char(&mut self) -> InputValue {
+        if self.pos < self.values.len() {
+            self.next(InputKind::Int, 32, 0)
+        } else {
+            self.pos += 1;
+            self.fallback.next_char()
+        }
+    }
+
     fn next(&mut self, kind: InputKind, width: u32, len: usize) -> InputValue {
         let v = self.values.get(self.pos).cloned();
         self.pos += 1;

@@ -307,6 +307,13 @@ impl<'m> Machine<'m> {
         v
     }
 
+    /// The next character of stdin (see `InputSource::next_char`).
+    pub fn next_char_input(&mut self) -> InputValue {
+        let v = self.input.next_char();
+        self.inputs.push(v.clone());
+        v
+    }
+
     pub fn current_loc(&self) -> Loc {
         self.cur_loc
     }
