@@ -619,10 +619,14 @@ impl Concolic {
         let (prefix, goal) = p.query();
         let ans = self.solve_pending(&p, &prefix, goal);
         if std::env::var_os("CAIRN_DEBUG_PATHS").is_some() {
+            let r = &p.run.records[p.depth];
             eprintln!(
-                "flip: depth {} of {} by {}: {ans:?}",
+                "flip: depth {} of {} ({:?}/{:?} -> {}) by {}: {ans:?}",
                 p.depth,
                 p.run.records.len(),
+                r.func,
+                r.block,
+                p.outcome,
                 self.solver.last_backend
             );
         }
