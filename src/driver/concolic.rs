@@ -53,6 +53,8 @@ pub struct ConcolicStats {
     pub path_share_exhausted: bool,
     /// Searches started afresh because their tree held half of Cairn's memory.
     pub memory_restarts: u64,
+    /// Fresh random inputs run after long stretches without new coverage.
+    pub fresh_starts: u64,
 }
 
 /// Everything that withholds exhaustive-exploration proofs. An exhausted execution tree proves
@@ -183,6 +185,12 @@ pub struct Concolic {
     seeds_seen: usize,
     /// The program's words were spelled into its latest tests (`spell_words`).
     spelled: bool,
+    /// Inputs of runs that covered something new, ended right after the decision that did
+    /// (`ended_after_news`): run before the next selection.
+    ended_inputs: Vec<Vec<InputValue>>,
+    /// Runs since one covered something new, and when one last did (or a fresh start ran).
+    runs_without_news: usize,
+    news_at: Instant,
 }
 
 /// How often concolic search picks up what other workers found.
@@ -198,6 +206,9 @@ const STEP_LIMIT_RETRIES: u32 = 4;
 const DEEP_IN_STEP_LIMITED: usize = 16;
 /// Deferred deep pending branches released at a time (the shallowest).
 const DEEP_RELEASE: usize = 32;
+/// Runs or time without new coverage after which a fresh random input is run (paths of
+/// thousands of decisions run a few a second).
+const FRESH_START_AFTER: (usize, Duration) = (500, Duration::from_secs(2));
 /// How often the search checks Cairn's memory.
 const MEMORY_CHECK: Duration = Duration::from_millis(500);
 /// A tree this small is not what fills the memory (another worker's is, or the model
@@ -304,6 +315,9 @@ impl Concolic {
             vars_classified: 0,
             seeds_seen: 0,
             spelled: false,
+            ended_inputs: vec![],
+            runs_without_news: 0,
+            news_at: Instant::now(),
         })
     }
 
@@ -430,6 +444,17 @@ impl Concolic {
         } else {
             s.record(&r, found_by)?
         };
+        if fresh.is_empty() {
+            self.runs_without_news += 1;
+        } else {
+            self.runs_without_news = 0;
+            self.news_at = Instant::now();
+        }
+        if !fresh.is_empty() {
+            if let Some(ended) = self.ended_after_news(&records, &r, &fresh) {
+                self.ended_inputs.push(ended);
+            }
+        }
         self.runs += 1;
         let run = Rc::new(RunPath {
             id: self.runs,
@@ -488,6 +513,37 @@ impl Concolic {
             self.step_limited.push((r, found_by.to_string()));
         }
         Ok(run)
+    }
+
+    /// The run's inputs up to the last one the decision that first covered one of `news`
+    /// depends on, then the end of input (-1: stdin ends there and stays ended). What a program
+    /// does when its input ends right after something new is a goal of its own (a table that
+    /// was complete, then end of input: the only way tot_info totals its tables), and the end
+    /// of input is one character among hundreds read after it: a flip of those is rarely the
+    /// one picked. None when the decision was concrete or nothing was read after it.
+    fn ended_after_news(
+        &mut self,
+        records: &[BranchRecord],
+        r: &RunResult,
+        news: &[usize],
+    ) -> Option<Vec<InputValue>> {
+        let first = records
+            .iter()
+            .position(|b| news.contains(&(b.outcomes[b.taken].1 as usize)))?;
+        let vars = self.pool.vars.clone();
+        let mut last = None;
+        for b in &records[..=first] {
+            for v in self.pool.vars_of(b.taken_cond()).iter() {
+                last = last.max(Some(vars[*v as usize].input as usize));
+            }
+        }
+        let cut = last? + 1;
+        if cut >= r.inputs.len() {
+            return None;
+        }
+        let mut ended = r.inputs[..cut].to_vec();
+        ended.push(InputValue::int(InputKind::Int, 32, u32::MAX as u64));
+        Some(ended)
     }
 
     /// Runs the inputs other techniques and workers found since the last call, so that the
@@ -561,6 +617,37 @@ impl Concolic {
 
     /// Tries one pending branch: solve, run. Returns false when no pending branch is left.
     pub fn step(&mut self, s: &mut Session, cfg: &Config) -> anyhow::Result<bool> {
+        if let Some(values) = self.ended_inputs.pop() {
+            let mut src = Seeded {
+                values,
+                pos: 0,
+                fallback: RandomInputs {
+                    rng: SmallRng::seed_from_u64(self.stats.paths),
+                },
+            };
+            self.execute(s, &mut src, cfg, 0, "concolic")?;
+            return Ok(true);
+        }
+        if self.runs_without_news >= FRESH_START_AFTER.0
+            || self.news_at.elapsed() >= FRESH_START_AFTER.1
+        {
+            self.news_at = Instant::now();
+            // Every flip near the paths explored so far may be caught in the same trap (a loop
+            // bound parsed from the input's first line that every later path inherits): a new
+            // random input adds paths elsewhere, and the strategies' picks from the latest path
+            // start from it.
+            self.runs_without_news = 0;
+            self.stats.fresh_starts += 1;
+            let mut src = Seeded {
+                values: vec![],
+                pos: 0,
+                fallback: RandomInputs {
+                    rng: SmallRng::seed_from_u64(self.seed ^ self.stats.paths),
+                },
+            };
+            self.execute(s, &mut src, cfg, 0, "concolic")?;
+            return Ok(true);
+        }
         self.refresh_distances(s);
         let covered = Self::covered(s);
         let id = {
