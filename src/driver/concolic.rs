@@ -450,10 +450,10 @@ impl Concolic {
             self.runs_without_news = 0;
             self.news_at = Instant::now();
         }
-        if !fresh.is_empty() {
-            if let Some(ended) = self.ended_after_news(&records, &r, &fresh) {
-                self.ended_inputs.push(ended);
-            }
+        if !fresh.is_empty()
+            && let Some(ended) = self.ended_after_news(&records, &r, &fresh)
+        {
+            self.ended_inputs.push(ended);
         }
         self.runs += 1;
         let run = Rc::new(RunPath {

@@ -12,6 +12,9 @@ use crate::exec::ops::sext;
 use crate::ir::IPred;
 use std::collections::HashMap;
 
+/// A bound's value and the index of the constraint that sets it.
+type Kept = (i128, usize);
+
 /// A constraint `term ∈ [lo, hi]` in one order, read off a comparison with a constant.
 struct Bound {
     term: ExprId,
@@ -26,9 +29,8 @@ struct Bound {
 /// dropped.
 pub fn drop_implied_bounds(pool: &Pool, constraints: &[ExprId], keep: ExprId) -> Vec<ExprId> {
     let bounds: Vec<Option<Bound>> = constraints.iter().map(|&c| bound_of(pool, c)).collect();
-    // The tightest lower and upper bound per (term, order): (value, constraint index).
-    let mut tightest: HashMap<(ExprId, bool), (Option<(i128, usize)>, Option<(i128, usize)>)> =
-        HashMap::new();
+    // The tightest lower and upper bound per (term, order).
+    let mut tightest: HashMap<(ExprId, bool), (Option<Kept>, Option<Kept>)> = HashMap::new();
     for (i, b) in bounds.iter().enumerate() {
         let Some(b) = b else { continue };
         let (min, max) = range(pool.width(b.term), b.signed);
