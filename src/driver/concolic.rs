@@ -515,6 +515,24 @@ impl Concolic {
         Ok(run)
     }
 
+    /// Runs `values` (random inputs from `rng_seed` past their end) into the tree.
+    fn run_values(
+        &mut self,
+        s: &mut Session,
+        cfg: &Config,
+        values: Vec<InputValue>,
+        rng_seed: u64,
+    ) -> anyhow::Result<Rc<RunPath>> {
+        let mut src = Seeded {
+            values,
+            pos: 0,
+            fallback: RandomInputs {
+                rng: SmallRng::seed_from_u64(rng_seed),
+            },
+        };
+        self.execute(s, &mut src, cfg, 0, "concolic")
+    }
+
     /// The run's inputs up to the last one the decision that first covered one of `news`
     /// depends on, then the end of input (-1: stdin ends there and stays ended). What a program
     /// does when its input ends right after something new is a goal of its own (a table that
@@ -558,14 +576,7 @@ impl Concolic {
                 continue;
             }
             self.stats.seeds_imported += 1;
-            let mut src = Seeded {
-                values: seed.inputs,
-                pos: 0,
-                fallback: RandomInputs {
-                    rng: SmallRng::seed_from_u64(self.seed),
-                },
-            };
-            self.execute(s, &mut src, cfg, 0, "concolic")?;
+            self.run_values(s, cfg, seed.inputs, self.seed)?;
         }
         Ok(())
     }
@@ -618,14 +629,7 @@ impl Concolic {
     /// Tries one pending branch: solve, run. Returns false when no pending branch is left.
     pub fn step(&mut self, s: &mut Session, cfg: &Config) -> anyhow::Result<bool> {
         if let Some(values) = self.ended_inputs.pop() {
-            let mut src = Seeded {
-                values,
-                pos: 0,
-                fallback: RandomInputs {
-                    rng: SmallRng::seed_from_u64(self.stats.paths),
-                },
-            };
-            self.execute(s, &mut src, cfg, 0, "concolic")?;
+            self.run_values(s, cfg, values, self.stats.paths)?;
             return Ok(true);
         }
         if self.runs_without_news >= FRESH_START_AFTER.0
@@ -638,14 +642,7 @@ impl Concolic {
             // start from it.
             self.runs_without_news = 0;
             self.stats.fresh_starts += 1;
-            let mut src = Seeded {
-                values: vec![],
-                pos: 0,
-                fallback: RandomInputs {
-                    rng: SmallRng::seed_from_u64(self.seed ^ self.stats.paths),
-                },
-            };
-            self.execute(s, &mut src, cfg, 0, "concolic")?;
+            self.run_values(s, cfg, vec![], self.seed ^ self.stats.paths)?;
             return Ok(true);
         }
         self.refresh_distances(s);
@@ -868,14 +865,7 @@ impl Concolic {
                 if s.should_stop() || started.elapsed() > share {
                     return Ok(());
                 }
-                let mut src = Seeded {
-                    values: spelled(&template.inputs, word),
-                    pos: 0,
-                    fallback: RandomInputs {
-                        rng: SmallRng::seed_from_u64(self.seed),
-                    },
-                };
-                self.execute(s, &mut src, cfg, 0, "concolic")?;
+                self.run_values(s, cfg, spelled(&template.inputs, word), self.seed)?;
             }
         }
         Ok(())
@@ -962,14 +952,7 @@ impl Concolic {
                 return Ok(());
             }
             self.stats.step_limit_retries += 1;
-            let mut src = Seeded {
-                values,
-                pos: 0,
-                fallback: RandomInputs {
-                    rng: SmallRng::seed_from_u64(self.stats.paths),
-                },
-            };
-            self.execute(s, &mut src, cfg, 0, "concolic")?;
+            self.run_values(s, cfg, values, self.stats.paths)?;
             if !self.last_step_limited {
                 self.stats.step_limit_recovered += 1;
             }
