@@ -126,6 +126,7 @@ fn run_one(p: &Program, f: &std::path::Path, strategy: &str, seed: u64, time: f6
         pair_slices: vec![],
         solver: Default::default(),
         lazy: None,
+        fuzz_share: 0.0,
         jobs: 1,
     };
     let mut t = cairn::driver::generate::technique(&s, &plan).unwrap();

@@ -232,6 +232,7 @@ fn run_one(
         jobs: 1,
         solver: Default::default(),
         lazy: None,
+        fuzz_share: 0.0,
     };
     let mut t = cairn::driver::generate::technique(&s, &plan).unwrap();
     let deadline = s.deadline();

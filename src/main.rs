@@ -263,6 +263,11 @@ enum Cmd {
         /// The model checker's share of the time when testing and model checking alternate.
         #[arg(long, default_value_t = 0.3, value_parser = parse_share)]
         mc_share: f64,
+        /// Mutational fuzzing's share of the testing worker's time, in turns with concolic
+        /// search (0: none). Default: 0.25 with two or more jobs, 0 with `--jobs 1` (one
+        /// worker runs the strategy asked for, alone).
+        #[arg(long, value_parser = parse_fuzz_share)]
+        fuzz_share: Option<f64>,
         /// Def-use pairs: the model checker's time per pair in each pass over the pairs left,
         /// in seconds (the paper's ladder is 10,30,90,300; the last repeats). Default: an
         /// eighth of the budget, at most 3 s, tripling up to 300 s.
@@ -441,6 +446,13 @@ fn parse_share(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
         Ok(v) if v > 0.0 && v < 1.0 => Ok(v),
         _ => Err(format!("`{s}` is not a share strictly between 0 and 1")),
+    }
+}
+
+fn parse_fuzz_share(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if (0.0..1.0).contains(&v) => Ok(v),
+        _ => Err(format!("`{s}` is not a share from 0 up to (not including) 1")),
     }
 }
 
@@ -946,6 +958,7 @@ fn real_main(cli: Cli) -> Result<i32> {
             prove: _,
             tests_only,
             mc_share,
+            fuzz_share,
             pair_slices,
             jobs,
             shard,
@@ -993,6 +1006,7 @@ fn real_main(cli: Cli) -> Result<i32> {
                         ..Default::default()
                     },
                     lazy: lazy.clone(),
+                    fuzz_share: fuzz_share.unwrap_or(if jobs > 1 { 0.25 } else { 0.0 }),
                 };
                 if let Some(shard) = shard {
                     let others = shard.others(&s.goals);

@@ -176,7 +176,7 @@ impl Goals {
             .branches
             .iter()
             .enumerate()
-            .filter(|(_, b)| **b)
+            .filter(|(_, n)| **n > 0)
             .map(|(i, _)| i)
             .collect();
         for s in &r.errors_hit {

@@ -104,7 +104,7 @@ impl DefUseProving {
         let found: Rc<RefCell<Option<Vec<InputValue>>>> = Rc::default();
         let keep = found.clone();
         aux.on_run(move |r| {
-            if r.branches.get(goal) == Some(&true) && keep.borrow().is_none() {
+            if r.branches.get(goal).is_some_and(|&n| n > 0) && keep.borrow().is_none() {
                 *keep.borrow_mut() = Some(r.inputs.clone());
             }
         });

@@ -3,6 +3,7 @@
 
 use crate::driver::concolic::{Concolic, SolverOptions};
 use crate::driver::crabs::Crabs;
+use crate::driver::fuzz::Fuzzing;
 use crate::driver::dataflow::DefUseProving;
 use crate::driver::lazy::LazyExpansion;
 use crate::driver::parallel::{Parallel, portfolio};
@@ -35,6 +36,8 @@ pub struct Plan {
     pub solver: SolverOptions,
     /// Lazy expansion of calls (`auto` or function names), in turns with concolic testing.
     pub lazy: Option<String>,
+    /// Mutational fuzzing's share of concolic testing's time (0: none).
+    pub fuzz_share: f64,
 }
 
 /// The technique `plan` describes, for session `s`.
@@ -104,6 +107,14 @@ pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Tec
                 let first = (s.budget.time / 32).max(Duration::from_millis(250));
                 Box::new(Alternate::new(
                     vec![(Box::new(lazy), 0.5), (concolic, 0.5)],
+                    first,
+                ))
+            }
+            None if plan.fuzz_share > 0.0 => {
+                let fuzz = Box::new(Fuzzing::new(s.program, plan.seed, &plan.cfg));
+                let first = (s.budget.time / 32).max(Duration::from_millis(250));
+                Box::new(Alternate::new(
+                    vec![(concolic, 1.0 - plan.fuzz_share), (fuzz, plan.fuzz_share)],
                     first,
                 ))
             }

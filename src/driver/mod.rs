@@ -3,7 +3,9 @@
 pub mod concolic;
 pub mod crabs;
 pub mod dataflow;
+pub mod fuzz;
 pub mod generate;
+pub mod havoc;
 pub mod lazy;
 pub mod ledger;
 pub mod parallel;

@@ -25,7 +25,7 @@ const PORTFOLIO: &[&str] = &[
 const MC_WORKER_SHARE: f64 = 0.6;
 
 /// Plans for `jobs` workers from the plan asked for. Worker 0 tests as asked (its strategy,
-/// and lazy expansion if asked); when goals are decided (not `--tests-only`), worker 1 runs
+/// lazy expansion if asked, and mutational fuzzing in turns with it: `fuzz_share`); when goals are decided (not `--tests-only`), worker 1 runs
 /// the model checker, alternating with a second strategy once its share is spent or the
 /// checker has finished (one checker: a second would build the same graph) — with
 /// `monitors`, as abstraction-driven concolic testing (`crabs`: the second strategy searches
@@ -53,6 +53,8 @@ pub fn portfolio(plan: &Plan, jobs: usize, monitors: bool) -> Vec<Plan> {
                 return p;
             }
             p.lazy = None;
+            // One fuzzer: the corpus and the hit counts are one worker's.
+            p.fuzz_share = 0.0;
             if plan.strategy != "random" {
                 p.strategy = others[(i - 1) % others.len()].to_string();
             }

@@ -141,8 +141,8 @@ pub struct RunResult {
     pub stdout: Vec<u8>,
     pub stderr: Vec<u8>,
     pub inputs: Vec<InputValue>,
-    /// Per branch goal: was it taken in this run.
-    pub branches: Vec<bool>,
+    /// Per branch goal: how many times this run took it (saturating).
+    pub branches: Vec<u32>,
     /// Call sites of error functions that were reached.
     pub errors_hit: Vec<u32>,
     pub steps: u64,
@@ -200,7 +200,7 @@ pub struct Machine<'m> {
     pub inputs: Vec<InputValue>,
     pub stdout: Vec<u8>,
     pub stderr: Vec<u8>,
-    pub branches: Vec<bool>,
+    pub branches: Vec<u32>,
     pub errors_hit: Vec<u32>,
     pub steps: u64,
     pub ptr_bits: u32,
@@ -244,7 +244,7 @@ impl<'m> Machine<'m> {
             inputs: vec![],
             stdout: vec![],
             stderr: vec![],
-            branches: vec![false; module.branch_goals.len()],
+            branches: vec![0; module.branch_goals.len()],
             errors_hit: vec![],
             steps: 0,
             ptr_bits: module.data_model.ptr_bytes() * 8,
@@ -1013,12 +1013,12 @@ impl<'m> Machine<'m> {
                 } => {
                     if regs[*cond as usize] & 1 != 0 {
                         if *then_goal != NO_GOAL {
-                            self.branches[*then_goal as usize] = true;
+                            self.branches[*then_goal as usize] = self.branches[*then_goal as usize].saturating_add(1);
                         }
                         then_edge
                     } else {
                         if *else_goal != NO_GOAL {
-                            self.branches[*else_goal as usize] = true;
+                            self.branches[*else_goal as usize] = self.branches[*else_goal as usize].saturating_add(1);
                         }
                         else_edge
                     }
@@ -1034,13 +1034,13 @@ impl<'m> Machine<'m> {
                     match cases.iter().find(|c| c.0 == v) {
                         Some((_, e, g)) => {
                             if *g != NO_GOAL {
-                                self.branches[*g as usize] = true;
+                                self.branches[*g as usize] = self.branches[*g as usize].saturating_add(1);
                             }
                             e
                         }
                         None => {
                             if *default_goal != NO_GOAL {
-                                self.branches[*default_goal as usize] = true;
+                                self.branches[*default_goal as usize] = self.branches[*default_goal as usize].saturating_add(1);
                             }
                             default
                         }

@@ -390,7 +390,9 @@ impl Memory {
         };
         let o = o.ok_or(MemFault::OutOfBounds)?;
         let off = addr - o.base;
-        if !o.alive {
+        // Past a dead object's end is its red zone (or a neighbour's): out of bounds, as
+        // AddressSanitizer reports it.
+        if !o.alive && off < o.size.max(1) {
             return Err(MemFault::UseAfterFree);
         }
         if off.checked_add(len).is_none_or(|e| e > o.size) {
@@ -416,7 +418,9 @@ impl Memory {
             }
         };
         let off = addr - o.base;
-        if !o.alive {
+        // Past a dead object's end is its red zone (or a neighbour's): out of bounds, as
+        // AddressSanitizer reports it.
+        if !o.alive && off < o.size.max(1) {
             return Err(MemFault::UseAfterFree);
         }
         if off.checked_add(len).is_none_or(|e| e > o.size) {

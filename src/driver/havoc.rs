@@ -1,0 +1,328 @@
+//! AFL's havoc stage over Cairn's inputs: a run's inputs are a typed list (integers, floats,
+//! byte buffers, stdin characters as ints), and a mutation changes one value or one stretch of
+//! the list. Stdin is read a character per input, so inserting or deleting list entries is
+//! inserting or deleting text; argv strings and `--sym-files` contents are byte buffers whose
+//! length stays fixed (the harness gives each its size).
+
+use crate::exec::input::{InputKind, InputSource, InputValue, RandomInputs};
+use crate::exec::ops::{mask, sext};
+use rand::Rng;
+use rand::rngs::SmallRng;
+
+/// Longest input list a mutation may build (a run reads its inputs in order, and longer lists
+/// only slow the runs down).
+pub const MAX_INPUTS: usize = 4096;
+
+/// Values at which integer comparisons tend to split (AFL's interesting values, and a few
+/// sizes C programs compare counts with).
+const INTERESTING: [i64; 24] = [
+    0, 1, -1, 2, 3, 4, 7, 8, 10, 16, 32, 64, 100, 127, 128, 255, 256, 512, 1000, 1024, 4096,
+    32767, -32768, 65535,
+];
+
+/// Characters at which text parsers split: digits, signs, a decimal point, separators.
+const TEXT: &[u8] = b"0123456789 \n\t-+.,:;";
+
+/// What the program compares its input with: integer constants of its code and the words it
+/// refers to (`analysis::words`).
+pub struct Dictionary {
+    pub ints: Vec<i64>,
+    pub words: Vec<Vec<u8>>,
+}
+
+pub struct Havoc {
+    pub dict: Dictionary,
+}
+
+/// A stdin character (`getchar`'s result: 0..=255 or -1).
+fn is_char(v: &InputValue) -> bool {
+    v.kind == InputKind::Int && v.width == 32 && (v.bits <= 255 || v.bits == 0xffff_ffff)
+}
+
+fn char_value(c: i64) -> InputValue {
+    InputValue::int(InputKind::Int, 32, mask(c as u64, 32))
+}
+
+impl Havoc {
+    /// Applies 1, 2, 4 or 8 mutations to `v`; `other` is another corpus entry to splice from.
+    pub fn mutate(&self, rng: &mut SmallRng, v: &mut Vec<InputValue>, other: &[InputValue]) {
+        let n = 1 << rng.gen_range(0..4);
+        for _ in 0..n {
+            self.mutate_once(rng, v, other);
+        }
+        v.truncate(MAX_INPUTS);
+    }
+
+    fn mutate_once(&self, rng: &mut SmallRng, v: &mut Vec<InputValue>, other: &[InputValue]) {
+        if v.is_empty() {
+            // Nothing read yet: the run draws fresh values past the list's end.
+            return;
+        }
+        let i = rng.gen_range(0..v.len());
+        match rng.gen_range(0..11) {
+            0 | 1 if is_char(&v[i]) => {
+                // Stays a character (a byte; end of file becomes one).
+                let c = v[i].bits as u8;
+                let d = rng.gen_range(1..=35u8);
+                let c = match rng.gen_range(0..3) {
+                    0 => c ^ (1 << rng.gen_range(0..8)),
+                    1 => c.wrapping_add(d),
+                    _ => c.wrapping_sub(d),
+                };
+                v[i] = char_value(c as i64);
+            }
+            0 => flip_bit(rng, &mut v[i]),
+            1 => add_small(rng, &mut v[i]),
+            2 => self.interesting(rng, &mut v[i]),
+            3 => fresh(rng, &mut v[i]),
+            4 => self.dictionary_int(rng, v, i),
+            5 => self.word(rng, v, i),
+            6 => {
+                let k = rng.gen_range(1..=8).min(v.len() - i);
+                v.drain(i..i + k);
+            }
+            7 => {
+                // A stretch of this entry or of the other, inserted here (repeats a command
+                // line, a record).
+                let src: &[InputValue] = if rng.gen_bool(0.5) || other.is_empty() {
+                    &v[..]
+                } else {
+                    other
+                };
+                let j = rng.gen_range(0..src.len());
+                let k = rng.gen_range(1..=32).min(src.len() - j);
+                let block: Vec<InputValue> = src[j..j + k].to_vec();
+                v.splice(i..i, block);
+            }
+            8 => {
+                // The input ends here: stdin reads end of file from now on.
+                if is_char(&v[i]) {
+                    v[i] = char_value(-1);
+                    v.truncate(i + 1);
+                } else {
+                    v.truncate(i);
+                }
+            }
+            9 if !other.is_empty() => {
+                let j = rng.gen_range(0..other.len());
+                v.truncate(i);
+                v.extend_from_slice(&other[j..]);
+            }
+            _ => {
+                // A character of text inserted (a separator, a digit).
+                if is_char(&v[i]) {
+                    v.insert(i, char_value(TEXT[rng.gen_range(0..TEXT.len())] as i64));
+                } else {
+                    fresh(rng, &mut v[i]);
+                }
+            }
+        }
+    }
+
+    fn interesting(&self, rng: &mut SmallRng, v: &mut InputValue) {
+        if is_char(v) {
+            *v = char_value(TEXT[rng.gen_range(0..TEXT.len())] as i64);
+            return;
+        }
+        let x = INTERESTING[rng.gen_range(0..INTERESTING.len())];
+        match v.kind {
+            InputKind::Bytes if !v.bytes.is_empty() => {
+                let k = rng.gen_range(0..v.bytes.len());
+                v.bytes[k] = x as u8;
+            }
+            InputKind::Float => v.bits = (x as f32).to_bits() as u64,
+            InputKind::Double => v.bits = (x as f64).to_bits(),
+            _ => v.bits = mask(x as u64, v.width),
+        }
+    }
+
+    /// A constant of the program: the value itself, or its decimal spelling in text.
+    fn dictionary_int(&self, rng: &mut SmallRng, v: &mut Vec<InputValue>, i: usize) {
+        let Some(&x) = pick(rng, &self.dict.ints) else {
+            return self.interesting(rng, &mut v[i]);
+        };
+        let x = if rng.gen_bool(0.2) { x + rng.gen_range(-1..=1) } else { x };
+        if is_char(&v[i]) || v[i].kind == InputKind::Bytes {
+            // A number in text, often a field of its own.
+            let sep = if is_char(&v[i]) && rng.gen_bool(0.5) { " " } else { "" };
+            return spell(rng, v, i, format!("{sep}{x}").as_bytes());
+        }
+        match v[i].kind {
+            InputKind::Float => v[i].bits = (x as f32).to_bits() as u64,
+            InputKind::Double => v[i].bits = (x as f64).to_bits(),
+            _ => v[i].bits = mask(x as u64, v[i].width),
+        }
+    }
+
+    fn word(&self, rng: &mut SmallRng, v: &mut Vec<InputValue>, i: usize) {
+        match pick(rng, &self.dict.words) {
+            Some(w) if is_char(&v[i]) || v[i].kind == InputKind::Bytes => spell(rng, v, i, w),
+            _ => self.interesting(rng, &mut v[i]),
+        }
+    }
+}
+
+fn pick<'a, T>(rng: &mut SmallRng, xs: &'a [T]) -> Option<&'a T> {
+    (!xs.is_empty()).then(|| &xs[rng.gen_range(0..xs.len())])
+}
+
+/// Writes `text` at entry `i`: over a byte buffer (at a random offset, ended by a NUL when it
+/// fits, as an argv string reads it), or into stdin's characters (inserted, or overwriting).
+fn spell(rng: &mut SmallRng, v: &mut Vec<InputValue>, i: usize, text: &[u8]) {
+    if v[i].kind == InputKind::Bytes {
+        let b = &mut v[i].bytes;
+        if b.is_empty() {
+            return;
+        }
+        let at = if rng.gen_bool(0.5) { 0 } else { rng.gen_range(0..b.len()) };
+        let room = b.len() - at;
+        let n = text.len().min(room);
+        b[at..at + n].copy_from_slice(&text[..n]);
+        if n < room && rng.gen_bool(0.5) {
+            b[at + n] = 0;
+        }
+        return;
+    }
+    let chars = text.iter().map(|&c| char_value(c as i64));
+    if rng.gen_bool(0.5) {
+        v.splice(i..i, chars);
+    } else {
+        let end = (i + text.len()).min(v.len());
+        v.splice(i..end, chars);
+    }
+}
+
+fn flip_bit(rng: &mut SmallRng, v: &mut InputValue) {
+    match v.kind {
+        InputKind::Bytes if !v.bytes.is_empty() => {
+            let k = rng.gen_range(0..v.bytes.len());
+            v.bytes[k] ^= 1 << rng.gen_range(0..8);
+        }
+        InputKind::Bytes => {}
+        InputKind::Float => v.bits ^= 1 << rng.gen_range(0..32),
+        InputKind::Double => v.bits ^= 1 << rng.gen_range(0..64),
+        _ => v.bits = mask(v.bits ^ (1 << rng.gen_range(0..v.width.clamp(1, 64))), v.width),
+    }
+}
+
+fn add_small(rng: &mut SmallRng, v: &mut InputValue) {
+    let d = rng.gen_range(1..=35i64) * if rng.gen_bool(0.5) { 1 } else { -1 };
+    match v.kind {
+        InputKind::Bytes if !v.bytes.is_empty() => {
+            let k = rng.gen_range(0..v.bytes.len());
+            v.bytes[k] = v.bytes[k].wrapping_add(d as u8);
+        }
+        InputKind::Bytes => {}
+        InputKind::Float => {
+            v.bits = (f32::from_bits(v.bits as u32) + d as f32).to_bits() as u64;
+        }
+        InputKind::Double => v.bits = (f64::from_bits(v.bits) + d as f64).to_bits(),
+        _ => {
+            let x = sext(v.bits, v.width).wrapping_add(d);
+            v.bits = mask(x as u64, v.width);
+        }
+    }
+}
+
+/// A value drawn afresh, as random testing draws it (text for a stdin character).
+fn fresh(rng: &mut SmallRng, v: &mut InputValue) {
+    let mut r = RandomInputs { rng };
+    let mut new = match is_char(v) {
+        true => r.next_char(),
+        false => r.next(v.kind, v.width, v.bytes.len()),
+    };
+    new.name = std::mem::take(&mut v.name);
+    *v = new;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    fn text(s: &[u8]) -> Vec<InputValue> {
+        s.iter().map(|&c| char_value(c as i64)).collect()
+    }
+
+    fn havoc(ints: Vec<i64>, words: Vec<&[u8]>) -> Havoc {
+        Havoc {
+            dict: Dictionary {
+                ints,
+                words: words.into_iter().map(|w| w.to_vec()).collect(),
+            },
+        }
+    }
+
+    /// The harness gives every buffer (argv string, file) its size: a mutation that changed it
+    /// would make the run draw a random buffer instead.
+    #[test]
+    fn buffers_keep_their_length_and_text_stays_characters() {
+        let h = havoc(vec![7, 1000], vec![b"start"]);
+        let mut rng = SmallRng::seed_from_u64(1);
+        let arg = InputValue {
+            kind: InputKind::Bytes,
+            bits: 0,
+            width: 0,
+            bytes: vec![b'a'; 4],
+            name: "arg01".into(),
+        };
+        for _ in 0..2000 {
+            let mut v = vec![arg.clone()];
+            v.extend(text(b"1 2 0.5\n"));
+            let other = text(b"3\n");
+            h.mutate(&mut rng, &mut v, &other);
+            for x in &v {
+                match x.kind {
+                    InputKind::Bytes => assert_eq!((x.bytes.len(), x.name.as_str()), (4, "arg01")),
+                    _ => assert!(is_char(x), "{x:?} is not a character"),
+                }
+            }
+            assert!(v.len() <= MAX_INPUTS);
+        }
+    }
+
+    /// A constant the program compares with reaches its text: spelled in decimal, in stdin
+    /// and in an argv string.
+    #[test]
+    fn dictionary_numbers_are_spelled_into_text() {
+        let h = havoc(vec![4711], vec![]);
+        let mut rng = SmallRng::seed_from_u64(2);
+        let (mut in_text, mut in_arg) = (false, false);
+        for _ in 0..5000 {
+            let mut v = text(b"ab");
+            h.dictionary_int(&mut rng, &mut v, 1);
+            let s: Vec<u8> = v.iter().map(|x| x.bits as u8).collect();
+            in_text |= s.windows(4).any(|w| w == b"4711");
+            let mut a = vec![InputValue {
+                kind: InputKind::Bytes,
+                bits: 0,
+                width: 0,
+                bytes: vec![b'x'; 6],
+                name: String::new(),
+            }];
+            h.dictionary_int(&mut rng, &mut a, 0);
+            in_arg |= a[0].bytes.starts_with(b"4711");
+        }
+        assert!(in_text && in_arg, "text {in_text}, argv {in_arg}");
+    }
+
+    /// The input ends early: a prefix of the text, then end of file (tot_info totals its
+    /// tables only when the input ends right after one).
+    #[test]
+    fn inputs_end_after_a_prefix() {
+        let h = havoc(vec![], vec![]);
+        let mut rng = SmallRng::seed_from_u64(3);
+        let original = text(b"hello world\n");
+        let mut ends = std::collections::HashSet::new();
+        for _ in 0..5000 {
+            let mut v = original.clone();
+            h.mutate_once(&mut rng, &mut v, &[]);
+            if let Some((last, prefix)) = v.split_last() {
+                if last.bits == 0xffff_ffff && original.starts_with(prefix) {
+                    ends.insert(prefix.len());
+                }
+            }
+        }
+        assert_eq!(ends.len(), original.len(), "ends after {ends:?}");
+    }
+}
