@@ -264,7 +264,7 @@ enum Cmd {
         #[arg(long, default_value_t = 0.3, value_parser = parse_share)]
         mc_share: f64,
         /// Mutational fuzzing's share of the testing worker's time, in turns with concolic
-        /// search (0: none). Default: 0.25 with two or more jobs, 0 with `--jobs 1` (one
+        /// search (0: none). Default: 0.5 with two or more jobs, 0 with `--jobs 1` (one
         /// worker runs the strategy asked for, alone).
         #[arg(long, value_parser = parse_fuzz_share)]
         fuzz_share: Option<f64>,
@@ -1006,7 +1006,7 @@ fn real_main(cli: Cli) -> Result<i32> {
                         ..Default::default()
                     },
                     lazy: lazy.clone(),
-                    fuzz_share: fuzz_share.unwrap_or(if jobs > 1 { 0.25 } else { 0.0 }),
+                    fuzz_share: fuzz_share.unwrap_or(if jobs > 1 { 0.5 } else { 0.0 }),
                 };
                 if let Some(shard) = shard {
                     let others = shard.others(&s.goals);

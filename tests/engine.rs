@@ -267,6 +267,25 @@ fn a_scheduler_driven_by_commands_on_stdin_ends_its_input_and_replays_natively()
 }
 
 #[test]
+fn jobs_created_by_one_command_and_found_by_a_later_one_are_reached_by_fuzzing() {
+    // schedule2's shape: a job is found (upgraded, unblocked) only by a command naming its
+    // queue with a ratio in [0, 1] after another command created it (and, for unblock, a third
+    // blocked it); a second job in a queue walks put_end's loop. Concolic search flips one
+    // branch at a time, and none of those commands covers anything new alone: with
+    // `--fuzz-share 0` 36 of the 41 feasible goals in 20 s (seeds 1-3); with the default
+    // fuzzing in turns, 41, 41 and 40 (the upgrade that finds a job is the one some runs
+    // miss), the last goal at 1.6-8.7 s. (`*p` false with `index > 0` in take's loop is
+    // infeasible: the lengths are kept exactly.)
+    let dir = tmp("engine-jobs");
+    let p = program("job_queue.c");
+    let out = dir.path().join("out");
+    let (s, _) = generate_with(&p, &out, "2", 30, &["--jobs", "2"]);
+    let covered = s["goals"]["covered"].as_u64().unwrap();
+    assert!(covered >= 40, "{covered}: {:?}", unknown_goals(&out));
+    replay_ok(&p, &out);
+}
+
+#[test]
 fn integers_wider_than_64_bits_are_split_into_words_the_search_can_steer() {
     // 128-bit products, sums with carries and comparisons, and bit-fields packed into one
     // 72-bit unit of a local struct. Before, such programs did not load ("72-bit integers");

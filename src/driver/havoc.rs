@@ -59,7 +59,7 @@ impl Havoc {
             return;
         }
         let i = rng.gen_range(0..v.len());
-        match rng.gen_range(0..11) {
+        match rng.gen_range(0..13) {
             0 | 1 if is_char(&v[i]) => {
                 // Stays a character (a byte; end of file becomes one).
                 let c = v[i].bits as u8;
@@ -108,6 +108,26 @@ impl Havoc {
                 v.truncate(i);
                 v.extend_from_slice(&other[j..]);
             }
+            10 | 11 if is_char(&v[i]) => {
+                // A whole line of this entry or the other, inserted at a line's start (a
+                // command before or after another: create a job, then find it) — or deleted.
+                let at = line_start(v, i);
+                if rng.gen_bool(0.25) {
+                    let end = line_end(v, at);
+                    v.drain(at..end);
+                    return;
+                }
+                let src: &[InputValue] = if rng.gen_bool(0.5) || other.is_empty() {
+                    &v[..]
+                } else {
+                    other
+                };
+                let j = line_start(src, rng.gen_range(0..src.len()));
+                let line: Vec<InputValue> = src[j..line_end(src, j)].to_vec();
+                if line.iter().all(is_char) {
+                    v.splice(at..at, line);
+                }
+            }
             _ => {
                 // A character of text inserted (a separator, a digit).
                 if is_char(&v[i]) {
@@ -143,9 +163,14 @@ impl Havoc {
         };
         let x = if rng.gen_bool(0.2) { x + rng.gen_range(-1..=1) } else { x };
         if is_char(&v[i]) || v[i].kind == InputKind::Bytes {
-            // A number in text, often a field of its own.
+            // A number in text, often a field of its own; now and then a fraction (ratios,
+            // weights: parsers of `%f` split at 0 and 1).
             let sep = if is_char(&v[i]) && rng.gen_bool(0.5) { " " } else { "" };
-            return spell(rng, v, i, format!("{sep}{x}").as_bytes());
+            let num = match rng.gen_bool(0.1) {
+                true => ["0.5", "0.25", "-0.5", "1.5"][rng.gen_range(0..4)].to_string(),
+                false => x.to_string(),
+            };
+            return spell(rng, v, i, format!("{sep}{num}").as_bytes());
         }
         match v[i].kind {
             InputKind::Float => v[i].bits = (x as f32).to_bits() as u64,
@@ -160,6 +185,24 @@ impl Havoc {
             _ => self.interesting(rng, &mut v[i]),
         }
     }
+}
+
+/// Where the line holding entry `i` starts (after the previous newline).
+fn line_start(v: &[InputValue], i: usize) -> usize {
+    v[..i]
+        .iter()
+        .rposition(|x| !is_char(x) || x.bits == b'\n' as u64)
+        .map_or(0, |p| p + 1)
+}
+
+/// Just past the line starting at `i`: after its newline, or where the text ends.
+fn line_end(v: &[InputValue], i: usize) -> usize {
+    v[i..]
+        .iter()
+        .position(|x| !is_char(x) || x.bits == b'\n' as u64 || x.bits == 0xffff_ffff)
+        .map_or(v.len(), |p| {
+            i + p + (v[i + p].bits == b'\n' as u64 && is_char(&v[i + p])) as usize
+        })
 }
 
 fn pick<'a, T>(rng: &mut SmallRng, xs: &'a [T]) -> Option<&'a T> {
@@ -184,11 +227,20 @@ fn spell(rng: &mut SmallRng, v: &mut Vec<InputValue>, i: usize, text: &[u8]) {
         return;
     }
     let chars = text.iter().map(|&c| char_value(c as i64));
-    if rng.gen_bool(0.5) {
-        v.splice(i..i, chars);
-    } else {
-        let end = (i + text.len()).min(v.len());
-        v.splice(i..end, chars);
+    match rng.gen_range(0..3) {
+        0 => drop(v.splice(i..i, chars)),
+        1 => {
+            let end = (i + text.len()).min(v.len());
+            v.splice(i..end, chars);
+        }
+        _ => {
+            // In place of the field (the run of non-blank characters) holding entry i: a
+            // command's junk argument becomes a number.
+            let blank = |x: &InputValue| !is_char(x) || x.bits == 0xffff_ffff || x.bits <= 32;
+            let start = v[..i].iter().rposition(blank).map_or(0, |p| p + 1);
+            let end = v[i..].iter().position(blank).map_or(v.len(), |p| i + p);
+            v.splice(start..end.max(start), chars);
+        }
     }
 }
 
@@ -304,6 +356,23 @@ mod tests {
             in_arg |= a[0].bytes.starts_with(b"4711");
         }
         assert!(in_text && in_arg, "text {in_text}, argv {in_arg}");
+    }
+
+    /// Commands of two inputs combine: a line of one is inserted whole at a line start of
+    /// the other (schedule2 finds a job only after another command created it).
+    #[test]
+    fn lines_of_another_input_are_inserted_whole() {
+        let h = havoc(vec![], vec![]);
+        let mut rng = SmallRng::seed_from_u64(4);
+        let (create, find) = (text(b"1 2\n"), text(b"7 x\n2 1 0\n"));
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..20000 {
+            let mut v = create.clone();
+            h.mutate_once(&mut rng, &mut v, &find);
+            seen.insert(v.iter().map(|x| x.bits as u8).collect::<Vec<u8>>());
+        }
+        assert!(seen.contains(b"1 2\n2 1 0\n".as_slice()));
+        assert!(seen.contains(b"2 1 0\n1 2\n".as_slice()));
     }
 
     /// The input ends early: a prefix of the text, then end of file (tot_info totals its

@@ -107,6 +107,26 @@ struct FileCov {
     branches: BTreeMap<(u32, u32), u64>,
 }
 
+/// A build made on first need: the program and its objects, or why it failed.
+type Built = Option<Result<(PathBuf, Vec<PathBuf>), String>>;
+
+/// Adds `b`'s counts into `a` (the larger of the two per line and branch).
+fn join_coverage(a: &mut BTreeMap<String, FileCov>, b: BTreeMap<String, FileCov>) {
+    for (f, c) in b {
+        // Compilers name a file differently (clang as given, gcc absolute).
+        let f = a.keys().find(|k| same_file(k, &f)).cloned().unwrap_or(f);
+        let e = a.entry(f).or_default();
+        for (l, n) in c.lines {
+            let x = e.lines.entry(l).or_insert(0);
+            *x = (*x).max(n);
+        }
+        for (k, n) in c.branches {
+            let x = e.branches.entry(k).or_insert(0);
+            *x = (*x).max(n);
+        }
+    }
+}
+
 fn same_file(a: &str, b: &str) -> bool {
     let pa = Path::new(a);
     let pb = Path::new(b);
@@ -283,6 +303,31 @@ const CRASH_COVERAGE: Variant = Variant {
     harness: &["-DCAIRN_GCOV"],
     link: &["--coverage"],
 };
+
+/// Coverage for runs that end in a memory fault: AddressSanitizer stops them at the faulting
+/// access, as Cairn's interpreter does. Unchecked, an overflowing write runs on and can
+/// overwrite the harness's state and gcov's own (print_tokens2's token buffer), and the run's
+/// coverage is lost or is that of a different run. Their counts are joined with
+/// `CRASH_COVERAGE`'s: each build loses some lines of a function a crash leaves (clang's with
+/// AddressSanitizer lose the block of a null dereference, which the plain build keeps).
+const FAULT_COVERAGE: [Variant; 2] = [
+    Variant {
+        cc: CLANG,
+        gcov: &[LLVM_COV, "gcov"],
+        dialect: DIALECT_FLAGS,
+        instrument: &["--coverage", "-fsanitize=address", "-fno-omit-frame-pointer"],
+        harness: &["-DCAIRN_GCOV"],
+        link: &["--coverage", "-fsanitize=address"],
+    },
+    Variant {
+        cc: NATIVE_CC,
+        gcov: &[GCOV],
+        dialect: GCC_DIALECT_FLAGS,
+        instrument: &["--coverage", "-fsanitize=address", "-fno-omit-frame-pointer"],
+        harness: &["-DCAIRN_GCOV"],
+        link: &["--coverage", "-fsanitize=address"],
+    },
+];
 
 const ASAN: Variant = Variant {
     cc: CLANG,
@@ -543,7 +588,8 @@ pub fn replay(
     let (exe, objs) = build(&plan, &COVERAGE, tmp.path())?;
     // The sanitizer and crash-coverage builds are made only if some test is predicted to fault.
     let mut asan: Option<Result<PathBuf, String>> = None;
-    let mut crash_build: Option<Result<(PathBuf, Vec<PathBuf>), String>> = None;
+    let mut crash_build: Built = None;
+    let mut fault_builds: [Built; 2] = [None, None];
 
     let mut rep = ReplayReport {
         tests: tests.len(),
@@ -719,26 +765,49 @@ pub fn replay(
         // The claims of a run that crashed or was killed are read from the build that counts
         // such ends right.
         let crash_cov = if matches!(outcome, "fault" | "abort" | "step-limit") {
-            let build = crash_build.get_or_insert_with(|| {
-                build(&plan, &CRASH_COVERAGE, &tmp.path().join("crash"))
-                    .map_err(|e| format!("{e:#}"))
-            });
-            match build {
-                Ok((exe, objs)) => {
-                    for o in objs.iter() {
-                        let _ = std::fs::remove_file(o.with_extension("gcda"));
-                    }
-                    run_native(
-                        Command::new(&*exe)
-                            .env("CAIRN_TEST", t)
-                            .current_dir(tmp.path().join("crash")),
-                        limit,
-                        false,
-                    )?;
-                    Some(read_coverage(&CRASH_COVERAGE, objs, sources)?)
-                }
-                Err(_) => None,
+            let memory_fault = outcome == "fault" && asan_checkable(fault);
+            let mut runs: Vec<(&Variant, String, &mut Built)> =
+                vec![(&CRASH_COVERAGE, "crash".to_string(), &mut crash_build)];
+            if memory_fault {
+                runs.extend(
+                    FAULT_COVERAGE
+                        .iter()
+                        .zip(fault_builds.iter_mut())
+                        .enumerate()
+                        .map(|(k, (v, slot))| (v, format!("fault{k}"), slot)),
+                );
             }
+            let mut joined: Option<BTreeMap<String, FileCov>> = None;
+            for (variant, dir, slot) in runs {
+                let build = slot.get_or_insert_with(|| {
+                    build(&plan, variant, &tmp.path().join(&dir)).map_err(|e| format!("{e:#}"))
+                });
+                let Ok((exe, objs)) = build else { continue };
+                for o in objs.iter() {
+                    let _ = std::fs::remove_file(o.with_extension("gcda"));
+                }
+                run_native(
+                    Command::new(&*exe)
+                        .env("CAIRN_TEST", t)
+                        // The report ends in abort(): the harness writes the counters.
+                        .env(
+                            "ASAN_OPTIONS",
+                            "detect_leaks=0:allocator_may_return_null=1:abort_on_error=1:symbolize=0",
+                        )
+                        .current_dir(tmp.path().join(&dir)),
+                    limit,
+                    false,
+                )?;
+                let c = read_coverage(variant, objs, sources)?;
+                joined = Some(match joined {
+                    None => c,
+                    Some(mut j) => {
+                        join_coverage(&mut j, c);
+                        j
+                    }
+                });
+            }
+            joined
         } else {
             None
         };
