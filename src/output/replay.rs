@@ -864,3 +864,35 @@ fn describe_end(code: Option<i32>) -> String {
         Some(c) => format!("exited with {c}"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cov(file: &str, lines: &[(u32, u64)]) -> BTreeMap<String, FileCov> {
+        let mut m = BTreeMap::new();
+        m.insert(
+            file.to_string(),
+            FileCov {
+                lines: lines.iter().copied().collect(),
+                branches: BTreeMap::new(),
+            },
+        );
+        m
+    }
+
+    /// A memory fault's run is counted by three builds: a line any of them counted ran, in
+    /// whichever spelling of the file's name each compiler reports (clang keeps the path it was
+    /// given, gcc makes it absolute).
+    #[test]
+    fn coverage_of_builds_is_joined_per_file_whatever_its_spelling() {
+        let abs = std::env::current_dir().unwrap().join("prog.c");
+        let mut a = cov("prog.c", &[(37, 1), (40, 0)]);
+        join_coverage(&mut a, cov(abs.to_str().unwrap(), &[(37, 0), (40, 2), (41, 1)]));
+        assert_eq!(a.len(), 1, "{:?}", a.keys().collect::<Vec<_>>());
+        let lines = &a.values().next().unwrap().lines;
+        assert_eq!(lines.get(&37), Some(&1));
+        assert_eq!(lines.get(&40), Some(&2));
+        assert_eq!(lines.get(&41), Some(&1));
+    }
+}
