@@ -4,4 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh
 cargo build --release
-cargo test --release -- --test-threads=2
+# Every test binary runs even after one fails, so a log shows all failures.
+cargo test --release --no-fail-fast -- --test-threads=2
