@@ -452,7 +452,9 @@ fn parse_share(s: &str) -> Result<f64, String> {
 fn parse_fuzz_share(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
         Ok(v) if (0.0..1.0).contains(&v) => Ok(v),
-        _ => Err(format!("`{s}` is not a share from 0 up to (not including) 1")),
+        _ => Err(format!(
+            "`{s}` is not a share from 0 up to (not including) 1"
+        )),
     }
 }
 

@@ -84,9 +84,7 @@ impl Fuzzing {
         let mut src = Seeded {
             values,
             pos: 0,
-            fallback: RandomInputs {
-                rng: &mut self.rng,
-            },
+            fallback: RandomInputs { rng: &mut self.rng },
         };
         let r = s.program.run(&mut src, &self.cfg);
         self.runs += 1;

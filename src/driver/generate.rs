@@ -3,8 +3,8 @@
 
 use crate::driver::concolic::{Concolic, SolverOptions};
 use crate::driver::crabs::Crabs;
-use crate::driver::fuzz::Fuzzing;
 use crate::driver::dataflow::DefUseProving;
+use crate::driver::fuzz::Fuzzing;
 use crate::driver::lazy::LazyExpansion;
 use crate::driver::parallel::{Parallel, portfolio};
 use crate::driver::prove::{ModelChecking, static_check};

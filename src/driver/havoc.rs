@@ -16,8 +16,8 @@ pub const MAX_INPUTS: usize = 4096;
 /// Values at which integer comparisons tend to split (AFL's interesting values, and a few
 /// sizes C programs compare counts with).
 const INTERESTING: [i64; 24] = [
-    0, 1, -1, 2, 3, 4, 7, 8, 10, 16, 32, 64, 100, 127, 128, 255, 256, 512, 1000, 1024, 4096,
-    32767, -32768, 65535,
+    0, 1, -1, 2, 3, 4, 7, 8, 10, 16, 32, 64, 100, 127, 128, 255, 256, 512, 1000, 1024, 4096, 32767,
+    -32768, 65535,
 ];
 
 /// Characters at which text parsers split: digits, signs, a decimal point, separators.
@@ -161,11 +161,19 @@ impl Havoc {
         let Some(&x) = pick(rng, &self.dict.ints) else {
             return self.interesting(rng, &mut v[i]);
         };
-        let x = if rng.gen_bool(0.2) { x + rng.gen_range(-1..=1) } else { x };
+        let x = if rng.gen_bool(0.2) {
+            x + rng.gen_range(-1..=1)
+        } else {
+            x
+        };
         if is_char(&v[i]) || v[i].kind == InputKind::Bytes {
             // A number in text, often a field of its own; now and then a fraction (ratios,
             // weights: parsers of `%f` split at 0 and 1).
-            let sep = if is_char(&v[i]) && rng.gen_bool(0.5) { " " } else { "" };
+            let sep = if is_char(&v[i]) && rng.gen_bool(0.5) {
+                " "
+            } else {
+                ""
+            };
             let num = match rng.gen_bool(0.1) {
                 true => ["0.5", "0.25", "-0.5", "1.5"][rng.gen_range(0..4)].to_string(),
                 false => x.to_string(),
@@ -217,7 +225,11 @@ fn spell(rng: &mut SmallRng, v: &mut Vec<InputValue>, i: usize, text: &[u8]) {
         if b.is_empty() {
             return;
         }
-        let at = if rng.gen_bool(0.5) { 0 } else { rng.gen_range(0..b.len()) };
+        let at = if rng.gen_bool(0.5) {
+            0
+        } else {
+            rng.gen_range(0..b.len())
+        };
         let room = b.len() - at;
         let n = text.len().min(room);
         b[at..at + n].copy_from_slice(&text[..n]);
@@ -253,7 +265,12 @@ fn flip_bit(rng: &mut SmallRng, v: &mut InputValue) {
         InputKind::Bytes => {}
         InputKind::Float => v.bits ^= 1 << rng.gen_range(0..32),
         InputKind::Double => v.bits ^= 1 << rng.gen_range(0..64),
-        _ => v.bits = mask(v.bits ^ (1 << rng.gen_range(0..v.width.clamp(1, 64))), v.width),
+        _ => {
+            v.bits = mask(
+                v.bits ^ (1 << rng.gen_range(0..v.width.clamp(1, 64))),
+                v.width,
+            )
+        }
     }
 }
 

@@ -1013,12 +1013,14 @@ impl<'m> Machine<'m> {
                 } => {
                     if regs[*cond as usize] & 1 != 0 {
                         if *then_goal != NO_GOAL {
-                            self.branches[*then_goal as usize] = self.branches[*then_goal as usize].saturating_add(1);
+                            self.branches[*then_goal as usize] =
+                                self.branches[*then_goal as usize].saturating_add(1);
                         }
                         then_edge
                     } else {
                         if *else_goal != NO_GOAL {
-                            self.branches[*else_goal as usize] = self.branches[*else_goal as usize].saturating_add(1);
+                            self.branches[*else_goal as usize] =
+                                self.branches[*else_goal as usize].saturating_add(1);
                         }
                         else_edge
                     }
@@ -1034,13 +1036,15 @@ impl<'m> Machine<'m> {
                     match cases.iter().find(|c| c.0 == v) {
                         Some((_, e, g)) => {
                             if *g != NO_GOAL {
-                                self.branches[*g as usize] = self.branches[*g as usize].saturating_add(1);
+                                self.branches[*g as usize] =
+                                    self.branches[*g as usize].saturating_add(1);
                             }
                             e
                         }
                         None => {
                             if *default_goal != NO_GOAL {
-                                self.branches[*default_goal as usize] = self.branches[*default_goal as usize].saturating_add(1);
+                                self.branches[*default_goal as usize] =
+                                    self.branches[*default_goal as usize].saturating_add(1);
                             }
                             default
                         }

@@ -315,7 +315,11 @@ const FAULT_COVERAGE: [Variant; 2] = [
         cc: CLANG,
         gcov: &[LLVM_COV, "gcov"],
         dialect: DIALECT_FLAGS,
-        instrument: &["--coverage", "-fsanitize=address", "-fno-omit-frame-pointer"],
+        instrument: &[
+            "--coverage",
+            "-fsanitize=address",
+            "-fno-omit-frame-pointer",
+        ],
         harness: &["-DCAIRN_GCOV"],
         link: &["--coverage", "-fsanitize=address"],
     },
@@ -323,7 +327,11 @@ const FAULT_COVERAGE: [Variant; 2] = [
         cc: NATIVE_CC,
         gcov: &[GCOV],
         dialect: GCC_DIALECT_FLAGS,
-        instrument: &["--coverage", "-fsanitize=address", "-fno-omit-frame-pointer"],
+        instrument: &[
+            "--coverage",
+            "-fsanitize=address",
+            "-fno-omit-frame-pointer",
+        ],
         harness: &["-DCAIRN_GCOV"],
         link: &["--coverage", "-fsanitize=address"],
     },
@@ -888,7 +896,10 @@ mod tests {
     fn coverage_of_builds_is_joined_per_file_whatever_its_spelling() {
         let abs = std::env::current_dir().unwrap().join("prog.c");
         let mut a = cov("prog.c", &[(37, 1), (40, 0)]);
-        join_coverage(&mut a, cov(abs.to_str().unwrap(), &[(37, 0), (40, 2), (41, 1)]));
+        join_coverage(
+            &mut a,
+            cov(abs.to_str().unwrap(), &[(37, 0), (40, 2), (41, 1)]),
+        );
         assert_eq!(a.len(), 1, "{:?}", a.keys().collect::<Vec<_>>());
         let lines = &a.values().next().unwrap().lines;
         assert_eq!(lines.get(&37), Some(&1));
