@@ -96,6 +96,8 @@ pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Tec
             &plan.cfg,
             &plan.solver,
         )?);
+        // Turns of testing techniques with each other start short (a quick goal each).
+        let first = (s.budget.time / 32).max(Duration::from_millis(250));
         match &plan.lazy {
             // Lazy expansion explores the unit's paths; concolic search, in turns, covers what
             // the callees hide. (An abstraction can be poor — callees returning positions a
@@ -104,7 +106,6 @@ pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Tec
                 let order = crate::search::by_name(&plan.strategy).unwrap();
                 let lazy =
                     LazyExpansion::new(s, &Selection::parse(spec), order, plan.seed, &plan.cfg)?;
-                let first = (s.budget.time / 32).max(Duration::from_millis(250));
                 Box::new(Alternate::new(
                     vec![(Box::new(lazy), 0.5), (concolic, 0.5)],
                     first,
@@ -112,7 +113,6 @@ pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Tec
             }
             None if plan.fuzz_share > 0.0 => {
                 let fuzz = Box::new(Fuzzing::new(s.program, plan.seed, &plan.cfg));
-                let first = (s.budget.time / 32).max(Duration::from_millis(250));
                 Box::new(Alternate::new(
                     vec![(concolic, 1.0 - plan.fuzz_share), (fuzz, plan.fuzz_share)],
                     first,

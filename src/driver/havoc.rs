@@ -84,11 +84,7 @@ impl Havoc {
             7 => {
                 // A stretch of this entry or of the other, inserted here (repeats a command
                 // line, a record).
-                let src: &[InputValue] = if rng.gen_bool(0.5) || other.is_empty() {
-                    &v[..]
-                } else {
-                    other
-                };
+                let src = this_or_other(rng, v, other);
                 let j = rng.gen_range(0..src.len());
                 let k = rng.gen_range(1..=32).min(src.len() - j);
                 let block: Vec<InputValue> = src[j..j + k].to_vec();
@@ -117,11 +113,7 @@ impl Havoc {
                     v.drain(at..end);
                     return;
                 }
-                let src: &[InputValue] = if rng.gen_bool(0.5) || other.is_empty() {
-                    &v[..]
-                } else {
-                    other
-                };
+                let src = this_or_other(rng, v, other);
                 let j = line_start(src, rng.gen_range(0..src.len()));
                 let line: Vec<InputValue> = src[j..line_end(src, j)].to_vec();
                 if line.iter().all(is_char) {
@@ -150,9 +142,7 @@ impl Havoc {
                 let k = rng.gen_range(0..v.bytes.len());
                 v.bytes[k] = x as u8;
             }
-            InputKind::Float => v.bits = (x as f32).to_bits() as u64,
-            InputKind::Double => v.bits = (x as f64).to_bits(),
-            _ => v.bits = mask(x as u64, v.width),
+            _ => set_number(v, x),
         }
     }
 
@@ -180,11 +170,7 @@ impl Havoc {
             };
             return spell(rng, v, i, format!("{sep}{num}").as_bytes());
         }
-        match v[i].kind {
-            InputKind::Float => v[i].bits = (x as f32).to_bits() as u64,
-            InputKind::Double => v[i].bits = (x as f64).to_bits(),
-            _ => v[i].bits = mask(x as u64, v[i].width),
-        }
+        set_number(&mut v[i], x);
     }
 
     fn word(&self, rng: &mut SmallRng, v: &mut Vec<InputValue>, i: usize) {
@@ -192,6 +178,28 @@ impl Havoc {
             Some(w) if is_char(&v[i]) || v[i].kind == InputKind::Bytes => spell(rng, v, i, w),
             _ => self.interesting(rng, &mut v[i]),
         }
+    }
+}
+
+/// `x` as the value's kind holds it (a float's value, an integer's bits at its width).
+fn set_number(v: &mut InputValue, x: i64) {
+    match v.kind {
+        InputKind::Bytes => {}
+        InputKind::Float => v.bits = (x as f32).to_bits() as u64,
+        InputKind::Double => v.bits = (x as f64).to_bits(),
+        _ => v.bits = mask(x as u64, v.width),
+    }
+}
+
+/// The entry being mutated or, half the time, the other one (when there is one).
+fn this_or_other<'a>(
+    rng: &mut SmallRng,
+    v: &'a [InputValue],
+    other: &'a [InputValue],
+) -> &'a [InputValue] {
+    match rng.gen_bool(0.5) || other.is_empty() {
+        true => v,
+        false => other,
     }
 }
 

@@ -135,6 +135,15 @@ impl From<MemFault> for Stop {
     }
 }
 
+/// Counts a branch goal taken (`NO_GOAL`: the branch is no goal).
+#[inline]
+fn count_hit(hits: &mut [u32], goal: u32) {
+    if goal != NO_GOAL {
+        let n = &mut hits[goal as usize];
+        *n = n.saturating_add(1);
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct RunResult {
     pub outcome: Outcome,
@@ -1012,16 +1021,10 @@ impl<'m> Machine<'m> {
                     else_goal,
                 } => {
                     if regs[*cond as usize] & 1 != 0 {
-                        if *then_goal != NO_GOAL {
-                            self.branches[*then_goal as usize] =
-                                self.branches[*then_goal as usize].saturating_add(1);
-                        }
+                        count_hit(&mut self.branches, *then_goal);
                         then_edge
                     } else {
-                        if *else_goal != NO_GOAL {
-                            self.branches[*else_goal as usize] =
-                                self.branches[*else_goal as usize].saturating_add(1);
-                        }
+                        count_hit(&mut self.branches, *else_goal);
                         else_edge
                     }
                 }
@@ -1035,17 +1038,11 @@ impl<'m> Machine<'m> {
                     let v = mask(regs[*val as usize], *w as u32);
                     match cases.iter().find(|c| c.0 == v) {
                         Some((_, e, g)) => {
-                            if *g != NO_GOAL {
-                                self.branches[*g as usize] =
-                                    self.branches[*g as usize].saturating_add(1);
-                            }
+                            count_hit(&mut self.branches, *g);
                             e
                         }
                         None => {
-                            if *default_goal != NO_GOAL {
-                                self.branches[*default_goal as usize] =
-                                    self.branches[*default_goal as usize].saturating_add(1);
-                            }
+                            count_hit(&mut self.branches, *default_goal);
                             default
                         }
                     }

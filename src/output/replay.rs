@@ -785,7 +785,7 @@ pub fn replay(
                         .map(|(k, (v, slot))| (v, format!("fault{k}"), slot)),
                 );
             }
-            let mut joined: Option<BTreeMap<String, FileCov>> = None;
+            let (mut joined, mut counted) = (BTreeMap::new(), false);
             for (variant, dir, slot) in runs {
                 let build = slot.get_or_insert_with(|| {
                     build(&plan, variant, &tmp.path().join(&dir)).map_err(|e| format!("{e:#}"))
@@ -806,16 +806,10 @@ pub fn replay(
                     limit,
                     false,
                 )?;
-                let c = read_coverage(variant, objs, sources)?;
-                joined = Some(match joined {
-                    None => c,
-                    Some(mut j) => {
-                        join_coverage(&mut j, c);
-                        j
-                    }
-                });
+                join_coverage(&mut joined, read_coverage(variant, objs, sources)?);
+                counted = true;
             }
-            joined
+            counted.then_some(joined)
         } else {
             None
         };
