@@ -10,7 +10,10 @@
 # built as a replayer), compiled with gcc --coverage, and scored by gcov branch coverage of the
 # program's source file, as benches/peers/run.sh scores. The fuzzers run through the peer
 # harness's own runners (../shared/eval, EVAL_DIR), handed this driver.
-# TOOLS: default "cairn libfuzzer", plus aflpp when afl-fuzz is on PATH. Writes
+# TOOLS: default "cairn libfuzzer", plus klee when $KLEE names a KLEE binary (built with its
+# POSIX runtime and uclibc; run with --sym-args/--sym-files as Cairn and --sym-stdin KLEE_STDIN,
+# default 64 bytes, and replayed by the klee-replay beside it), plus aflpp when afl-fuzz is on
+# PATH. Writes
 # OUTROOT/results.tsv (measure.sh's columns; re-running replaces only the rows it re-runs) and
 # prints Cairn against the best peer (compare.py). Defaults: 30 s, OUTROOT target/peers-cmdline.
 set -eu
@@ -31,8 +34,11 @@ EVAL=${EVAL_DIR:-$ROOT/../shared/eval}
 EVAL=$(realpath "$EVAL")
 if [ -z "${TOOLS:-}" ]; then
   TOOLS="cairn libfuzzer"
+  [ -n "${KLEE:-}" ] && TOOLS="$TOOLS klee"
   command -v afl-fuzz > /dev/null && TOOLS="$TOOLS aflpp"
 fi
+KLEE_CLANG=${KLEE_CLANG:-clang-16}
+KLEE_REPLAY=${KLEE_REPLAY:-$(dirname "${KLEE:-klee}")/klee-replay}
 (cd "$ROOT" && cargo build --release --quiet)
 CAIRN=$ROOT/target/release/cairn
 DRIVER=$ROOT/benches/peers/cmdline_driver.c
@@ -65,6 +71,7 @@ score() {
 
 cairn_replay_one() { CAIRN_TEST=$2 timeout -s TERM -k 1 2 "$1"; }
 fuzz_replay_one() { timeout -s TERM -k 1 2 "$1" "$2"; }
+klee_replay_one() { timeout -s TERM -k 1 2 "$KLEE_REPLAY" "$1" "$2"; }
 
 while read -r SRC MIN MAX LEN FILES SIZE; do
   case "$SRC" in ''|\#*) continue ;; esac
@@ -85,6 +92,26 @@ while read -r SRC MIN MAX LEN FILES SIZE; do
       gcc -g -O0 -w -DCAIRN_GCOV -c "$D/suite/replay/harness.c" -o "$D/cov/harness.o"
       gcc --coverage "$D/cov/$NAME.o" "$D/cov/harness.o" -lm -Wl,-u,__gcov_dump -o "$D/cov/replay"
       score "$NAME" cairn cairn_replay_one "$D/cov/replay" "$D/cov" "$D"/suite/tests/*.json
+    elif [ "$TOOL" = klee ]; then
+      # KLEE with its POSIX runtime, the same shape as --sym-args/--sym-files and a symbolic
+      # stdin of KLEE_STDIN bytes; its tests replayed natively by klee-replay.
+      KSYM=()
+      [ "$MAX" -gt 0 ] && KSYM+=(--sym-args "$MIN" "$MAX" "$LEN")
+      [ "$FILES" -gt 0 ] && KSYM+=(--sym-files "$FILES" "$SIZE")
+      KSYM+=(--sym-stdin "${KLEE_STDIN:-64}")
+      "$KLEE_CLANG" -emit-llvm -c -g -O0 -Xclang -disable-O0-optnone -w -std=gnu99 -fcommon \
+        -Wno-error=implicit-function-declaration -Wno-error=implicit-int \
+        -Wno-error=int-conversion -Wno-error=return-type \
+        "$SRC" -o "$D/prog.bc" > "$D/run.log" 2>&1 || true
+      timeout -s INT -k 30 $((SECS + 120)) "$KLEE" --output-dir="$D/klee-out" --libc=uclibc \
+        --posix-runtime --search=random-path --search=nurs:covnew --max-memory=2000 \
+        --max-time="${SECS}s" --watchdog "$D/prog.bc" "${KSYM[@]}" >> "$D/run.log" 2>&1 || true
+      # shellcheck disable=SC2086
+      gcc $CFLAGS --coverage -c "$SRC" -o "$D/cov/$NAME.o"
+      gcc --coverage "$D/cov/$NAME.o" -lm -o "$D/cov/replay"
+      shopt -s nullglob
+      score "$NAME" klee klee_replay_one "$D/cov/replay" "$D/cov" "$D"/klee-out/*.ktest
+      shopt -u nullglob
     else
       # The peer harness's runner, in a copy of its directory where the driver is this shape's
       # cmdline_driver.c and the corpus-to-tests step keeps the raw inputs.

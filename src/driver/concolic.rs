@@ -10,6 +10,7 @@ use crate::exec::input::{RandomInputs, Seeded};
 use crate::exec::shadow::{BranchRecord, Exactness, Shadow};
 use crate::exec::{Config, InputKind, InputValue, Outcome, RunResult};
 use crate::search::product::{Product, ProductDistances, ProductTracker, WithMonitors};
+use crate::search::slow_goals::SlowGoals;
 use crate::search::tree::{Pending, RunPath, Tree};
 use crate::search::{Ctx, PendingPool, Strategy};
 use crate::smt::expr::Pool;
@@ -55,6 +56,9 @@ pub struct ConcolicStats {
     pub memory_restarts: u64,
     /// Fresh random inputs run after long stretches without new coverage.
     pub fresh_starts: u64,
+    /// Flips solved with a fraction of the solver's time: earlier flips toward their goal
+    /// timed out (`search::slow_goals`).
+    pub shortened_queries: u64,
 }
 
 /// Everything that withholds exhaustive-exploration proofs. An exhausted execution tree proves
@@ -161,6 +165,8 @@ pub struct Concolic {
     /// Pending branches the solver could not decide, kept for another try with more time
     /// once everything else is explored.
     undecided: Vec<Pending>,
+    /// Goals whose flips keep running the solver out of time.
+    slow_goals: SlowGoals,
     /// Retries of pending branches the walk did not solve, by (tree node, outcome).
     walk_tries: std::collections::HashMap<(u32, usize), u32>,
     walk_retries: u32,
@@ -303,6 +309,7 @@ impl Concolic {
                 left: None,
             },
             undecided: vec![],
+            slow_goals: SlowGoals::default(),
             walk_tries: Default::default(),
             walk_retries: opts.walk_retries,
             product: Product::default(),
@@ -765,7 +772,20 @@ impl Concolic {
                 None => 0,
             }
         };
-        self.solver.solve(&mut self.pool, prefix, goal, &current)
+        // Flips toward a goal whose queries kept timing out get a fraction of the time.
+        let divisor = self.slow_goals.time_divisor(p.goal);
+        if divisor > 1 {
+            self.stats.shortened_queries += 1;
+        }
+        let (timeout, short) = (self.solver.timeout, self.solver.short_timeout);
+        self.solver.timeout /= divisor;
+        self.solver.short_timeout /= divisor;
+        let start = Instant::now();
+        let ans = self.solver.solve(&mut self.pool, prefix, goal, &current);
+        (self.solver.timeout, self.solver.short_timeout) = (timeout, short);
+        self.slow_goals
+            .record(p.goal, ans != Answer::Unknown, start.elapsed());
+        ans
     }
 
     /// Runs a solution of a pending branch; when the run hits the step limit, solves again

@@ -6,6 +6,7 @@
 pub mod cutpoint;
 pub mod expectation;
 pub mod product;
+pub mod slow_goals;
 pub mod strategies;
 pub mod tree;
 

@@ -2,6 +2,7 @@
 
 pub mod bounds;
 pub mod concretize;
+pub mod enumerate;
 pub mod expr;
 pub mod fitness;
 pub mod opaque;

@@ -31,6 +31,9 @@ pub fn solvers_interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)
 }
 
+/// Longest exhaustive search of a query's small domain before the solvers get it.
+const ENUMERATION_TIME: Duration = Duration::from_millis(200);
+
 /// Values of input variables (by variable id).
 pub type Assignment = HashMap<u32, u64>;
 
@@ -746,6 +749,8 @@ pub struct SolverStats {
     pub z3_calls: u64,
     /// Queries answered by the walk (models that passed the concrete check).
     pub walk_sat: u64,
+    /// Queries decided by trying every class of values of their variables (`enumerate`).
+    pub enumerated: u64,
     pub walk: super::walk::WalkStats,
 }
 
@@ -767,7 +772,7 @@ pub struct SolverFront {
     pub float_nonlinear_timeout: Duration,
     /// No query runs past this instant (the session's budget).
     pub deadline: Option<Instant>,
-    /// What produced the last answer: "z3", "walk", "cache" or "hint".
+    /// What produced the last answer: "z3", "walk", "enumeration", "cache" or "hint".
     pub last_backend: &'static str,
     /// Consecutive Z3 failures on floating-point arithmetic (portfolio).
     float_strikes: u32,
@@ -881,51 +886,18 @@ impl SolverFront {
         } else {
             full
         };
-        let (answer, by) = match self.kind {
-            SolverKind::Z3 => (self.run_z3(pool, &key, &key, short, current), "z3"),
-            SolverKind::Walk => (self.run_walk(pool, &key, left, current), "walk"),
-            SolverKind::Concretize => {
-                let simple: Vec<ExprId> = key
-                    .iter()
-                    .map(|&c| super::concretize::concretize(pool, c, current))
-                    .collect();
-                (self.run_z3(pool, &simple, &key, full, current), "z3")
-            }
+        let enumerated = match self.kind {
             SolverKind::Portfolio => {
-                let opaque = key.iter().any(|&c| has_opaque(pool, c));
-                let float_arith = key.iter().any(|&c| has_float_arith(pool, c));
-                let float_nonlinear = key.iter().any(|&c| has_float_nonlinear(pool, c));
-                if opaque {
-                    (self.run_walk(pool, &key, left, current), "walk")
-                } else if float_nonlinear || (float_arith && self.float_strikes >= FLOAT_STRIKES) {
-                    // IEEE products and quotients of inputs, or floating-point arithmetic Z3
-                    // has failed on here before: the walk first, Z3 only for what it misses.
-                    // (Z3 bit-blasts IEEE arithmetic and overruns even short timeouts by
-                    // seconds on products, while the walk answers in milliseconds.)
-                    let z3_time = if float_nonlinear {
-                        short.min(self.float_nonlinear_timeout)
-                    } else {
-                        short
-                    };
-                    match self.run_walk(pool, &key, left, current) {
-                        Answer::Unknown => (self.run_z3(pool, &key, &key, z3_time, current), "z3"),
-                        a => (a, "walk"),
-                    }
-                } else {
-                    let t = Instant::now();
-                    let a = self.run_z3(pool, &key, &key, short, current);
-                    if float_arith {
-                        // Z3 bit-blasts IEEE arithmetic and often overruns its timeout doing
-                        // it: after a few failures the walk goes first on such queries.
-                        let failed = a == Answer::Unknown || t.elapsed() > 2 * short;
-                        self.float_strikes = if failed { self.float_strikes + 1 } else { 0 };
-                    }
-                    match a {
-                        Answer::Unknown => (self.run_walk(pool, &key, left, current), "walk"),
-                        a => (a, "z3"),
-                    }
-                }
+                super::enumerate::enumerate(pool, &key, current, ENUMERATION_TIME)
             }
+            _ => None,
+        };
+        let (answer, by) = match enumerated {
+            Some(a) => {
+                self.stats.enumerated += 1;
+                (a, "enumeration")
+            }
+            None => self.by_kind(pool, &key, short, full, left, current),
         };
         self.last_backend = by;
         if by == "walk" && matches!(answer, Answer::Sat(_)) {
@@ -964,6 +936,64 @@ impl SolverFront {
             self.cache.insert(key, (answer.clone(), by));
         }
         answer
+    }
+
+    /// The answer of the procedure `kind` selects, and which backend gave it.
+    fn by_kind(
+        &mut self,
+        pool: &mut Pool,
+        key: &[ExprId],
+        short: Duration,
+        full: Duration,
+        left: Duration,
+        current: &dyn Fn(u32) -> u64,
+    ) -> (Answer, &'static str) {
+        match self.kind {
+            SolverKind::Z3 => (self.run_z3(pool, key, key, short, current), "z3"),
+            SolverKind::Walk => (self.run_walk(pool, key, left, current), "walk"),
+            SolverKind::Concretize => {
+                let simple: Vec<ExprId> = key
+                    .iter()
+                    .map(|&c| super::concretize::concretize(pool, c, current))
+                    .collect();
+                (self.run_z3(pool, &simple, key, full, current), "z3")
+            }
+            SolverKind::Portfolio => {
+                let opaque = key.iter().any(|&c| has_opaque(pool, c));
+                let float_arith = key.iter().any(|&c| has_float_arith(pool, c));
+                let float_nonlinear = key.iter().any(|&c| has_float_nonlinear(pool, c));
+                if opaque {
+                    (self.run_walk(pool, key, left, current), "walk")
+                } else if float_nonlinear || (float_arith && self.float_strikes >= FLOAT_STRIKES) {
+                    // IEEE products and quotients of inputs, or floating-point arithmetic Z3
+                    // has failed on here before: the walk first, Z3 only for what it misses.
+                    // (Z3 bit-blasts IEEE arithmetic and overruns even short timeouts by
+                    // seconds on products, while the walk answers in milliseconds.)
+                    let z3_time = if float_nonlinear {
+                        short.min(self.float_nonlinear_timeout)
+                    } else {
+                        short
+                    };
+                    match self.run_walk(pool, key, left, current) {
+                        Answer::Unknown => (self.run_z3(pool, key, key, z3_time, current), "z3"),
+                        a => (a, "walk"),
+                    }
+                } else {
+                    let t = Instant::now();
+                    let a = self.run_z3(pool, key, key, short, current);
+                    if float_arith {
+                        // Z3 bit-blasts IEEE arithmetic and often overruns its timeout doing
+                        // it: after a few failures the walk goes first on such queries.
+                        let failed = a == Answer::Unknown || t.elapsed() > 2 * short;
+                        self.float_strikes = if failed { self.float_strikes + 1 } else { 0 };
+                    }
+                    match a {
+                        Answer::Unknown => (self.run_walk(pool, key, left, current), "walk"),
+                        a => (a, "z3"),
+                    }
+                }
+            }
+        }
     }
 
     /// Z3 on `query`; a model must satisfy `original` (the query before any simplification).

@@ -1,0 +1,294 @@
+//! Exhaustive search of small domains. Many queries of programs that read text are over one or
+//! two characters: a variable that matters only through its low byte and a few equalities (a
+//! `getchar` result: `c == EOF ? EOF : (unsigned char)c`). Z3 bit-blasts whatever follows from
+//! it — a digit turned into a float and divided, say — and can spend a second on a query
+//! that 257 concrete evaluations decide. When every variable of a query falls into a few
+//! classes of values that no constraint can tell apart, one value per class is tried; the
+//! answer is exact (an Unsat is a proof), as evaluation has the interpreter's semantics.
+
+use super::expr::{ExprId, Node, Pool};
+use super::solver::{Answer, Assignment};
+use crate::ir::IPred;
+use std::collections::{HashMap, HashSet};
+use std::time::{Duration, Instant};
+
+/// Most assignments tried for one query.
+pub const MAX_ASSIGNMENTS: usize = 1 << 16;
+
+/// How the constraints see one variable.
+#[derive(Default)]
+struct Use {
+    width: u8,
+    /// Read whole (not only through its low bits or equalities with constants).
+    whole: bool,
+    /// Widest low slice read (`extract[0+k]`).
+    low_bits: u8,
+    /// Constants it is compared with for (in)equality.
+    constants: HashSet<u64>,
+}
+
+/// Sat with a model or Unsat when every variable of `query` has a small domain (after each
+/// variable's own constraints filter its classes, at most `MAX_ASSIGNMENTS` combinations);
+/// None otherwise, or when the search takes longer than `budget`. `current` orders the
+/// search: classes holding the current values come first, so the model changes little.
+pub fn enumerate(
+    pool: &mut Pool,
+    query: &[ExprId],
+    current: &dyn Fn(u32) -> u64,
+    budget: Duration,
+) -> Option<Answer> {
+    let start = Instant::now();
+    let uses = uses(pool, query);
+    let mut domains: HashMap<u32, Vec<u64>> = HashMap::new();
+    for (&id, u) in &uses {
+        domains.insert(id, representatives(u, current(id))?);
+    }
+    // Constraints over one variable filter its domain first (two digits each checked for
+    // being a digit leave 100 combinations of 66,049).
+    let mut joint: Vec<ExprId> = vec![];
+    for &c in query {
+        match pool.vars_of(c).as_slice() {
+            [v] => {
+                let values = domains.get_mut(v)?;
+                values.retain(|&x| {
+                    let vals = |id: u32| if id == *v { x } else { current(id) };
+                    pool.eval(c, &vals, &mut HashMap::new()) & 1 == 1
+                });
+            }
+            [] if pool.eval(c, current, &mut HashMap::new()) & 1 == 0 => {
+                return Some(Answer::Unsat);
+            }
+            [] => {}
+            _ => joint.push(c),
+        }
+    }
+    let mut domains: Vec<(u32, Vec<u64>)> = domains.into_iter().collect();
+    let mut size = 1usize;
+    for (_, values) in &domains {
+        size = size.checked_mul(values.len())?;
+    }
+    if size == 0 {
+        return Some(Answer::Unsat);
+    }
+    if size > MAX_ASSIGNMENTS {
+        return None;
+    }
+    let pool = &*pool;
+    let query = &joint;
+    domains.sort_by_key(|(id, _)| *id);
+    let mut index = vec![0usize; domains.len()];
+    let mut assignment: HashMap<u32, u64> = HashMap::new();
+    let mut memo = HashMap::new();
+    for tried in 1usize.. {
+        if tried % 256 == 0 && start.elapsed() > budget {
+            return None;
+        }
+        for (k, (id, values)) in domains.iter().enumerate() {
+            assignment.insert(*id, values[index[k]]);
+        }
+        let vals = |id: u32| assignment.get(&id).copied().unwrap_or_else(|| current(id));
+        memo.clear();
+        if query
+            .iter()
+            .all(|&c| pool.eval(c, &vals, &mut memo) & 1 == 1)
+        {
+            return Some(Answer::Sat(assignment.into_iter().collect::<Assignment>()));
+        }
+        // The next combination (odometer order).
+        let mut k = 0;
+        loop {
+            if k == domains.len() {
+                return Some(Answer::Unsat);
+            }
+            index[k] += 1;
+            if index[k] < domains[k].1.len() {
+                break;
+            }
+            index[k] = 0;
+            k += 1;
+        }
+    }
+    unreachable!()
+}
+
+/// One value of each class of values the constraints cannot tell apart, the current value's
+/// class first; None when there are too many classes.
+fn representatives(u: &Use, current: u64) -> Option<Vec<u64>> {
+    let mask = |v: u64, bits: u8| {
+        if bits >= 64 {
+            v
+        } else {
+            v & ((1u64 << bits) - 1)
+        }
+    };
+    let current = mask(current, u.width);
+    if u.whole {
+        if u.width > 8 {
+            return None;
+        }
+        let mut all: Vec<u64> = (0..1u64 << u.width).collect();
+        all.retain(|&v| v != current);
+        all.insert(0, current);
+        return Some(all);
+    }
+    if u.low_bits > 8 {
+        return None;
+    }
+    // Each constant is a class of its own; every other value is classed by its low bits.
+    let mut out: Vec<u64> = vec![];
+    let mut constants: Vec<u64> = u.constants.iter().map(|&c| mask(c, u.width)).collect();
+    constants.sort();
+    let low = mask(current, u.low_bits);
+    let lows = std::iter::once(low).chain((0..1u64 << u.low_bits).filter(|&b| b != low));
+    for b in lows {
+        // A value with these low bits that equals no constant: the current high bits, or
+        // the first others that avoid them (there are at most |constants| collisions).
+        let high_step = if u.low_bits >= u.width {
+            0
+        } else {
+            1u64 << u.low_bits
+        };
+        let mut v = (current & !mask(u64::MAX, u.low_bits)) | b;
+        let mut tries = 0;
+        while constants.binary_search(&v).is_ok() {
+            if high_step == 0 || tries > constants.len() {
+                break;
+            }
+            v = mask(v.wrapping_add(high_step), u.width);
+            tries += 1;
+        }
+        if constants.binary_search(&v).is_err() {
+            out.push(v);
+        }
+    }
+    for c in constants {
+        if c == current {
+            out.insert(0, c);
+        } else {
+            out.push(c);
+        }
+    }
+    Some(out)
+}
+
+/// How each variable of `query` is read.
+fn uses(pool: &Pool, query: &[ExprId]) -> HashMap<u32, Use> {
+    let mut out: HashMap<u32, Use> = HashMap::new();
+    for &c in query {
+        note(pool, c, None, &mut out); // a 1-bit variable as a constraint of its own
+    }
+    for e in pool.reachable(query) {
+        for child in pool.children(e) {
+            note(pool, child, Some(e), &mut out);
+        }
+    }
+    out
+}
+
+/// Records how `parent` (None: the query itself) reads `e` if `e` is a variable.
+fn note(pool: &Pool, e: ExprId, parent: Option<ExprId>, out: &mut HashMap<u32, Use>) {
+    let Node::Var { w, id } = *pool.node(e) else {
+        return;
+    };
+    let u = out.entry(id).or_default();
+    u.width = w;
+    match parent.map(|p| pool.node(p)) {
+        Some(Node::Extract { w: k, lo: 0, .. }) => u.low_bits = u.low_bits.max(*k),
+        Some(Node::Cmp {
+            pred: IPred::Eq | IPred::Ne,
+            a,
+            b,
+        }) => {
+            let other = if *a == e { *b } else { *a };
+            match pool.node(other) {
+                Node::Const { v, .. } => {
+                    u.constants.insert(*v);
+                }
+                _ => u.whole = true,
+            }
+        }
+        _ => u.whole = true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{BinOp, CastOp, FBinOp, FPred};
+    use crate::smt::expr::VarKey;
+
+    const SECOND: Duration = Duration::from_secs(1);
+
+    fn var32(p: &mut Pool) -> ExprId {
+        p.var(VarKey {
+            input: 0,
+            byte: 0,
+            w: 32,
+        })
+    }
+
+    /// `c == -1 ? -1 : (unsigned char) c`, as the runtime's getchar returns it.
+    fn getchar(p: &mut Pool) -> ExprId {
+        let c = var32(p);
+        let eof = p.constant(32, u32::MAX as u64);
+        let is_eof = p.cmp(IPred::Eq, c, eof);
+        let byte = p.extract(8, 0, c);
+        let wide = p.zext(32, byte);
+        p.ite(is_eof, eof, wide)
+    }
+
+    #[test]
+    fn a_digit_divided_as_a_float_is_found_and_an_impossible_one_refuted() {
+        let mut p = Pool::new();
+        let c = getchar(&mut p);
+        // (float)(c - '0') / 4.0 == 1.75  ⇔  c == '7'
+        let zero = p.constant(32, b'0' as u64);
+        let digit = p.bin(BinOp::Sub, 32, c, zero);
+        let f = p.fcast(CastOp::SiToFp, 32, digit);
+        let four = p.constant(32, 4.0f32.to_bits() as u64);
+        let q = p.fbin(FBinOp::Div, 32, f, four);
+        let target = p.constant(32, 1.75f32.to_bits() as u64);
+        let hit = p.fcmp(FPred::Oeq, q, target);
+        let Some(Answer::Sat(m)) = enumerate(&mut p, &[hit], &|_| 0, SECOND) else {
+            panic!("expected a model");
+        };
+        assert_eq!(m[&0] & 0xff, b'7' as u64);
+        // … and 1.8 no character gives.
+        let other = p.constant(32, 1.8f32.to_bits() as u64);
+        let miss = p.fcmp(FPred::Oeq, q, other);
+        assert_eq!(
+            enumerate(&mut p, &[miss], &|_| 0, SECOND),
+            Some(Answer::Unsat)
+        );
+    }
+
+    #[test]
+    fn a_byte_equal_to_the_end_of_input_is_told_apart_from_it() {
+        // c != EOF and (unsigned char)c == 0xff: only a value with low byte 0xff that is not
+        // -1 satisfies it, though the current value is -1.
+        let mut p = Pool::new();
+        let c = var32(&mut p);
+        let eof = p.constant(32, u32::MAX as u64);
+        let not_eof = p.cmp(IPred::Ne, c, eof);
+        let byte = p.extract(8, 0, c);
+        let ff = p.constant(8, 0xff);
+        let is_ff = p.cmp(IPred::Eq, byte, ff);
+        let Some(Answer::Sat(m)) =
+            enumerate(&mut p, &[not_eof, is_ff], &|_| u32::MAX as u64, SECOND)
+        else {
+            panic!("expected a model");
+        };
+        let v = m[&0];
+        assert_eq!(v & 0xff, 0xff);
+        assert_ne!(v, u32::MAX as u64);
+    }
+
+    #[test]
+    fn a_variable_read_whole_and_wide_is_left_to_the_solver() {
+        let mut p = Pool::new();
+        let x = var32(&mut p);
+        let k = p.constant(32, 1000);
+        let big = p.cmp(IPred::Sgt, x, k);
+        assert_eq!(enumerate(&mut p, &[big], &|_| 0, SECOND), None);
+    }
+}
