@@ -5,12 +5,12 @@
 //! simplified query is an under-approximation: its models are checked against the original
 //! constraints like every other model, and rejected when the approximation was too coarse.
 
-use super::expr::{ExprId, Node, Pool};
+use super::expr::{ExprId, Memo, Node, Pool};
 use std::collections::HashMap;
 
 /// `e` with its non-linear and opaque terms replaced by their values under `vals`.
 pub fn concretize(pool: &mut Pool, e: ExprId, vals: &dyn Fn(u32) -> u64) -> ExprId {
-    let mut values = HashMap::new();
+    let mut values = Memo::default();
     let mut done = HashMap::new();
     rewrite(pool, e, vals, &mut values, &mut done)
 }
@@ -19,7 +19,7 @@ fn rewrite(
     pool: &mut Pool,
     e: ExprId,
     vals: &dyn Fn(u32) -> u64,
-    values: &mut HashMap<ExprId, u64>,
+    values: &mut Memo,
     done: &mut HashMap<ExprId, ExprId>,
 ) -> ExprId {
     if let Some(r) = done.get(&e) {

@@ -6,7 +6,7 @@
 //! classes of values that no constraint can tell apart, one value per class is tried; the
 //! answer is exact (an Unsat is a proof), as evaluation has the interpreter's semantics.
 
-use super::expr::{ExprId, Node, Pool};
+use super::expr::{ExprId, Memo, Node, Pool};
 use super::solver::{Answer, Assignment};
 use crate::ir::IPred;
 use std::collections::{HashMap, HashSet};
@@ -44,23 +44,30 @@ pub fn enumerate(
         domains.insert(id, representatives(u, current(id))?);
     }
     // Constraints over one variable filter its domain first (two digits each checked for
-    // being a digit leave 100 combinations of 66,049).
+    // being a digit leave 100 combinations of 66,049), each value checked against all of
+    // them at once (they share their terms: one memo).
     let mut joint: Vec<ExprId> = vec![];
+    let mut own: HashMap<u32, Vec<ExprId>> = HashMap::new();
     for &c in query {
         match pool.vars_of(c).as_slice() {
-            [v] => {
-                let values = domains.get_mut(v)?;
-                values.retain(|&x| {
-                    let vals = |id: u32| if id == *v { x } else { current(id) };
-                    pool.eval(c, &vals, &mut HashMap::new()) & 1 == 1
-                });
-            }
-            [] if pool.eval(c, current, &mut HashMap::new()) & 1 == 0 => {
+            [v] => own.entry(*v).or_default().push(c),
+            [] if pool.eval(c, current, &mut Memo::default()) & 1 == 0 => {
                 return Some(Answer::Unsat);
             }
             [] => {}
             _ => joint.push(c),
         }
+    }
+    let mut memo = Memo::default();
+    for (v, constraints) in &own {
+        let values = domains.get_mut(v)?;
+        values.retain(|&x| {
+            let vals = |id: u32| if id == *v { x } else { current(id) };
+            memo.clear();
+            constraints
+                .iter()
+                .all(|&c| pool.eval(c, &vals, &mut memo) & 1 == 1)
+        });
     }
     let mut domains: Vec<(u32, Vec<u64>)> = domains.into_iter().collect();
     let mut size = 1usize;
@@ -78,7 +85,6 @@ pub fn enumerate(
     domains.sort_by_key(|(id, _)| *id);
     let mut index = vec![0usize; domains.len()];
     let mut assignment: HashMap<u32, u64> = HashMap::new();
-    let mut memo = HashMap::new();
     for tried in 1usize.. {
         if tried % 256 == 0 && start.elapsed() > budget {
             return None;

@@ -12,6 +12,11 @@ use std::collections::HashMap;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ExprId(pub u32);
 
+/// Values of evaluated expressions, during one evaluation (`Pool::eval`). Hashed with Fx:
+/// concrete evaluation sits in the hottest loops (enumeration, the walk, every model check),
+/// and SipHash of a u32 key cost a fifth of a concolic run's time there.
+pub type Memo = rustc_hash::FxHashMap<ExprId, u64>;
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Node {
     Const {
@@ -112,7 +117,7 @@ pub struct VarKey {
 #[derive(Default, Debug)]
 pub struct Pool {
     nodes: Vec<Node>,
-    map: HashMap<Node, ExprId>,
+    map: rustc_hash::FxHashMap<Node, ExprId>,
     pub vars: std::rc::Rc<Vec<VarKey>>,
     var_map: HashMap<VarKey, u32>,
     /// Variables each expression depends on (sorted), computed lazily.
@@ -678,12 +683,7 @@ impl Pool {
     }
 
     /// Concrete value of `e` when variable `i` has value `vals(i)`.
-    pub fn eval(
-        &self,
-        e: ExprId,
-        vals: &dyn Fn(u32) -> u64,
-        memo: &mut HashMap<ExprId, u64>,
-    ) -> u64 {
+    pub fn eval(&self, e: ExprId, vals: &dyn Fn(u32) -> u64, memo: &mut Memo) -> u64 {
         if let Some(v) = memo.get(&e) {
             return *v;
         }

@@ -4,11 +4,10 @@
 //! relation allows (0 when it holds). Conjunctions add their parts' scores, disjunctions take
 //! the smallest; anything else scores 0 or 1.
 
-use super::expr::{ExprId, Node, Pool};
+use super::expr::{ExprId, Memo, Node, Pool};
 use super::opaque::{MathOp, OpaqueFn};
 use crate::exec::ops::sext;
 use crate::ir::{BinOp, FPred, IPred};
-use std::collections::HashMap;
 
 /// Score of an operand that is NaN or of a difference that overflows: far, but finite so that
 /// scores still add up and compare.
@@ -100,7 +99,7 @@ pub fn measure(
     pool: &Pool,
     c: ExprId,
     vals: &dyn Fn(u32) -> u64,
-    memo: &mut HashMap<ExprId, u64>,
+    memo: &mut Memo,
 ) -> Option<Measure> {
     match pool.node(c) {
         Node::Cmp { pred, a, b } => {
@@ -169,12 +168,7 @@ pub fn measure(
 }
 
 /// Error score of constraint `c` under `vals` (0 exactly when `c` holds).
-pub fn error(
-    pool: &Pool,
-    c: ExprId,
-    vals: &dyn Fn(u32) -> u64,
-    memo: &mut HashMap<ExprId, u64>,
-) -> f64 {
+pub fn error(pool: &Pool, c: ExprId, vals: &dyn Fn(u32) -> u64, memo: &mut Memo) -> f64 {
     if pool.eval(c, vals, memo) & 1 == 1 {
         return 0.0;
     }
@@ -206,7 +200,7 @@ pub fn violated_leaf(
     pool: &Pool,
     c: ExprId,
     vals: &dyn Fn(u32) -> u64,
-    memo: &mut HashMap<ExprId, u64>,
+    memo: &mut Memo,
 ) -> Option<ExprId> {
     if pool.eval(c, vals, memo) & 1 == 1 {
         return None;
@@ -260,12 +254,7 @@ pub fn is_equality(pool: &Pool, c: ExprId) -> bool {
 }
 
 /// The signed quantity an equality (`is_equality`) wants at zero: `a - b`, or `e` for `|e| < c`.
-pub fn residual(
-    pool: &Pool,
-    c: ExprId,
-    vals: &dyn Fn(u32) -> u64,
-    memo: &mut HashMap<ExprId, u64>,
-) -> Option<f64> {
+pub fn residual(pool: &Pool, c: ExprId, vals: &dyn Fn(u32) -> u64, memo: &mut Memo) -> Option<f64> {
     match pool.node(c) {
         Node::Cmp {
             pred: IPred::Eq,
@@ -308,7 +297,7 @@ mod tests {
         let gt = p.fcmp(FPred::Ogt, x, five);
         let score = |p: &Pool, c, v: f64| {
             let vals = move |_| v.to_bits();
-            error(p, c, &vals, &mut HashMap::new())
+            error(p, c, &vals, &mut Memo::default())
         };
         assert_eq!(score(&p, gt, 6.0), 0.0);
         assert!(score(&p, gt, 4.0) < score(&p, gt, 1.0));

@@ -1,7 +1,7 @@
 //! Solving path conditions: the backend trait, the Z3 backend, and the front that every query
 //! goes through (independence slicing, a cache of results, and concrete validation of models).
 
-use super::expr::{ExprId, Node, Pool};
+use super::expr::{ExprId, Memo, Node, Pool};
 use super::opaque::{MathOp, OpaqueFn};
 use crate::ir::{BinOp, CastOp, FBinOp, FPred, IPred};
 use std::collections::{HashMap, HashSet};
@@ -843,7 +843,7 @@ impl SolverFront {
         let slice = super::bounds::drop_implied_bounds(pool, &slice, goal);
         // The current values may already satisfy the sliced query (e.g. negating a branch that
         // an earlier, different constraint already decided).
-        let mut memo = HashMap::new();
+        let mut memo = Memo::default();
         if slice
             .iter()
             .all(|&c| pool.eval(c, current, &mut memo) & 1 == 1)
@@ -1050,7 +1050,7 @@ impl SolverFront {
         current: &dyn Fn(u32) -> u64,
     ) -> Answer {
         let vals = |v: u32| a.get(&v).copied().unwrap_or_else(|| current(v));
-        let mut memo = HashMap::new();
+        let mut memo = Memo::default();
         if key.iter().all(|&c| pool.eval(c, &vals, &mut memo) & 1 == 1) {
             Answer::Sat(a)
         } else {

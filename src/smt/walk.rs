@@ -25,7 +25,7 @@
 //! the second, and `restarts` more starts perturb the first. Sound: an answer is a point where
 //! every constraint evaluates true, and the solver front checks it again.
 
-use super::expr::{ExprId, Node, Pool};
+use super::expr::{ExprId, Memo, Node, Pool};
 use super::fitness::{self, Measure};
 use super::opaque::OpaqueFn;
 use super::solver::{Answer, Assignment, Z3Backend};
@@ -234,7 +234,7 @@ impl<'a> Problem<'a> {
         }
     }
 
-    fn in_polytope(&self, p: &Point, memo: &mut HashMap<ExprId, u64>) -> bool {
+    fn in_polytope(&self, p: &Point, memo: &mut Memo) -> bool {
         let vals = self.vals(p);
         self.linear
             .iter()
@@ -243,7 +243,7 @@ impl<'a> Problem<'a> {
 
     /// Total error of N at `p`, or None when `p` leaves the polytope.
     fn score(&self, p: &Point) -> Option<f64> {
-        let mut memo = HashMap::new();
+        let mut memo = Memo::default();
         if !self.in_polytope(p, &mut memo) {
             return None;
         }
@@ -256,7 +256,7 @@ impl<'a> Problem<'a> {
         )
     }
 
-    fn error(&self, c: ExprId, vals: &dyn Fn(u32) -> u64, memo: &mut HashMap<ExprId, u64>) -> f64 {
+    fn error(&self, c: ExprId, vals: &dyn Fn(u32) -> u64, memo: &mut Memo) -> f64 {
         let e = fitness::error(self.pool, c, vals, memo);
         if self.normalize { e / (1.0 + e) } else { e }
     }
@@ -270,7 +270,7 @@ impl<'a> Problem<'a> {
         for &(i, e) in &self.defs {
             let v = {
                 let vals = self.vals(p);
-                self.pool.eval(e, &vals, &mut HashMap::new())
+                self.pool.eval(e, &vals, &mut Memo::default())
             };
             p[i] = mask(v, self.coords[i].w as u32);
         }
@@ -282,7 +282,7 @@ impl<'a> Problem<'a> {
             for _ in 0..SECANT_ITERATIONS {
                 let r0 = {
                     let vals = self.vals(p);
-                    let mut memo = HashMap::new();
+                    let mut memo = Memo::default();
                     if self.pool.eval(*c, &vals, &mut memo) & 1 == 1 {
                         break;
                     }
@@ -304,7 +304,7 @@ impl<'a> Problem<'a> {
                 q[pivot] = to_bits(coord, x0 + h, p[pivot]);
                 let r1 = {
                     let vals = self.vals(&q);
-                    fitness::residual(self.pool, *c, &vals, &mut HashMap::new())
+                    fitness::residual(self.pool, *c, &vals, &mut Memo::default())
                 };
                 let Some(r1) = r1.filter(|r| r.is_finite() && *r != r0) else {
                     break;
@@ -378,7 +378,7 @@ impl Walk {
             .collect();
         let holds = |a: &Assignment| {
             let vals = |v: u32| a.get(&v).copied().unwrap_or_else(|| current(v));
-            let mut memo = HashMap::new();
+            let mut memo = Memo::default();
             constraints
                 .iter()
                 .all(|&c| pool.eval(c, &vals, &mut memo) & 1 == 1)
@@ -406,7 +406,7 @@ impl Walk {
                 Some(i) => p[i],
                 None => current(v),
             };
-            let mut memo = HashMap::new();
+            let mut memo = Memo::default();
             cheap
                 .iter()
                 .all(|&c| pool.eval(c, &vals, &mut memo) & 1 == 1)
@@ -474,7 +474,7 @@ impl Walk {
             };
             restart += 1;
             let Some(start) = start else { continue };
-            let inside = if prob.in_polytope(&start, &mut HashMap::new()) {
+            let inside = if prob.in_polytope(&start, &mut Memo::default()) {
                 Some(start)
             } else {
                 self.search(entry, start, deadline)
@@ -528,7 +528,7 @@ impl Walk {
             let mut per_var = vec![0.0f64; n];
             {
                 let vals = prob.vals(&cur);
-                let mut memo = HashMap::new();
+                let mut memo = Memo::default();
                 for (k, &c) in prob.nonlinear.iter().enumerate() {
                     let e = prob.error(c, &vals, &mut memo);
                     for &v in &prob.nl_vars[k] {
@@ -556,7 +556,7 @@ impl Walk {
             eprintln!("walk: gave up at error {err:e}, point {vals:?}");
             let v = prob.vals(&cur);
             for &c in prob.linear.iter().chain(&prob.nonlinear) {
-                if prob.pool.eval(c, &v, &mut HashMap::new()) & 1 == 0 {
+                if prob.pool.eval(c, &v, &mut Memo::default()) & 1 == 0 {
                     let t = prob.pool.show(c);
                     eprintln!("  violated: {}", &t[..t.len().min(200)]);
                 }
@@ -592,7 +592,7 @@ impl Walk {
         let mut best = (cur.clone(), f64::INFINITY);
         let violated: Vec<usize> = {
             let vals = prob.vals(cur);
-            let mut memo = HashMap::new();
+            let mut memo = Memo::default();
             (0..prob.nonlinear.len())
                 .filter(|&k| {
                     prob.nl_vars[k].contains(&x)
@@ -631,12 +631,12 @@ impl Walk {
     ) -> Vec<Point> {
         let leaf = {
             let vals = prob.vals(cur);
-            fitness::violated_leaf(prob.pool, c, &vals, &mut HashMap::new())
+            fitness::violated_leaf(prob.pool, c, &vals, &mut Memo::default())
         };
         let Some(leaf) = leaf else { return vec![] };
         let measure = |p: &Point| -> Option<Measure> {
             let vals = prob.vals(p);
-            fitness::measure(prob.pool, leaf, &vals, &mut HashMap::new())
+            fitness::measure(prob.pool, leaf, &vals, &mut Memo::default())
         };
         let (Some(m0), Some(m1)) = (measure(cur), measure(step)) else {
             return vec![];
@@ -676,7 +676,7 @@ impl Walk {
                 if p == *cur {
                     break;
                 }
-                if prob.in_polytope(&p, &mut HashMap::new()) {
+                if prob.in_polytope(&p, &mut Memo::default()) {
                     out.push(p);
                     break;
                 }
@@ -696,7 +696,7 @@ impl Walk {
                 q[i] = self.perturb(prob.coords[i], p[i]);
             }
             prob.adjust(&mut q, which);
-            if prob.in_polytope(&q, &mut HashMap::new()) {
+            if prob.in_polytope(&q, &mut Memo::default()) {
                 return q;
             }
         }
@@ -951,7 +951,7 @@ mod tests {
     fn holds(p: &Pool, cs: &[ExprId], a: &Assignment) -> bool {
         let vals = |v: u32| a.get(&v).copied().unwrap_or(0);
         cs.iter()
-            .all(|&k| p.eval(k, &vals, &mut HashMap::new()) & 1 == 1)
+            .all(|&k| p.eval(k, &vals, &mut Memo::default()) & 1 == 1)
     }
 
     #[test]

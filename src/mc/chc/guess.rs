@@ -10,7 +10,7 @@
 use super::super::arg::ModelChecker;
 use super::{Head, Horn, Shape, pool_id};
 use crate::ir::{BinOp, IPred};
-use crate::smt::expr::{ExprId, Node};
+use crate::smt::expr::{ExprId, Memo, Node};
 use crate::smt::solver::{Answer, Backend, Z3Backend};
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::time::{Duration, Instant};
@@ -390,7 +390,7 @@ fn step(
     }
     let model = model?;
     let assigned: HashMap<u32, ExprId> = clause.effect.assigns.iter().copied().collect();
-    let mut memo = HashMap::new();
+    let mut memo = Memo::default();
     let mut vals = vec![];
     for &v in &horn.args[d] {
         let e = match assigned.get(&v) {
@@ -503,7 +503,7 @@ fn candidates(
         }
         let truth = |mc: &mut ModelChecker, e: ExprId, s: &Vec<u64>| -> bool {
             let vals: HashMap<u32, u64> = ids.iter().copied().zip(s.iter().copied()).collect();
-            let mut memo = HashMap::new();
+            let mut memo = Memo::default();
             mc.model
                 .pool
                 .eval(e, &|id| vals.get(&id).copied().unwrap_or(0), &mut memo)
@@ -954,7 +954,7 @@ fn broken_by(
         Answer::Unsat => Some(vec![]),
         Answer::Unknown => split(mc, solver),
         Answer::Sat(model) => {
-            let mut memo = HashMap::new();
+            let mut memo = Memo::default();
             let vals = |id: u32| model.get(&id).copied().unwrap_or(0);
             let out: Vec<usize> = which
                 .iter()

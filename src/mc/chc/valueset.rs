@@ -13,7 +13,7 @@
 use super::super::arg::ModelChecker;
 use super::{Head, Horn, pool_id};
 use crate::ir::{BinOp, IPred};
-use crate::smt::expr::{ExprId, Node};
+use crate::smt::expr::{ExprId, Memo, Node};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::time::{Duration, Instant};
 
@@ -398,7 +398,7 @@ fn values(mc: &mut ModelChecker, e: ExprId, env: &HashMap<u32, Values>) -> Value
     if let [set] = &sets[..] {
         // One variable (most terms): no valuation map per value.
         for &v in set {
-            out.insert(mc.model.pool.eval(e, &|_| v, &mut HashMap::new()));
+            out.insert(mc.model.pool.eval(e, &|_| v, &mut Memo::default()));
             if out.len() > MAX_VALUES {
                 return None;
             }
@@ -413,7 +413,7 @@ fn values(mc: &mut ModelChecker, e: ExprId, env: &HashMap<u32, Values>) -> Value
             .enumerate()
             .map(|(k, (id, &p))| (*id, sets[k][p]))
             .collect();
-        let mut memo = HashMap::new();
+        let mut memo = Memo::default();
         out.insert(mc.model.pool.eval(e, &|id| vals[&id], &mut memo));
         if out.len() > MAX_VALUES {
             return None;
