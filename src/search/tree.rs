@@ -48,16 +48,26 @@ impl Pending {
     }
 }
 
+/// A decision site; its outcomes are `Tree::edges[first .. first + outcomes]` (one vector for
+/// the whole tree: no allocation per node, and a path's nodes stay compact in memory — a
+/// search holds hundreds of thousands of them).
 struct Node {
     site: (FuncId, BlockId),
-    children: Vec<NodeId>,
+    first: u32,
+    outcomes: u32,
+}
+
+#[derive(Clone, Copy)]
+struct Edge {
+    child: NodeId,
     /// Alternative already queued, tried or taken.
-    seen: Vec<bool>,
+    seen: bool,
 }
 
 #[derive(Default)]
 pub struct Tree {
     nodes: Vec<Node>,
+    edges: Vec<Edge>,
     root: Option<NodeId>,
     /// Runs whose path left the tree's recorded site sequence (nondeterminism, concretization).
     pub divergent_nodes: u64,
@@ -73,11 +83,18 @@ impl Tree {
     }
 
     fn new_node(&mut self, r: &BranchRecord) -> NodeId {
-        let n = r.outcomes.len();
+        let first = self.edges.len() as u32;
+        self.edges.extend(std::iter::repeat_n(
+            Edge {
+                child: LEAF,
+                seen: false,
+            },
+            r.outcomes.len(),
+        ));
         self.nodes.push(Node {
             site: (r.func, r.block),
-            children: vec![LEAF; n],
-            seen: vec![false; n],
+            first,
+            outcomes: r.outcomes.len() as u32,
         });
         (self.nodes.len() - 1) as NodeId
     }
@@ -99,18 +116,17 @@ impl Tree {
         };
         for (i, r) in recs.iter().enumerate() {
             let node = &self.nodes[cur as usize];
-            if node.site != (r.func, r.block) || node.children.len() != r.outcomes.len() {
+            if node.site != (r.func, r.block) || node.outcomes as usize != r.outcomes.len() {
                 self.divergent_nodes += 1;
                 break;
             }
+            let first = node.first as usize;
+            let edges = &mut self.edges[first..first + r.outcomes.len()];
             for (o, (_, goal, target)) in r.outcomes.iter().enumerate() {
-                let n = &mut self.nodes[cur as usize];
-                if o != r.taken
-                    && !n.seen[o]
-                    && n.children[o] == LEAF
-                    && *goal != crate::ir::ASSUME_VIOLATED
+                let e = &mut edges[o];
+                if o != r.taken && !e.seen && e.child == LEAF && *goal != crate::ir::ASSUME_VIOLATED
                 {
-                    n.seen[o] = true;
+                    e.seen = true;
                     out.push(Pending {
                         node: cur,
                         outcome: o,
@@ -121,15 +137,14 @@ impl Tree {
                     });
                 }
             }
-            let n = &mut self.nodes[cur as usize];
-            n.seen[r.taken] = true;
+            edges[r.taken].seen = true;
             if i + 1 == recs.len() {
                 break;
             }
-            let next = n.children[r.taken];
+            let next = edges[r.taken].child;
             cur = if next == LEAF {
                 let c = self.new_node(&recs[i + 1]);
-                self.nodes[cur as usize].children[r.taken] = c;
+                self.edges[first + r.taken].child = c;
                 c
             } else {
                 next
