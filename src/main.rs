@@ -264,8 +264,8 @@ enum Cmd {
         #[arg(long, default_value_t = 0.3, value_parser = parse_share)]
         mc_share: f64,
         /// Mutational fuzzing's share of the testing worker's time, in turns with concolic
-        /// search (0: none). Default: 0.5 with two or more jobs, 0 with `--jobs 1` (one
-        /// worker runs the strategy asked for, alone).
+        /// search (0: none). Default: 0.5, but 0 when `--jobs 1` is given (one worker runs the
+        /// strategy asked for, alone; on one core without `--jobs`, the worker fuzzes too).
         #[arg(long, value_parser = parse_fuzz_share)]
         fuzz_share: Option<f64>,
         /// Def-use pairs: the model checker's time per pair in each pass over the pairs left,
@@ -275,8 +275,8 @@ enum Cmd {
         pair_slices: Option<Slices>,
         /// Workers in parallel (a portfolio of strategies and the model checker sharing one
         /// ledger and output directory); default: the number of cores.
-        #[arg(long, default_value_t = default_jobs(), value_parser = parse_jobs)]
-        jobs: usize,
+        #[arg(long, value_parser = parse_jobs)]
+        jobs: Option<usize>,
         /// Decide only shard K of N of the goals (K/N, 1 <= K <= N); `cairn merge` joins the
         /// shards' output directories.
         #[arg(long, value_name = "K/N")]
@@ -972,6 +972,7 @@ fn real_main(cli: Cli) -> Result<i32> {
         } => {
             let files = resolve_inputs(files, &mut front, Some(&mut goals), property.as_deref())?;
             let goals = goals.unwrap_or(GoalSet::Branches);
+            let (jobs_given, jobs) = (jobs, jobs.unwrap_or_else(default_jobs));
             // One entry function's generation into `out` (its goals' `shard`, if any).
             let gen_entry = |front: &Front, out: &Path, time: Duration, shard: Option<Shard>| {
                 let p = load_program(&files, front, criterion)?;
@@ -1008,7 +1009,7 @@ fn real_main(cli: Cli) -> Result<i32> {
                         ..Default::default()
                     },
                     lazy: lazy.clone(),
-                    fuzz_share: fuzz_share.unwrap_or(if jobs > 1 { 0.5 } else { 0.0 }),
+                    fuzz_share: fuzz_share.unwrap_or(if jobs_given == Some(1) { 0.0 } else { 0.5 }),
                 };
                 if let Some(shard) = shard {
                     let others = shard.others(&s.goals);
