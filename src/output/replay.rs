@@ -304,6 +304,13 @@ const CRASH_COVERAGE: Variant = Variant {
     link: &["--coverage"],
 };
 
+/// Coverage counters under AddressSanitizer (both compilers of `FAULT_COVERAGE`).
+const ASAN_COVERAGE: &[&str] = &[
+    "--coverage",
+    "-fsanitize=address",
+    "-fno-omit-frame-pointer",
+];
+
 /// Coverage for runs that end in a memory fault: AddressSanitizer stops them at the faulting
 /// access, as Cairn's interpreter does. Unchecked, an overflowing write runs on and can
 /// overwrite the harness's state and gcov's own (print_tokens2's token buffer), and the run's
@@ -315,11 +322,7 @@ const FAULT_COVERAGE: [Variant; 2] = [
         cc: CLANG,
         gcov: &[LLVM_COV, "gcov"],
         dialect: DIALECT_FLAGS,
-        instrument: &[
-            "--coverage",
-            "-fsanitize=address",
-            "-fno-omit-frame-pointer",
-        ],
+        instrument: ASAN_COVERAGE,
         harness: &["-DCAIRN_GCOV"],
         link: &["--coverage", "-fsanitize=address"],
     },
@@ -327,11 +330,7 @@ const FAULT_COVERAGE: [Variant; 2] = [
         cc: NATIVE_CC,
         gcov: &[GCOV],
         dialect: GCC_DIALECT_FLAGS,
-        instrument: &[
-            "--coverage",
-            "-fsanitize=address",
-            "-fno-omit-frame-pointer",
-        ],
+        instrument: ASAN_COVERAGE,
         harness: &["-DCAIRN_GCOV"],
         link: &["--coverage", "-fsanitize=address"],
     },

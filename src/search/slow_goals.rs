@@ -38,7 +38,9 @@ impl SlowGoals {
     /// domains, an early give-up) say nothing about the slow queries toward the same goal.
     pub fn record(&mut self, goal: GoalId, decided: bool, took: Duration) {
         if took < SLOW {
-        } else if decided {
+            return;
+        }
+        if decided {
             self.strikes.remove(&goal);
         } else {
             *self.strikes.entry(goal).or_insert(0) += 1;
