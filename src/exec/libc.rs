@@ -530,7 +530,8 @@ pub fn call(
             let mut s = m.mem.cstr(a(0))?;
             s.push(b'\n');
             emit(m, Stream::Out, &s);
-            ret(1)
+            // glibc returns the bytes written, newline included (at most INT_MAX).
+            ret(s.len().min(i32::MAX as usize) as u64)
         }
         Putchar => {
             emit(m, Stream::Out, &[a(0) as u8]);

@@ -33,6 +33,10 @@ const UNINIT: ExprId = ExprId(u32::MAX - 1);
 /// Input index of the variables standing for indeterminate values: no test input controls
 /// them, so decisions on them are never recorded (they withhold exhaustive proofs instead).
 pub const UNINIT_INPUT: u32 = u32::MAX;
+/// Input index of the variables standing for where an object lies in memory: natively that
+/// changes with the layout and address randomisation, so a value computed from an address
+/// (a pointer cast to an integer) is no constant, and decisions on it are never recorded.
+pub const ADDRESS_INPUT: u32 = u32::MAX - 1;
 /// Larger allocations are not tracked byte by byte; they count as inexact.
 const MAX_TRACKED_UNINIT: u64 = 1 << 16;
 
@@ -76,6 +80,8 @@ pub struct Shadow<'p> {
     varargs: Vec<Vec<ExprId>>,
     /// Indeterminate values created so far (numbers their variables apart).
     uninit_vars: u32,
+    /// Addresses made integers so far (see `ADDRESS_INPUT`).
+    address_vars: u32,
     /// Where this run's symbolic record is not exact.
     pub exactness: Exactness,
     /// Stop recording branches after this many (very long paths).
@@ -122,6 +128,9 @@ pub struct Exactness {
     /// Calls of program functions that were not run: their results were made inputs (lazy
     /// expansion), so the run is a path of an abstraction of the program.
     pub abstracted_calls: u64,
+    /// Decisions on values computed from addresses (pointers cast to integers): natively
+    /// they depend on where objects lie in memory.
+    pub addresses: u64,
 }
 
 impl Exactness {
@@ -131,6 +140,7 @@ impl Exactness {
         self.unmodelled_calls += o.unmodelled_calls;
         self.uninitialized += o.uninitialized;
         self.abstracted_calls += o.abstracted_calls;
+        self.addresses += o.addresses;
     }
     pub fn is_exact(&self) -> bool {
         *self == Exactness::default()
@@ -179,6 +189,7 @@ impl<'p> Shadow<'p> {
             ret: NONE,
             varargs: vec![],
             uninit_vars: 0,
+            address_vars: 0,
             exactness: Exactness::default(),
             max_path: 100_000,
             opaque_frames: vec![],
@@ -812,18 +823,46 @@ impl Shadow<'_> {
         })
     }
 
-    /// True when `e` depends on an indeterminate value; such a decision is not recorded (no
-    /// input can steer it) and makes the run inexact.
+    /// The integer value of pointer `p` (concretely `addr`, symbolically `sp` or NONE): the
+    /// address of its object is a variable of the environment, the offset into it is exact,
+    /// so differences of pointers into one object stay constants.
+    fn address_value(&mut self, v: &View, addr: u64, sp: ExprId, w: u8) -> ExprId {
+        if addr == 0 && sp == NONE {
+            return NONE;
+        }
+        let base = v.mem.object_bounds(addr).map_or(addr, |(b, _)| b);
+        self.address_vars += 1;
+        let pool = &mut *self.pool;
+        let obj = pool.var(VarKey {
+            input: ADDRESS_INPUT,
+            // One variable per object base (truncated: it only has to tell objects apart).
+            byte: (base ^ (base >> 32)) as u32,
+            w,
+        });
+        let off = if sp == NONE {
+            pool.constant(w, addr.wrapping_sub(base))
+        } else {
+            let b = pool.constant(w, base);
+            let sp = if pool.width(sp) == w { sp } else { pool.zext(w, sp) };
+            pool.bin(BinOp::Sub, w, sp, b)
+        };
+        pool.bin(BinOp::Add, w, obj, off)
+    }
+
+    /// True when `e` depends on an indeterminate value or an address; such a decision is not
+    /// recorded (no input can steer it) and makes the run inexact.
     fn indeterminate(&mut self, e: ExprId) -> bool {
-        if self.uninit_vars == 0 {
+        if self.uninit_vars == 0 && self.address_vars == 0 {
             return false;
         }
         let vars = self.pool.vars_of(e);
-        if vars
-            .iter()
-            .any(|v| self.pool.vars[*v as usize].input == UNINIT_INPUT)
-        {
+        let input_of = |v: &u32| self.pool.vars[*v as usize].input;
+        if vars.iter().any(|v| input_of(v) == UNINIT_INPUT) {
             self.exactness.uninitialized += 1;
+            return true;
+        }
+        if vars.iter().any(|v| input_of(v) == ADDRESS_INPUT) {
+            self.exactness.addresses += 1;
             return true;
         }
         false
@@ -963,10 +1002,21 @@ impl Shadow<'_> {
                 a,
             } => {
                 let sa = self.reg(rb, *a);
+                let (fw, tw) = (from.bits_with(pb) as u8, to.bits_with(pb) as u8);
+                if *from == Ty::Ptr && *to != Ty::Ptr {
+                    // A pointer made an integer: an address, no constant.
+                    let e = self.address_value(v, v.reg(rb, *a), sa, fw);
+                    let e = match (*op, e) {
+                        (_, NONE) => NONE,
+                        (CastOp::Trunc, e) => self.pool.extract(tw, 0, e),
+                        (CastOp::ZExt, e) => self.pool.zext(tw, e),
+                        (_, e) => e,
+                    };
+                    return self.set_reg(rb, *dst, e);
+                }
                 if sa == NONE {
                     return self.set_reg(rb, *dst, NONE);
                 }
-                let (fw, tw) = (from.bits_with(pb) as u8, to.bits_with(pb) as u8);
                 let pool = &mut *self.pool;
                 let e = match op {
                     CastOp::Trunc => pool.extract(tw, 0, sa),

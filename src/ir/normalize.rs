@@ -111,7 +111,17 @@ unsafe fn define_init_fini(
         if !LLVMGetFirstBasicBlock(f).is_null() {
             return;
         }
-        let mut calls: Vec<(u64, LLVMValueRef)> = vec![];
+        // (priority, file, line, function): natively the linker sorts `.init_array.N` by N and
+        // keeps source order within a priority, whether an entry came from a constructor
+        // attribute or from a pointer the program placed in the section itself.
+        let mut calls: Vec<(u64, String, u32, LLVMValueRef)> = vec![];
+        // Where an entry is written: a constructor's definition, or the section's pointer.
+        let mut push = |prio: u64, target: LLVMValueRef, at: Option<(String, u32)>| {
+            if !LLVMIsAFunction(target).is_null() {
+                let (file, line) = at.unwrap_or_else(|| function_line(target));
+                calls.push((prio, file, line, target));
+            }
+        };
         let lname = CString::new(list).unwrap();
         let g = LLVMGetNamedGlobal(m, lname.as_ptr());
         if !g.is_null() {
@@ -123,15 +133,43 @@ unsafe fn define_init_fini(
                         continue;
                     }
                     let prio = LLVMConstIntGetZExtValue(LLVMGetOperand(e, 0));
-                    let target = LLVMGetOperand(e, 1);
-                    if !LLVMIsAFunction(target).is_null() {
-                        calls.push((prio, target));
-                    }
+                    push(prio, LLVMGetOperand(e, 1), None);
                 }
             }
             LLVMDeleteGlobal(g);
         }
-        calls.sort_by_key(|c| c.0);
+        // Function pointers placed in the sections directly
+        // (`__attribute__((section(".init_array")))`).
+        let mut g = LLVMGetFirstGlobal(m);
+        while !g.is_null() {
+            let sec = LLVMGetSection(g);
+            let prio = if sec.is_null() {
+                None
+            } else {
+                init_fini_priority(&std::ffi::CStr::from_ptr(sec).to_string_lossy(), rev)
+            };
+            let init = LLVMGetInitializer(g);
+            if let (Some(prio), false) = (prio, init.is_null()) {
+                let at = Some(global_line(g));
+                if !LLVMIsAFunction(init).is_null() {
+                    push(prio, init, at);
+                } else if LLVMIsAConstantAggregateZero(init).is_null() {
+                    for i in 0..LLVMGetNumOperands(init) {
+                        push(prio, LLVMGetOperand(init, i as u32), at.clone());
+                    }
+                }
+            }
+            g = LLVMGetNextGlobal(g);
+        }
+        let mut files: Vec<String> = vec![];
+        for c in &calls {
+            if !files.contains(&c.1) {
+                files.push(c.1.clone());
+            }
+        }
+        let rank = |f: &String| files.iter().position(|x| x == f).unwrap_or(0);
+        calls.sort_by_key(|c| (c.0, rank(&c.1), c.2));
+        let mut calls: Vec<(u64, LLVMValueRef)> = calls.into_iter().map(|c| (c.0, c.3)).collect();
         if rev {
             calls.reverse();
         }
@@ -143,6 +181,81 @@ unsafe fn define_init_fini(
         }
         LLVMBuildRetVoid(b);
         LLVMDisposeBuilder(b);
+    }
+}
+
+/// The priority of a constructor (`rev`: destructor) placed in section `sec`, if that section
+/// is one the startup code runs: `.preinit_array` first, `.init_array.N` by N, `.init_array`
+/// with the default priority of a constructor attribute.
+fn init_fini_priority(sec: &str, rev: bool) -> Option<u64> {
+    const DEFAULT: u64 = 65535;
+    let (arrays, old): (&[&str], &str) = if rev {
+        (&[".fini_array"], ".dtors")
+    } else {
+        (&[".preinit_array", ".init_array"], ".ctors")
+    };
+    for a in arrays.iter().copied().chain([old]) {
+        if sec == a {
+            return Some(if a == ".preinit_array" { 0 } else { DEFAULT });
+        }
+        if let Some(n) = sec.strip_prefix(a).and_then(|r| r.strip_prefix('.')) {
+            return n.parse().ok();
+        }
+    }
+    None
+}
+
+/// File and line of a function's definition (debug information), for ordering.
+unsafe fn function_line(f: LLVMValueRef) -> (String, u32) {
+    unsafe {
+        let sp = llvm_sys::debuginfo::LLVMGetSubprogram(f);
+        if sp.is_null() {
+            return (String::new(), 0);
+        }
+        let file = llvm_sys::debuginfo::LLVMDIScopeGetFile(sp);
+        let name = if file.is_null() {
+            String::new()
+        } else {
+            let mut n = 0;
+            let p = llvm_sys::debuginfo::LLVMDIFileGetFilename(file, &mut n);
+            String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, n as usize))
+                .into_owned()
+        };
+        (name, llvm_sys::debuginfo::LLVMDISubprogramGetLine(sp))
+    }
+}
+
+/// File and line of a global's declaration (debug information).
+unsafe fn global_line(g: LLVMValueRef) -> (String, u32) {
+    use llvm_sys::debuginfo::*;
+    unsafe {
+        let mut n = 0;
+        let entries = LLVMGlobalCopyAllMetadata(g, &mut n);
+        let ctx = LLVMGetModuleContext(LLVMGetGlobalParent(g));
+        let dbg = LLVMGetMDKindIDInContext(ctx, c"dbg".as_ptr(), 3);
+        let mut at = (String::new(), 0);
+        for i in 0..n as u32 {
+            if LLVMValueMetadataEntriesGetKind(entries, i) != dbg {
+                continue;
+            }
+            let md = LLVMValueMetadataEntriesGetMetadata(entries, i);
+            let var = LLVMDIGlobalVariableExpressionGetVariable(md);
+            if var.is_null() {
+                continue;
+            }
+            let file = LLVMDIVariableGetFile(var);
+            if !file.is_null() {
+                let mut k = 0;
+                let p = LLVMDIFileGetFilename(file, &mut k);
+                at.0 = String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, k as usize))
+                    .into_owned();
+            }
+            at.1 = LLVMDIVariableGetLine(var);
+        }
+        if !entries.is_null() {
+            LLVMDisposeValueMetadataEntries(entries);
+        }
+        at
     }
 }
 

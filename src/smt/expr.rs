@@ -239,6 +239,14 @@ impl Pool {
                 _ => {}
             }
         }
+        // (x + c1) - (x + c2) = c1 - c2: the difference of two pointers into one object.
+        if op == Sub {
+            let (xa, c1) = self.split_offset(a);
+            let (xb, c2) = self.split_offset(b);
+            if xa == xb {
+                return self.constant(w, c1.wrapping_sub(c2));
+            }
+        }
         // Constant folding through one level: (a + c1) + c2, (a + c1) - c2.
         if let (Add | Sub, Some(c2)) = (op, cb) {
             if let Node::Bin {
@@ -297,6 +305,22 @@ impl Pool {
             b
         };
         self.intern(Node::Bin { op, w, a, b })
+    }
+
+    /// `e` as `x + c` (c = 0 when `e` adds no constant).
+    fn split_offset(&self, e: ExprId) -> (ExprId, u64) {
+        if let Node::Bin {
+            op: BinOp::Add,
+            a,
+            b,
+            ..
+        } = self.node(e)
+        {
+            if let Some(c) = self.as_const(*b) {
+                return (*a, c);
+            }
+        }
+        (e, 0)
     }
 
     /// `a & c` when masking simplifies it: nested masks merge, and a mask distributes over an
