@@ -58,7 +58,7 @@ pub struct Goals {
 }
 
 pub fn is_error_function(name: &str) -> bool {
-    name == "reach_error" || name == "__VERIFIER_error"
+    crate::ir::is_error_call(name)
 }
 
 impl Goals {

@@ -7,8 +7,10 @@ pub mod input;
 pub mod libc;
 pub mod machine;
 pub mod memory;
+pub mod native;
 pub mod observer;
 pub mod opaque;
+pub mod sandbox;
 pub mod ops;
 pub mod shadow;
 

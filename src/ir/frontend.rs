@@ -120,12 +120,33 @@ pub fn compile_to_bitcode(
     workdir: &Path,
 ) -> Result<Compiled, FrontendError> {
     std::fs::create_dir_all(workdir)?;
-    let mut bcs = Vec::new();
-    let mut main_status_unknown = false;
     let rt = workdir.join(RUNTIME_FILE);
     std::fs::write(&rt, RUNTIME_SRC)?;
     let mut all: Vec<PathBuf> = sources.to_vec();
     all.push(rt);
+    build_bitcode(&all, opts, workdir, false)
+}
+
+/// The program alone (no runtime: natively the C library is glibc), normalised exactly as
+/// `compile_to_bitcode` normalises it, so its functions have the interpreter's blocks; its
+/// constructors stay for the native startup code to run.
+pub fn compile_native_bitcode(
+    sources: &[PathBuf],
+    opts: &CompileOptions,
+    workdir: &Path,
+) -> Result<PathBuf, FrontendError> {
+    std::fs::create_dir_all(workdir)?;
+    Ok(build_bitcode(sources, opts, workdir, true)?.bitcode)
+}
+
+fn build_bitcode(
+    all: &[PathBuf],
+    opts: &CompileOptions,
+    workdir: &Path,
+    native: bool,
+) -> Result<Compiled, FrontendError> {
+    let mut bcs = Vec::new();
+    let mut main_status_unknown = false;
     for (i, src) in all.iter().enumerate() {
         if !src.exists() {
             return Err(FrontendError::Compile {
@@ -172,11 +193,12 @@ pub fn compile_to_bitcode(
     // Data-flow testing keeps clang's short-circuit values: its uses (one per line) and the
     // pairs they make are defined on that form.
     let branch_short_circuits = !opts.locals_in_memory;
-    let names = super::normalize::normalize_bitcode(&linked, &normalized, branch_short_circuits)
-        .map_err(|e| FrontendError::ToolFailed {
-            tool: "normalize".into(),
-            stderr: e,
-        })?;
+    let names =
+        super::normalize::normalize_bitcode(&linked, &normalized, branch_short_circuits, native)
+            .map_err(|e| FrontendError::ToolFailed {
+                tool: "normalize".into(),
+                stderr: e,
+            })?;
     if opts.locals_in_memory {
         std::fs::rename(&normalized, &out)?;
         return Ok(Compiled {

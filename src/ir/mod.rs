@@ -12,6 +12,7 @@ pub mod frontend;
 pub mod lower;
 pub mod normalize;
 pub mod operands;
+pub mod probes;
 mod print;
 pub mod short_circuit;
 pub mod wide_ints;
@@ -618,3 +619,12 @@ impl Module {
 }
 
 pub use print::print_module;
+
+/// Functions whose call is an error goal (`reach_error`, `__VERIFIER_error`).
+pub fn is_error_call(name: &str) -> bool {
+    name == "reach_error" || name == "__VERIFIER_error"
+}
+
+/// The program's `main` when a replay harness has the `main` (unit mode, argv or files as
+/// inputs): the program is compiled with `-Dmain=` this name.
+pub const PROGRAM_MAIN: &str = "cairn_program_main";

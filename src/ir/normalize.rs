@@ -29,10 +29,12 @@ use std::ffi::CString;
 use std::path::Path;
 
 /// Normalises `input` into `output`; returns the variables' source names (`debug_names`).
+/// `native`: for a native build, whose startup code runs the constructors itself.
 pub fn normalize_bitcode(
     input: &Path,
     output: &Path,
     branch_short_circuits: bool,
+    native: bool,
 ) -> Result<super::debug_names::SourceNames, String> {
     unsafe {
         let ctx = LLVMContextCreate();
@@ -71,8 +73,10 @@ pub fn normalize_bitcode(
         }
         let names = super::debug_names::read(ctx, m);
         seed_indeterminate_locals(ctx, m);
-        define_init_fini(ctx, m, "llvm.global_ctors", "__cairn_ctors", false);
-        define_init_fini(ctx, m, "llvm.global_dtors", "__cairn_dtors", true);
+        if !native {
+            define_init_fini(ctx, m, "llvm.global_ctors", "__cairn_ctors", false);
+            define_init_fini(ctx, m, "llvm.global_dtors", "__cairn_dtors", true);
+        }
         // Before the wide integers are split: the selects that introduces stay selects.
         if branch_short_circuits {
             super::short_circuit::branch_as_gcc(ctx, m);

@@ -194,7 +194,7 @@ pub fn harness_c(m: &Module) -> String {
 }
 
 /// What the program's `main` is renamed to when the harness has the `main`.
-pub const PROGRAM_MAIN: &str = "cairn_program_main";
+pub use crate::ir::PROGRAM_MAIN;
 
 /// stdin as the interpreter reads it (one test value per character, -1 for end of input, one
 /// character of pushback), the symbolic files, and the `main` that builds argv and the files

@@ -10,13 +10,14 @@
 //! source lines). The program is built in the dialect `gen` accepts.
 
 use crate::analysis::goals::{GoalKind, Goals};
+use crate::exec::native::{self, NativeEnd, ProbeBuild};
 use crate::ir::Module;
 use crate::ir::frontend::{CLANG, CompileOptions, DIALECT_FLAGS, TempDir, target_flags};
 use anyhow::{Context, Result, bail};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 /// The native build uses gcc's coverage: gcc adds "fake" exit edges at calls that may not
 /// return (an assumption ending the run through `exit`), so line counts stay right when a run
@@ -42,8 +43,12 @@ pub struct ReplayReport {
     pub branches_total: usize,
     pub lines_executed: usize,
     pub lines_total: usize,
-    /// Claimed goals checked against native line counts, and those that could not be checked
-    /// (their line has no code of its own natively).
+    /// Claimed goals confirmed by the native probe of the goal itself (branch outcomes,
+    /// switch cases, error calls), per goal kind.
+    pub claims_probed: BTreeMap<String, usize>,
+    /// Claimed goals without a probe (def-use pairs; a site the probe build did not find),
+    /// checked against native line counts, and those that could not be checked at all (their
+    /// line has no code of its own natively, or the native run timed out before them).
     pub claims_checked: usize,
     pub claims_unchecked: usize,
     /// How tests end: outcomes confirmed natively, and those that cannot be checked (an
@@ -83,9 +88,17 @@ impl ReplayReport {
             self.lines_total,
             pct(self.lines_executed, self.lines_total)
         );
+        let probed: usize = self.claims_probed.values().sum();
+        let kinds: Vec<String> = self
+            .claims_probed
+            .iter()
+            .map(|(k, n)| format!("{n} {k}"))
+            .collect();
         s += &format!(
-            "claimed goals confirmed natively: {} (not checkable at line level: {})\n",
-            self.claims_checked, self.claims_unchecked
+            "claimed goals confirmed natively per goal: {probed} ({}); by line only: {}; not checkable: {}\n",
+            if kinds.is_empty() { "none".to_string() } else { kinds.join(", ") },
+            self.claims_checked,
+            self.claims_unchecked
         );
         s += &format!(
             "predicted outcomes confirmed natively: {} (not checkable: {}, unconfirmed: {})\n",
@@ -189,76 +202,18 @@ fn parse_gcov(text: &str) -> BTreeMap<String, FileCov> {
     out
 }
 
-/// Native stack size for replayed runs: the size the interpreter assumes.
-const STACK: u64 = crate::exec::memory::NATIVE_STACK;
-
 /// Time a replayed test may take; a test predicted to hit the step limit gets less (it is
 /// expected to run on).
 const TEST_TIME: Duration = Duration::from_secs(10);
 const STEP_LIMIT_TIME: Duration = Duration::from_secs(2);
 
-/// How a native run ended.
-struct NativeEnd {
-    /// Exit status as a shell reports it (128 + signal); None when it timed out.
-    code: Option<i32>,
-    /// The first 64 KiB of its stderr, when captured.
-    stderr: String,
-}
-
+/// Runs `cmd` natively, sandboxed to its working directory (`exec::native::run`).
 fn run_native(cmd: &mut Command, limit: Duration, capture_stderr: bool) -> Result<NativeEnd> {
-    use std::io::Read;
-    use std::os::unix::process::{CommandExt, ExitStatusExt};
-    unsafe {
-        // The native default stack, which the interpreter's stack size matches.
-        cmd.pre_exec(|| {
-            let mut r: libc::rlimit = std::mem::zeroed();
-            libc::getrlimit(libc::RLIMIT_STACK, &mut r);
-            r.rlim_cur = if r.rlim_max == libc::RLIM_INFINITY {
-                STACK as libc::rlim_t
-            } else {
-                r.rlim_max.min(STACK as libc::rlim_t)
-            };
-            libc::setrlimit(libc::RLIMIT_STACK, &r);
-            Ok(())
-        });
-    }
-    let mut child = cmd
-        .stdout(Stdio::null())
-        .stderr(if capture_stderr {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdin(Stdio::null())
-        .spawn()?;
-    let reader = child.stderr.take().map(|mut err| {
-        std::thread::spawn(move || {
-            let mut kept = vec![];
-            let _ = (&mut err).take(64 << 10).read_to_end(&mut kept);
-            // Drain the rest so the program never blocks on a full pipe.
-            let _ = std::io::copy(&mut err, &mut std::io::sink());
-            String::from_utf8_lossy(&kept).into_owned()
-        })
-    });
-    let start = Instant::now();
-    let code = loop {
-        if let Some(st) = child.try_wait()? {
-            break Some(st.code().unwrap_or_else(|| 128 + st.signal().unwrap_or(0)));
-        }
-        if start.elapsed() > limit {
-            // SIGTERM first: the harness then still writes its coverage counters.
-            unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
-            std::thread::sleep(Duration::from_millis(200));
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    };
-    let stderr = reader
-        .map(|r| r.join().unwrap_or_default())
-        .unwrap_or_default();
-    Ok(NativeEnd { code, stderr })
+    let dir = cmd
+        .get_current_dir()
+        .map(Path::to_path_buf)
+        .context("a native run needs a scratch directory")?;
+    native::run(cmd, &dir, limit, capture_stderr)
 }
 
 /// What a native build compiles, with which flags.
@@ -582,6 +537,19 @@ pub fn replay(
         .map(|t| crate::output::suite::read_test(&t).map(|j| (t, j)))
         .collect::<Result<_>>()?;
 
+    // Goals the run proved unreachable: a native run taking one contradicts the proof.
+    let proven: BTreeMap<u64, String> = std::fs::read_to_string(dir.join("goals.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .and_then(|v| v.as_array().cloned())
+        .unwrap_or_default()
+        .iter()
+        .filter(|g| g["status"] == "unreachable")
+        .filter_map(|g| {
+            let how = g["proof"].as_str().or(g["how"].as_str()).unwrap_or("proof");
+            Some((g["id"].as_u64()?, how.to_string()))
+        })
+        .collect();
     let mut common: Vec<String> = vec!["-O0".into(), "-g".into(), "-w".into()];
     common.extend(target_flags(opts));
     let plan = Build {
@@ -592,16 +560,42 @@ pub fn replay(
         harness_main: entry != "main"
             || std::fs::read_to_string(&harness)?.contains(crate::output::harness::PROGRAM_MAIN),
     };
+    let mut rep = ReplayReport {
+        tests: tests.len(),
+        ..Default::default()
+    };
     let (exe, objs) = build(&plan, &COVERAGE, tmp.path())?;
+    // The probe build: every claimed branch outcome and error call checked as such.
+    let probe_dir = tmp.path().join("probes");
+    let sites = crate::ir::probes::probe_sites(module, |site| {
+        goals
+            .error_sites
+            .iter()
+            .position(|e| *e == site)
+            .map(|k| (goals.num_branches + k) as u32)
+    });
+    let probes = match ProbeBuild::new(
+        sources,
+        opts,
+        &sites,
+        goals.len(),
+        &harness,
+        plan.harness_main,
+        &probe_dir,
+    ) {
+        Ok(p) => Some(p),
+        Err(e) => {
+            rep.notes.push(format!(
+                "no native probe build, claims checked by line only: {e:#}"
+            ));
+            None
+        }
+    };
     // The sanitizer and crash-coverage builds are made only if some test is predicted to fault.
     let mut asan: Option<Result<PathBuf, String>> = None;
     let mut crash_build: Built = None;
     let mut fault_builds: [Built; 2] = [None, None];
 
-    let mut rep = ReplayReport {
-        tests: tests.len(),
-        ..Default::default()
-    };
     let mut all_lines: BTreeMap<(String, u32), u64> = BTreeMap::new();
     let mut all_branches: BTreeMap<(String, u32, u32), u64> = BTreeMap::new();
     for (t, json) in &tests {
@@ -813,6 +807,24 @@ pub fn replay(
             None
         };
         let cov = crash_cov.as_ref().unwrap_or(&cov);
+        let probe_run = match &probes {
+            Some(p) => {
+                let (end, taken) = p.run_test(t, &probe_dir, limit)?;
+                for g in &taken {
+                    if let Some(how) = proven.get(&(*g as u64)) {
+                        let goal = &goals.goals[*g as usize];
+                        rep.mismatches.push(format!(
+                            "{name}: natively takes goal {g} ({} {} at {}), which Cairn proved unreachable ({how}): a wrong proof",
+                            goal.function,
+                            goal.outcome,
+                            module.loc_string(goal.loc),
+                        ));
+                    }
+                }
+                Some((end, taken))
+            }
+            None => None,
+        };
         for g in json["covers"].as_array().cloned().unwrap_or_default() {
             let Some(g) = g.as_u64().map(|g| g as usize) else {
                 continue;
@@ -822,6 +834,29 @@ pub fn replay(
                     .push(format!("{name}: claims unknown goal {g}"));
                 continue;
             };
+            if let (Some(p), Some((end, taken))) = (&probes, &probe_run) {
+                if p.probed.contains(&(g as u32)) {
+                    if taken.contains(&(g as u32)) {
+                        let kind = match goal.kind {
+                            GoalKind::Branch => "branch outcomes",
+                            GoalKind::Error => "error calls",
+                            GoalKind::DefUse => "def-use pairs",
+                        };
+                        *rep.claims_probed.entry(kind.into()).or_insert(0) += 1;
+                    } else if end.code.is_none() {
+                        // Cut by the time limit: what it would have reached is not known.
+                        rep.claims_unchecked += 1;
+                    } else {
+                        rep.mismatches.push(format!(
+                            "{name}: claims goal {g} ({} {} at {}), but natively the test does not take it",
+                            goal.function,
+                            goal.outcome,
+                            module.loc_string(goal.loc),
+                        ));
+                    }
+                    continue;
+                }
+            }
             // The first instruction executed at the branch target; for targets that are bare
             // jumps, the branch itself (a weaker check).
             let loc = if goal.kind == GoalKind::Error || goal.target_loc.line == 0 {

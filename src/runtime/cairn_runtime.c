@@ -538,8 +538,22 @@ W int atoi(const char *s) { return (int)strtol(s, NULL, 10); }
 W long atol(const char *s) { return strtol(s, NULL, 10); }
 W long long atoll(const char *s) { return strtoll(s, NULL, 10); }
 
-/* glibc's qsort is a stable merge sort: equal elements keep their order. */
-static void swap_bytes(char *a, char *b, size_t n) { while (n--) { char t = *a; *a++ = *b; *b++ = t; } }
+/* glibc's qsort (2.36, msort.c): a top-down merge sort, so the comparator is called on the
+ * same pairs in the same order as natively (a program may count or log the calls). */
+static void cairn_msort(char *b, size_t n, size_t size, int (*cmp)(const void *, const void *), char *t) {
+  if (n <= 1) return;
+  size_t n1 = n / 2, n2 = n - n1;
+  char *b1 = b, *b2 = b + n1 * size, *tmp = t;
+  cairn_msort(b1, n1, size, cmp, t);
+  cairn_msort(b2, n2, size, cmp, t);
+  while (n1 > 0 && n2 > 0) {
+    if (cmp(b1, b2) <= 0) { for (size_t k = 0; k < size; k++) tmp[k] = b1[k]; b1 += size; --n1; }
+    else { for (size_t k = 0; k < size; k++) tmp[k] = b2[k]; b2 += size; --n2; }
+    tmp += size;
+  }
+  for (size_t k = 0; k < n1 * size; k++) tmp[k] = b1[k];
+  for (size_t k = 0; k < (n - n2) * size; k++) b[k] = t[k];
+}
 W void qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *)) {
   char *b = base;
   if (n < 2 || size == 0) return;
@@ -549,20 +563,7 @@ W void qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const v
       for (size_t j = i; j > 0 && cmp(b + (j - 1) * size, b + j * size) > 0; j--) swap_bytes(b + (j - 1) * size, b + j * size, size);
     return;
   }
-  for (size_t width = 1; width < n; width *= 2) {
-    for (size_t lo = 0; lo < n; lo += 2 * width) {
-      size_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
-      size_t i = lo, j = mid, k = lo;
-      while (i < mid && j < hi) {
-        if (cmp(b + i * size, b + j * size) <= 0) { for (size_t t = 0; t < size; t++) tmp[k * size + t] = b[i * size + t]; i++; }
-        else { for (size_t t = 0; t < size; t++) tmp[k * size + t] = b[j * size + t]; j++; }
-        k++;
-      }
-      for (; i < mid; i++, k++) for (size_t t = 0; t < size; t++) tmp[k * size + t] = b[i * size + t];
-      for (; j < hi; j++, k++) for (size_t t = 0; t < size; t++) tmp[k * size + t] = b[j * size + t];
-    }
-    for (size_t t = 0; t < n * size; t++) b[t] = tmp[t];
-  }
+  cairn_msort(b, n, size, cmp, tmp);
   extern void free(void *);
   free(tmp);
 }

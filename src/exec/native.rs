@@ -1,0 +1,175 @@
+//! Native runs of the program under test: the runner every native execution goes through (a
+//! sandbox, the native stack, output and time limits, the whole process group killed at the
+//! limit), and the probe build, whose runs report the goals they took (`ir::probes`).
+
+use crate::ir::frontend::{CLANG, CompileOptions, DIALECT_FLAGS, compile_native_bitcode, target_flags};
+use crate::ir::probes::{ProbeSite, instrument, probe_runtime_c};
+use anyhow::{Context, Result, bail};
+use std::collections::BTreeSet;
+use std::io::Read;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Native stack size: the size the interpreter assumes.
+const STACK: u64 = crate::exec::memory::NATIVE_STACK;
+/// Largest file a native run may write (in the scratch directory).
+const MAX_FILE: u64 = 256 << 20;
+
+/// How a native run ended.
+#[derive(Debug)]
+pub struct NativeEnd {
+    /// Exit status as a shell reports it (128 + signal); None when it timed out.
+    pub code: Option<i32>,
+    /// The first 64 KiB of its stderr, when captured.
+    pub stderr: String,
+}
+
+/// Runs `cmd` sandboxed to `scratch` (its working directory) for at most `limit`.
+pub fn run(cmd: &mut Command, scratch: &Path, limit: Duration, capture_stderr: bool) -> Result<NativeEnd> {
+    super::sandbox::confine(cmd, scratch);
+    unsafe {
+        cmd.pre_exec(|| {
+            let set = |res, cur: u64| {
+                let mut r: libc::rlimit = std::mem::zeroed();
+                libc::getrlimit(res, &mut r);
+                r.rlim_cur = if r.rlim_max == libc::RLIM_INFINITY {
+                    cur as libc::rlim_t
+                } else {
+                    r.rlim_max.min(cur as libc::rlim_t)
+                };
+                libc::setrlimit(res, &r);
+            };
+            // The native default stack, which the interpreter's stack size matches.
+            set(libc::RLIMIT_STACK, STACK);
+            set(libc::RLIMIT_FSIZE, MAX_FILE);
+            set(libc::RLIMIT_CORE, 0);
+            // Its own process group: a time-out kills whatever it started too.
+            libc::setpgid(0, 0);
+            Ok(())
+        });
+    }
+    let mut child = cmd
+        .current_dir(scratch)
+        .stdout(Stdio::null())
+        .stderr(if capture_stderr {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdin(Stdio::null())
+        .spawn()?;
+    let reader = child.stderr.take().map(|mut err| {
+        std::thread::spawn(move || {
+            let mut kept = vec![];
+            let _ = (&mut err).take(64 << 10).read_to_end(&mut kept);
+            // Drain the rest so the program never blocks on a full pipe.
+            let _ = std::io::copy(&mut err, &mut std::io::sink());
+            String::from_utf8_lossy(&kept).into_owned()
+        })
+    });
+    let start = Instant::now();
+    let pgid = child.id() as i32;
+    let code = loop {
+        if let Some(st) = child.try_wait()? {
+            break Some(st.code().unwrap_or_else(|| 128 + st.signal().unwrap_or(0)));
+        }
+        if start.elapsed() > limit {
+            // SIGTERM first: the harness then still writes its coverage counters.
+            unsafe { libc::kill(-pgid, libc::SIGTERM) };
+            std::thread::sleep(Duration::from_millis(200));
+            unsafe { libc::kill(-pgid, libc::SIGKILL) };
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    // Whatever the run left behind in its group.
+    unsafe { libc::kill(-pgid, libc::SIGKILL) };
+    let stderr = reader
+        .map(|r| r.join().unwrap_or_default())
+        .unwrap_or_default();
+    Ok(NativeEnd { code, stderr })
+}
+
+/// The program built natively with a probe per goal, linked with a replay harness.
+pub struct ProbeBuild {
+    pub exe: PathBuf,
+    /// Goals that have a probe; claims of others cannot be checked this way.
+    pub probed: BTreeSet<u32>,
+    goals: usize,
+    hits: PathBuf,
+}
+
+impl ProbeBuild {
+    /// Builds `sources` (as `opts` compiles them for the interpreter) with probes at `sites`
+    /// and the harness `harness` (which has the `main` if `harness_main`) in `dir`.
+    pub fn new(
+        sources: &[PathBuf],
+        opts: &CompileOptions,
+        sites: &[ProbeSite],
+        goals: usize,
+        harness: &Path,
+        harness_main: bool,
+        dir: &Path,
+    ) -> Result<ProbeBuild> {
+        std::fs::create_dir_all(dir)?;
+        let bc = compile_native_bitcode(sources, opts, &dir.join("bc"))?;
+        let probed_bc = dir.join("probed.bc");
+        let main_name = harness_main.then_some(crate::ir::PROGRAM_MAIN);
+        let probed = instrument(&bc, &probed_bc, sites, main_name).map_err(anyhow::Error::msg)?;
+        let rt = dir.join("cairn_probes.c");
+        std::fs::write(&rt, probe_runtime_c())?;
+        let exe = dir.join("prog");
+        let mut flags: Vec<String> = vec!["-O0".into(), "-g".into(), "-w".into()];
+        flags.extend(target_flags(opts));
+        flags.extend(DIALECT_FLAGS.iter().map(|s| s.to_string()));
+        let out = Command::new(CLANG)
+            .args(&flags)
+            .arg(&probed_bc)
+            .arg(&rt)
+            .arg(harness)
+            .arg("-o")
+            .arg(&exe)
+            .arg("-lm")
+            .output()
+            .with_context(|| format!("running {CLANG}"))?;
+        if !out.status.success() {
+            bail!(
+                "the native probe build failed:\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        Ok(ProbeBuild {
+            exe,
+            probed,
+            goals,
+            hits: dir.join("hits"),
+        })
+    }
+
+    /// Runs the test `test` (a test JSON) natively; returns how it ended and the goals it took.
+    pub fn run_test(&self, test: &Path, scratch: &Path, limit: Duration) -> Result<(NativeEnd, BTreeSet<u32>)> {
+        // The hits file must be inside the sandbox's writable directory.
+        let hits = scratch.join(self.hits.file_name().unwrap());
+        std::fs::write(&hits, vec![0u8; self.goals.max(1)])?;
+        let end = run(
+            Command::new(&self.exe)
+                .env("CAIRN_TEST", test)
+                .env("CAIRN_PROBES", &hits),
+            scratch,
+            limit,
+            false,
+        )?;
+        let bytes = std::fs::read(&hits)?;
+        let taken = bytes
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| **b != 0)
+            .map(|(i, _)| i as u32)
+            .collect();
+        Ok((end, taken))
+    }
+}
