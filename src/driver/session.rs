@@ -377,6 +377,7 @@ impl<'p> Session<'p> {
             steps: r.steps,
             iteration: self.shared.runs(),
             exit_indeterminate: r.exit_indeterminate,
+            layout_dependent: r.layout_dependent,
         };
         let kept = self
             .shared

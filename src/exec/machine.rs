@@ -165,6 +165,9 @@ pub struct RunResult {
     /// local): the interpreter read 0, a native run may exit with anything. Known only to
     /// runs with a symbolic shadow.
     pub exit_indeterminate: bool,
+    /// Decisions of the run depended on where objects lie in memory (a pointer made an
+    /// integer): natively the same inputs may take other branches.
+    pub layout_dependent: bool,
 }
 
 struct Frame {
@@ -349,6 +352,7 @@ impl<'m> Machine<'m> {
             def_use: vec![],
             def_trace: vec![],
             exit_indeterminate: self.libc.main_status_unknown,
+            layout_dependent: false,
         }
     }
 

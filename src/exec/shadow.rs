@@ -176,6 +176,7 @@ impl<'p> Shadow<'p> {
     /// What the run's result cannot know without the shadow.
     pub fn annotate(&self, r: &mut crate::exec::machine::RunResult) {
         r.exit_indeterminate |= self.exit_indeterminate;
+        r.layout_dependent |= self.exactness.addresses > 0;
     }
 
     pub fn new(pool: &'p mut Pool) -> Shadow<'p> {

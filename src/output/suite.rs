@@ -34,6 +34,8 @@ pub struct Test {
     pub iteration: u64,
     /// Its exit status is not the program's to predict (see `RunResult::exit_indeterminate`).
     pub exit_indeterminate: bool,
+    /// Its path depended on addresses (see `RunResult::layout_dependent`).
+    pub layout_dependent: bool,
 }
 
 pub fn input_json(v: &InputValue) -> serde_json::Value {
@@ -64,6 +66,9 @@ pub fn test_json(t: &Test) -> serde_json::Value {
     if let Outcome::Fault { kind, .. } = &t.outcome {
         o["fault"] = json!(kind);
     }
+    if t.layout_dependent {
+        o["layout_dependent"] = json!(true);
+    }
     if let Some(at) = &t.fault_location {
         o["fault_location"] = json!(at);
     }
@@ -74,95 +79,124 @@ pub fn test_json(t: &Test) -> serde_json::Value {
 }
 
 /// Writes `bytes` to `path` through a temporary file in the same directory and a rename: a
-/// kill at any moment leaves the old file, the new one or none, never a truncated one.
+/// kill at any moment leaves the old file, the new one or none, never a truncated one. Both
+/// names are recorded in the output directory's manifest first.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     let tmp = path.with_file_name(format!(".{name}.tmp"));
+    record_written(&tmp)?;
+    record_written(path)?;
     fs::write(&tmp, bytes).with_context(|| format!("cannot write {}", tmp.display()))?;
     fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
     Ok(())
 }
 
-/// Is `name` (in subdirectory `sub` of an output directory, "" at the top) a file Cairn writes?
-fn cairn_file(sub: &str, name: &str) -> bool {
-    let numbered = |prefix: &str, ext: &str| {
-        name.strip_prefix(prefix)
-            .and_then(|r| r.strip_suffix(ext))
-            .is_some_and(|n| n.len() >= 6 && n.bytes().all(|b| b.is_ascii_digit()))
+/// The file in an output directory listing every file Cairn wrote there, one relative path a
+/// line: a later run removes exactly these, and nothing of the user's.
+pub const MANIFEST: &str = ".cairn-manifest";
+
+/// Adds `path` to the manifest of the output directory holding it (its directory or the one
+/// above), once per process.
+pub fn record_written(path: &Path) -> Result<()> {
+    use std::io::Write;
+    let Some(root) = path
+        .ancestors()
+        .skip(1)
+        .take(2)
+        .find(|d| d.join(MANIFEST).is_file())
+    else {
+        return Ok(());
     };
-    // Temporary files of `write_atomic`.
-    if name.starts_with('.') && name.ends_with(".tmp") {
-        return true;
+    let mut g = RECORDED.lock().unwrap_or_else(|e| e.into_inner());
+    if !g.get_or_insert_with(Default::default).insert(path.to_path_buf()) {
+        return Ok(());
     }
-    match sub {
-        "" => matches!(
-            name,
-            "goals.json" | "summary.json" | "coverage.csv" | "test-suite.zip"
-        ),
-        "tests" => numbered("", ".json"),
-        "test-suite" => name == "metadata.xml" || numbered("test", ".xml"),
-        "replay" => name == "harness.c",
-        "report" => name == "index.html",
-        _ => false,
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    let mut f = fs::OpenOptions::new()
+        .append(true)
+        .open(root.join(MANIFEST))
+        .with_context(|| format!("cannot record into {}", root.join(MANIFEST).display()))?;
+    writeln!(f, "{}", rel.display())?;
+    Ok(())
+}
+
+/// Paths this process has recorded in a manifest (saves re-reading it on every write).
+static RECORDED: std::sync::Mutex<Option<std::collections::HashSet<PathBuf>>> =
+    std::sync::Mutex::new(None);
+
+/// Forgets what this process recorded under `dir` (its manifest was emptied).
+fn forget_recorded(dir: &Path) {
+    let mut g = RECORDED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(set) = g.as_mut() {
+        set.retain(|p| !p.starts_with(dir));
     }
 }
 
-/// Makes `dir` ready for a run: creates it, or removes what an earlier run of Cairn wrote
-/// there. Refuses a directory holding anything else: Cairn never deletes what it did not write.
+/// Makes `dir` ready for a run: creates it, or removes exactly the files its manifest says an
+/// earlier run of Cairn wrote there (the user's own files stay). A non-empty directory without
+/// a manifest is refused: Cairn never deletes what it did not write.
 pub fn prepare_output_dir(dir: &Path) -> Result<()> {
+    let manifest = dir.join(MANIFEST);
     if !dir.exists() {
-        return fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()));
+        fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        fs::write(&manifest, "").with_context(|| format!("cannot write {}", manifest.display()))?;
+        forget_recorded(dir);
+        return Ok(());
     }
     if !dir.is_dir() {
         bail!("--out {}: exists and is not a directory", dir.display());
     }
-    let mut ours = vec![];
-    let mut foreign = vec![];
-    let entries = |d: &Path| -> Result<Vec<(String, PathBuf, bool)>> {
-        let mut v = vec![];
-        for e in fs::read_dir(d).with_context(|| format!("cannot read {}", d.display()))? {
-            let e = e?;
-            let real_dir = e.file_type()?.is_dir();
-            v.push((
-                e.file_name().to_string_lossy().into_owned(),
-                e.path(),
-                real_dir,
-            ));
+    if !manifest.is_file() {
+        let mut entries: Vec<String> = fs::read_dir(dir)
+            .with_context(|| format!("cannot read {}", dir.display()))?
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        if !entries.is_empty() {
+            entries.sort();
+            let more = if entries.len() > 5 {
+                format!(" and {} more", entries.len() - 5)
+            } else {
+                String::new()
+            };
+            entries.truncate(5);
+            bail!(
+                "--out {}: the directory is not empty ({}{more}) and has no {MANIFEST}, so Cairn did not make it; Cairn reuses only a new, an empty or its own output directory, and never deletes anything else",
+                dir.display(),
+                entries.join(", ")
+            );
         }
-        Ok(v)
-    };
-    for (name, path, is_dir) in entries(dir)? {
-        if is_dir && matches!(name.as_str(), "tests" | "test-suite" | "replay" | "report") {
-            for (n, p, d) in entries(&path)? {
-                if !d && cairn_file(&name, &n) {
-                    ours.push(p);
-                } else {
-                    foreign.push(format!("{name}/{n}"));
-                }
-            }
-        } else if !is_dir && cairn_file("", &name) {
-            ours.push(path);
-        } else {
-            foreign.push(name);
+        fs::write(&manifest, "").with_context(|| format!("cannot write {}", manifest.display()))?;
+        forget_recorded(dir);
+        return Ok(());
+    }
+    let listed = fs::read_to_string(&manifest)
+        .with_context(|| format!("cannot read {}", manifest.display()))?;
+    let mut subdirs = std::collections::BTreeSet::new();
+    for rel in listed.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let rel = Path::new(rel);
+        // Only plain relative paths inside the directory.
+        if rel.is_absolute()
+            || rel
+                .components()
+                .any(|c| !matches!(c, std::path::Component::Normal(_)))
+        {
+            continue;
+        }
+        let p = dir.join(rel);
+        if p.is_file() {
+            fs::remove_file(&p).with_context(|| format!("cannot remove {}", p.display()))?;
+        }
+        if let Some(parent) = rel.parent().filter(|p| !p.as_os_str().is_empty()) {
+            subdirs.insert(dir.join(parent));
         }
     }
-    if !foreign.is_empty() {
-        foreign.sort();
-        let more = if foreign.len() > 5 {
-            format!(" and {} more", foreign.len() - 5)
-        } else {
-            String::new()
-        };
-        foreign.truncate(5);
-        bail!(
-            "--out {}: the directory holds files Cairn did not write ({}{more}); Cairn reuses only a new, an empty or its own output directory, and never deletes anything else",
-            dir.display(),
-            foreign.join(", ")
-        );
+    // Directories Cairn's files were in go too once empty (a user's file keeps one).
+    for d in subdirs.iter().rev() {
+        let _ = fs::remove_dir(d);
     }
-    for p in ours {
-        fs::remove_file(&p).with_context(|| format!("cannot remove {}", p.display()))?;
-    }
+    forget_recorded(dir);
+    fs::write(&manifest, "").with_context(|| format!("cannot write {}", manifest.display()))?;
     Ok(())
 }
 
@@ -432,6 +466,8 @@ impl SuiteWriter {
 /// `dir/test-suite.zip` from the files of `dir/test-suite/` (written atomically).
 pub fn write_zip(dir: &Path) -> Result<()> {
     let tmp = dir.join(".test-suite.zip.tmp");
+    record_written(&tmp)?;
+    record_written(&dir.join("test-suite.zip"))?;
     let f = File::create(&tmp)?;
     let mut z = zip::ZipWriter::new(f);
     let opts: zip::write::SimpleFileOptions = zip::write::SimpleFileOptions::default()

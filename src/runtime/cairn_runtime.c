@@ -538,6 +538,7 @@ W int atoi(const char *s) { return (int)strtol(s, NULL, 10); }
 W long atol(const char *s) { return strtol(s, NULL, 10); }
 W long long atoll(const char *s) { return strtoll(s, NULL, 10); }
 
+static void swap_bytes(char *a, char *b, size_t n) { while (n--) { char t = *a; *a++ = *b; *b++ = t; } }
 /* glibc's qsort (2.36, msort.c): a top-down merge sort, so the comparator is called on the
  * same pairs in the same order as natively (a program may count or log the calls). */
 static void cairn_msort(char *b, size_t n, size_t size, int (*cmp)(const void *, const void *), char *t) {

@@ -1,0 +1,258 @@
+//! Trust on the team's trust programs (tests/programs/trust): no proof that a native run
+//! contradicts, replay that checks each claim at the goal itself, native runs that cannot
+//! touch anything outside Cairn's scratch directory, and output directories that keep the
+//! user's files.
+
+mod common;
+use common::*;
+use std::path::Path;
+use std::process::Command;
+
+fn generate(src: &Path, out: &Path, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec![
+        "gen",
+        src.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--time",
+        "20s",
+        "--max-iterations",
+        "400",
+        "--seed",
+        "1",
+    ];
+    args.extend(extra);
+    let o = cairn(&args);
+    assert!(o.status.success() || o.status.code() == Some(1), "{}", text(&o));
+    json(&out.join("summary.json"))
+}
+
+fn replay(src: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec!["replay", src.to_str().unwrap(), out.to_str().unwrap()];
+    args.extend(extra);
+    cairn(&args)
+}
+
+fn goal_statuses(out: &Path) -> Vec<(String, u64, String)> {
+    json(&out.join("goals.json"))
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            (
+                g["outcome"].as_str().unwrap_or("").to_string(),
+                g["line"].as_u64().unwrap_or(0),
+                g["status"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect()
+}
+
+/// Each program's truly unreachable goals, by (line, outcome); every other goal is reachable
+/// natively, so none of them may be proven unreachable, by exploration or the model checker.
+#[test]
+fn no_wrong_proofs_on_library_results_constructors_and_addresses() {
+    let dir = tmp("trust-proofs");
+    let cases: &[(&str, &[(u64, &str)])] = &[
+        // glibc's puts returns 3 for "hi": only the `r == 3` false side cannot happen.
+        ("libc_result.c", &[(12, "false")]),
+        // The constructor always ran: `g == 0` never holds.
+        ("init_array.c", &[(8, "true"), (9, "true"), (9, "false")]),
+        // Only the exact difference inside one object may be decided.
+        ("address_bits.c", &[(19, "false")]),
+        ("qsort_calls.c", &[(15, "true")]),
+    ];
+    for (name, unreachable) in cases {
+        let src = root().join("tests/programs/trust").join(name);
+        for mode in ["gen", "prove"] {
+            let out = dir.path().join(format!("{name}-{mode}"));
+            let extra: &[&str] = if mode == "prove" { &["--prove"] } else { &[] };
+            generate(&src, &out, extra);
+            for (outcome, line, status) in goal_statuses(&out) {
+                if status == "unreachable" {
+                    let truly = unreachable
+                        .iter()
+                        .any(|(l, o)| *l == line && *o == outcome);
+                    assert!(
+                        truly,
+                        "{name} ({mode}): {outcome} at line {line} proven unreachable, but it is reachable natively"
+                    );
+                }
+            }
+            // And replay (the native probes) confirms every claim and contradicts no proof.
+            let r = replay(&src, &out, &[]);
+            assert!(
+                r.status.success() && !text(&r).contains("MISMATCH"),
+                "{name} ({mode}): {}",
+                text(&r)
+            );
+        }
+    }
+}
+
+/// A claim edited into a test is caught at the goal itself, on one-line ifs and else-less ifs
+/// whose outcomes share a line.
+#[test]
+fn replay_flags_claims_a_test_does_not_cover() {
+    let dir = tmp("trust-claims");
+    let src = root().join("tests/programs/trust/one_line_if.c");
+    let out = dir.path().join("o");
+    generate(&src, &out, &[]);
+    let r = replay(&src, &out, &[]);
+    assert!(r.status.success(), "{}", text(&r));
+    assert!(
+        text(&r).contains("confirmed natively per goal"),
+        "{}",
+        text(&r)
+    );
+    let goals = json(&out.join("goals.json"));
+    let all: Vec<u64> = goals
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_u64().unwrap())
+        .collect();
+    let mut edited = 0;
+    for e in std::fs::read_dir(out.join("tests")).unwrap() {
+        let p = e.unwrap().path();
+        let mut t = json(&p);
+        let covers: Vec<u64> = t["covers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g.as_u64().unwrap())
+            .collect();
+        // Every goal of the one-line ifs: no single test covers both outcomes of one.
+        let added: Vec<u64> = all.iter().copied().filter(|g| !covers.contains(g)).collect();
+        if added.is_empty() {
+            continue;
+        }
+        t["covers"] = serde_json::json!(all);
+        std::fs::write(&p, serde_json::to_string_pretty(&t).unwrap()).unwrap();
+        edited += 1;
+        let r = replay(&src, &out, &[]);
+        let out_text = text(&r);
+        assert!(!r.status.success(), "an edited claim passed: {out_text}");
+        for g in added {
+            assert!(
+                out_text.contains(&format!("claims goal {g} ")),
+                "goal {g} added to {} not flagged: {out_text}",
+                p.display()
+            );
+        }
+        // Restore it for the next test file.
+        t["covers"] = serde_json::json!(covers);
+        std::fs::write(&p, serde_json::to_string_pretty(&t).unwrap()).unwrap();
+    }
+    assert!(edited >= 2, "too few tests to edit");
+}
+
+/// Replay of a program that opens, truncates, appends to, removes and renames a file outside
+/// the scratch directory, and kills another process: the file keeps its content, the process
+/// lives.
+#[test]
+fn replay_cannot_touch_files_or_processes_outside_its_scratch_directory() {
+    if cairn::exec::sandbox::kernel_abi() < 1 {
+        println!("skipped: this kernel has no Landlock");
+        return;
+    }
+    let dir = tmp("trust-sandbox");
+    let victim = dir.path().join("notes.txt");
+    std::fs::write(&victim, "the user's notes\n").unwrap();
+    let mut bystander = Command::new("sleep").arg("300").spawn().unwrap();
+    let defs = [
+        format!("-DVICTIM=\"{}\"", victim.display()),
+        format!("-DVICTIM_PID={}", bystander.id()),
+    ];
+    let src = root().join("tests/programs/trust/file_ops.c");
+    let out = dir.path().join("o");
+    let extra: Vec<&str> = defs.iter().map(|s| s.as_str()).collect();
+    let s = generate(&src, &out, &extra);
+    assert!(
+        s["goals"]["covered"].as_u64().unwrap() >= 16,
+        "every operation's branch reached: {}",
+        s["goals"]
+    );
+    // gen runs nothing natively; replay runs every test natively.
+    assert_eq!(
+        std::fs::read_to_string(&victim).unwrap(),
+        "the user's notes\n"
+    );
+    let r = replay(&src, &out, &extra);
+    let _ = text(&r);
+    assert_eq!(
+        std::fs::read_to_string(&victim).unwrap(),
+        "the user's notes\n",
+        "replay changed a file outside its scratch directory: {}",
+        text(&r)
+    );
+    assert!(!dir.path().join("notes.txt.moved").exists());
+    assert!(
+        bystander.try_wait().unwrap().is_none(),
+        "replay killed another process"
+    );
+    let _ = bystander.kill();
+    let _ = bystander.wait();
+}
+
+/// `--out` on a directory holding the user's files: refused when Cairn did not make it; when
+/// it did, a later run removes only what Cairn wrote.
+#[test]
+fn output_directories_keep_the_users_files() {
+    let dir = tmp("trust-out");
+    let src = root().join("tests/programs/trust/one_line_if.c");
+    // A directory of the user's, with files named like Cairn's.
+    let user = dir.path().join("mine");
+    for f in [
+        "summary.json",
+        "coverage.csv",
+        "report/index.html",
+        "tests/123456789.json",
+        ".notes.tmp",
+    ] {
+        let p = user.join(f);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, "mine").unwrap();
+    }
+    let o = cairn(&[
+        "gen",
+        src.to_str().unwrap(),
+        "--out",
+        user.to_str().unwrap(),
+        "--max-iterations",
+        "50",
+    ]);
+    assert!(!o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("not empty"), "{}", text(&o));
+    for f in ["summary.json", "coverage.csv", "report/index.html", "tests/123456789.json", ".notes.tmp"] {
+        assert_eq!(std::fs::read_to_string(user.join(f)).unwrap(), "mine", "{f}");
+    }
+    // Cairn's own directory, with the user's notes added: a second run keeps them and leaves
+    // none of the first run's tests behind.
+    let out = dir.path().join("ours");
+    generate(&src, &out, &[]);
+    let first = std::fs::read_dir(out.join("tests")).unwrap().count();
+    assert!(first >= 2);
+    std::fs::write(out.join("tests/999999.json.notes"), "mine").unwrap();
+    std::fs::write(out.join("my-notes.txt"), "mine").unwrap();
+    let o = cairn(&[
+        "gen",
+        src.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--max-iterations",
+        "1",
+        "--tests-only",
+    ]);
+    assert!(o.status.success() || o.status.code() == Some(1), "{}", text(&o));
+    assert_eq!(std::fs::read_to_string(out.join("my-notes.txt")).unwrap(), "mine");
+    assert_eq!(
+        std::fs::read_to_string(out.join("tests/999999.json.notes")).unwrap(),
+        "mine"
+    );
+    let second = std::fs::read_dir(out.join("tests"))
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "json"))
+        .count();
+    assert!(second < first, "the first run's tests were left: {first} then {second}");
+}
