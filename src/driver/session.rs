@@ -70,7 +70,7 @@ pub struct RunCounts {
 impl<'p> Session<'p> {
     pub fn new(
         program: &'p Program,
-        out: SuiteWriter,
+        mut out: SuiteWriter,
         budget: Budget,
         interrupted: Arc<AtomicBool>,
     ) -> Session<'p> {
@@ -79,6 +79,10 @@ impl<'p> Session<'p> {
             goals.add_def_use(&program.module, du);
         }
         let ledger = Ledger::new(&goals);
+        // goals.json from the start: a run killed at any moment can be reported and merged.
+        if let Err(e) = out.set_goals(&program.module, &goals, &ledger) {
+            eprintln!("cairn: warning: {e:#}");
+        }
         let start = Instant::now();
         let shared = Arc::new(Shared::new(ledger.clone(), out, start));
         Session {

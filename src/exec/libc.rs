@@ -75,6 +75,10 @@ pub enum Ext {
     SignalDeath,
     /// The runtime reached something the interpreter cannot reproduce (message argument).
     Unsupported,
+    /// `setjmp` and its kin: the direct return (0); no jump back is modelled.
+    SetJmp,
+    /// `longjmp` and its kin: a jump Cairn does not execute (the run stops, unsupported).
+    LongJmp,
     /// An external function Cairn has no model of: its result becomes an input.
     Unknown(String),
 }
@@ -153,6 +157,8 @@ fn resolve_name(name: &str) -> Ext {
         "__cairn_readable" => Readable,
         "__cairn_signal_death" => SignalDeath,
         "__cairn_unsupported" => Unsupported,
+        "setjmp" | "_setjmp" | "__sigsetjmp" | "sigsetjmp" => SetJmp,
+        "longjmp" | "_longjmp" | "siglongjmp" | "__longjmp_chk" => LongJmp,
         _ => match MathFn::by_name(name) {
             Some(f) => Math(f),
             None => Unknown(name.into()),
@@ -660,6 +666,12 @@ pub fn call(
             .object_bounds(a(0))
             .map_or(0, |(base, size)| base + size - a(0))),
         SignalDeath => return Err(Stop::Fault(format!("killed by signal {}", a(0) as u32))),
+        SetJmp => ret(0),
+        LongJmp => {
+            return Err(Stop::Unsupported(
+                "longjmp (non-local jumps are not executed)".into(),
+            ));
+        }
         Unsupported => {
             let what = m.mem.cstr(a(0)).unwrap_or_default();
             return Err(Stop::Unsupported(

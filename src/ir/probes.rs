@@ -171,7 +171,8 @@ pub fn instrument(
                         continue;
                     }
                     LLVMPositionBuilderBefore(b, term);
-                    let v = LLVMGetCondition(term);
+                    // The switch's value is its first operand (`LLVMGetCondition` is for `br`).
+                    let v = LLVMGetOperand(term, 0);
                     let ty = LLVMTypeOf(v);
                     let mut g = goal(*default);
                     // Later cases first, so the first case with a value wins (as the switch).

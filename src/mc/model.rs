@@ -1150,6 +1150,32 @@ impl<'m> Model<'m> {
                     ex.guards.push(g);
                 }
             }
+            // A `setjmp` returns again whenever a `longjmp` comes back to it, with whatever
+            // the globals and the function's memory hold by then.
+            Some(Ext::SetJmp) => {
+                self.havoc_all_tracked(ex);
+                let mut slots: Vec<(FuncId, Reg, Ty)> = self
+                    .slots
+                    .iter()
+                    .filter(|((f, _), _)| *f == loc.func)
+                    .map(|((f, r), t)| (*f, *r, *t))
+                    .collect();
+                slots.sort_by_key(|s| (s.0, s.1));
+                for (f, r, t) in slots {
+                    if let Some(v) = self.slot_cell(f, r, t) {
+                        let h = self.havoc(ex, v, None);
+                        self.set(ex, v, h);
+                    }
+                }
+            }
+            Some(Ext::LongJmp) => {
+                return vec![Transition {
+                    effect: Effect::default(),
+                    next: Next::End,
+                    goal: None,
+                    error_site,
+                }];
+            }
             Some(Ext::Abort) | Some(Ext::Exit) | Some(Ext::ErrorFn) | Some(Ext::AssertFail) => {
                 return vec![Transition {
                     effect: Effect::default(),

@@ -231,6 +231,9 @@ pub struct SuiteWriter {
     program: PathBuf,
     spec_error: bool,
     entry: String,
+    /// Each goal's row of goals.json without its status (see `set_goals`).
+    goal_rows: Vec<serde_json::Value>,
+    last_goals_write: Option<Instant>,
 }
 
 fn xml_escape(s: &str) -> String {
@@ -276,6 +279,8 @@ impl SuiteWriter {
             program: program.to_path_buf(),
             spec_error,
             entry: "main".into(),
+            goal_rows: vec![],
+            last_goals_write: None,
         };
         w.write_metadata(module)?;
         Ok(w)
@@ -378,30 +383,26 @@ impl SuiteWriter {
                 self.iterations
             );
             self.csv.write_all(line.as_bytes())?;
+            // Every change for small programs; at most once a second for large ones (each
+            // write is proportional to the goals).
+            if self.goal_rows.len() <= 2000
+                || self
+                    .last_goals_write
+                    .is_none_or(|t| t.elapsed() >= std::time::Duration::from_secs(1))
+            {
+                self.write_goals(ledger)?;
+            }
         }
         Ok(())
     }
 
-    /// goals.json, summary.json and test-suite.zip.
-    pub fn finish(
-        &mut self,
-        module: &Module,
-        goals: &Goals,
-        ledger: &Ledger,
-        extra: serde_json::Value,
-    ) -> Result<serde_json::Value> {
-        self.progress(ledger, self.iterations)?;
-        let gj: Vec<serde_json::Value> = goals
+    /// The goals of the run: goals.json is written at once (every goal unknown) and kept
+    /// current as the run goes, so a killed run can be reported, merged and replayed.
+    pub fn set_goals(&mut self, module: &Module, goals: &Goals, ledger: &Ledger) -> Result<()> {
+        self.goal_rows = goals
             .goals
             .iter()
             .map(|g| {
-                let (status, by) = match &ledger.status[g.id] {
-                    Status::Unknown => ("unknown", json!(null)),
-                    Status::Covered(t) => ("covered", json!(format!("{t:06}"))),
-                    Status::Unreachable(how) => ("unreachable", json!(how)),
-                    // Another shard's goal this run did not decide: the other shard reports it.
-                    Status::Ignored | Status::OtherShard => ("ignored", json!(null)),
-                };
                 let mut o = json!({
                     "id": g.id,
                     "kind": g.kind,
@@ -410,8 +411,6 @@ impl SuiteWriter {
                     "file": module.files.get(g.loc.file as usize).cloned().unwrap_or_default(),
                     "line": g.loc.line,
                     "column": g.loc.col,
-                    "status": status,
-                    if status == "unreachable" { "proof" } else { "test" }: by,
                 });
                 if let Some(du) = &g.def_use {
                     o["variable"] = json!(du.variable);
@@ -426,10 +425,53 @@ impl SuiteWriter {
                 o
             })
             .collect();
+        self.write_goals(ledger)
+    }
+
+    fn write_goals(&mut self, ledger: &Ledger) -> Result<()> {
+        if self.goal_rows.is_empty() {
+            return Ok(());
+        }
+        let gj: Vec<serde_json::Value> = self
+            .goal_rows
+            .iter()
+            .enumerate()
+            .map(|(id, row)| {
+                let (status, by) = match ledger.status.get(id).unwrap_or(&Status::Unknown) {
+                    Status::Unknown => ("unknown", json!(null)),
+                    Status::Covered(t) => ("covered", json!(format!("{t:06}"))),
+                    Status::Unreachable(how) => ("unreachable", json!(how)),
+                    // Another shard's goal this run did not decide: the other shard reports it.
+                    Status::Ignored | Status::OtherShard => ("ignored", json!(null)),
+                };
+                let mut o = row.clone();
+                o["status"] = json!(status);
+                o[if status == "unreachable" { "proof" } else { "test" }] = by;
+                o
+            })
+            .collect();
         write_atomic(
             &self.dir.join("goals.json"),
             (serde_json::to_string_pretty(&gj)? + "\n").as_bytes(),
         )?;
+        self.last_goals_write = Some(Instant::now());
+        Ok(())
+    }
+
+    /// goals.json, summary.json and test-suite.zip.
+    pub fn finish(
+        &mut self,
+        module: &Module,
+        goals: &Goals,
+        ledger: &Ledger,
+        extra: serde_json::Value,
+    ) -> Result<serde_json::Value> {
+        self.progress(ledger, self.iterations)?;
+        if self.goal_rows.len() != goals.len() {
+            self.set_goals(module, goals, ledger)?;
+        } else {
+            self.write_goals(ledger)?;
+        }
         let total = ledger.total();
         let reachable = total - ledger.unreachable;
         let mut summary = json!({

@@ -1038,3 +1038,18 @@ void __cairn_start(int argc, char **argv) {
   if (__cairn_env[1] > 0 || __cairn_env[3] > 0) argv = sym_env(&argc, argv);
   exit(main(argc, argv));
 }
+
+/* quick_exit: the at_quick_exit handlers in reverse order, then _exit (no atexit handlers, no
+ * stdio flush), as glibc does. */
+static void (*cairn_quick_exit_fns[32])(void);
+static int cairn_quick_exit_n;
+W int at_quick_exit(void (*f)(void)) {
+  if (cairn_quick_exit_n >= 32) return -1;
+  cairn_quick_exit_fns[cairn_quick_exit_n++] = f;
+  return 0;
+}
+W void quick_exit(int status) {
+  extern void _exit(int);
+  while (cairn_quick_exit_n > 0) cairn_quick_exit_fns[--cairn_quick_exit_n]();
+  _exit(status);
+}
