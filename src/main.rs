@@ -975,7 +975,10 @@ fn real_main(cli: Cli) -> Result<i32> {
             let (jobs_given, jobs) = (jobs, jobs.unwrap_or_else(default_jobs));
             // One entry function's generation into `out` (its goals' `shard`, if any).
             let gen_entry = |front: &Front, out: &Path, time: Duration, shard: Option<Shard>| {
+                // `--time` includes loading: the search gets what compiling and lowering left.
+                let loading = std::time::Instant::now();
                 let p = load_program(&files, front, criterion)?;
+                let time = time.saturating_sub(loading.elapsed());
                 let mut s = session(
                     &p,
                     &files,

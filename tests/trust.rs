@@ -23,7 +23,11 @@ fn generate(src: &Path, out: &Path, extra: &[&str]) -> serde_json::Value {
     ];
     args.extend(extra);
     let o = cairn(&args);
-    assert!(o.status.success() || o.status.code() == Some(1), "{}", text(&o));
+    assert!(
+        o.status.success() || o.status.code() == Some(1),
+        "{}",
+        text(&o)
+    );
     json(&out.join("summary.json"))
 }
 
@@ -74,9 +78,7 @@ fn no_wrong_proofs_on_library_results_constructors_addresses_and_jumps() {
             generate(&src, &out, extra);
             for (outcome, line, status) in goal_statuses(&out) {
                 if status == "unreachable" {
-                    let truly = unreachable
-                        .iter()
-                        .any(|(l, o)| *l == line && *o == outcome);
+                    let truly = unreachable.iter().any(|(l, o)| *l == line && *o == outcome);
                     assert!(
                         truly,
                         "{name} ({mode}): {outcome} at line {line} proven unreachable, but it is reachable natively"
@@ -127,7 +129,11 @@ fn replay_flags_claims_a_test_does_not_cover() {
             .map(|g| g.as_u64().unwrap())
             .collect();
         // Every goal of the one-line ifs: no single test covers both outcomes of one.
-        let added: Vec<u64> = all.iter().copied().filter(|g| !covers.contains(g)).collect();
+        let added: Vec<u64> = all
+            .iter()
+            .copied()
+            .filter(|g| !covers.contains(g))
+            .collect();
         if added.is_empty() {
             continue;
         }
@@ -228,8 +234,18 @@ fn output_directories_keep_the_users_files() {
     ]);
     assert!(!o.status.success(), "{}", text(&o));
     assert!(text(&o).contains("not empty"), "{}", text(&o));
-    for f in ["summary.json", "coverage.csv", "report/index.html", "tests/123456789.json", ".notes.tmp"] {
-        assert_eq!(std::fs::read_to_string(user.join(f)).unwrap(), "mine", "{f}");
+    for f in [
+        "summary.json",
+        "coverage.csv",
+        "report/index.html",
+        "tests/123456789.json",
+        ".notes.tmp",
+    ] {
+        assert_eq!(
+            std::fs::read_to_string(user.join(f)).unwrap(),
+            "mine",
+            "{f}"
+        );
     }
     // Cairn's own directory, with the user's notes added: a second run keeps them and leaves
     // none of the first run's tests behind.
@@ -248,15 +264,31 @@ fn output_directories_keep_the_users_files() {
         "1",
         "--tests-only",
     ]);
-    assert!(o.status.success() || o.status.code() == Some(1), "{}", text(&o));
-    assert_eq!(std::fs::read_to_string(out.join("my-notes.txt")).unwrap(), "mine");
+    assert!(
+        o.status.success() || o.status.code() == Some(1),
+        "{}",
+        text(&o)
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("my-notes.txt")).unwrap(),
+        "mine"
+    );
     assert_eq!(
         std::fs::read_to_string(out.join("tests/999999.json.notes")).unwrap(),
         "mine"
     );
     let second = std::fs::read_dir(out.join("tests"))
         .unwrap()
-        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "json"))
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "json")
+        })
         .count();
-    assert!(second < first, "the first run's tests were left: {first} then {second}");
+    assert!(
+        second < first,
+        "the first run's tests were left: {first} then {second}"
+    );
 }

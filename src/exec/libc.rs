@@ -276,15 +276,24 @@ fn wuint(m: &mut Machine, addr: u64, n: u32, val: u64) -> Result<(), super::memo
     Ok(())
 }
 
-fn mcopy(m: &mut Machine, dst: u64, src: u64, n: u64) -> Result<(), super::memory::MemFault> {
+/// Bytes of library work after which the clock is looked at (a few milliseconds' worth).
+const BULK_BYTES: u64 = 1 << 20;
+
+fn mcopy(m: &mut Machine, dst: u64, src: u64, n: u64) -> Result<(), Stop> {
     m.mem.copy(dst, src, n)?;
     m.notify(|o, v| o.mem_copied(v, dst, src, n));
+    if n >= BULK_BYTES {
+        m.check_clock()?;
+    }
     Ok(())
 }
 
-fn mfill(m: &mut Machine, addr: u64, b: u8, n: u64) -> Result<(), super::memory::MemFault> {
+fn mfill(m: &mut Machine, addr: u64, b: u8, n: u64) -> Result<(), Stop> {
     m.mem.fill(addr, b, n)?;
     m.notify(|o, v| o.mem_written(v, addr, n));
+    if n >= BULK_BYTES {
+        m.check_clock()?;
+    }
     Ok(())
 }
 

@@ -504,6 +504,14 @@ impl<'m> Machine<'m> {
         if self.steps > self.cfg.max_steps {
             return Err(Stop::StepLimit);
         }
+        self.check_clock()?;
+        self.check_at = self.cfg.max_steps.min(self.steps + LIMIT_CHECK_STEPS);
+        Ok(())
+    }
+
+    /// The deadline and the interrupt flag: also after library work that takes long in few
+    /// steps (a `memset` of hundreds of megabytes).
+    pub(crate) fn check_clock(&mut self) -> Result<(), Stop> {
         if let Some(flag) = &self.cfg.interrupt {
             if flag.load(Ordering::Relaxed) {
                 return Err(Stop::Cut(Limit::Interrupt));
@@ -512,7 +520,6 @@ impl<'m> Machine<'m> {
         if self.cfg.deadline.is_some_and(|d| Instant::now() >= d) {
             return Err(Stop::Cut(Limit::Deadline));
         }
-        self.check_at = self.cfg.max_steps.min(self.steps + LIMIT_CHECK_STEPS);
         Ok(())
     }
 

@@ -10,8 +10,8 @@ pub mod memory;
 pub mod native;
 pub mod observer;
 pub mod opaque;
-pub mod sandbox;
 pub mod ops;
+pub mod sandbox;
 pub mod shadow;
 
 pub use input::{InputKind, InputSource, InputValue};

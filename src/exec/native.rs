@@ -2,7 +2,9 @@
 //! sandbox, the native stack, output and time limits, the whole process group killed at the
 //! limit), and the probe build, whose runs report the goals they took (`ir::probes`).
 
-use crate::ir::frontend::{CLANG, CompileOptions, DIALECT_FLAGS, compile_native_bitcode, target_flags};
+use crate::ir::frontend::{
+    CLANG, CompileOptions, DIALECT_FLAGS, compile_native_bitcode, target_flags,
+};
 use crate::ir::probes::{ProbeSite, instrument, probe_runtime_c};
 use anyhow::{Context, Result, bail};
 use std::collections::BTreeSet;
@@ -27,7 +29,12 @@ pub struct NativeEnd {
 }
 
 /// Runs `cmd` sandboxed to `scratch` (its working directory) for at most `limit`.
-pub fn run(cmd: &mut Command, scratch: &Path, limit: Duration, capture_stderr: bool) -> Result<NativeEnd> {
+pub fn run(
+    cmd: &mut Command,
+    scratch: &Path,
+    limit: Duration,
+    capture_stderr: bool,
+) -> Result<NativeEnd> {
     super::sandbox::confine(cmd, scratch);
     unsafe {
         cmd.pre_exec(|| {
@@ -151,7 +158,12 @@ impl ProbeBuild {
     }
 
     /// Runs the test `test` (a test JSON) natively; returns how it ended and the goals it took.
-    pub fn run_test(&self, test: &Path, scratch: &Path, limit: Duration) -> Result<(NativeEnd, BTreeSet<u32>)> {
+    pub fn run_test(
+        &self,
+        test: &Path,
+        scratch: &Path,
+        limit: Duration,
+    ) -> Result<(NativeEnd, BTreeSet<u32>)> {
         // The hits file must be inside the sandbox's writable directory.
         let hits = scratch.join(self.hits.file_name().unwrap());
         std::fs::write(&hits, vec![0u8; self.goals.max(1)])?;

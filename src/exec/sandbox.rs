@@ -21,7 +21,14 @@ const WRITABLE_DEVICES: &[&str] = &["/dev/null", "/dev/zero", "/dev/full", "/dev
 /// The Landlock ABI the kernel offers (0: none).
 pub fn kernel_abi() -> i64 {
     // LANDLOCK_CREATE_RULESET_VERSION
-    unsafe { libc::syscall(libc::SYS_landlock_create_ruleset, std::ptr::null::<u8>(), 0, 1u32) }
+    unsafe {
+        libc::syscall(
+            libc::SYS_landlock_create_ruleset,
+            std::ptr::null::<u8>(),
+            0,
+            1u32,
+        )
+    }
 }
 
 fn ruleset(scratch: &Path) -> Result<RulesetCreated, landlock::RulesetError> {

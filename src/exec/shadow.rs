@@ -844,7 +844,11 @@ impl Shadow<'_> {
             pool.constant(w, addr.wrapping_sub(base))
         } else {
             let b = pool.constant(w, base);
-            let sp = if pool.width(sp) == w { sp } else { pool.zext(w, sp) };
+            let sp = if pool.width(sp) == w {
+                sp
+            } else {
+                pool.zext(w, sp)
+            };
             pool.bin(BinOp::Sub, w, sp, b)
         };
         pool.bin(BinOp::Add, w, obj, off)

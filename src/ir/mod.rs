@@ -12,8 +12,8 @@ pub mod frontend;
 pub mod lower;
 pub mod normalize;
 pub mod operands;
-pub mod probes;
 mod print;
+pub mod probes;
 pub mod short_circuit;
 pub mod wide_ints;
 

@@ -251,8 +251,9 @@ unsafe fn global_line(g: LLVMValueRef) -> (String, u32) {
             if !file.is_null() {
                 let mut k = 0;
                 let p = LLVMDIFileGetFilename(file, &mut k);
-                at.0 = String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, k as usize))
-                    .into_owned();
+                at.0 =
+                    String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, k as usize))
+                        .into_owned();
             }
             at.1 = LLVMDIVariableGetLine(var);
         }

@@ -26,7 +26,10 @@ pub enum ProbeKind {
     /// A conditional branch: one goal per outcome.
     Branch { then_goal: u32, else_goal: u32 },
     /// A switch: the goal of each case value, and of the default.
-    Switch { cases: Vec<(u64, u32)>, default: u32 },
+    Switch {
+        cases: Vec<(u64, u32)>,
+        default: u32,
+    },
     /// The `nth` call of an error function in the block.
     ErrorCall { nth: u32, goal: u32 },
 }

@@ -98,7 +98,11 @@ impl ReplayReport {
             .collect();
         s += &format!(
             "claimed goals confirmed natively per goal: {probed} ({}); by line only: {}; not checkable: {}\n",
-            if kinds.is_empty() { "none".to_string() } else { kinds.join(", ") },
+            if kinds.is_empty() {
+                "none".to_string()
+            } else {
+                kinds.join(", ")
+            },
             self.claims_checked,
             self.claims_unchecked
         );

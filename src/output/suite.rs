@@ -108,7 +108,10 @@ pub fn record_written(path: &Path) -> Result<()> {
         return Ok(());
     };
     let mut g = RECORDED.lock().unwrap_or_else(|e| e.into_inner());
-    if !g.get_or_insert_with(Default::default).insert(path.to_path_buf()) {
+    if !g
+        .get_or_insert_with(Default::default)
+        .insert(path.to_path_buf())
+    {
         return Ok(());
     }
     let rel = path.strip_prefix(root).unwrap_or(path);
@@ -147,11 +150,22 @@ pub fn prepare_output_dir(dir: &Path) -> Result<()> {
         bail!("--out {}: exists and is not a directory", dir.display());
     }
     if !manifest.is_file() {
-        let mut entries: Vec<String> = fs::read_dir(dir)
+        // The files there, one directory deep (`tests/test_parser.c`).
+        let mut entries: Vec<String> = vec![];
+        for e in fs::read_dir(dir)
             .with_context(|| format!("cannot read {}", dir.display()))?
             .filter_map(|e| e.ok())
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .collect();
+        {
+            let name = e.file_name().to_string_lossy().into_owned();
+            match fs::read_dir(e.path()) {
+                Ok(sub) if e.path().is_dir() => entries.extend(
+                    sub.filter_map(|s| s.ok())
+                        .map(|s| format!("{name}/{}", s.file_name().to_string_lossy())),
+                ),
+                Ok(_) => entries.push(format!("{name}/")),
+                _ => entries.push(name),
+            }
+        }
         if !entries.is_empty() {
             entries.sort();
             let more = if entries.len() > 5 {
@@ -232,7 +246,7 @@ pub struct SuiteWriter {
     spec_error: bool,
     entry: String,
     /// Each goal's row of goals.json without its status (see `set_goals`).
-    goal_rows: Vec<serde_json::Value>,
+    goal_rows: Option<Vec<serde_json::Value>>,
     last_goals_write: Option<Instant>,
 }
 
@@ -279,7 +293,7 @@ impl SuiteWriter {
             program: program.to_path_buf(),
             spec_error,
             entry: "main".into(),
-            goal_rows: vec![],
+            goal_rows: None,
             last_goals_write: None,
         };
         w.write_metadata(module)?;
@@ -385,7 +399,7 @@ impl SuiteWriter {
             self.csv.write_all(line.as_bytes())?;
             // Every change for small programs; at most once a second for large ones (each
             // write is proportional to the goals).
-            if self.goal_rows.len() <= 2000
+            if self.goal_rows.as_ref().is_some_and(|r| r.len() <= 2000)
                 || self
                     .last_goals_write
                     .is_none_or(|t| t.elapsed() >= std::time::Duration::from_secs(1))
@@ -399,41 +413,42 @@ impl SuiteWriter {
     /// The goals of the run: goals.json is written at once (every goal unknown) and kept
     /// current as the run goes, so a killed run can be reported, merged and replayed.
     pub fn set_goals(&mut self, module: &Module, goals: &Goals, ledger: &Ledger) -> Result<()> {
-        self.goal_rows = goals
-            .goals
-            .iter()
-            .map(|g| {
-                let mut o = json!({
-                    "id": g.id,
-                    "kind": g.kind,
-                    "function": g.function,
-                    "outcome": g.outcome,
-                    "file": module.files.get(g.loc.file as usize).cloned().unwrap_or_default(),
-                    "line": g.loc.line,
-                    "column": g.loc.col,
-                });
-                if let Some(du) = &g.def_use {
-                    o["variable"] = json!(du.variable);
-                    o["def_line"] = json!(du.def_line);
-                    o["def_column"] = json!(du.def_column);
-                    o["use_line"] = json!(du.use_line);
-                    o["use_kind"] = json!(du.use_kind);
-                    if du.use_kind == "c-use" {
-                        o.as_object_mut().unwrap().remove("outcome");
+        self.goal_rows = Some(
+            goals
+                .goals
+                .iter()
+                .map(|g| {
+                    let mut o = json!({
+                        "id": g.id,
+                        "kind": g.kind,
+                        "function": g.function,
+                        "outcome": g.outcome,
+                        "file": module.files.get(g.loc.file as usize).cloned().unwrap_or_default(),
+                        "line": g.loc.line,
+                        "column": g.loc.col,
+                    });
+                    if let Some(du) = &g.def_use {
+                        o["variable"] = json!(du.variable);
+                        o["def_line"] = json!(du.def_line);
+                        o["def_column"] = json!(du.def_column);
+                        o["use_line"] = json!(du.use_line);
+                        o["use_kind"] = json!(du.use_kind);
+                        if du.use_kind == "c-use" {
+                            o.as_object_mut().unwrap().remove("outcome");
+                        }
                     }
-                }
-                o
-            })
-            .collect();
+                    o
+                })
+                .collect(),
+        );
         self.write_goals(ledger)
     }
 
     fn write_goals(&mut self, ledger: &Ledger) -> Result<()> {
-        if self.goal_rows.is_empty() {
+        let Some(rows) = &self.goal_rows else {
             return Ok(());
-        }
-        let gj: Vec<serde_json::Value> = self
-            .goal_rows
+        };
+        let gj: Vec<serde_json::Value> = rows
             .iter()
             .enumerate()
             .map(|(id, row)| {
@@ -446,7 +461,11 @@ impl SuiteWriter {
                 };
                 let mut o = row.clone();
                 o["status"] = json!(status);
-                o[if status == "unreachable" { "proof" } else { "test" }] = by;
+                o[if status == "unreachable" {
+                    "proof"
+                } else {
+                    "test"
+                }] = by;
                 o
             })
             .collect();
@@ -467,7 +486,11 @@ impl SuiteWriter {
         extra: serde_json::Value,
     ) -> Result<serde_json::Value> {
         self.progress(ledger, self.iterations)?;
-        if self.goal_rows.len() != goals.len() {
+        if self
+            .goal_rows
+            .as_ref()
+            .is_none_or(|r| r.len() != goals.len())
+        {
             self.set_goals(module, goals, ledger)?;
         } else {
             self.write_goals(ledger)?;
