@@ -775,14 +775,20 @@ fn replay_confirms_every_team_program() {
     let dir = tmp("rel-sweep");
     let mut rows = vec![];
     let mut failures = vec![];
+    let mut totals: std::collections::BTreeMap<&str, u64> = Default::default();
     let mut all = vec![];
     for sub in [
         "cli",
         "concolic",
+        "crabs",
+        "escape",
+        "exhaustive",
         "fidelity",
         "mc",
         "reliability",
         "search",
+        "soundness",
+        "trust",
         "unit",
     ] {
         all.extend(programs(sub));
@@ -836,10 +842,21 @@ fn replay_confirms_every_team_program() {
         };
         let n = |k: &str| rep[k].as_u64().unwrap_or(0);
         let len = |k: &str| rep[k].as_array().map_or(0, |a| a.len());
+        let probed = |k: &str| rep["claims_probed"][k].as_u64().unwrap_or(0);
+        for (k, v) in [
+            ("branch outcomes", probed("branch outcomes")),
+            ("error calls", probed("error calls")),
+            ("by line", n("claims_checked")),
+            ("not checkable", n("claims_unchecked")),
+            ("unconfirmed", len("unconfirmed") as u64),
+        ] {
+            *totals.entry(k).or_insert(0) += v;
+        }
         rows.push(format!(
-            "{name:40} gen exit {:?} tests {:3} claims {:4} outcomes {:3} (unchecked {}, unconfirmed {}) mismatches {}",
+            "{name:40} gen exit {:?} tests {:3} claims per goal {:4} by line {:3} outcomes {:3} (unchecked {}, unconfirmed {}) mismatches {}",
             g.status.code().unwrap_or(-1),
             n("tests"),
+            probed("branch outcomes") + probed("error calls"),
             n("claims_checked"),
             n("outcomes_confirmed"),
             n("outcomes_unchecked"),
@@ -853,5 +870,6 @@ fn replay_confirms_every_team_program() {
     for r in &rows {
         println!("{r}");
     }
+    println!("claims confirmed natively, totals: {totals:?}");
     assert!(failures.is_empty(), "{failures:#?}");
 }

@@ -145,20 +145,41 @@ pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Tec
 
 /// Runs `t` on the session until the budget ends or every goal is decided, after the cheap
 /// static check; returns the statistics for summary.json.
+/// How long past its deadline a run may be inside Z3 before the watchdog interrupts it.
+const OVERDUE_GRACE: std::time::Duration = std::time::Duration::from_millis(500);
+
 pub fn run(
     s: &mut Session,
     t: &mut dyn Technique,
 ) -> anyhow::Result<serde_json::Map<String, serde_json::Value>> {
     let dead = static_check(s)?;
     let deadline = s.deadline();
-    // A technique may return with time left and goals it might still decide (the model
-    // checker's turn is two thirds of what is left): it goes on until done or out of time.
-    loop {
-        t.run(s, deadline)?;
-        if t.finished() || s.should_stop() || Instant::now() >= deadline {
-            break;
-        }
-    }
+    let done = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|scope| -> anyhow::Result<()> {
+        // Z3 bounds a query's search by its timeout but not the simplification of what is
+        // asserted: past the deadline, whatever Z3 does is interrupted (again while it lasts).
+        scope.spawn(|| {
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+                if Instant::now() >= deadline + OVERDUE_GRACE {
+                    crate::smt::solver::interrupt_queries_in_flight();
+                }
+            }
+        });
+        // A technique may return with time left and goals it might still decide (the model
+        // checker's turn is two thirds of what is left): it goes on until done or out of time.
+        let r = (|| {
+            loop {
+                t.run(s, deadline)?;
+                if t.finished() || s.should_stop() || Instant::now() >= deadline {
+                    break;
+                }
+            }
+            Ok(())
+        })();
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        r
+    })?;
     let mut stats = t.stats();
     stats.insert("static_unreachable".into(), dead.into());
     stats.insert("iterations".into(), s.iterations.into());

@@ -27,6 +27,17 @@ pub fn interrupt_solvers() {
     }
 }
 
+/// Interrupts whatever every live Z3 context is doing, without stopping later queries: for a
+/// run past its deadline inside Z3 work no timeout bounds (asserting a huge formula).
+pub fn interrupt_queries_in_flight() {
+    let contexts = Z3_CONTEXTS.lock().unwrap_or_else(|e| e.into_inner());
+    for &(_, ctx) in contexts.iter() {
+        if let Some(ctx) = std::ptr::NonNull::new(ctx as *mut z3_sys::_Z3_context) {
+            unsafe { z3_sys::Z3_interrupt(ctx) };
+        }
+    }
+}
+
 pub fn solvers_interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)
 }
