@@ -243,7 +243,11 @@ fn user_files_are_never_deleted() {
     // goals.json is the new run's from the start: the old statuses are gone.
     let goals = json(&out.join("goals.json"));
     assert!(
-        goals.as_array().unwrap().iter().all(|g| g["status"] != "covered" || !g["test"].is_null()),
+        goals
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|g| g["status"] != "covered" || !g["test"].is_null()),
         "{goals}"
     );
     assert!(!out.join("test-suite.zip").exists());

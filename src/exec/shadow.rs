@@ -222,6 +222,22 @@ impl<'p> Shadow<'p> {
     }
 }
 
+/// Registers `a` and `b` of function `f` are pointers into two different live objects.
+fn unrelated_pointers(v: &View, f: FuncId, rb: usize, a: Reg, b: Reg) -> bool {
+    let tys = &v.module.functions[f as usize].reg_tys;
+    let is_ptr = |r: Reg| tys.get(r as usize) == Some(&Ty::Ptr);
+    if !is_ptr(a) || !is_ptr(b) {
+        return false;
+    }
+    match (
+        v.mem.object_bounds(v.reg(rb, a)),
+        v.mem.object_bounds(v.reg(rb, b)),
+    ) {
+        (Some((x, _)), Some((y, _))) => x != y,
+        _ => false,
+    }
+}
+
 fn size_of(ty: Ty, ptr_bytes: u32) -> u32 {
     match ty {
         Ty::Ptr => ptr_bytes,
@@ -993,6 +1009,13 @@ impl Shadow<'_> {
             Inst::ICmp { pred, w, dst, a, b } => {
                 let (sa, sb) = (self.reg(rb, *a), self.reg(rb, *b));
                 if sa == NONE && sb == NONE {
+                    // Which of two objects lies lower is the layout's choice, not the
+                    // program's: such a comparison decides nothing a proof may rest on.
+                    if !matches!(pred, IPred::Eq | IPred::Ne)
+                        && unrelated_pointers(v, at.func, rb, *a, *b)
+                    {
+                        self.exactness.addresses += 1;
+                    }
                     return self.set_reg(rb, *dst, NONE);
                 }
                 let (x, y) = (self.reg_expr(v, rb, *a, *w), self.reg_expr(v, rb, *b, *w));
