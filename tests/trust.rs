@@ -206,6 +206,15 @@ fn replay_cannot_touch_files_or_processes_outside_its_scratch_directory() {
     let _ = bystander.wait();
 }
 
+/// A user's files, named like the files Cairn writes.
+const USER_FILES: [&str; 5] = [
+    "summary.json",
+    "coverage.csv",
+    "report/index.html",
+    "tests/123456789.json",
+    ".notes.tmp",
+];
+
 /// `--out` on a directory holding the user's files: refused when Cairn did not make it; when
 /// it did, a later run removes only what Cairn wrote.
 #[test]
@@ -214,13 +223,7 @@ fn output_directories_keep_the_users_files() {
     let src = root().join("tests/programs/trust/one_line_if.c");
     // A directory of the user's, with files named like Cairn's.
     let user = dir.path().join("mine");
-    for f in [
-        "summary.json",
-        "coverage.csv",
-        "report/index.html",
-        "tests/123456789.json",
-        ".notes.tmp",
-    ] {
+    for f in USER_FILES {
         let p = user.join(f);
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(&p, "mine").unwrap();
@@ -235,13 +238,7 @@ fn output_directories_keep_the_users_files() {
     ]);
     assert!(!o.status.success(), "{}", text(&o));
     assert!(text(&o).contains("not empty"), "{}", text(&o));
-    for f in [
-        "summary.json",
-        "coverage.csv",
-        "report/index.html",
-        "tests/123456789.json",
-        ".notes.tmp",
-    ] {
+    for f in USER_FILES {
         assert_eq!(
             std::fs::read_to_string(user.join(f)).unwrap(),
             "mine",

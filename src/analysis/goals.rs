@@ -2,7 +2,7 @@
 
 use crate::analysis::defuse::{DefSite, DefUse};
 use crate::exec::RunResult;
-use crate::ir::{Callee, Inst, Loc, Module};
+use crate::ir::{Loc, Module};
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -82,16 +82,8 @@ impl Goals {
         for f in &m.functions {
             for b in &f.blocks {
                 for i in &b.insts {
-                    let (site, name) = match i {
-                        Inst::Call {
-                            callee: Callee::Func(t),
-                            site,
-                            ..
-                        } => (*site, m.functions[*t as usize].name.as_str()),
-                        Inst::CallExtern { ext, site, .. } => {
-                            (*site, m.externs[*ext as usize].name.as_str())
-                        }
-                        _ => continue,
+                    let Some((site, name)) = m.direct_call(i) else {
+                        continue;
                     };
                     if is_error_function(name) {
                         let loc = m.call_sites[site as usize];

@@ -154,16 +154,17 @@ pub fn run(
 ) -> anyhow::Result<serde_json::Map<String, serde_json::Value>> {
     let dead = static_check(s)?;
     let deadline = s.deadline();
-    let done = std::sync::atomic::AtomicBool::new(false);
+    let (finished, watch) = std::sync::mpsc::channel::<()>();
     std::thread::scope(|scope| -> anyhow::Result<()> {
         // Z3 bounds a query's search by its timeout but not the simplification of what is
         // asserted: past the deadline, whatever Z3 does is interrupted (again while it lasts).
-        scope.spawn(|| {
-            while !done.load(std::sync::atomic::Ordering::Relaxed) {
-                std::thread::sleep(std::time::Duration::from_millis(100));
-                if Instant::now() >= deadline + OVERDUE_GRACE {
-                    crate::smt::solver::interrupt_queries_in_flight();
-                }
+        scope.spawn(move || {
+            use std::sync::mpsc::RecvTimeoutError::Timeout;
+            let overdue = deadline + OVERDUE_GRACE;
+            let mut wait = overdue.saturating_duration_since(Instant::now());
+            while let Err(Timeout) = watch.recv_timeout(wait) {
+                crate::smt::solver::interrupt_queries_in_flight();
+                wait = std::time::Duration::from_millis(100);
             }
         });
         // A technique may return with time left and goals it might still decide (the model
@@ -177,7 +178,8 @@ pub fn run(
             }
             Ok(())
         })();
-        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        // Ends the watchdog at once.
+        drop(finished);
         r
     })?;
     let mut stats = t.stats();

@@ -85,31 +85,60 @@ pub unsafe fn read(ctx: LLVMContextRef, m: LLVMModuleRef) -> SourceNames {
             }
             f = LLVMGetNextFunction(f);
         }
-        let dbg = LLVMGetMDKindIDInContext(ctx, c"dbg".as_ptr(), 3);
         let mut g = LLVMGetFirstGlobal(m);
         while !g.is_null() {
-            let mut n = 0usize;
-            let entries = LLVMGlobalCopyAllMetadata(g, &mut n);
-            for k in 0..n as u32 {
-                if LLVMValueMetadataEntriesGetKind(entries, k) != dbg {
-                    continue;
-                }
-                let gve = LLVMValueMetadataEntriesGetMetadata(entries, k);
-                let var = LLVMDIGlobalVariableExpressionGetVariable(gve);
-                if var.is_null() {
-                    continue;
-                }
+            for var in global_variables(g) {
                 if let Some(name) = variable_name(LLVMMetadataAsValue(ctx, var)) {
                     names.globals.insert(value_name(g), name);
                 }
-            }
-            if !entries.is_null() {
-                LLVMDisposeValueMetadataEntries(entries);
             }
             g = LLVMGetNextGlobal(g);
         }
     }
     names
+}
+
+/// The debug variables (`DIGlobalVariable`) attached to global `g`.
+///
+/// # Safety
+/// `g` must be a live global of a module.
+pub unsafe fn global_variables(g: LLVMValueRef) -> Vec<LLVMMetadataRef> {
+    unsafe {
+        let ctx = LLVMGetModuleContext(LLVMGetGlobalParent(g));
+        let dbg = LLVMGetMDKindIDInContext(ctx, c"dbg".as_ptr(), 3);
+        let mut n = 0usize;
+        let entries = LLVMGlobalCopyAllMetadata(g, &mut n);
+        let mut vars = vec![];
+        for k in 0..n as u32 {
+            if LLVMValueMetadataEntriesGetKind(entries, k) != dbg {
+                continue;
+            }
+            let gve = LLVMValueMetadataEntriesGetMetadata(entries, k);
+            let var = LLVMDIGlobalVariableExpressionGetVariable(gve);
+            if !var.is_null() {
+                vars.push(var);
+            }
+        }
+        if !entries.is_null() {
+            LLVMDisposeValueMetadataEntries(entries);
+        }
+        vars
+    }
+}
+
+/// The name of debug file `file` (empty if none).
+///
+/// # Safety
+/// `file` must be null or a live `DIFile`.
+pub unsafe fn file_name(file: LLVMMetadataRef) -> String {
+    if file.is_null() {
+        return String::new();
+    }
+    unsafe {
+        let mut n = 0;
+        let p = llvm_sys::debuginfo::LLVMDIFileGetFilename(file, &mut n);
+        String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, n as usize)).into_owned()
+    }
 }
 
 /// `llvm.dbg.declare(slot, variable, ...)`: the slot's value name and the variable's name.

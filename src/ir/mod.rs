@@ -596,6 +596,21 @@ pub mod layout {
 }
 
 impl Module {
+    /// The call site and callee name of a direct call (of a program or an external function).
+    pub fn direct_call(&self, i: &Inst) -> Option<(u32, &str)> {
+        match i {
+            Inst::Call {
+                callee: Callee::Func(t),
+                site,
+                ..
+            } => Some((*site, self.functions[*t as usize].name.as_str())),
+            Inst::CallExtern { ext, site, .. } => {
+                Some((*site, self.externs[*ext as usize].name.as_str()))
+            }
+            _ => None,
+        }
+    }
+
     pub fn function(&self, name: &str) -> Option<&Function> {
         self.func_by_name
             .get(name)

@@ -38,16 +38,7 @@ pub fn normalize_bitcode(
 ) -> Result<super::debug_names::SourceNames, String> {
     unsafe {
         let ctx = LLVMContextCreate();
-        let path = CString::new(input.display().to_string()).map_err(|e| e.to_string())?;
-        let mut buf: LLVMMemoryBufferRef = std::ptr::null_mut();
-        let mut msg: *mut libc::c_char = std::ptr::null_mut();
-        if LLVMCreateMemoryBufferWithContentsOfFile(path.as_ptr(), &mut buf, &mut msg) != 0 {
-            return Err(format!("cannot read {}", input.display()));
-        }
-        let mut m: LLVMModuleRef = std::ptr::null_mut();
-        if LLVMParseBitcodeInContext2(ctx, buf, &mut m) != 0 {
-            return Err(format!("cannot parse bitcode {}", input.display()));
-        }
+        let m = read_module(ctx, input)?;
         let td = LLVMGetModuleDataLayout(m);
         let i8t = LLVMInt8TypeInContext(ctx);
         let i64t = LLVMInt64TypeInContext(ctx);
@@ -82,14 +73,54 @@ pub fn normalize_bitcode(
             super::short_circuit::branch_as_gcc(ctx, m);
         }
         super::wide_ints::legalize(ctx, m);
-        let out = CString::new(output.display().to_string()).map_err(|e| e.to_string())?;
-        let rc = LLVMWriteBitcodeToFile(m, out.as_ptr());
+        write_module(ctx, m, output)?;
+        Ok(names)
+    }
+}
+
+/// Reads bitcode file `input` into a module of `ctx` (which is disposed of on failure).
+pub(super) unsafe fn read_module(
+    ctx: LLVMContextRef,
+    input: &Path,
+) -> Result<LLVMModuleRef, String> {
+    unsafe {
+        let fail = |what: &str| {
+            LLVMContextDispose(ctx);
+            Err(format!("cannot {what} {}", input.display()))
+        };
+        let Ok(path) = CString::new(input.display().to_string()) else {
+            return fail("name");
+        };
+        let mut buf: LLVMMemoryBufferRef = std::ptr::null_mut();
+        let mut msg: *mut libc::c_char = std::ptr::null_mut();
+        if LLVMCreateMemoryBufferWithContentsOfFile(path.as_ptr(), &mut buf, &mut msg) != 0 {
+            return fail("read");
+        }
+        let mut m: LLVMModuleRef = std::ptr::null_mut();
+        if LLVMParseBitcodeInContext2(ctx, buf, &mut m) != 0 {
+            return fail("parse bitcode");
+        }
+        Ok(m)
+    }
+}
+
+/// Writes `m` to `output` as bitcode and disposes of the module and its context.
+pub(super) unsafe fn write_module(
+    ctx: LLVMContextRef,
+    m: LLVMModuleRef,
+    output: &Path,
+) -> Result<(), String> {
+    unsafe {
+        let out = CString::new(output.display().to_string()).map_err(|e| e.to_string());
+        let rc = out
+            .as_ref()
+            .map_or(1, |o| LLVMWriteBitcodeToFile(m, o.as_ptr()));
         LLVMDisposeModule(m);
         LLVMContextDispose(ctx);
         if rc != 0 {
             return Err(format!("cannot write {}", output.display()));
         }
-        Ok(names)
+        Ok(())
     }
 }
 
@@ -211,21 +242,14 @@ fn init_fini_priority(sec: &str, rev: bool) -> Option<u64> {
 
 /// File and line of a function's definition (debug information), for ordering.
 unsafe fn function_line(f: LLVMValueRef) -> (String, u32) {
+    use llvm_sys::debuginfo::*;
     unsafe {
-        let sp = llvm_sys::debuginfo::LLVMGetSubprogram(f);
+        let sp = LLVMGetSubprogram(f);
         if sp.is_null() {
             return (String::new(), 0);
         }
-        let file = llvm_sys::debuginfo::LLVMDIScopeGetFile(sp);
-        let name = if file.is_null() {
-            String::new()
-        } else {
-            let mut n = 0;
-            let p = llvm_sys::debuginfo::LLVMDIFileGetFilename(file, &mut n);
-            String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, n as usize))
-                .into_owned()
-        };
-        (name, llvm_sys::debuginfo::LLVMDISubprogramGetLine(sp))
+        let file = super::debug_names::file_name(LLVMDIScopeGetFile(sp));
+        (file, LLVMDISubprogramGetLine(sp))
     }
 }
 
@@ -233,34 +257,13 @@ unsafe fn function_line(f: LLVMValueRef) -> (String, u32) {
 unsafe fn global_line(g: LLVMValueRef) -> (String, u32) {
     use llvm_sys::debuginfo::*;
     unsafe {
-        let mut n = 0;
-        let entries = LLVMGlobalCopyAllMetadata(g, &mut n);
-        let ctx = LLVMGetModuleContext(LLVMGetGlobalParent(g));
-        let dbg = LLVMGetMDKindIDInContext(ctx, c"dbg".as_ptr(), 3);
-        let mut at = (String::new(), 0);
-        for i in 0..n as u32 {
-            if LLVMValueMetadataEntriesGetKind(entries, i) != dbg {
-                continue;
-            }
-            let md = LLVMValueMetadataEntriesGetMetadata(entries, i);
-            let var = LLVMDIGlobalVariableExpressionGetVariable(md);
-            if var.is_null() {
-                continue;
-            }
-            let file = LLVMDIVariableGetFile(var);
-            if !file.is_null() {
-                let mut k = 0;
-                let p = LLVMDIFileGetFilename(file, &mut k);
-                at.0 =
-                    String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, k as usize))
-                        .into_owned();
-            }
-            at.1 = LLVMDIVariableGetLine(var);
+        match super::debug_names::global_variables(g).first() {
+            Some(&var) => (
+                super::debug_names::file_name(LLVMDIVariableGetFile(var)),
+                LLVMDIVariableGetLine(var),
+            ),
+            None => (String::new(), 0),
         }
-        if !entries.is_null() {
-            LLVMDisposeValueMetadataEntries(entries);
-        }
-        at
     }
 }
 

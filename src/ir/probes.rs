@@ -7,9 +7,7 @@
 //! in the same kind of terminator at the same source line: a goal whose site is not found is
 //! left unprobed (its claims are then checked by line), never probed at the wrong place.
 
-use super::{Callee, Inst, Module, NO_GOAL, Terminator};
-use llvm_sys::bit_reader::LLVMParseBitcodeInContext2;
-use llvm_sys::bit_writer::LLVMWriteBitcodeToFile;
+use super::{Module, NO_GOAL, Terminator};
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 use llvm_sys::{LLVMIntPredicate, LLVMOpcode};
@@ -50,16 +48,8 @@ pub fn probe_sites(m: &Module, error_goal: impl Fn(u32) -> Option<u32>) -> Vec<P
         for (bi, b) in f.blocks.iter().enumerate() {
             let mut nth = 0;
             for i in &b.insts {
-                let (site, name) = match i {
-                    Inst::Call {
-                        callee: Callee::Func(t),
-                        site,
-                        ..
-                    } => (*site, m.functions[*t as usize].name.as_str()),
-                    Inst::CallExtern { ext, site, .. } => {
-                        (*site, m.externs[*ext as usize].name.as_str())
-                    }
-                    _ => continue,
+                let Some((site, name)) = m.direct_call(i) else {
+                    continue;
                 };
                 if !crate::ir::is_error_call(name) {
                     continue;
@@ -114,18 +104,7 @@ pub fn instrument(
 ) -> Result<BTreeSet<u32>, String> {
     unsafe {
         let ctx = LLVMContextCreate();
-        let path = CString::new(input.display().to_string()).map_err(|e| e.to_string())?;
-        let mut buf: LLVMMemoryBufferRef = std::ptr::null_mut();
-        let mut err: *mut std::ffi::c_char = std::ptr::null_mut();
-        if LLVMCreateMemoryBufferWithContentsOfFile(path.as_ptr(), &mut buf, &mut err) != 0 {
-            LLVMContextDispose(ctx);
-            return Err(format!("cannot read {}", input.display()));
-        }
-        let mut m: LLVMModuleRef = std::ptr::null_mut();
-        if LLVMParseBitcodeInContext2(ctx, buf, &mut m) != 0 {
-            LLVMContextDispose(ctx);
-            return Err(format!("cannot parse {}", input.display()));
-        }
+        let m = super::normalize::read_module(ctx, input)?;
         let i32t = LLVMInt32TypeInContext(ctx);
         let void = LLVMVoidTypeInContext(ctx);
         let mut params = [i32t];
@@ -223,13 +202,7 @@ pub fn instrument(
                 LLVMSetValueName2(f, n.as_ptr(), new.len());
             }
         }
-        let out = CString::new(output.display().to_string()).map_err(|e| e.to_string())?;
-        let rc = LLVMWriteBitcodeToFile(m, out.as_ptr());
-        LLVMDisposeModule(m);
-        LLVMContextDispose(ctx);
-        if rc != 0 {
-            return Err(format!("cannot write {}", output.display()));
-        }
+        super::normalize::write_module(ctx, m, output)?;
         Ok(probed)
     }
 }
