@@ -127,6 +127,7 @@ fn run_one(p: &Program, f: &std::path::Path, strategy: &str, seed: u64, time: f6
         solver: Default::default(),
         lazy: None,
         fuzz_share: 0.0,
+        fuzz_native: false,
         jobs: 1,
     };
     let mut t = cairn::driver::generate::technique(&s, &plan).unwrap();

@@ -233,6 +233,7 @@ fn run_one(
         solver: Default::default(),
         lazy: None,
         fuzz_share: 0.0,
+        fuzz_native: false,
     };
     let mut t = cairn::driver::generate::technique(&s, &plan).unwrap();
     let deadline = s.deadline();

@@ -142,6 +142,8 @@ fn run_one(p: &Program, file: &std::path::Path, technique: &str, time: f64, seed
         jobs: 1,
         solver: Default::default(),
         lazy,
+        fuzz_share: 0.0,
+        fuzz_native: false,
     };
     let mut t = if technique == "lazy-only" {
         Box::new(

@@ -144,6 +144,8 @@ fn run_one(p: &Program, f: &std::path::Path, strategy: &str, seed: u64, time: f6
         jobs: 1,
         solver: Default::default(),
         lazy: None,
+        fuzz_share: 0.0,
+        fuzz_native: false,
     };
     let mut t = cairn::driver::generate::technique(&s, &plan).unwrap();
     let stats = cairn::driver::generate::run(&mut s, t.as_mut()).unwrap();

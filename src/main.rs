@@ -225,9 +225,9 @@ enum Cmd {
         time: Duration,
         #[arg(long, default_value_t = 0)]
         seed: u64,
-        /// Search strategy (all but `random` are concolic).
-        #[arg(long, value_enum, default_value = "expectation")]
-        strategy: Strategy,
+        /// Search strategy (all but `random` are concolic) [default: expectation].
+        #[arg(long, value_enum)]
+        strategy: Option<Strategy>,
         /// With `--strategy crabs`: the concolic strategy that searches the product of the
         /// program and the monitors (default `expectation`; `cfg` takes its distances in the
         /// product).
@@ -264,10 +264,15 @@ enum Cmd {
         #[arg(long, default_value_t = 0.3, value_parser = parse_share)]
         mc_share: f64,
         /// Mutational fuzzing's share of the testing worker's time, in turns with concolic
-        /// search (0: none). Default: 0.5, but 0 when `--jobs 1` is given (one worker runs the
-        /// strategy asked for, alone; on one core without `--jobs`, the worker fuzzes too).
+        /// search (0: none). Default: 0.5, but 0 when `--jobs 1` and `--strategy` are given
+        /// (one worker runs the strategy asked for, alone).
         #[arg(long, value_parser = parse_fuzz_share)]
         fuzz_share: Option<f64>,
+        /// Fuzz in the interpreter even when the program builds natively (by default the
+        /// fuzzer runs the program natively, through a fork server, and interprets only the
+        /// runs that are new).
+        #[arg(long)]
+        interpreted_fuzzing: bool,
         /// Def-use pairs: the model checker's time per pair in each pass over the pairs left,
         /// in seconds (the paper's ladder is 10,30,90,300; the last repeats). Default: an
         /// eighth of the budget, at most 3 s, tripling up to 300 s.
@@ -739,8 +744,13 @@ fn progress_line(l: &cairn::driver::ledger::Ledger, tests: usize, what: &str) ->
 }
 
 fn load_program(files: &[PathBuf], front: &Front, criterion: Criterion) -> Result<Program> {
-    let m = load(files, &front.opts_for(criterion))?;
+    let opts = front.opts_for(criterion);
+    let m = load(files, &opts)?;
     let mut p = Program::new(m);
+    p.source = Some(cairn::exec::Source {
+        files: files.to_vec(),
+        opts,
+    });
     if p.module
         .function(&front.entry)
         .is_none_or(|f| f.blocks.is_empty())
@@ -961,6 +971,7 @@ fn real_main(cli: Cli) -> Result<i32> {
             tests_only,
             mc_share,
             fuzz_share,
+            interpreted_fuzzing,
             pair_slices,
             jobs,
             shard,
@@ -992,7 +1003,8 @@ fn real_main(cli: Cli) -> Result<i32> {
                 if criterion == Criterion::DefUse {
                     s.only_def_use_goals();
                 }
-                let strategy = match (strategy, under) {
+                let strategy_given = strategy.is_some();
+                let strategy = match (strategy.unwrap_or(Strategy::Expectation), under) {
                     (Strategy::Crabs, Some(u)) => format!("crabs:{}", u.name()),
                     (_, Some(_)) => anyhow::bail!("--under needs --strategy crabs"),
                     (s, None) => s.name().into(),
@@ -1012,7 +1024,14 @@ fn real_main(cli: Cli) -> Result<i32> {
                         ..Default::default()
                     },
                     lazy: lazy.clone(),
-                    fuzz_share: fuzz_share.unwrap_or(if jobs_given == Some(1) { 0.0 } else { 0.5 }),
+                    // One worker asked to run one strategy runs it alone.
+                    fuzz_share: fuzz_share.unwrap_or(
+                        match jobs_given == Some(1) && strategy_given {
+                            true => 0.0,
+                            false => 0.5,
+                        },
+                    ),
+                    fuzz_native: !interpreted_fuzzing,
                 };
                 if let Some(shard) = shard {
                     let others = shard.others(&s.goals);

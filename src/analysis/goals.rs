@@ -158,6 +158,12 @@ impl Goals {
         self.goals.len()
     }
 
+    /// The goal of the error call at call site `site`, if it is one.
+    pub fn error_goal(&self, site: u32) -> Option<u32> {
+        let k = self.error_sites.iter().position(|e| *e == site)?;
+        Some((self.num_branches + k) as u32)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.goals.is_empty()
     }

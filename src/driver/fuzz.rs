@@ -7,8 +7,16 @@
 //! of times no earlier run did (AFL's hit-count buckets), and recorded as a test when it covers
 //! a new goal. Tests of the other techniques join the corpus, and the fuzzer's tests go to
 //! them as seeds (concolic search imports them into its tree).
+//!
+//! The runs are native when the program builds (`fuzz_native::NativeExecutor`: a fork server,
+//! a probe per goal counting hits) and interpreted otherwise. A native run that is new (hit
+//! counts, or a crash) is run once more in the interpreter, fed the same values (0 past their
+//! end, as natively), which makes it a test and gives its values their types.
 
+use crate::driver::fuzz_native::{NativeExecutor, native_result};
 use crate::driver::havoc::{Dictionary, Havoc};
+use crate::exec::forkserver::NativeStatus;
+use crate::exec::input::Replay;
 use crate::driver::session::Session;
 use crate::driver::technique::Technique;
 use crate::exec::input::{InputValue, RandomInputs, Seeded};
@@ -18,7 +26,7 @@ use crate::exec::{Config, Program};
 use crate::ir::Terminator;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Input values the corpus holds at most (about 64 bytes each); past it only runs that cover
 /// a new goal join.
@@ -30,6 +38,27 @@ const MAX_HELD: usize = 64;
 
 /// Most distinct integer constants taken from the program.
 const MAX_DICT_INTS: usize = 256;
+
+/// Time a native run may take at most and at least (the interpreter's step limit is its own).
+const NATIVE_RUN_LIMIT: Duration = Duration::from_millis(500);
+const MIN_NATIVE_LIMIT: Duration = Duration::from_millis(20);
+
+/// New native runs shorter than this are interpreted to become tests (the interpreter takes
+/// some hundred times as long); longer ones are recorded from a native run.
+const INTERPRET_BELOW: Duration = Duration::from_millis(2);
+
+/// Crashing native runs with nothing new that are interpreted anyway: the first few, then one
+/// in this many (the interpreter decides whether a crash is a new fault).
+const CRASH_SAMPLE: u64 = 256;
+
+/// Where the runs go.
+enum Executor {
+    /// Native if the program builds; decided at the first turn.
+    Untried,
+    Native(Box<NativeExecutor>),
+    /// The interpreter; why not natively, when native runs were asked for.
+    Interpreted(Option<String>),
+}
 
 pub struct Fuzzing {
     rng: SmallRng,
@@ -43,6 +72,25 @@ pub struct Fuzzing {
     held: Vec<RunResult>,
     runs: u64,
     tests: u64,
+    exec: Executor,
+    /// Per goal, the hit-count buckets some native run reached.
+    goal_buckets: Vec<u8>,
+    native: NativeCounts,
+}
+
+#[derive(Default, serde::Serialize)]
+struct NativeCounts {
+    runs: u64,
+    timeouts: u64,
+    crashes: u64,
+    /// Runs also interpreted (new, or a sampled crash).
+    interpreted: u64,
+    /// Runs recorded from a native run in a fresh process.
+    recorded: u64,
+    /// Seconds of the slowest run that ended (the time limit is ten times as much).
+    slowest_ok: f64,
+    /// Seconds the native runs took (fork to status), for their rate.
+    seconds: f64,
 }
 
 /// AFL's buckets: 1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128 and more.
@@ -61,7 +109,8 @@ fn bucket(n: u32) -> u8 {
 }
 
 impl Fuzzing {
-    pub fn new(program: &Program, seed: u64, cfg: &Config) -> Fuzzing {
+    /// A fuzzer of `program`; `native`: run natively when the program builds.
+    pub fn new(program: &Program, seed: u64, cfg: &Config, native: bool) -> Fuzzing {
         Fuzzing {
             rng: SmallRng::seed_from_u64(seed ^ 0x6675_7a7a),
             cfg: cfg.clone(),
@@ -75,12 +124,99 @@ impl Fuzzing {
             held: vec![],
             runs: 0,
             tests: 0,
+            exec: match native {
+                true => Executor::Untried,
+                false => Executor::Interpreted(None),
+            },
+            goal_buckets: vec![],
+            native: NativeCounts::default(),
         }
+    }
+
+    /// Starts the native executor at the first turn (its build takes the turn's first second).
+    fn start_executor(&mut self, s: &Session) {
+        if !matches!(self.exec, Executor::Untried) {
+            return;
+        }
+        self.exec = match NativeExecutor::start(s) {
+            Ok(x) => Executor::Native(Box::new(x)),
+            Err(e) => Executor::Interpreted(Some(format!("{e:#}"))),
+        };
+    }
+
+    /// Runs `values` natively. A run that is new becomes a test: through the interpreter when
+    /// it is short (the interpreter sees faults a native run does not), else from what the
+    /// same values take in a fresh process.
+    fn run_native(&mut self, s: &mut Session, values: Vec<InputValue>) -> anyhow::Result<()> {
+        let texts: Vec<String> = values.iter().map(InputValue::to_text).collect();
+        let left = s.deadline().saturating_duration_since(Instant::now());
+        let limit = self.native_limit().min(left).max(Duration::from_millis(1));
+        let Executor::Native(x) = &mut self.exec else {
+            unreachable!("run_native without a native executor")
+        };
+        let run = x.run(&texts, limit)?;
+        s.count_run();
+        self.runs += 1;
+        self.native.runs += 1;
+        self.native.seconds += run.time.as_secs_f64();
+        let hits = x.hits();
+        if self.goal_buckets.len() < hits.len() {
+            self.goal_buckets.resize(hits.len(), 0);
+        }
+        let mut novel = false;
+        for (seen, &n) in self.goal_buckets.iter_mut().zip(hits) {
+            let b = bucket(n as u32);
+            if b & !*seen != 0 {
+                *seen |= b;
+                novel = true;
+            }
+        }
+        let crash = matches!(run.status, NativeStatus::Signal(_));
+        self.native.crashes += crash as u64;
+        if run.status == NativeStatus::Timeout {
+            self.native.timeouts += 1;
+            return Ok(());
+        }
+        self.native.slowest_ok = self.native.slowest_ok.max(run.time.as_secs_f64());
+        let sampled =
+            crash && (self.native.crashes <= 16 || self.native.crashes % CRASH_SAMPLE == 0);
+        if !novel && !sampled {
+            return Ok(());
+        }
+        if s.program.def_use.is_some() || run.time < INTERPRET_BELOW {
+            self.native.interpreted += 1;
+            let r = s.program.run(&mut Replay::new(texts.clone()), &self.cfg);
+            // Def-use pairs are seen only by the interpreter; otherwise a run it cannot end
+            // is the native run's to record.
+            let ended = !matches!(r.outcome, Outcome::StepLimit | Outcome::Unsupported { .. });
+            if ended || s.program.def_use.is_some() {
+                return self.keep(s, r, novel);
+            }
+        }
+        let Executor::Native(x) = &mut self.exec else {
+            unreachable!()
+        };
+        let (fresh, hits) = x.run_fresh(&texts, limit)?;
+        if fresh.status == NativeStatus::Timeout {
+            return Ok(());
+        }
+        self.native.recorded += 1;
+        let r = native_result(&s.goals, &values, &fresh, hits);
+        self.keep(s, r, novel)
+    }
+
+    /// A native run's time limit: well above the slowest run that ended so far (AFL's
+    /// calibration), within bounds.
+    fn native_limit(&self) -> Duration {
+        Duration::from_secs_f64(self.native.slowest_ok * 10.0).clamp(MIN_NATIVE_LIMIT, NATIVE_RUN_LIMIT)
     }
 
     /// Runs `values` (random values past their end); keeps the run in the corpus if it took a
     /// branch a new number of times.
     fn run_one(&mut self, s: &mut Session, values: Vec<InputValue>) -> anyhow::Result<()> {
+        if matches!(self.exec, Executor::Native(_)) {
+            return self.run_native(s, values);
+        }
         let mut src = Seeded {
             values,
             pos: 0,
@@ -98,6 +234,14 @@ impl Fuzzing {
                 *seen |= b;
                 novel = true;
             }
+        }
+        self.keep(s, r, novel)
+    }
+
+    /// Records an interpreted run; keeps its values in the corpus if it was `novel`.
+    fn keep(&mut self, s: &mut Session, r: RunResult, novel: bool) -> anyhow::Result<()> {
+        if matches!(r.outcome, Outcome::Cut(_)) {
+            return s.record(&r, "fuzz").map(drop);
         }
         if r.outcome == Outcome::StepLimit {
             if novel && self.held.len() < MAX_HELD {
@@ -177,6 +321,7 @@ impl Technique for Fuzzing {
     }
 
     fn run(&mut self, s: &mut Session, until: Instant) -> anyhow::Result<()> {
+        self.start_executor(s);
         self.import_seeds(s)?;
         while !s.should_stop() && Instant::now() < until {
             if self.corpus.is_empty() {
@@ -209,8 +354,16 @@ impl Technique for Fuzzing {
                 "corpus": self.corpus.len(),
                 "tests": self.tests,
                 "dictionary": self.havoc.dict.ints.len() + self.havoc.dict.words.len(),
+                "executor": match &self.exec {
+                    Executor::Native(_) => "native",
+                    _ => "interpreter",
+                },
+                "native": &self.native,
             }),
         );
+        if let Executor::Interpreted(Some(why)) = &self.exec {
+            m["fuzz"]["not_native"] = why.as_str().into();
+        }
         m
     }
 }

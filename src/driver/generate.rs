@@ -38,6 +38,8 @@ pub struct Plan {
     pub lazy: Option<String>,
     /// Mutational fuzzing's share of concolic testing's time (0: none).
     pub fuzz_share: f64,
+    /// Fuzz natively (a fork server) when the program builds; else in the interpreter.
+    pub fuzz_native: bool,
 }
 
 /// The technique `plan` describes, for session `s`.
@@ -112,7 +114,7 @@ pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Tec
                 ))
             }
             None if plan.fuzz_share > 0.0 => {
-                let fuzz = Box::new(Fuzzing::new(s.program, plan.seed, &plan.cfg));
+                let fuzz = Box::new(Fuzzing::new(s.program, plan.seed, &plan.cfg, plan.fuzz_native));
                 Box::new(Alternate::new(
                     vec![(concolic, 1.0 - plan.fuzz_share), (fuzz, plan.fuzz_share)],
                     first,

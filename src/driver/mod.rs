@@ -4,6 +4,7 @@ pub mod concolic;
 pub mod crabs;
 pub mod dataflow;
 pub mod fuzz;
+pub mod fuzz_native;
 pub mod generate;
 pub mod havoc;
 pub mod lazy;

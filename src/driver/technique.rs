@@ -53,6 +53,7 @@ impl<T: Technique + ?Sized> Technique for &mut T {
 
 /// Techniques taking turns. Each round gives every unfinished part its share of a slice, and
 /// the slice grows geometrically, so short rounds catch easy goals and long ones deep goals.
+/// A part that overruns its turn has the excess taken off its next turns.
 /// A part that decided nothing in its turn (and learned nothing it could decide with later)
 /// gets half its weight next round (down to a tenth of its base share), so the time goes where
 /// goals are being decided.
@@ -67,6 +68,9 @@ struct Part<'p> {
     technique: Box<dyn Technique + 'p>,
     base: f64,
     weight: f64,
+    /// Time taken past its turns, taken off its next turns: a part that overruns (one long
+    /// run of the interpreter) cannot starve the others.
+    debt: Duration,
 }
 
 impl<'p> Alternate<'p> {
@@ -79,6 +83,7 @@ impl<'p> Alternate<'p> {
                     technique,
                     base,
                     weight: base,
+                    debt: Duration::ZERO,
                 })
                 .collect(),
             first_slice,
@@ -122,9 +127,18 @@ impl Technique for Alternate<'_> {
                     continue;
                 }
                 let decided = s.ledger.covered + s.ledger.unreachable;
-                let turn = slice.mul_f64(p.weight / total).max(p.technique.min_turn());
-                let end = (Instant::now() + turn).min(until);
+                let allotted = slice.mul_f64(p.weight / total).max(p.technique.min_turn());
+                if p.debt >= allotted {
+                    p.debt -= allotted;
+                    continue;
+                }
+                let turn = allotted - std::mem::take(&mut p.debt);
+                // Every part has its turn in a round, though an earlier one overran `until`
+                // (its debt pays for that later); the session's deadline holds.
+                let start = Instant::now();
+                let end = (start + turn).min(s.deadline());
                 p.technique.run(s, end)?;
+                p.debt = start.elapsed().saturating_sub(turn);
                 let progressed =
                     s.ledger.covered + s.ledger.unreachable > decided || p.technique.learning();
                 p.weight = if progressed {

@@ -3,6 +3,7 @@
 pub mod abstraction;
 pub mod defuse;
 pub mod env;
+pub mod forkserver;
 pub mod input;
 pub mod libc;
 pub mod machine;
@@ -28,6 +29,15 @@ pub struct Program {
     pub unit: Unit,
     /// Def-use pairs to track on every run (data-flow testing), else None.
     pub def_use: Option<std::sync::Arc<crate::analysis::defuse::DefUse>>,
+    /// The sources and compile options the module came from, for native builds (fuzzing at
+    /// native speed); None for a module built otherwise.
+    pub source: Option<Source>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Source {
+    pub files: Vec<std::path::PathBuf>,
+    pub opts: crate::ir::frontend::CompileOptions,
 }
 
 /// The calling context unit mode builds for an entry function (the replay harness builds the
@@ -59,6 +69,7 @@ impl Program {
             entry: "main".into(),
             unit: Unit::default(),
             def_use: None,
+            source: None,
         }
     }
 

@@ -35,30 +35,8 @@ pub fn run(
     limit: Duration,
     capture_stderr: bool,
 ) -> Result<NativeEnd> {
-    super::sandbox::confine(cmd, scratch);
-    unsafe {
-        cmd.pre_exec(|| {
-            let set = |res, cur: u64| {
-                let mut r: libc::rlimit = std::mem::zeroed();
-                libc::getrlimit(res, &mut r);
-                r.rlim_cur = if r.rlim_max == libc::RLIM_INFINITY {
-                    cur as libc::rlim_t
-                } else {
-                    r.rlim_max.min(cur as libc::rlim_t)
-                };
-                libc::setrlimit(res, &r);
-            };
-            // The native default stack, which the interpreter's stack size matches.
-            set(libc::RLIMIT_STACK, STACK);
-            set(libc::RLIMIT_FSIZE, MAX_FILE);
-            set(libc::RLIMIT_CORE, 0);
-            // Its own process group: a time-out kills whatever it started too.
-            libc::setpgid(0, 0);
-            Ok(())
-        });
-    }
+    confine(cmd, scratch);
     let mut child = cmd
-        .current_dir(scratch)
         .stdout(Stdio::null())
         .stderr(if capture_stderr {
             Stdio::piped()
@@ -101,32 +79,65 @@ pub fn run(
     Ok(NativeEnd { code, stderr })
 }
 
+/// Sets up `cmd` as every native run of the program is: sandboxed to `scratch` (its working
+/// directory), with the native stack, a limit on file sizes, no core dumps, and a process
+/// group of its own (a time-out kills whatever it started too). (No limit on the address
+/// space: AddressSanitizer's builds reserve terabytes of it.)
+pub fn confine(cmd: &mut Command, scratch: &Path) {
+    super::sandbox::confine(cmd, scratch);
+    cmd.current_dir(scratch);
+    unsafe {
+        cmd.pre_exec(|| {
+            let set = |res, cur: u64| {
+                let mut r: libc::rlimit = std::mem::zeroed();
+                libc::getrlimit(res, &mut r);
+                r.rlim_cur = if r.rlim_max == libc::RLIM_INFINITY {
+                    cur as libc::rlim_t
+                } else {
+                    r.rlim_max.min(cur as libc::rlim_t)
+                };
+                libc::setrlimit(res, &r);
+            };
+            // The native default stack, which the interpreter's stack size matches.
+            set(libc::RLIMIT_STACK, STACK);
+            set(libc::RLIMIT_FSIZE, MAX_FILE);
+            set(libc::RLIMIT_CORE, 0);
+            // Its own process group: a time-out kills whatever it started too.
+            libc::setpgid(0, 0);
+            Ok(())
+        });
+    }
+}
+
 /// The program built natively with a probe per goal, linked with a replay harness.
 pub struct ProbeBuild {
     pub exe: PathBuf,
     /// Goals that have a probe; claims of others cannot be checked this way.
     pub probed: BTreeSet<u32>,
-    goals: usize,
+    /// Goals counted: the size of the hits map.
+    pub goals: usize,
     hits: PathBuf,
 }
 
 impl ProbeBuild {
     /// Builds `sources` (as `opts` compiles them for the interpreter) with probes at `sites`
-    /// and the harness `harness` (which has the `main` if `harness_main`) in `dir`.
+    /// and functions renamed by `renames` (`ir::probes::instrument`), and the harness
+    /// `harness` compiled with `harness_flags`, in `dir`.
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         sources: &[PathBuf],
         opts: &CompileOptions,
         sites: &[ProbeSite],
         goals: usize,
         harness: &Path,
-        harness_main: bool,
+        renames: &[(&str, &str)],
+        harness_flags: &[&str],
         dir: &Path,
     ) -> Result<ProbeBuild> {
         std::fs::create_dir_all(dir)?;
         let bc = compile_native_bitcode(sources, opts, &dir.join("bc"))?;
         let probed_bc = dir.join("probed.bc");
-        let main_name = harness_main.then_some(crate::ir::PROGRAM_MAIN);
-        let probed = instrument(&bc, &probed_bc, sites, main_name).map_err(anyhow::Error::msg)?;
+        let probed = instrument(&bc, &probed_bc, sites, renames).map_err(anyhow::Error::msg)?;
         let rt = dir.join("cairn_probes.c");
         std::fs::write(&rt, probe_runtime_c())?;
         let exe = dir.join("prog");
@@ -137,6 +148,7 @@ impl ProbeBuild {
             .args(&flags)
             .arg(&probed_bc)
             .arg(&rt)
+            .args(harness_flags)
             .arg(harness)
             .arg("-o")
             .arg(&exe)

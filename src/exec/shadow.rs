@@ -28,6 +28,9 @@ pub const NONE: ExprId = ExprId(u32::MAX);
 
 pub const MAX_SYMBOLIC_OBJECT: u64 = 4096;
 
+/// Arithmetic operations an expression may be deep (`Pool::depth`) before it is concretized.
+const MAX_EXPR_DEPTH: u32 = 1024;
+
 /// A memory byte never written since it was allocated (see `Observer::uninitialized`).
 const UNINIT: ExprId = ExprId(u32::MAX - 1);
 /// Input index of the variables standing for indeterminate values: no test input controls
@@ -1004,6 +1007,12 @@ impl Shadow<'_> {
                 }
                 let (x, y) = (self.reg_expr(v, rb, *a, *w), self.reg_expr(v, rb, *b, *w));
                 let e = self.pool.bin(*op, *w, x, y);
+                if self.pool.depth(e) > MAX_EXPR_DEPTH {
+                    // No solver decides a condition this deep in time, and building it costs
+                    // the run (a loop as long as an input): the value goes on concretely.
+                    self.concretize();
+                    return self.set_reg(rb, *dst, NONE);
+                }
                 self.set_reg(rb, *dst, e);
             }
             Inst::ICmp { pred, w, dst, a, b } => {

@@ -94,13 +94,14 @@ pub fn probe_sites(m: &Module, error_goal: impl Fn(u32) -> Option<u32>) -> Vec<P
     sites
 }
 
-/// Instruments `input` into `output` with a probe at every site found; renames `main` to
-/// `rename_main` if given (the harness then has the `main`). Returns the goals probed.
+/// Instruments `input` into `output` with a probe at every site found; applies `renames`
+/// (`main` when the harness has the `main`; declared functions such as `exit` to the
+/// harness's). Returns the goals probed.
 pub fn instrument(
     input: &Path,
     output: &Path,
     sites: &[ProbeSite],
-    rename_main: Option<&str>,
+    renames: &[(&str, &str)],
 ) -> Result<BTreeSet<u32>, String> {
     unsafe {
         let ctx = LLVMContextCreate();
@@ -195,10 +196,10 @@ pub fn instrument(
         }
         define_indeterminate(m, b);
         LLVMDisposeBuilder(b);
-        if let Some(new) = rename_main {
-            let f = LLVMGetNamedFunction(m, c"main".as_ptr());
-            if !f.is_null() {
-                let n = CString::new(new).unwrap();
+        for (old, new) in renames {
+            let f = LLVMGetNamedFunction(m, CString::new(*old).unwrap().as_ptr());
+            if !f.is_null() && (*old == "main" || LLVMIsDeclaration(f) != 0) {
+                let n = CString::new(*new).unwrap();
                 LLVMSetValueName2(f, n.as_ptr(), new.len());
             }
         }
@@ -253,7 +254,8 @@ unsafe fn is_error_callee(call: LLVMValueRef) -> bool {
 
 /// The C side of the probes: one byte per goal in a file the runner names in `CAIRN_PROBES`,
 /// mapped shared, so what a run covered survives however it ends (`_exit`, a signal, a kill
-/// at the time limit).
+/// at the time limit). A byte counts the goal's hits up to 255 (the fuzzer's feedback); a fork
+/// server maps the file once (`__cairn_probe_init`) and its children inherit the mapping.
 pub fn probe_runtime_c() -> String {
     format!(
         r#"/* Cairn native goal probes: generated. */
@@ -265,19 +267,21 @@ pub fn probe_runtime_c() -> String {
 static unsigned char *cairn_hits;
 static unsigned long cairn_nhits;
 static int cairn_ready;
-void {PROBE_FN}(unsigned goal) {{
-  if (!cairn_ready) {{
-    cairn_ready = 1;
-    const char *p = getenv("CAIRN_PROBES");
-    int fd = p ? open(p, O_RDWR) : -1;
-    struct stat st;
-    if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0) {{
-      void *m = mmap(0, st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-      if (m != MAP_FAILED) {{ cairn_hits = m; cairn_nhits = st.st_size; }}
-    }}
-    if (fd >= 0) close(fd);
+void __cairn_probe_init(void) {{
+  if (cairn_ready) return;
+  cairn_ready = 1;
+  const char *p = getenv("CAIRN_PROBES");
+  int fd = p ? open(p, O_RDWR) : -1;
+  struct stat st;
+  if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0) {{
+    void *m = mmap(0, st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (m != MAP_FAILED) {{ cairn_hits = m; cairn_nhits = st.st_size; }}
   }}
-  if (goal < cairn_nhits) cairn_hits[goal] = 1;
+  if (fd >= 0) close(fd);
+}}
+void {PROBE_FN}(unsigned goal) {{
+  if (!cairn_ready) __cairn_probe_init();
+  if (goal < cairn_nhits && cairn_hits[goal] != 255) cairn_hits[goal]++;
 }}
 "#,
     )

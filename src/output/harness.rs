@@ -16,18 +16,35 @@ const PRELUDE: &str = r#"/* Cairn replay harness: generated, do not edit.
 #include <stdlib.h>
 #include <string.h>
 
-static char *cairn_vals[1 << 16];
+/* The test's values (the file's text, cut in place), allocated at the first read. */
+static char **cairn_vals;
 static int cairn_nvals = -1, cairn_pos;
+
+#ifdef CAIRN_FORKSERVER
+/* Cairn's native fuzzing: the values come from a map shared with Cairn (the header, then the
+ * values NUL-separated), read in order; the run keeps the number read current. */
+static char *cairn_shared_in, *cairn_cursor;
+#endif
 
 static void cairn_load(void) {
   if (cairn_nvals >= 0) return;
   cairn_nvals = 0;
+#ifdef CAIRN_FORKSERVER
+  if (cairn_shared_in) {
+    cairn_nvals = (int)*(unsigned *)cairn_shared_in;
+    cairn_cursor = cairn_shared_in + 16;
+    return;
+  }
+#endif
   const char *path = getenv("CAIRN_TEST");
   if (!path) return;
   FILE *f = fopen(path, "rb");
   if (!f) { perror(path); exit(2); }
-  static char buf[1 << 22];
-  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  size_t cap = 1 << 22;
+  char *buf = malloc(cap);
+  cairn_vals = malloc((1 << 16) * sizeof *cairn_vals);
+  if (!buf || !cairn_vals) { perror("cairn harness"); exit(2); }
+  size_t n = fread(buf, 1, cap - 1, f);
   fclose(f);
   buf[n] = 0;
   /* The values are the "value" strings of the test's "inputs", in order. */
@@ -47,10 +64,97 @@ static void cairn_load(void) {
 
 static const char *cairn_next(void) {
   cairn_load();
+#ifdef CAIRN_FORKSERVER
+  if (cairn_shared_in) {
+    ((unsigned *)cairn_shared_in)[1] = (unsigned)++cairn_pos;
+    if (cairn_pos > cairn_nvals) return "0";
+    const char *v = cairn_cursor;
+    cairn_cursor += strlen(v) + 1;
+    return v;
+  }
+#endif
   if (cairn_pos < cairn_nvals) return cairn_vals[cairn_pos++];
   cairn_pos++;
   return "0";
 }
+
+#ifdef CAIRN_FORKSERVER
+/* Cairn's native fuzzing. `main` starts, after the program's constructors, a process that
+ * runs the program up to 1000 times (AFL's persistent mode): it waits for a request on fd 198,
+ * runs the program, writes its status on fd 199, and restores the executable's writable data
+ * (.data and .bss as they were before the first run); the program's exit (renamed to
+ * __cairn_exit in the build) returns to the loop. `main` itself waits for that process and,
+ * when it dies during a run (a crash, a kill at the time limit), writes the run's status, then
+ * starts the next one. The maps (inputs, goal hit counts) are set up once and inherited. The
+ * loops make their own system calls: the program or the harness may define `read`, `write` or
+ * `kill`. Header of the inputs map: the number of values, the number read, the running
+ * process's pid, flags (1: it waits between runs; 2: the run failed an assumption). */
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+extern void __cairn_probe_init(void);
+extern int CAIRN_ENTRY(int, char **, char **);
+extern char __data_start[], _end[];
+static jmp_buf *cairn_run_end;
+static volatile int cairn_exit_code;
+void __cairn_exit(int code) {
+  if (cairn_run_end) { cairn_exit_code = code; longjmp(*cairn_run_end, 1); }
+  _exit(code);
+}
+/* Writable data up to this size is restored between runs; past it, a process per run. */
+#define CAIRN_MAX_SNAPSHOT (8 << 20)
+#define CAIRN_RUNS_PER_PROCESS 1000
+int cairn_fuzz_main(int argc, char **argv, char **envp) __asm__("main");
+int cairn_fuzz_main(int argc, char **argv, char **envp) {
+  const char *in = getenv("CAIRN_INPUTS");
+  if (!in) return CAIRN_ENTRY(argc, argv, envp);
+  int fd = open(in, O_RDWR);
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) != 0) _exit(70);
+  void *m = mmap(0, st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (m == MAP_FAILED) _exit(70);
+  close(fd);
+  cairn_shared_in = m;
+  volatile unsigned *header = m;
+  __cairn_probe_init();
+  jmp_buf end;
+  cairn_run_end = &end;
+  size_t size = (size_t)(_end - __data_start);
+  int persistent = size <= CAIRN_MAX_SNAPSHOT && !getenv("CAIRN_FORK_EACH_RUN");
+  char *snapshot = persistent ? malloc(size) : NULL;
+  if (!snapshot) persistent = 0;
+  else memcpy(snapshot, __data_start, size);
+  for (;;) {
+    header[3] = 1;
+    pid_t child = fork();
+    if (child < 0) _exit(71);
+    if (child == 0) break;
+    int status = 0;
+    if (syscall(SYS_wait4, child, &status, 0, 0) < 0) _exit(72);
+    if (!(header[3] & 1) && syscall(SYS_write, 199, &status, 4) != 4) _exit(0);
+  }
+  header[2] = (unsigned)syscall(SYS_getpid);
+  for (volatile int n = 0;; n++) {
+    unsigned go;
+    header[3] = 1;
+    if (syscall(SYS_read, 198, &go, 4) != 4) _exit(0);
+    header[3] = 0;
+    if (n > 0) memcpy(__data_start, snapshot, size);
+    int code;
+    if (setjmp(end) == 0) code = CAIRN_ENTRY(argc, argv, envp);
+    else code = cairn_exit_code;
+    if (!persistent) _exit(code);
+    int status = (code & 0xff) << 8;
+    if (n + 1 >= CAIRN_RUNS_PER_PROCESS) header[3] = 1;
+    if (syscall(SYS_write, 199, &status, 4) != 4 || (header[3] & 1)) _exit(0);
+  }
+}
+#endif
 
 #ifdef CAIRN_GCOV
 /* Native replay with coverage: write the counters even when the program crashes or aborts. */
@@ -73,6 +177,14 @@ __attribute__((constructor)) static void cairn_install(void) {
   }
 }
 #endif
+
+/* A failed assumption ends the run (the inputs are outside the program's domain). */
+static void cairn_assume_failed(void) {
+#ifdef CAIRN_FORKSERVER
+  if (cairn_shared_in) ((unsigned *)cairn_shared_in)[3] |= 2;
+#endif
+  exit(0);
+}
 
 static unsigned long long cairn_u(void) { return strtoull(cairn_next(), NULL, 0); }
 static long long cairn_s(void) { return strtoll(cairn_next(), NULL, 0); }
@@ -183,7 +295,7 @@ pub fn harness_c(m: &Module) -> String {
             "__CrestUShort" => crest("unsigned short"),
             "__CrestBool" => crest("_Bool"),
             "klee_make_symbolic" => "void klee_make_symbolic(void *p, unsigned long n, const char *name) {\n  const char *h = cairn_next(); (void)name;\n  for (unsigned long i = 0; i < n; i++) { unsigned v = 0; if (h[0] && h[1]) { sscanf(h, \"%2x\", &v); h += 2; } ((unsigned char *)p)[i] = (unsigned char)v; }\n}\n".into(),
-            "klee_assume" | "__VERIFIER_assume" | "assume_abort_if_not" => format!("void {name}(int c) {{ if (!c) exit(0); }}\n"),
+            "klee_assume" | "__VERIFIER_assume" | "assume_abort_if_not" => format!("void {name}(int c) {{ if (!c) cairn_assume_failed(); }}\n"),
             "reach_error" | "__VERIFIER_error" => format!("void {name}(void) {{ fprintf(stderr, \"reach_error\\n\"); abort(); }}\n"),
             _ => continue,
         };

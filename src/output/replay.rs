@@ -579,20 +579,18 @@ pub fn replay(
     let (exe, objs) = build(&plan, &COVERAGE, tmp.path())?;
     // The probe build: every claimed branch outcome and error call checked as such.
     let probe_dir = tmp.path().join("probes");
-    let sites = crate::ir::probes::probe_sites(module, |site| {
-        goals
-            .error_sites
-            .iter()
-            .position(|e| *e == site)
-            .map(|k| (goals.num_branches + k) as u32)
-    });
+    let sites = crate::ir::probes::probe_sites(module, |site| goals.error_goal(site));
     let probes = match ProbeBuild::new(
         sources,
         opts,
         &sites,
         goals.len(),
         &harness,
-        plan.harness_main,
+        match plan.harness_main {
+            true => &[("main", crate::ir::PROGRAM_MAIN)],
+            false => &[],
+        },
+        &[],
         &probe_dir,
     ) {
         Ok(p) => Some(p),

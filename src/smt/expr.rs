@@ -114,6 +114,9 @@ pub struct VarKey {
     pub w: u8,
 }
 
+/// What a product or quotient of two non-constants adds to an expression's `Pool::depth`.
+pub const NONLINEAR_DEPTH: u32 = 64;
+
 #[derive(Default, Debug)]
 pub struct Pool {
     nodes: Vec<Node>,
@@ -129,6 +132,8 @@ pub struct Pool {
     call_map: HashMap<OpaqueCall, u32>,
     /// Evaluates the program's own opaque functions (`--opaque`); None when there are none.
     pub user_fns: Option<UserFnsRef>,
+    /// `depth` of each arithmetic node (by id; 0 past the end).
+    depths: Vec<u32>,
 }
 
 impl Pool {
@@ -304,7 +309,29 @@ impl Pool {
         } else {
             b
         };
-        self.intern(Node::Bin { op, w, a, b })
+        let e = self.intern(Node::Bin { op, w, a, b });
+        if self.depths.len() <= e.0 as usize {
+            self.depths.resize(e.0 as usize + 1, 0);
+            // A product or quotient of two non-constants costs a solver what some hundred
+            // additions do (bit-blasted, a multiplier circuit each).
+            let cost = match op {
+                Mul | UDiv | SDiv | URem | SRem
+                    if self.as_const(a).is_none() && self.as_const(b).is_none() =>
+                {
+                    NONLINEAR_DEPTH
+                }
+                _ => 1,
+            };
+            self.depths[e.0 as usize] = cost + self.depth(a).max(self.depth(b));
+        }
+        e
+    }
+
+    /// How many arithmetic operations deep `e` is, a non-linear one counting as
+    /// `NONLINEAR_DEPTH` (other nodes count as leaves): a loop that multiplies a value by an
+    /// input each time builds an expression as deep as its count.
+    pub fn depth(&self, e: ExprId) -> u32 {
+        self.depths.get(e.0 as usize).copied().unwrap_or(0)
     }
 
     /// `e` as `x + c` (c = 0 when `e` adds no constant).

@@ -1,0 +1,158 @@
+//! The fuzzer's native executor: the program built natively with a probe per goal and a fork
+//! server (`exec::forkserver`), fed the same input values as the interpreter. A run costs a
+//! function call in a persistent process and reports each goal's hit count. A run worth a
+//! test is run again in a fresh process (as replay will run it), and what that run took can
+//! become the test itself (`native_result`) where the interpreter would take too long or
+//! cannot run the program.
+
+use crate::analysis::goals::Goals;
+use crate::exec::forkserver::{ForkServer, NativeRun, NativeStatus};
+use crate::exec::machine::{Outcome, RunResult};
+use crate::exec::native::ProbeBuild;
+use crate::exec::{InputKind, InputValue};
+use crate::ir::frontend::TempDir;
+use crate::driver::session::Session;
+use anyhow::{Context, Result};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// What the program's and the harness's exits become (the run loop's `__cairn_exit`).
+const EXIT: &str = "__cairn_exit";
+/// The replay harness's `main`, when it has one (argv, files, unit mode).
+const HARNESS_MAIN: &str = "cairn_harness_main";
+
+pub struct NativeExecutor {
+    exe: PathBuf,
+    goals: usize,
+    persistent: ForkServer,
+    /// Started at the first run worth a test.
+    fresh: Option<ForkServer>,
+    /// The build and the runs' scratch directories (removed with the executor).
+    dir: TempDir,
+}
+
+impl NativeExecutor {
+    /// Builds the session's program natively and starts its fork server.
+    pub fn start(s: &Session) -> Result<NativeExecutor> {
+        let p = s.program;
+        let source = p
+            .source
+            .as_ref()
+            .context("the program was not loaded from sources")?;
+        let dir = TempDir::new("native")?;
+        let harness_text = crate::output::harness::harness_c_for(&p.module, &p.entry, &p.unit);
+        let harness = dir.path().join("harness.c");
+        std::fs::write(&harness, &harness_text)?;
+        // Unit mode, argv or files as inputs: the harness has the `main`.
+        let harness_main = p.entry != "main" || harness_text.contains(crate::ir::PROGRAM_MAIN);
+        let entry = match harness_main {
+            true => HARNESS_MAIN,
+            false => crate::ir::PROGRAM_MAIN,
+        };
+        let sites = crate::ir::probes::probe_sites(&p.module, |site| s.goals.error_goal(site));
+        let build = ProbeBuild::new(
+            &source.files,
+            &source.opts,
+            &sites,
+            s.goals.len(),
+            &harness,
+            // The harness's `main` runs the program's; exits return to the run loop.
+            &[
+                ("main", crate::ir::PROGRAM_MAIN),
+                ("exit", EXIT),
+                ("_exit", EXIT),
+                ("_Exit", EXIT),
+            ],
+            &[
+                "-DCAIRN_FORKSERVER",
+                &format!("-Dexit={EXIT}"),
+                &format!("-DCAIRN_ENTRY={entry}"),
+                &format!("-Dmain={HARNESS_MAIN}"),
+            ],
+            &dir.path().join("build"),
+        )?;
+        let mut persistent = server(&build.exe, build.goals, &dir, false)?;
+        // The server must answer before it is trusted with the fuzzer's time.
+        persistent
+            .run(&[], Duration::from_secs(5))
+            .context("the native fork server does not answer")?;
+        Ok(NativeExecutor {
+            exe: build.exe,
+            goals: build.goals,
+            persistent,
+            fresh: None,
+            dir,
+        })
+    }
+
+    /// Runs `values` (test value strings; 0 past their end) for at most `limit`.
+    pub fn run(&mut self, values: &[String], limit: Duration) -> Result<NativeRun> {
+        self.persistent.run(values, limit)
+    }
+
+    /// Each goal's hit count in the last `run` (saturating at 255).
+    pub fn hits(&self) -> &[u8] {
+        self.persistent.hits()
+    }
+
+    /// Runs `values` in a process of their own, as replay runs a test; returns the run and its
+    /// hit counts.
+    pub fn run_fresh(&mut self, values: &[String], limit: Duration) -> Result<(NativeRun, &[u8])> {
+        if self.fresh.is_none() {
+            self.fresh = Some(server(&self.exe, self.goals, &self.dir, true)?);
+        }
+        let fresh = self.fresh.as_mut().unwrap();
+        let run = fresh.run(values, limit)?;
+        Ok((run, fresh.hits()))
+    }
+}
+
+/// A fork server of `exe` with a scratch directory of its own under `dir`.
+fn server(exe: &std::path::Path, goals: usize, dir: &TempDir, fresh: bool) -> Result<ForkServer> {
+    let scratch = dir.path().join(if fresh { "fresh" } else { "scratch" });
+    std::fs::create_dir_all(&scratch)?;
+    ForkServer::start(exe, goals, &scratch, fresh)
+}
+
+/// A native run as the ledger records runs: the goals its probes counted, how it ended, and
+/// its values (those it read past `values` were 0; they are written as such).
+pub fn native_result(goals: &Goals, values: &[InputValue], run: &NativeRun, hits: &[u8]) -> RunResult {
+    let mut inputs = values.to_vec();
+    for _ in values.len()..run.consumed as usize {
+        inputs.push(InputValue::int(InputKind::Int, 32, 0));
+    }
+    let branches = (0..goals.num_branches)
+        .map(|g| hits.get(g).copied().unwrap_or(0) as u32)
+        .collect();
+    let errors_hit = goals
+        .error_sites
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| hits.get(goals.num_branches + k).is_some_and(|&n| n > 0))
+        .map(|(_, site)| *site)
+        .collect();
+    let outcome = match run.status {
+        _ if run.assume_failed => Outcome::AssumeFailed,
+        NativeStatus::Exit(code) => Outcome::Exit(code),
+        NativeStatus::Signal(libc::SIGABRT) => Outcome::Abort,
+        NativeStatus::Signal(sig) => Outcome::Fault {
+            kind: format!("native crash (signal {sig})"),
+            loc: Default::default(),
+        },
+        NativeStatus::Timeout => Outcome::StepLimit,
+    };
+    RunResult {
+        outcome,
+        stdout: vec![],
+        stderr: vec![],
+        inputs,
+        branches,
+        errors_hit,
+        steps: 0,
+        unknown_externs: vec![],
+        def_use: vec![],
+        def_trace: vec![],
+        exit_indeterminate: false,
+        layout_dependent: false,
+    }
+}

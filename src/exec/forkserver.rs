@@ -1,0 +1,268 @@
+//! Native runs at fuzzing speed: the probe build (`native::ProbeBuild`) with the harness
+//! compiled with `-DCAIRN_FORKSERVER` (`output::harness`) starts once, sandboxed like every
+//! native run; it forks a process that runs the program up to a thousand times, its writable
+//! data restored between runs (AFL's persistent mode), and a fresh one when a run crashes or is
+//! killed. A run is a request on one pipe and a status on another; the input values and the
+//! goal hit counts pass through files in the scratch directory mapped shared, so a run costs a
+//! function call and a copy of the program's data, not an exec.
+
+use anyhow::{Context, Result, bail};
+use std::fs::File;
+use std::io::{Read, Write};
+use std::os::fd::{AsRawFd, FromRawFd};
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Room for the values of one run: a header (the number of values, the number the run read,
+/// the pid of the process running the program, whether it is between runs), then the values
+/// as NUL-separated text, as in a test file.
+const INPUT_MAP: usize = 8 << 20;
+const VALUES_AT: usize = 16;
+/// The control and status descriptors of AFL's protocol.
+const CONTROL_FD: i32 = 198;
+const STATUS_FD: i32 = 199;
+/// Address space of a run: past it allocations fail, as under a memory limit.
+const MAX_MEMORY: u64 = 8 << 30;
+
+/// How a native run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NativeStatus {
+    Exit(i32),
+    Signal(i32),
+    Timeout,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct NativeRun {
+    pub status: NativeStatus,
+    /// Values the run asked for (past the ones given, each read as 0).
+    pub consumed: u32,
+    /// The run ended at a failed assumption (`__VERIFIER_assume`, `klee_assume`).
+    pub assume_failed: bool,
+    pub time: Duration,
+}
+
+/// A file mapped shared with the program's processes.
+struct SharedMap {
+    ptr: *mut u8,
+    len: usize,
+}
+
+impl SharedMap {
+    fn create(path: &Path, len: usize) -> Result<SharedMap> {
+        let f = File::options()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(path)
+            .with_context(|| format!("creating {}", path.display()))?;
+        f.set_len(len as u64)?;
+        let ptr = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED,
+                f.as_raw_fd(),
+                0,
+            )
+        };
+        if ptr == libc::MAP_FAILED {
+            bail!("mapping {}: {}", path.display(), std::io::Error::last_os_error());
+        }
+        Ok(SharedMap {
+            ptr: ptr as *mut u8,
+            len,
+        })
+    }
+
+    fn bytes(&self) -> &[u8] {
+        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
+    }
+
+    fn bytes_mut(&mut self) -> &mut [u8] {
+        unsafe { std::slice::from_raw_parts_mut(self.ptr, self.len) }
+    }
+}
+
+impl Drop for SharedMap {
+    fn drop(&mut self) {
+        unsafe { libc::munmap(self.ptr as *mut libc::c_void, self.len) };
+    }
+}
+
+pub struct ForkServer {
+    server: Child,
+    control: File,
+    status: File,
+    inputs: SharedMap,
+    hits: SharedMap,
+    pub runs: u64,
+}
+
+// The maps are this process's memory; the server is used by one thread at a time.
+unsafe impl Send for ForkServer {}
+
+fn pipe() -> Result<(i32, i32)> {
+    let mut fds = [0i32; 2];
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        bail!("pipe: {}", std::io::Error::last_os_error());
+    }
+    Ok((fds[0], fds[1]))
+}
+
+impl ForkServer {
+    /// Starts `exe` (a probe build with the fork server, `goals` hit counters) sandboxed to
+    /// `scratch`, where its files and the maps live; with `fresh`, every run in a process of
+    /// its own (as a test is replayed), else up to a thousand runs per process.
+    pub fn start(exe: &Path, goals: usize, scratch: &Path, fresh: bool) -> Result<ForkServer> {
+        let inputs = SharedMap::create(&scratch.join("inputs"), INPUT_MAP)?;
+        let hits = SharedMap::create(&scratch.join("hits"), goals.max(1))?;
+        let (control_read, control_write) = pipe()?;
+        let (status_read, status_write) = pipe()?;
+        let mut cmd = Command::new(exe);
+        cmd.env("CAIRN_INPUTS", scratch.join("inputs"))
+            .env("CAIRN_PROBES", scratch.join("hits"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        if fresh {
+            cmd.env("CAIRN_FORK_EACH_RUN", "1");
+        }
+        super::native::confine(&mut cmd, scratch);
+        unsafe {
+            cmd.pre_exec(move || {
+                let mut r: libc::rlimit = std::mem::zeroed();
+                libc::getrlimit(libc::RLIMIT_AS, &mut r);
+                r.rlim_cur = r.rlim_max.min(MAX_MEMORY as libc::rlim_t);
+                libc::setrlimit(libc::RLIMIT_AS, &r);
+                if libc::dup2(control_read, CONTROL_FD) < 0 || libc::dup2(status_write, STATUS_FD) < 0
+                {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let spawned = cmd.spawn();
+        let (control, status) = unsafe {
+            libc::close(control_read);
+            libc::close(status_write);
+            (
+                File::from_raw_fd(control_write),
+                File::from_raw_fd(status_read),
+            )
+        };
+        let server = spawned.with_context(|| format!("starting {}", exe.display()))?;
+        Ok(ForkServer {
+            server,
+            control,
+            status,
+            inputs,
+            hits,
+            runs: 0,
+        })
+    }
+
+    /// The hit count of every goal in the last run (saturating at 255).
+    pub fn hits(&self) -> &[u8] {
+        self.hits.bytes()
+    }
+
+    /// Runs the program once on `values` (as a test's value strings) for at most `limit`.
+    /// Values that do not fit the map are left off (they read as 0).
+    pub fn run(&mut self, values: &[String], limit: Duration) -> Result<NativeRun> {
+        let map = self.inputs.bytes_mut();
+        let mut at = VALUES_AT;
+        let mut n = 0u32;
+        for v in values {
+            let b = v.as_bytes();
+            if at + b.len() + 1 > map.len() || b.contains(&0) {
+                break;
+            }
+            map[at..at + b.len()].copy_from_slice(b);
+            map[at + b.len()] = 0;
+            at += b.len() + 1;
+            n += 1;
+        }
+        map[0..4].copy_from_slice(&n.to_ne_bytes());
+        map[4..8].copy_from_slice(&0u32.to_ne_bytes());
+        self.hits.bytes_mut().fill(0);
+        let start = Instant::now();
+        self.control
+            .write_all(&0u32.to_ne_bytes())
+            .context("the fork server ended")?;
+        let status = match self.read_word(Some(limit))? {
+            Some(w) => decode(w),
+            None => {
+                // The process running the program, which its server then reports killed.
+                let pid = self.header(2) as i32;
+                if pid > 0 {
+                    unsafe { libc::kill(pid, libc::SIGKILL) };
+                }
+                self.read_word(None)?.context("the fork server ended")?;
+                NativeStatus::Timeout
+            }
+        };
+        self.runs += 1;
+        Ok(NativeRun {
+            status,
+            consumed: self.header(1),
+            assume_failed: self.header(3) & 2 != 0,
+            time: start.elapsed(),
+        })
+    }
+
+    /// Word `i` of the inputs map's header.
+    fn header(&self, i: usize) -> u32 {
+        u32::from_ne_bytes(self.inputs.bytes()[4 * i..4 * i + 4].try_into().unwrap())
+    }
+
+    /// The next word of the status pipe; None if `limit` passed first.
+    fn read_word(&mut self, limit: Option<Duration>) -> Result<Option<u32>> {
+        if let Some(limit) = limit {
+            let mut pfd = libc::pollfd {
+                fd: self.status.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            let ms = limit.as_millis().clamp(1, i32::MAX as u128) as i32;
+            let deadline = Instant::now() + limit;
+            loop {
+                let r = unsafe { libc::poll(&mut pfd, 1, ms) };
+                if r > 0 {
+                    break;
+                }
+                if r == 0 || Instant::now() >= deadline {
+                    return Ok(None);
+                }
+                // EINTR: poll again.
+            }
+        }
+        let mut w = [0u8; 4];
+        self.status
+            .read_exact(&mut w)
+            .context("the fork server ended")?;
+        Ok(Some(u32::from_ne_bytes(w)))
+    }
+}
+
+fn decode(status: u32) -> NativeStatus {
+    let s = status as i32;
+    if libc::WIFSIGNALED(s) {
+        NativeStatus::Signal(libc::WTERMSIG(s))
+    } else {
+        NativeStatus::Exit(libc::WEXITSTATUS(s))
+    }
+}
+
+impl Drop for ForkServer {
+    fn drop(&mut self) {
+        // The server and whatever it started: its process group.
+        unsafe { libc::kill(-(self.server.id() as i32), libc::SIGKILL) };
+        let _ = self.server.kill();
+        let _ = self.server.wait();
+    }
+}

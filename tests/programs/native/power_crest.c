@@ -1,0 +1,25 @@
+/* A loop bounded by a CREST input. */
+#include <stdio.h>
+extern void __CrestInt(int *x);
+extern void __CrestUInt(unsigned *x);
+
+static long power(long x, unsigned y) {
+    long r = 1;
+    for (unsigned i = 0; i < y; i++) r *= x;
+    return r;
+}
+
+int main(void) {
+    int x;
+    unsigned y;
+    __CrestInt(&x);
+    __CrestUInt(&y);
+    long p = power(x, y);
+    if (p == 0) printf("zero\n");
+    else if (p < 0) printf("negative\n");
+    else if (p == 1) printf("one\n");
+    else if (p > 1000000) printf("large\n");
+    else printf("positive\n");
+    if (y > 20 && x == 2) printf("overflowed\n");
+    return 0;
+}
