@@ -15,11 +15,11 @@
 
 use crate::driver::fuzz_native::{NativeExecutor, native_result};
 use crate::driver::havoc::{Dictionary, Havoc};
-use crate::exec::forkserver::NativeStatus;
-use crate::exec::input::Replay;
 use crate::driver::session::Session;
 use crate::driver::technique::Technique;
-use crate::exec::input::{InputValue, RandomInputs, Seeded};
+use crate::exec::forkserver::NativeStatus;
+use crate::exec::input::Replay;
+use crate::exec::input::{InputSource, InputValue, RandomInputs, Seeded};
 use crate::exec::machine::{Outcome, RunResult};
 use crate::exec::ops::sext;
 use crate::exec::{Config, Program};
@@ -42,6 +42,9 @@ const MAX_DICT_INTS: usize = 256;
 /// Time a native run may take at most and at least (the interpreter's step limit is its own).
 const NATIVE_RUN_LIMIT: Duration = Duration::from_millis(500);
 const MIN_NATIVE_LIMIT: Duration = Duration::from_millis(20);
+
+/// Random values after a native run's list (a run reading past them reads zeros).
+const NATIVE_PADDING: usize = 64;
 
 /// New native runs shorter than this are interpreted to become tests (the interpreter takes
 /// some hundred times as long); longer ones are recorded from a native run.
@@ -76,6 +79,8 @@ pub struct Fuzzing {
     /// Per goal, the hit-count buckets some native run reached.
     goal_buckets: Vec<u8>,
     native: NativeCounts,
+    /// The texts of a native run's values (kept to reuse the allocation).
+    texts: String,
 }
 
 #[derive(Default, serde::Serialize)]
@@ -130,6 +135,7 @@ impl Fuzzing {
             },
             goal_buckets: vec![],
             native: NativeCounts::default(),
+            texts: String::new(),
         }
     }
 
@@ -147,14 +153,35 @@ impl Fuzzing {
     /// Runs `values` natively. A run that is new becomes a test: through the interpreter when
     /// it is short (the interpreter sees faults a native run does not), else from what the
     /// same values take in a fresh process.
-    fn run_native(&mut self, s: &mut Session, values: Vec<InputValue>) -> anyhow::Result<()> {
-        let texts: Vec<String> = values.iter().map(InputValue::to_text).collect();
+    fn run_native(&mut self, s: &mut Session, mut values: Vec<InputValue>) -> anyhow::Result<()> {
+        // Values past the list's end are drawn at random, as the interpreted fuzzer's are (a
+        // character distribution, which reads as small numbers too), so a loop over the input
+        // meets its end; the interpreter gets the same ones.
+        let mut random = RandomInputs { rng: &mut self.rng };
+        values.extend((0..NATIVE_PADDING).map(|_| random.next_char()));
+        let mut texts = std::mem::take(&mut self.texts);
+        texts.clear();
+        for v in &values {
+            v.write_text(&mut texts);
+            texts.push('\0');
+        }
+        let r = self.run_native_texts(s, values, &texts);
+        self.texts = texts;
+        r
+    }
+
+    fn run_native_texts(
+        &mut self,
+        s: &mut Session,
+        values: Vec<InputValue>,
+        texts: &str,
+    ) -> anyhow::Result<()> {
         let left = s.deadline().saturating_duration_since(Instant::now());
         let limit = self.native_limit().min(left).max(Duration::from_millis(1));
         let Executor::Native(x) = &mut self.exec else {
             unreachable!("run_native without a native executor")
         };
-        let run = x.run(&texts, limit)?;
+        let run = x.run(texts.as_bytes(), limit)?;
         s.count_run();
         self.runs += 1;
         self.native.runs += 1;
@@ -171,7 +198,7 @@ impl Fuzzing {
                 novel = true;
             }
         }
-        let crash = matches!(run.status, NativeStatus::Signal(_));
+        let crash = matches!(run.status, NativeStatus::Signal(_)) || run.aborted;
         self.native.crashes += crash as u64;
         if run.status == NativeStatus::Timeout {
             self.native.timeouts += 1;
@@ -185,7 +212,8 @@ impl Fuzzing {
         }
         if s.program.def_use.is_some() || run.time < INTERPRET_BELOW {
             self.native.interpreted += 1;
-            let r = s.program.run(&mut Replay::new(texts.clone()), &self.cfg);
+            let texts = texts.split_terminator('\0').map(str::to_string).collect();
+            let r = s.program.run(&mut Replay::new(texts), &self.cfg);
             // Def-use pairs are seen only by the interpreter; otherwise a run it cannot end
             // is the native run's to record.
             let ended = !matches!(r.outcome, Outcome::StepLimit | Outcome::Unsupported { .. });
@@ -196,7 +224,7 @@ impl Fuzzing {
         let Executor::Native(x) = &mut self.exec else {
             unreachable!()
         };
-        let (fresh, hits) = x.run_fresh(&texts, limit)?;
+        let (fresh, hits) = x.run_fresh(texts.as_bytes(), limit)?;
         if fresh.status == NativeStatus::Timeout {
             return Ok(());
         }
@@ -208,7 +236,8 @@ impl Fuzzing {
     /// A native run's time limit: well above the slowest run that ended so far (AFL's
     /// calibration), within bounds.
     fn native_limit(&self) -> Duration {
-        Duration::from_secs_f64(self.native.slowest_ok * 10.0).clamp(MIN_NATIVE_LIMIT, NATIVE_RUN_LIMIT)
+        Duration::from_secs_f64(self.native.slowest_ok * 10.0)
+            .clamp(MIN_NATIVE_LIMIT, NATIVE_RUN_LIMIT)
     }
 
     /// Runs `values` (random values past their end); keeps the run in the corpus if it took a

@@ -6,18 +6,20 @@
 //! cannot run the program.
 
 use crate::analysis::goals::Goals;
+use crate::driver::session::Session;
 use crate::exec::forkserver::{ForkServer, NativeRun, NativeStatus};
 use crate::exec::machine::{Outcome, RunResult};
 use crate::exec::native::ProbeBuild;
 use crate::exec::{InputKind, InputValue};
 use crate::ir::frontend::TempDir;
-use crate::driver::session::Session;
 use anyhow::{Context, Result};
 use std::path::PathBuf;
 use std::time::Duration;
 
 /// What the program's and the harness's exits become (the run loop's `__cairn_exit`).
 const EXIT: &str = "__cairn_exit";
+/// What aborts become (ends the run, not the process).
+const ABORT: &str = "__cairn_abort";
 /// The replay harness's `main`, when it has one (argv, files, unit mode).
 const HARNESS_MAIN: &str = "cairn_harness_main";
 
@@ -62,10 +64,13 @@ impl NativeExecutor {
                 ("exit", EXIT),
                 ("_exit", EXIT),
                 ("_Exit", EXIT),
+                ("abort", ABORT),
+                ("__assert_fail", "__cairn_assert_fail"),
             ],
             &[
                 "-DCAIRN_FORKSERVER",
                 &format!("-Dexit={EXIT}"),
+                &format!("-Dabort={ABORT}"),
                 &format!("-DCAIRN_ENTRY={entry}"),
                 &format!("-Dmain={HARNESS_MAIN}"),
             ],
@@ -74,7 +79,7 @@ impl NativeExecutor {
         let mut persistent = server(&build.exe, build.goals, &dir, false)?;
         // The server must answer before it is trusted with the fuzzer's time.
         persistent
-            .run(&[], Duration::from_secs(5))
+            .run(b"", Duration::from_secs(5))
             .context("the native fork server does not answer")?;
         Ok(NativeExecutor {
             exe: build.exe,
@@ -85,8 +90,9 @@ impl NativeExecutor {
         })
     }
 
-    /// Runs `values` (test value strings; 0 past their end) for at most `limit`.
-    pub fn run(&mut self, values: &[String], limit: Duration) -> Result<NativeRun> {
+    /// Runs `values` (test value texts, each ended by a NUL; 0 past their end) for at most
+    /// `limit`.
+    pub fn run(&mut self, values: &[u8], limit: Duration) -> Result<NativeRun> {
         self.persistent.run(values, limit)
     }
 
@@ -97,7 +103,7 @@ impl NativeExecutor {
 
     /// Runs `values` in a process of their own, as replay runs a test; returns the run and its
     /// hit counts.
-    pub fn run_fresh(&mut self, values: &[String], limit: Duration) -> Result<(NativeRun, &[u8])> {
+    pub fn run_fresh(&mut self, values: &[u8], limit: Duration) -> Result<(NativeRun, &[u8])> {
         if self.fresh.is_none() {
             self.fresh = Some(server(&self.exe, self.goals, &self.dir, true)?);
         }
@@ -115,12 +121,16 @@ fn server(exe: &std::path::Path, goals: usize, dir: &TempDir, fresh: bool) -> Re
 }
 
 /// A native run as the ledger records runs: the goals its probes counted, how it ended, and
-/// its values (those it read past `values` were 0; they are written as such).
-pub fn native_result(goals: &Goals, values: &[InputValue], run: &NativeRun, hits: &[u8]) -> RunResult {
-    let mut inputs = values.to_vec();
-    for _ in values.len()..run.consumed as usize {
-        inputs.push(InputValue::int(InputKind::Int, 32, 0));
-    }
+/// the values it read (those past `values` were 0; they are written as such).
+pub fn native_result(
+    goals: &Goals,
+    values: &[InputValue],
+    run: &NativeRun,
+    hits: &[u8],
+) -> RunResult {
+    let read = run.consumed as usize;
+    let mut inputs = values[..read.min(values.len())].to_vec();
+    inputs.resize(read, InputValue::int(InputKind::Int, 32, 0));
     let branches = (0..goals.num_branches)
         .map(|g| hits.get(g).copied().unwrap_or(0) as u32)
         .collect();
@@ -133,6 +143,7 @@ pub fn native_result(goals: &Goals, values: &[InputValue], run: &NativeRun, hits
         .collect();
     let outcome = match run.status {
         _ if run.assume_failed => Outcome::AssumeFailed,
+        _ if run.aborted => Outcome::Abort,
         NativeStatus::Exit(code) => Outcome::Exit(code),
         NativeStatus::Signal(libc::SIGABRT) => Outcome::Abort,
         NativeStatus::Signal(sig) => Outcome::Fault {

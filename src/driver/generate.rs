@@ -114,7 +114,12 @@ pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Tec
                 ))
             }
             None if plan.fuzz_share > 0.0 => {
-                let fuzz = Box::new(Fuzzing::new(s.program, plan.seed, &plan.cfg, plan.fuzz_native));
+                let fuzz = Box::new(Fuzzing::new(
+                    s.program,
+                    plan.seed,
+                    &plan.cfg,
+                    plan.fuzz_native,
+                ));
                 Box::new(Alternate::new(
                     vec![(concolic, 1.0 - plan.fuzz_share), (fuzz, plan.fuzz_share)],
                     first,

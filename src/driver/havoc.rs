@@ -156,6 +156,15 @@ impl Havoc {
         } else {
             x
         };
+        if v[i].kind == InputKind::Bytes && !v[i].bytes.is_empty() && rng.gen_bool(0.5) {
+            // The constant as the program holds it in binary data: a byte (a character it
+            // compares with), or a little-endian word.
+            let raw = x.to_le_bytes();
+            let n = if (-128..256).contains(&x) { 1 } else { 4 }.min(v[i].bytes.len());
+            let k = rng.gen_range(0..=v[i].bytes.len() - n);
+            v[i].bytes[k..k + n].copy_from_slice(&raw[..n]);
+            return;
+        }
         if is_char(&v[i]) || v[i].kind == InputKind::Bytes {
             // A number in text, often a field of its own; now and then a fraction (ratios,
             // weights: parsers of `%f` split at 0 and 1).

@@ -16,10 +16,10 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// Room for the values of one run: a header (the number of values, the number the run read,
-/// the pid of the process running the program, whether it is between runs), then the values
-/// as NUL-separated text, as in a test file.
+/// the pid of the process running the program, whether it is between runs, how the run
+/// ended), then the values as NUL-separated text, as in a test file.
 const INPUT_MAP: usize = 8 << 20;
-const VALUES_AT: usize = 16;
+const VALUES_AT: usize = 32;
 /// The control and status descriptors of AFL's protocol.
 const CONTROL_FD: i32 = 198;
 const STATUS_FD: i32 = 199;
@@ -41,6 +41,8 @@ pub struct NativeRun {
     pub consumed: u32,
     /// The run ended at a failed assumption (`__VERIFIER_assume`, `klee_assume`).
     pub assume_failed: bool,
+    /// The run called `abort` or failed an `assert` (in a persistent process: no signal).
+    pub aborted: bool,
     pub time: Duration,
 }
 
@@ -71,7 +73,11 @@ impl SharedMap {
             )
         };
         if ptr == libc::MAP_FAILED {
-            bail!("mapping {}: {}", path.display(), std::io::Error::last_os_error());
+            bail!(
+                "mapping {}: {}",
+                path.display(),
+                std::io::Error::last_os_error()
+            );
         }
         Ok(SharedMap {
             ptr: ptr as *mut u8,
@@ -139,7 +145,8 @@ impl ForkServer {
                 libc::getrlimit(libc::RLIMIT_AS, &mut r);
                 r.rlim_cur = r.rlim_max.min(MAX_MEMORY as libc::rlim_t);
                 libc::setrlimit(libc::RLIMIT_AS, &r);
-                if libc::dup2(control_read, CONTROL_FD) < 0 || libc::dup2(status_write, STATUS_FD) < 0
+                if libc::dup2(control_read, CONTROL_FD) < 0
+                    || libc::dup2(status_write, STATUS_FD) < 0
                 {
                     return Err(std::io::Error::last_os_error());
                 }
@@ -171,24 +178,26 @@ impl ForkServer {
         self.hits.bytes()
     }
 
-    /// Runs the program once on `values` (as a test's value strings) for at most `limit`.
-    /// Values that do not fit the map are left off (they read as 0).
-    pub fn run(&mut self, values: &[String], limit: Duration) -> Result<NativeRun> {
+    /// Runs the program once on `values`, the values' texts (as in a test file) each ended
+    /// by a NUL, for at most `limit`. Values that do not fit the map are left off (they read
+    /// as 0).
+    pub fn run(&mut self, values: &[u8], limit: Duration) -> Result<NativeRun> {
         let map = self.inputs.bytes_mut();
-        let mut at = VALUES_AT;
-        let mut n = 0u32;
-        for v in values {
-            let b = v.as_bytes();
-            if at + b.len() + 1 > map.len() || b.contains(&0) {
-                break;
+        let room = map.len() - VALUES_AT;
+        let fits = match values.len() <= room {
+            true => values,
+            false => {
+                &values[..values[..room]
+                    .iter()
+                    .rposition(|&b| b == 0)
+                    .map_or(0, |i| i + 1)]
             }
-            map[at..at + b.len()].copy_from_slice(b);
-            map[at + b.len()] = 0;
-            at += b.len() + 1;
-            n += 1;
-        }
+        };
+        map[VALUES_AT..VALUES_AT + fits.len()].copy_from_slice(fits);
+        let n = fits.iter().filter(|&&b| b == 0).count() as u32;
         map[0..4].copy_from_slice(&n.to_ne_bytes());
         map[4..8].copy_from_slice(&0u32.to_ne_bytes());
+        map[16..20].copy_from_slice(&0u32.to_ne_bytes());
         self.hits.bytes_mut().fill(0);
         let start = Instant::now();
         self.control
@@ -210,7 +219,8 @@ impl ForkServer {
         Ok(NativeRun {
             status,
             consumed: self.header(1),
-            assume_failed: self.header(3) & 2 != 0,
+            assume_failed: self.header(4) & 1 != 0,
+            aborted: self.header(4) & 2 != 0,
             time: start.elapsed(),
         })
     }

@@ -149,19 +149,33 @@ impl InputValue {
 
     /// Decimal for integers, C hex-float for floating values, hex for byte buffers.
     pub fn to_text(&self) -> String {
-        match self.kind {
-            InputKind::Float => hexfloat(f32::from_bits(self.bits as u32) as f64),
-            InputKind::Double => hexfloat(f64::from_bits(self.bits)),
-            InputKind::Bytes => self.bytes.iter().map(|b| format!("{b:02x}")).collect(),
-            k => {
-                let signed = k.int_info(64).map(|i| i.1).unwrap_or(false);
-                if signed {
-                    crate::exec::ops::sext(self.bits, self.width).to_string()
-                } else {
-                    self.bits.to_string()
-                }
+        let mut s = String::new();
+        self.write_text(&mut s);
+        s
+    }
+
+    /// Appends `to_text` to `out` (the fuzzer writes a run's values this way, without a
+    /// string per value).
+    pub fn write_text(&self, out: &mut String) {
+        use std::fmt::Write;
+        let _ = match self.kind {
+            InputKind::Float => {
+                write!(out, "{}", hexfloat(f32::from_bits(self.bits as u32) as f64))
             }
-        }
+            InputKind::Double => write!(out, "{}", hexfloat(f64::from_bits(self.bits))),
+            InputKind::Bytes => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                for b in &self.bytes {
+                    out.push(HEX[(b >> 4) as usize] as char);
+                    out.push(HEX[(b & 15) as usize] as char);
+                }
+                Ok(())
+            }
+            k => match k.int_info(64).is_some_and(|i| i.1) {
+                true => write!(out, "{}", crate::exec::ops::sext(self.bits, self.width)),
+                false => write!(out, "{}", self.bits),
+            },
+        };
     }
 
     /// Parses a textual value for an input of `kind` (decimal, 0x-hex, hex-float, or hex bytes).
@@ -260,7 +274,8 @@ pub trait InputSource {
     }
 }
 
-/// Replays a fixed sequence of values; past its end every input is zero.
+/// Replays a fixed sequence of values; past its end every input is zero, and stdin is at its
+/// end.
 pub struct Replay {
     pub values: Vec<String>,
     pub pos: usize,
@@ -278,6 +293,15 @@ impl Replay {
 }
 
 impl InputSource for Replay {
+    /// Past the values, stdin is at its end (a loop reading lines ends, as the harness's).
+    fn next_char(&mut self) -> InputValue {
+        if self.pos >= self.values.len() {
+            self.pos += 1;
+            return InputValue::int(InputKind::Int, 32, u32::MAX as u64);
+        }
+        self.next(InputKind::Int, 32, 0)
+    }
+
     fn next(&mut self, kind: InputKind, width: u32, len: usize) -> InputValue {
         let text = self.values.get(self.pos).cloned();
         self.pos += 1;
@@ -384,17 +408,9 @@ impl<R: Rng> InputSource for RandomInputs<R> {
                 }
             }
             InputKind::Bytes => {
-                // A buffer of whole words is mostly integers (`klee_make_symbolic(&n, ...)`):
-                // each word drawn as one, small more often than not, as scalar inputs are.
                 let mut b = vec![0u8; len];
-                if len % 4 == 0 && self.rng.gen_bool(0.75) {
-                    for w in b.chunks_mut(4) {
-                        w.copy_from_slice(&(self.int(32) as u32).to_le_bytes());
-                    }
-                } else {
-                    for x in b.iter_mut() {
-                        *x = self.int(8) as u8;
-                    }
+                for x in b.iter_mut() {
+                    *x = self.int(8) as u8;
                 }
                 InputValue {
                     kind,

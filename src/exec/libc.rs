@@ -79,6 +79,8 @@ pub enum Ext {
     SetJmp,
     /// `longjmp` and its kin: a jump Cairn does not execute (the run stops, unsupported).
     LongJmp,
+    /// An inline assembly statement (`ir::INLINE_ASM`): not executed; the run stops there.
+    InlineAsm,
     /// An external function Cairn has no model of: its result becomes an input.
     Unknown(String),
 }
@@ -159,6 +161,7 @@ fn resolve_name(name: &str) -> Ext {
         "__cairn_unsupported" => Unsupported,
         "setjmp" | "_setjmp" | "__sigsetjmp" | "sigsetjmp" => SetJmp,
         "longjmp" | "_longjmp" | "siglongjmp" | "__longjmp_chk" => LongJmp,
+        crate::ir::INLINE_ASM => InlineAsm,
         _ => match MathFn::by_name(name) {
             Some(f) => Math(f),
             None => Unknown(name.into()),
@@ -679,6 +682,11 @@ pub fn call(
         LongJmp => {
             return Err(Stop::Unsupported(
                 "longjmp (non-local jumps are not executed)".into(),
+            ));
+        }
+        InlineAsm => {
+            return Err(Stop::Unsupported(
+                "inline assembly (its runs are native: the fuzzer's)".into(),
             ));
         }
         Unsupported => {

@@ -873,6 +873,23 @@ impl Shadow<'_> {
         pool.bin(BinOp::Add, w, obj, off)
     }
 
+    /// True when `e` is an object's address plus a constant (`address_value`), with value
+    /// `at`, and `other` lies in the same object.
+    fn address_in_object(&self, v: &View, e: ExprId, at: u64, other: u64) -> bool {
+        if self.address_vars == 0 || e == NONE {
+            return false;
+        }
+        let (x, _) = self.pool.split_offset(e);
+        let is_address = match self.pool.node(x) {
+            crate::smt::expr::Node::Var { id, .. } => {
+                self.pool.vars[*id as usize].input == ADDRESS_INPUT
+            }
+            _ => false,
+        };
+        let object = |a: u64| v.mem.object_bounds(a).map(|(b, _)| b);
+        is_address && object(at).is_some() && object(at) == object(other)
+    }
+
     /// True when `e` depends on an indeterminate value or an address; such a decision is not
     /// recorded (no input can steer it) and makes the run inexact.
     fn indeterminate(&mut self, e: ExprId) -> bool {
@@ -1004,6 +1021,14 @@ impl Shadow<'_> {
                     let nz = pool.cmp(IPred::Ne, sb, z);
                     let divisor = super::ops::mask(v.reg(rb, *b), *w as u32);
                     self.check(v, site, nz, divisor != 0);
+                }
+                if *op == BinOp::Sub
+                    && sb == NONE
+                    && self.address_in_object(v, sa, v.reg(rb, *a), v.reg(rb, *b))
+                {
+                    // An address minus the address of a place in the same object (a global's
+                    // address is a constant of the code): an offset, whatever the layout.
+                    return self.set_reg(rb, *dst, NONE);
                 }
                 let (x, y) = (self.reg_expr(v, rb, *a, *w), self.reg_expr(v, rb, *b, *w));
                 let e = self.pool.bin(*op, *w, x, y);

@@ -1191,7 +1191,25 @@ impl<'l, 'a> FnLower<'l, 'a> {
         at: &str,
     ) -> Result<()> {
         let callee = match &x.function {
-            either::Either::Left(_) => return unsupported("inline assembly", at),
+            // A call of an external function the interpreter stops at and the model checker
+            // havocs over: the program loads, and its native runs execute the assembly.
+            either::Either::Left(_) => {
+                let rt = match x.function_ty.as_ref() {
+                    Type::FuncType { result_type, .. } => result_type.clone(),
+                    _ => self.lw.m.types.void(),
+                };
+                let ext = self.lw.extern_decl(super::INLINE_ASM, &rt, vec![], true);
+                let site = self.lw.out.call_sites.len() as u32;
+                self.lw.out.call_sites.push(loc);
+                let ret = x.dest.as_ref().map(|d| self.vals[d]);
+                out.push(Inst::CallExtern {
+                    ext,
+                    args: vec![],
+                    ret,
+                    site,
+                });
+                return Ok(());
+            }
             either::Either::Right(op) => op,
         };
         let ret = match &x.dest {

@@ -640,6 +640,9 @@ pub fn is_error_call(name: &str) -> bool {
     name == "reach_error" || name == "__VERIFIER_error"
 }
 
+/// The external function an inline assembly statement is lowered to.
+pub const INLINE_ASM: &str = "__cairn_inline_asm";
+
 /// The program's `main` when a replay harness has the `main` (unit mode, argv or files as
 /// inputs): the program is compiled with `-Dmain=` this name.
 pub const PROGRAM_MAIN: &str = "cairn_program_main";

@@ -1131,6 +1131,10 @@ impl<'m> Model<'m> {
             Inst::CallExtern { ext, .. } => Some(&self.exts[*ext as usize]),
             _ => None,
         };
+        // Inline assembly may write anything it can reach.
+        if let Some(Ext::InlineAsm) = ext {
+            self.havoc_all_tracked(ex);
+        }
         // An unknown function may call any escaping function it was given.
         if let Some(Ext::Unknown(_)) = ext {
             for a in self.callback_writes.clone() {

@@ -32,7 +32,7 @@ static void cairn_load(void) {
 #ifdef CAIRN_FORKSERVER
   if (cairn_shared_in) {
     cairn_nvals = (int)*(unsigned *)cairn_shared_in;
-    cairn_cursor = cairn_shared_in + 16;
+    cairn_cursor = cairn_shared_in + 32;
     return;
   }
 #endif
@@ -88,7 +88,8 @@ static const char *cairn_next(void) {
  * starts the next one. The maps (inputs, goal hit counts) are set up once and inherited. The
  * loops make their own system calls: the program or the harness may define `read`, `write` or
  * `kill`. Header of the inputs map: the number of values, the number read, the running
- * process's pid, flags (1: it waits between runs; 2: the run failed an assumption). */
+ * process's pid, whether it waits between runs, how the run ended (1: at a failed
+ * assumption; 2: at abort; Cairn clears it before a run). */
 #include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -98,7 +99,10 @@ static const char *cairn_next(void) {
 #include <sys/wait.h>
 #include <unistd.h>
 extern void __cairn_probe_init(void);
-extern int CAIRN_ENTRY(int, char **, char **);
+/* The program's main or the harness's, by its symbol: their C types differ. */
+#define CAIRN_STR2(x) #x
+#define CAIRN_STR(x) CAIRN_STR2(x)
+extern int cairn_entry(int, char **, char **) __asm__(CAIRN_STR(CAIRN_ENTRY));
 extern char __data_start[], _end[];
 static jmp_buf *cairn_run_end;
 static volatile int cairn_exit_code;
@@ -106,13 +110,23 @@ void __cairn_exit(int code) {
   if (cairn_run_end) { cairn_exit_code = code; longjmp(*cairn_run_end, 1); }
   _exit(code);
 }
+/* abort and a failed assert end the run as a signal would, without ending the process. */
+void __cairn_abort(void) {
+  if (cairn_run_end) { ((unsigned *)cairn_shared_in)[4] |= 2; __cairn_exit(134); }
+  raise(SIGABRT);
+  _exit(134);
+}
+void __cairn_assert_fail(const char *a, const char *f, unsigned l, const char *fn) {
+  (void)a; (void)f; (void)l; (void)fn;
+  __cairn_abort();
+}
 /* Writable data up to this size is restored between runs; past it, a process per run. */
 #define CAIRN_MAX_SNAPSHOT (8 << 20)
 #define CAIRN_RUNS_PER_PROCESS 1000
 int cairn_fuzz_main(int argc, char **argv, char **envp) __asm__("main");
 int cairn_fuzz_main(int argc, char **argv, char **envp) {
   const char *in = getenv("CAIRN_INPUTS");
-  if (!in) return CAIRN_ENTRY(argc, argv, envp);
+  if (!in) return cairn_entry(argc, argv, envp);
   int fd = open(in, O_RDWR);
   struct stat st;
   if (fd < 0 || fstat(fd, &st) != 0) _exit(70);
@@ -136,7 +150,7 @@ int cairn_fuzz_main(int argc, char **argv, char **envp) {
     if (child == 0) break;
     int status = 0;
     if (syscall(SYS_wait4, child, &status, 0, 0) < 0) _exit(72);
-    if (!(header[3] & 1) && syscall(SYS_write, 199, &status, 4) != 4) _exit(0);
+    if (!header[3] && syscall(SYS_write, 199, &status, 4) != 4) _exit(0);
   }
   header[2] = (unsigned)syscall(SYS_getpid);
   for (volatile int n = 0;; n++) {
@@ -146,12 +160,12 @@ int cairn_fuzz_main(int argc, char **argv, char **envp) {
     header[3] = 0;
     if (n > 0) memcpy(__data_start, snapshot, size);
     int code;
-    if (setjmp(end) == 0) code = CAIRN_ENTRY(argc, argv, envp);
+    if (setjmp(end) == 0) code = cairn_entry(argc, argv, envp);
     else code = cairn_exit_code;
     if (!persistent) _exit(code);
     int status = (code & 0xff) << 8;
     if (n + 1 >= CAIRN_RUNS_PER_PROCESS) header[3] = 1;
-    if (syscall(SYS_write, 199, &status, 4) != 4 || (header[3] & 1)) _exit(0);
+    if (syscall(SYS_write, 199, &status, 4) != 4 || header[3]) _exit(0);
   }
 }
 #endif
@@ -181,7 +195,7 @@ __attribute__((constructor)) static void cairn_install(void) {
 /* A failed assumption ends the run (the inputs are outside the program's domain). */
 static void cairn_assume_failed(void) {
 #ifdef CAIRN_FORKSERVER
-  if (cairn_shared_in) ((unsigned *)cairn_shared_in)[3] |= 2;
+  if (cairn_shared_in) ((unsigned *)cairn_shared_in)[4] |= 1;
 #endif
   exit(0);
 }
@@ -463,7 +477,8 @@ fn stdio_defs(m: &Module) -> String {
 /// names through the system call, since `open` itself is the harness's).
 const OPEN_DECLS: &str = "#include <stdarg.h>\n#include <sys/syscall.h>\n#include <unistd.h>\nextern int memfd_create(const char *, unsigned int);\n";
 
-/// stdin from the test: a character per value (-1 is end of input), one character of pushback.
+/// stdin from the test: a character per value (-1 is end of input, as is the end of the
+/// values), one character of pushback.
 const STDIN_DEF: &str = r#"#include <errno.h>
 extern int _IO_getc(FILE *);
 extern char *_IO_fgets(char *, int, FILE *);
@@ -475,6 +490,8 @@ static int cairn_unget = -1, cairn_eof;
 static int cairn_stdin_getc(void) {
   if (cairn_unget >= 0) { int c = cairn_unget; cairn_unget = -1; return c; }
   if (cairn_eof) return -1; /* end of input stays the end */
+  cairn_load();
+  if (cairn_pos >= cairn_nvals) { (void)cairn_next(); cairn_eof = 1; return -1; } /* past the values */
   int c = (int)cairn_s();
   if (c == -1) { cairn_eof = 1; return -1; }
   return c & 0xff;

@@ -335,7 +335,7 @@ impl Pool {
     }
 
     /// `e` as `x + c` (c = 0 when `e` adds no constant).
-    fn split_offset(&self, e: ExprId) -> (ExprId, u64) {
+    pub fn split_offset(&self, e: ExprId) -> (ExprId, u64) {
         if let Node::Bin {
             op: BinOp::Add,
             a,

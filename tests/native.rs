@@ -1,0 +1,165 @@
+//! Native execution: the fuzzer's fork server runs the program as a fresh process would, and
+//! native fuzzing covers the shapes the interpreter is slow on (deep recursion, loops bounded
+//! by an input of any input API, a reactive system) or cannot run (inline assembly). Budgets
+//! are in runs (`--max-iterations`); the time limits are safety nets.
+
+use cairn::driver::fuzz_native::NativeExecutor;
+use cairn::driver::session::{Budget, Session};
+use cairn::exec::forkserver::NativeStatus;
+use cairn::exec::{Program, Source};
+use cairn::ir::frontend::{CompileOptions, TempDir, load};
+use cairn::output::suite::SuiteWriter;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+fn program(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/programs/native")
+        .join(name)
+}
+
+fn cairn(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn text(o: &std::process::Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn summary(out: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap()
+}
+
+/// Runs in a persistent process leave nothing behind: each input takes the goals it takes in
+/// a process of its own, and ends the same way (an exit deep in a call, abort, a crash).
+#[test]
+fn persistent_runs_take_what_fresh_processes_take() {
+    let f = program("state_between_runs.c");
+    let opts = CompileOptions::default();
+    let mut p = Program::new(load(std::slice::from_ref(&f), &opts).unwrap());
+    p.source = Some(Source {
+        files: vec![f.clone()],
+        opts,
+    });
+    let tmp = TempDir::new("native-test").unwrap();
+    let w = SuiteWriter::create(tmp.path(), &f, &p.module, false).unwrap();
+    let budget = Budget {
+        time: Duration::from_secs(60),
+        max_tests: None,
+        max_iterations: None,
+    };
+    let s = Session::new(&p, w, budget, Arc::new(AtomicBool::new(false)));
+    let mut x = NativeExecutor::start(&s).unwrap();
+    let limit = Duration::from_secs(5);
+    let mut ends = vec![];
+    let mut taken = vec![0u32; s.goals.len()];
+    for round in 0..3 {
+        for v in ["1", "7", "9", "2", "-1", "3", "100", "101", "5"] {
+            let values = format!("{v}\0");
+            let persistent = x.run(values.as_bytes(), limit).unwrap();
+            let hits = x.hits().to_vec();
+            for (t, h) in taken.iter_mut().zip(&hits) {
+                *t += *h as u32;
+            }
+            let (fresh, fresh_hits) = x.run_fresh(values.as_bytes(), limit).unwrap();
+            assert_eq!(hits, fresh_hits, "input {v}, round {round}: goals differ");
+            assert_eq!(persistent.status, fresh.status, "input {v}");
+            assert_eq!(persistent.aborted, fresh.aborted, "input {v}");
+            assert_eq!(persistent.consumed, 1, "input {v}");
+            ends.push((v, persistent.status, persistent.aborted));
+        }
+    }
+    // The ends are the program's: exit 3 from the nested call, abort, a crash, main's result.
+    assert!(
+        ends.contains(&("7", NativeStatus::Exit(3), false)),
+        "{ends:?}"
+    );
+    assert!(ends.iter().any(|e| e.0 == "9" && e.2), "{ends:?}");
+    assert!(
+        ends.contains(&("-1", NativeStatus::Signal(libc::SIGSEGV), false)),
+        "{ends:?}"
+    );
+    assert!(
+        ends.contains(&("101", NativeStatus::Exit(1), false)),
+        "{ends:?}"
+    );
+    // No persistent run saw an earlier run's state: the outcomes that need it were never taken.
+    let kept: Vec<usize> = s
+        .goals
+        .goals
+        .iter()
+        .filter(|g| {
+            // Line 28's kept outcome is the one into the `else` on line 29.
+            matches!((g.loc.line, g.outcome.as_str()), (13 | 25 | 26, "true"))
+                || (g.loc.line == 28 && g.target_loc.line == 29)
+        })
+        .map(|g| g.id)
+        .collect();
+    assert_eq!(kept.len(), 4, "the program's lines moved");
+    for g in kept {
+        assert_eq!(taken[g], 0, "goal {g} taken: {:?}", s.goals.goals[g]);
+    }
+    // And the others were: the runs did what they should.
+    assert!(taken.iter().filter(|&&n| n > 0).count() >= 10, "{taken:?}");
+}
+
+/// The shapes that starve the interpreter, through every input API: each program's goals
+/// are all covered within a budget of runs, and replay confirms every claim natively.
+#[test]
+fn native_fuzzing_covers_programs_the_interpreter_is_slow_on() {
+    let cases: &[(&str, &[&str], u64)] = &[
+        ("deep_recursion.c", &[], 20),
+        ("power_klee.c", &[], 14),
+        ("power_nondet.c", &[], 14),
+        ("power_crest.c", &[], 14),
+        ("power_stdin.c", &[], 16),
+        ("power_argv.c", &["--sym-args", "1", "2", "4"], 16),
+        ("scheduler_klee.c", &[], 42),
+        ("inline_asm.c", &[], 14),
+    ];
+    let mut failures = vec![];
+    for (name, extra, want) in cases {
+        let dir = TempDir::new("native-cover").unwrap();
+        let out = dir.path().join("out");
+        let f = program(name);
+        let mut a = vec![
+            "gen",
+            f.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--jobs",
+            "1",
+            "--tests-only",
+            "--max-iterations",
+            "400000",
+            "--time",
+            "120",
+        ];
+        a.extend_from_slice(extra);
+        let o = cairn(&a);
+        assert!(o.status.success(), "{name}: {}", text(&o));
+        let s = summary(&out);
+        let covered = s["goals"]["covered"].as_u64().unwrap();
+        assert_eq!(s["fuzz"]["executor"], "native", "{name}: {}", s["fuzz"]);
+        if covered < *want {
+            failures.push(format!("{name}: {covered} of {want} goals covered"));
+        }
+        let mut r = vec!["replay", f.to_str().unwrap(), out.to_str().unwrap()];
+        r.extend_from_slice(extra);
+        let o = cairn(&r);
+        let t = text(&o);
+        assert!(o.status.success(), "{name}: replay: {t}");
+        assert!(t.contains("unconfirmed: 0"), "{name}: {t}");
+    }
+    assert!(failures.is_empty(), "{failures:?}");
+}
