@@ -1131,9 +1131,11 @@ impl<'m> Model<'m> {
             Inst::CallExtern { ext, .. } => Some(&self.exts[*ext as usize]),
             _ => None,
         };
-        // Inline assembly may write anything it can reach.
+        // Inline assembly may write anything it can reach: what every call may, and the
+        // function's own memory (an output operand in memory).
         if let Some(Ext::InlineAsm) = ext {
             self.havoc_all_tracked(ex);
+            self.havoc_slots(ex, loc.func);
         }
         // An unknown function may call any escaping function it was given.
         if let Some(Ext::Unknown(_)) = ext {
@@ -1158,19 +1160,7 @@ impl<'m> Model<'m> {
             // the globals and the function's memory hold by then.
             Some(Ext::SetJmp) => {
                 self.havoc_all_tracked(ex);
-                let mut slots: Vec<(FuncId, Reg, Ty)> = self
-                    .slots
-                    .iter()
-                    .filter(|((f, _), _)| *f == loc.func)
-                    .map(|((f, r), t)| (*f, *r, *t))
-                    .collect();
-                slots.sort_by_key(|s| (s.0, s.1));
-                for (f, r, t) in slots {
-                    if let Some(v) = self.slot_cell(f, r, t) {
-                        let h = self.havoc(ex, v, None);
-                        self.set(ex, v, h);
-                    }
-                }
+                self.havoc_slots(ex, loc.func);
             }
             Some(Ext::LongJmp) => {
                 return vec![Transition {
@@ -1214,6 +1204,23 @@ impl<'m> Model<'m> {
             goal: None,
             error_site: None,
         }]
+    }
+
+    /// Havocs the tracked stack slots of function `func`.
+    fn havoc_slots(&mut self, ex: &mut SegExec, func: FuncId) {
+        let mut slots: Vec<(FuncId, Reg, Ty)> = self
+            .slots
+            .iter()
+            .filter(|((f, _), _)| *f == func)
+            .map(|((f, r), t)| (*f, *r, *t))
+            .collect();
+        slots.sort_by_key(|s| (s.0, s.1));
+        for (f, r, t) in slots {
+            if let Some(v) = self.slot_cell(f, r, t) {
+                let h = self.havoc(ex, v, None);
+                self.set(ex, v, h);
+            }
+        }
     }
 
     fn havoc_all_tracked(&mut self, ex: &mut SegExec) {
