@@ -14,7 +14,7 @@
 //! end, as natively), which makes it a test and gives its values their types.
 
 use crate::driver::fuzz_native::{NativeExecutor, native_result};
-use crate::driver::havoc::{Dictionary, Havoc};
+use crate::driver::havoc::{self, Dictionary, Havoc};
 use crate::driver::session::Session;
 use crate::driver::technique::Technique;
 use crate::exec::forkserver::NativeStatus;
@@ -43,7 +43,8 @@ const MAX_DICT_INTS: usize = 256;
 const NATIVE_RUN_LIMIT: Duration = Duration::from_millis(500);
 const MIN_NATIVE_LIMIT: Duration = Duration::from_millis(20);
 
-/// Random values after a native run's list (a run reading past them reads zeros).
+/// Random values after a native run's list at first (a run reading past them reads zeros;
+/// the number grows when runs that did so time out).
 const NATIVE_PADDING: usize = 64;
 
 /// New native runs shorter than this are interpreted to become tests (the interpreter takes
@@ -81,6 +82,8 @@ pub struct Fuzzing {
     native: NativeCounts,
     /// The texts of a native run's values (kept to reuse the allocation).
     texts: String,
+    /// Random values after each native run's list.
+    padding: usize,
 }
 
 #[derive(Default, serde::Serialize)]
@@ -136,6 +139,7 @@ impl Fuzzing {
             goal_buckets: vec![],
             native: NativeCounts::default(),
             texts: String::new(),
+            padding: NATIVE_PADDING,
         }
     }
 
@@ -158,7 +162,7 @@ impl Fuzzing {
         // character distribution, which reads as small numbers too), so a loop over the input
         // meets its end; the interpreter gets the same ones.
         let mut random = RandomInputs { rng: &mut self.rng };
-        values.extend((0..NATIVE_PADDING).map(|_| random.next_char()));
+        values.extend((0..self.padding).map(|_| random.next_char()));
         let mut texts = std::mem::take(&mut self.texts);
         texts.clear();
         for v in &values {
@@ -202,7 +206,25 @@ impl Fuzzing {
         self.native.crashes += crash as u64;
         if run.status == NativeStatus::Timeout {
             self.native.timeouts += 1;
-            return Ok(());
+            if run.consumed as usize >= values.len() {
+                // It read past every value (zeros from there: a loop waiting for a nonzero
+                // choice never ends): later runs get more random values.
+                self.padding = (self.padding * 4).min(havoc::MAX_INPUTS);
+            }
+            if !novel {
+                return Ok(());
+            }
+            // What it took before the limit, from a fresh process: a test held for goals no
+            // run that ended covers (as the interpreter's step-limited runs are).
+            let (fresh, hits) = x.run_fresh(texts.as_bytes(), limit)?;
+            let r = native_result(&s.goals, &values, &fresh, hits);
+            self.native.recorded += 1;
+            if self.corpus_values < MAX_CORPUS_VALUES {
+                // Mutations build on it: most runs of a program that never ends are of this kind.
+                self.corpus_values += r.inputs.len();
+                self.corpus.push(r.inputs.clone());
+            }
+            return self.keep(s, r, novel);
         }
         self.native.slowest_ok = self.native.slowest_ok.max(run.time.as_secs_f64());
         let sampled =

@@ -7,10 +7,10 @@
 
 use crate::analysis::goals::Goals;
 use crate::driver::session::Session;
+use crate::exec::InputValue;
 use crate::exec::forkserver::{ForkServer, NativeRun, NativeStatus};
 use crate::exec::machine::{Outcome, RunResult};
 use crate::exec::native::ProbeBuild;
-use crate::exec::{InputKind, InputValue};
 use crate::ir::frontend::TempDir;
 use anyhow::{Context, Result};
 use std::path::PathBuf;
@@ -121,16 +121,15 @@ fn server(exe: &std::path::Path, goals: usize, dir: &TempDir, fresh: bool) -> Re
 }
 
 /// A native run as the ledger records runs: the goals its probes counted, how it ended, and
-/// the values it read (those past `values` were 0; they are written as such).
+/// the values it read (past `values` it read zeros, as a test's replay does).
 pub fn native_result(
     goals: &Goals,
     values: &[InputValue],
     run: &NativeRun,
     hits: &[u8],
 ) -> RunResult {
-    let read = run.consumed as usize;
-    let mut inputs = values[..read.min(values.len())].to_vec();
-    inputs.resize(read, InputValue::int(InputKind::Int, 32, 0));
+    // Past the values a run reads zeros (and stdin's end), natively and in the interpreter.
+    let inputs = values[..(run.consumed as usize).min(values.len())].to_vec();
     let branches = (0..goals.num_branches)
         .map(|g| hits.get(g).copied().unwrap_or(0) as u32)
         .collect();
