@@ -1,7 +1,7 @@
 //! Native execution: the fuzzer's fork server runs the program as a fresh process would, and
 //! native fuzzing covers the shapes the interpreter is slow on (deep recursion, loops bounded
-//! by an input of any input API, a reactive system) or cannot run (inline assembly). Budgets
-//! are in runs (`--max-iterations`); the time limits are safety nets.
+//! by an input of any input API, commands driving a scheduler) or cannot run (inline
+//! assembly). Budgets are in runs (`--max-iterations`); the time limits are safety nets.
 
 use cairn::driver::fuzz_native::NativeExecutor;
 use cairn::driver::session::{Budget, Session};
