@@ -13,7 +13,7 @@
 //! counts, or a crash) is run once more in the interpreter, fed the same values (0 past their
 //! end, as natively), which makes it a test and gives its values their types.
 
-use crate::driver::fuzz_native::{NativeExecutor, native_result};
+use crate::driver::fuzz_native::{NativeExecutor, PendingBuild, native_result};
 use crate::driver::havoc::{self, Dictionary, Havoc};
 use crate::driver::session::Session;
 use crate::driver::technique::Technique;
@@ -57,8 +57,10 @@ const CRASH_SAMPLE: u64 = 256;
 
 /// Where the runs go.
 enum Executor {
-    /// Native if the program builds; decided at the first turn.
+    /// Native if the program builds; the build starts at the first turn.
     Untried,
+    /// Being built on a thread of its own (the turns go to the other techniques meanwhile).
+    Building(PendingBuild),
     Native(Box<NativeExecutor>),
     /// The interpreter; why not natively, when native runs were asked for.
     Interpreted(Option<String>),
@@ -143,15 +145,37 @@ impl Fuzzing {
         }
     }
 
-    /// Starts the native executor at the first turn (its build takes the turn's first second).
-    fn start_executor(&mut self, s: &Session) {
-        if !matches!(self.exec, Executor::Untried) {
-            return;
+    /// Starts the native build at the first turn and the executor once it is built; returns
+    /// whether the fuzzer can run now (not while it builds).
+    fn start_executor(&mut self, s: &Session) -> bool {
+        match std::mem::replace(&mut self.exec, Executor::Untried) {
+            Executor::Untried => {
+                self.exec = match NativeExecutor::build(s) {
+                    Ok(pending) => Executor::Building(pending),
+                    Err(e) => Executor::Interpreted(Some(format!("{e:#}"))),
+                };
+                !matches!(self.exec, Executor::Building(_))
+            }
+            Executor::Building(pending) if !pending.is_finished() => {
+                self.exec = Executor::Building(pending);
+                false
+            }
+            Executor::Building(pending) => {
+                let started = pending
+                    .join()
+                    .map_err(|_| anyhow::anyhow!("the native build panicked"))
+                    .and_then(|built| NativeExecutor::start(built?));
+                self.exec = match started {
+                    Ok(x) => Executor::Native(Box::new(x)),
+                    Err(e) => Executor::Interpreted(Some(format!("{e:#}"))),
+                };
+                true
+            }
+            other => {
+                self.exec = other;
+                true
+            }
         }
-        self.exec = match NativeExecutor::start(s) {
-            Ok(x) => Executor::Native(Box::new(x)),
-            Err(e) => Executor::Interpreted(Some(format!("{e:#}"))),
-        };
     }
 
     /// Runs `values` natively. A run that is new becomes a test: through the interpreter when
@@ -372,7 +396,13 @@ impl Technique for Fuzzing {
     }
 
     fn run(&mut self, s: &mut Session, until: Instant) -> anyhow::Result<()> {
-        self.start_executor(s);
+        if !self.start_executor(s) {
+            // Still building: the turn goes to the others (a short wait when there are none).
+            std::thread::sleep(
+                Duration::from_millis(5).min(until.saturating_duration_since(Instant::now())),
+            );
+            return Ok(());
+        }
         self.import_seeds(s)?;
         while !s.should_stop() && Instant::now() < until {
             if self.corpus.is_empty() {

@@ -33,49 +33,60 @@ pub struct NativeExecutor {
     dir: TempDir,
 }
 
+/// The native build, made on a thread of its own while the other techniques run.
+pub type PendingBuild = std::thread::JoinHandle<Result<(ProbeBuild, TempDir)>>;
+
 impl NativeExecutor {
-    /// Builds the session's program natively and starts its fork server.
-    pub fn start(s: &Session) -> Result<NativeExecutor> {
+    /// Starts building the session's program natively (probes, the fork-server harness).
+    pub fn build(s: &Session) -> Result<PendingBuild> {
         let p = s.program;
         let source = p
             .source
-            .as_ref()
+            .clone()
             .context("the program was not loaded from sources")?;
-        let dir = TempDir::new("native")?;
         let harness_text = crate::output::harness::harness_c_for(&p.module, &p.entry, &p.unit);
-        let harness = dir.path().join("harness.c");
-        std::fs::write(&harness, &harness_text)?;
         // Unit mode, argv or files as inputs: the harness has the `main`.
         let harness_main = p.entry != "main" || harness_text.contains(crate::ir::PROGRAM_MAIN);
-        let entry = match harness_main {
-            true => HARNESS_MAIN,
-            false => crate::ir::PROGRAM_MAIN,
-        };
         let sites = crate::ir::probes::probe_sites(&p.module, |site| s.goals.error_goal(site));
-        let build = ProbeBuild::new(
-            &source.files,
-            &source.opts,
-            &sites,
-            s.goals.len(),
-            &harness,
-            // The harness's `main` runs the program's; exits return to the run loop.
-            &[
-                ("main", crate::ir::PROGRAM_MAIN),
-                ("exit", EXIT),
-                ("_exit", EXIT),
-                ("_Exit", EXIT),
-                ("abort", ABORT),
-                ("__assert_fail", "__cairn_assert_fail"),
-            ],
-            &[
-                "-DCAIRN_FORKSERVER",
-                &format!("-Dexit={EXIT}"),
-                &format!("-Dabort={ABORT}"),
-                &format!("-DCAIRN_ENTRY={entry}"),
-                &format!("-Dmain={HARNESS_MAIN}"),
-            ],
-            &dir.path().join("build"),
-        )?;
+        let goals = s.goals.len();
+        Ok(std::thread::spawn(move || {
+            let dir = TempDir::new("native")?;
+            let harness = dir.path().join("harness.c");
+            std::fs::write(&harness, &harness_text)?;
+            let entry = match harness_main {
+                true => HARNESS_MAIN,
+                false => crate::ir::PROGRAM_MAIN,
+            };
+            let build = ProbeBuild::new(
+                &source.files,
+                &source.opts,
+                &sites,
+                goals,
+                &harness,
+                // The harness's `main` runs the program's; exits return to the run loop.
+                &[
+                    ("main", crate::ir::PROGRAM_MAIN),
+                    ("exit", EXIT),
+                    ("_exit", EXIT),
+                    ("_Exit", EXIT),
+                    ("abort", ABORT),
+                    ("__assert_fail", "__cairn_assert_fail"),
+                ],
+                &[
+                    "-DCAIRN_FORKSERVER",
+                    &format!("-Dexit={EXIT}"),
+                    &format!("-Dabort={ABORT}"),
+                    &format!("-DCAIRN_ENTRY={entry}"),
+                    &format!("-Dmain={HARNESS_MAIN}"),
+                ],
+                &dir.path().join("build"),
+            )?;
+            Ok((build, dir))
+        }))
+    }
+
+    /// Starts the fork server of a finished build.
+    pub fn start((build, dir): (ProbeBuild, TempDir)) -> Result<NativeExecutor> {
         let mut persistent = server(&build.exe, build.goals, &dir, false)?;
         // The server must answer before it is trusted with the fuzzer's time.
         persistent
@@ -88,6 +99,14 @@ impl NativeExecutor {
             fresh: None,
             dir,
         })
+    }
+
+    /// Builds the session's program natively and starts its fork server (waits for the build).
+    pub fn build_and_start(s: &Session) -> Result<NativeExecutor> {
+        let built = Self::build(s)?
+            .join()
+            .map_err(|_| anyhow::anyhow!("the native build panicked"))??;
+        Self::start(built)
     }
 
     /// Runs `values` (test value texts, each ended by a NUL; 0 past their end) for at most

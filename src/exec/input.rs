@@ -408,9 +408,17 @@ impl<R: Rng> InputSource for RandomInputs<R> {
                 }
             }
             InputKind::Bytes => {
+                // A buffer of whole words is mostly integers (`klee_make_symbolic(&n, ...)`):
+                // each word drawn as one, small more often than not, as scalar inputs are.
                 let mut b = vec![0u8; len];
-                for x in b.iter_mut() {
-                    *x = self.int(8) as u8;
+                if len % 4 == 0 && self.rng.gen_bool(0.75) {
+                    for w in b.chunks_mut(4) {
+                        w.copy_from_slice(&(self.int(32) as u32).to_le_bytes());
+                    }
+                } else {
+                    for x in b.iter_mut() {
+                        *x = self.int(8) as u8;
+                    }
                 }
                 InputValue {
                     kind,
