@@ -350,9 +350,6 @@ fn gen_decides_everything_and_prove_writes_the_arg() {
         out.to_str().unwrap(),
         "--time",
         "30s",
-        // The model checker alone: with the other provers, exhaustive exploration may decide
-        // every goal before the checker has built a graph.
-        "--mc-only",
         "--arg",
         dot.to_str().unwrap(),
     ]);
