@@ -358,7 +358,10 @@ fn gen_decides_everything_and_prove_writes_the_arg() {
     // turn can go to the Horn-clause prover, and exhaustive exploration then decides the rest
     // before the checker expands a node.
     let d = std::fs::read_to_string(&dot).unwrap();
-    assert!(d.starts_with("digraph arg {") && d.contains("n0 [label="), "{d}");
+    assert!(
+        d.starts_with("digraph arg {") && d.contains("n0 [label="),
+        "{d}"
+    );
 }
 
 #[test]

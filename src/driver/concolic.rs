@@ -189,8 +189,6 @@ pub struct Concolic {
     vars_classified: usize,
     /// Entries of the session's corpus already explored from.
     seeds_seen: usize,
-    /// The shared results, whose new seeds revive a search that explored every path it had.
-    shared: std::sync::Arc<crate::driver::shared::Shared>,
     /// The program's words were spelled into its latest tests (`spell_words`).
     spelled: bool,
     /// Inputs of runs that covered something new, ended right after the decision that did
@@ -325,7 +323,6 @@ impl Concolic {
             last_step_limited: false,
             vars_classified: 0,
             seeds_seen: 0,
-            shared: s.shared().clone(),
             spelled: false,
             ended_inputs: vec![],
             runs_without_news: 0,
@@ -1057,11 +1054,6 @@ impl Technique for Concolic {
         }
         let mut imported = Instant::now();
         let mut memory_checked = Instant::now();
-        if self.stats.exhausted && !self.finished() {
-            // Seeds from elsewhere (a fuzzer's input past a check no path of ours passed)
-            // open paths the tree did not have.
-            self.stats.exhausted = false;
-        }
         self.import_seeds(s, &cfg)?;
         while !s.should_stop() && Instant::now() < until && !self.stats.exhausted {
             if imported.elapsed() >= IMPORT_EVERY {
@@ -1139,7 +1131,7 @@ impl Technique for Concolic {
     }
 
     fn finished(&self) -> bool {
-        self.stats.exhausted && self.shared.seed_count() <= self.seeds_seen
+        self.stats.exhausted
     }
 
     fn stats(&self) -> serde_json::Map<String, serde_json::Value> {

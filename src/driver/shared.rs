@@ -125,11 +125,6 @@ impl Shared {
     }
 
     /// The corpus from entry `from` on.
-    /// Seeds offered so far.
-    pub fn seed_count(&self) -> usize {
-        self.lock().corpus.len()
-    }
-
     pub fn seeds_since(&self, from: usize) -> Vec<Seed> {
         let r = self.lock();
         r.corpus.get(from..).map_or(vec![], |s| s.to_vec())

@@ -28,7 +28,8 @@ pub const NONE: ExprId = ExprId(u32::MAX);
 
 pub const MAX_SYMBOLIC_OBJECT: u64 = 4096;
 
-/// Arithmetic operations an expression may be deep (`Pool::depth`) before it is concretized.
+/// How deep in non-linear operations an expression may be (`Pool::depth`: 16 nested products
+/// of inputs) before it is concretized.
 const MAX_EXPR_DEPTH: u32 = 1024;
 
 /// A memory byte never written since it was allocated (see `Observer::uninitialized`).

@@ -312,24 +312,24 @@ impl Pool {
         let e = self.intern(Node::Bin { op, w, a, b });
         if self.depths.len() <= e.0 as usize {
             self.depths.resize(e.0 as usize + 1, 0);
-            // A product or quotient of two non-constants costs a solver what some hundred
-            // additions do (bit-blasted, a multiplier circuit each).
+            // Only products and quotients of two non-constants count (bit-blasted, a
+            // multiplier circuit each): long linear chains are what solvers handle well.
             let cost = match op {
                 Mul | UDiv | SDiv | URem | SRem
                     if self.as_const(a).is_none() && self.as_const(b).is_none() =>
                 {
                     NONLINEAR_DEPTH
                 }
-                _ => 1,
+                _ => 0,
             };
             self.depths[e.0 as usize] = cost + self.depth(a).max(self.depth(b));
         }
         e
     }
 
-    /// How many arithmetic operations deep `e` is, a non-linear one counting as
-    /// `NONLINEAR_DEPTH` (other nodes count as leaves): a loop that multiplies a value by an
-    /// input each time builds an expression as deep as its count.
+    /// How many non-linear operations (products and quotients of two non-constants) deep `e`
+    /// is, each counting `NONLINEAR_DEPTH`: a loop that multiplies a value by an input each
+    /// time builds an expression as deep as its count.
     pub fn depth(&self, e: ExprId) -> u32 {
         self.depths.get(e.0 as usize).copied().unwrap_or(0)
     }
