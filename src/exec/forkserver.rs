@@ -211,7 +211,9 @@ impl ForkServer {
                 if pid > 0 {
                     unsafe { libc::kill(pid, libc::SIGKILL) };
                 }
-                self.read_word(None)?.context("the fork server ended")?;
+                // The server reports the killed run at once; one that does not is broken.
+                self.read_word(Some(Duration::from_secs(5)))?
+                    .context("the fork server does not answer after a time-out")?;
                 NativeStatus::Timeout
             }
         };

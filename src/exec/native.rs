@@ -104,6 +104,8 @@ pub fn confine(cmd: &mut Command, scratch: &Path) {
             set(libc::RLIMIT_CORE, 0);
             // Its own process group: a time-out kills whatever it started too.
             libc::setpgid(0, 0);
+            // Nothing of it outlives Cairn, even killed with SIGKILL.
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
             Ok(())
         });
     }

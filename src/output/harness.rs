@@ -94,6 +94,7 @@ static const char *cairn_next(void) {
 #include <setjmp.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -143,11 +144,17 @@ int cairn_fuzz_main(int argc, char **argv, char **envp) {
   char *snapshot = persistent ? malloc(size) : NULL;
   if (!snapshot) persistent = 0;
   else memcpy(snapshot, __data_start, size);
+  pid_t server = (pid_t)syscall(SYS_getpid); /* the harness may define getpid */
   for (;;) {
     header[3] = 1;
     pid_t child = fork();
     if (child < 0) _exit(71);
-    if (child == 0) break;
+    if (child == 0) {
+      /* A run never outlives its server (nor the server Cairn: Cairn sets the same). */
+      prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if ((pid_t)syscall(SYS_getppid) != server) _exit(0);
+      break;
+    }
     int status = 0;
     if (syscall(SYS_wait4, child, &status, 0, 0) < 0) _exit(72);
     if (!header[3] && syscall(SYS_write, 199, &status, 4) != 4) _exit(0);
