@@ -290,7 +290,13 @@ impl Fuzzing {
     /// branch a new number of times.
     fn run_one(&mut self, s: &mut Session, values: Vec<InputValue>) -> anyhow::Result<()> {
         if matches!(self.exec, Executor::Native(_)) {
-            return self.run_native(s, values);
+            // A native executor that fails (its server killed) leaves the fuzzing to the
+            // interpreter, not the generation to an error.
+            if let Err(e) = self.run_native(s, values) {
+                self.exec =
+                    Executor::Interpreted(Some(format!("the native executor stopped: {e:#}")));
+            }
+            return Ok(());
         }
         let mut src = Seeded {
             values,
