@@ -76,17 +76,7 @@ fn libfuzzer_rate(eval: &Path, f: &Path, time: f64) -> Option<f64> {
 fn main() {
     let mut a = args::parse(10.0, 1, &[]);
     if std::env::args().skip(1).all(|x| !x.ends_with(".c")) {
-        a.files.clear();
-        for d in ["tests/programs/native", "tests/programs/engine"] {
-            let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(d);
-            let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-                .unwrap()
-                .map(|e| e.unwrap().path())
-                .filter(|p| p.extension().is_some_and(|e| e == "c"))
-                .collect();
-            v.sort();
-            a.files.extend(v);
-        }
+        a.files = args::programs_in(&["tests/programs/native", "tests/programs/engine"]);
     }
     let eval = std::env::var_os("EVAL_DIR")
         .map(PathBuf::from)

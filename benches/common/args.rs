@@ -41,16 +41,23 @@ pub fn parse(time: f64, seeds: u64, strategies: &[&str]) -> BenchArgs {
         i += 2;
     }
     if a.files.is_empty() {
-        for d in ["tests/programs/concolic", "tests/programs/search"] {
-            let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(d);
-            let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-                .unwrap()
-                .map(|e| e.unwrap().path())
-                .filter(|p| p.extension().is_some_and(|e| e == "c"))
-                .collect();
-            v.sort();
-            a.files.extend(v);
-        }
+        a.files = programs_in(&["tests/programs/concolic", "tests/programs/search"]);
     }
     a
+}
+
+/// The C programs of the team's directories `dirs`, sorted within each.
+pub fn programs_in(dirs: &[&str]) -> Vec<PathBuf> {
+    let mut files = vec![];
+    for d in dirs {
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(d);
+        let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "c"))
+            .collect();
+        v.sort();
+        files.extend(v);
+    }
+    files
 }
