@@ -882,7 +882,7 @@ fn real_main(cli: Cli) -> Result<i32> {
                     "steps": r.steps,
                     "stdout": String::from_utf8_lossy(&r.stdout),
                 });
-                if let Outcome::Fault { kind, loc } | Outcome::Unsupported { what: kind, loc } =
+                if let Outcome::Fault { kind, loc } | Outcome::Unsupported { what: kind, loc, .. } =
                     &r.outcome
                 {
                     o["fault"] = serde_json::json!(kind);
@@ -897,7 +897,7 @@ fn real_main(cli: Cli) -> Result<i32> {
                         "cairn: the program failed: {kind} at {}",
                         p.module.loc_string(*loc)
                     ),
-                    Outcome::Unsupported { what, loc } => eprintln!(
+                    Outcome::Unsupported { what, loc, .. } => eprintln!(
                         "cairn: unsupported: {what} at {}",
                         p.module.loc_string(*loc)
                     ),

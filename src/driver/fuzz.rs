@@ -86,6 +86,9 @@ pub struct Fuzzing {
     texts: String,
     /// Random values after each native run's list.
     padding: usize,
+    /// The program may act on an environment Cairn does not model: a native run is a test only
+    /// once the interpreter agrees (see [`Program::touches_environment`]).
+    environment: bool,
 }
 
 #[derive(Default, serde::Serialize)]
@@ -142,6 +145,7 @@ impl Fuzzing {
             native: NativeCounts::default(),
             texts: String::new(),
             padding: NATIVE_PADDING,
+            environment: program.touches_environment(),
         }
     }
 
@@ -235,7 +239,7 @@ impl Fuzzing {
                 // choice never ends): later runs get more random values.
                 self.padding = (self.padding * 4).min(havoc::MAX_INPUTS);
             }
-            if !novel {
+            if !novel || self.environment {
                 return Ok(());
             }
             // What it took before the limit, from a fresh process: a test held for goals no
@@ -256,14 +260,23 @@ impl Fuzzing {
         if !novel && !sampled {
             return Ok(());
         }
-        if s.program.def_use.is_some() || run.time < INTERPRET_BELOW {
+        let interpreter_decides = s.program.def_use.is_some() || self.environment;
+        if interpreter_decides || run.time < INTERPRET_BELOW {
             self.native.interpreted += 1;
             let texts = texts.split_terminator('\0').map(str::to_string).collect();
             let r = s.program.run(&mut Replay::new(texts), &self.cfg);
-            // Def-use pairs are seen only by the interpreter; otherwise a run it cannot end
-            // is the native run's to record.
-            let ended = !matches!(r.outcome, Outcome::StepLimit | Outcome::Unsupported { .. });
-            if ended || s.program.def_use.is_some() {
+            // Def-use pairs are seen only by the interpreter, and a run that acts on the
+            // environment is a test only as the interpreter sees it; otherwise a run the
+            // interpreter cannot end (inline assembly, its step limit) is the native run's.
+            let ended = !matches!(
+                r.outcome,
+                Outcome::StepLimit
+                    | Outcome::Unsupported {
+                        environment: false,
+                        ..
+                    }
+            );
+            if ended || interpreter_decides {
                 return self.keep(s, r, novel);
             }
         }

@@ -333,7 +333,7 @@ impl<'p> Session<'p> {
                 } += 1;
                 return Ok(vec![]);
             }
-            Outcome::Unsupported { what, loc } => {
+            Outcome::Unsupported { what, loc, .. } => {
                 self.runs.unsupported += 1;
                 if self.runs.first_unsupported.is_none() {
                     let at = self.program.module.loc_string(*loc);

@@ -75,6 +75,9 @@ pub enum Ext {
     SignalDeath,
     /// The runtime reached something the interpreter cannot reproduce (message argument).
     Unsupported,
+    /// The runtime reached an operation on the machine's environment Cairn does not model (a
+    /// file that is not an input, a thread schedule): no run, native or interpreted, decides it.
+    Environment,
     /// `setjmp` and its kin: the direct return (0); no jump back is modelled.
     SetJmp,
     /// `longjmp` and its kin: a jump Cairn does not execute (the run stops, unsupported).
@@ -159,6 +162,7 @@ fn resolve_name(name: &str) -> Ext {
         "__cairn_readable" => Readable,
         "__cairn_signal_death" => SignalDeath,
         "__cairn_unsupported" => Unsupported,
+        "__cairn_environment" => Environment,
         "setjmp" | "_setjmp" | "__sigsetjmp" | "sigsetjmp" => SetJmp,
         "longjmp" | "_longjmp" | "siglongjmp" | "__longjmp_chk" => LongJmp,
         crate::ir::INLINE_ASM => InlineAsm,
@@ -689,11 +693,14 @@ pub fn call(
                 "inline assembly (its runs are native: the fuzzer's)".into(),
             ));
         }
-        Unsupported => {
-            let what = m.mem.cstr(a(0)).unwrap_or_default();
-            return Err(Stop::Unsupported(
-                String::from_utf8_lossy(&what).into_owned(),
-            ));
+        Unsupported | Environment => {
+            let environment = matches!(e, Environment);
+            let what = String::from_utf8_lossy(&m.mem.cstr(a(0)).unwrap_or_default()).into_owned();
+            return Err(if environment {
+                Stop::Environment(what)
+            } else {
+                Stop::Unsupported(what)
+            });
         }
         Time => {
             // Deterministic clock: tests must replay.

@@ -77,6 +77,9 @@ pub enum Outcome {
     Unsupported {
         what: String,
         loc: Loc,
+        /// An operation on the environment (a file that is not an input, a thread schedule):
+        /// what follows depends on the machine, so not even a native run makes it a test.
+        environment: bool,
     },
     /// Cut short by a limit of Cairn's: says nothing about how the program ends.
     Cut(Limit),
@@ -123,6 +126,7 @@ pub enum Stop {
     Fault(String),
     StepLimit,
     Unsupported(String),
+    Environment(String),
     Cut(Limit),
 }
 
@@ -362,6 +366,7 @@ impl<'m> Machine<'m> {
             None => Outcome::Unsupported {
                 what: format!("no function `{entry}`"),
                 loc: Loc::default(),
+                environment: false,
             },
             Some(&fid) => match self.start(self.start_function(entry).unwrap_or(fid)) {
                 Ok(()) => self.run_loop(),
@@ -480,6 +485,31 @@ impl<'m> Machine<'m> {
         Ok(VarArg::Scalar(v.bits, ty))
     }
 
+    /// Where the program is: the current location, or outside Cairn's runtime the call that
+    /// led into it (a user reads "fopen ... at main.c:6", not a line of the runtime).
+    fn program_loc(&self) -> Loc {
+        let runtime = |fid: FuncId| {
+            let f = &self.module.functions[fid as usize];
+            crate::analysis::defuse::is_runtime(self.module, f)
+        };
+        let Some(top) = self.frames.last() else {
+            return self.cur_loc;
+        };
+        if !runtime(top.func) {
+            return self.cur_loc;
+        }
+        for fr in self.frames.iter().rev().skip(1) {
+            if !runtime(fr.func) {
+                let block = &self.module.functions[fr.func as usize].blocks[fr.block as usize];
+                return match fr.ip {
+                    0 => block.term_loc,
+                    ip => block.locs.get(ip - 1).copied().unwrap_or(block.term_loc),
+                };
+            }
+        }
+        self.cur_loc
+    }
+
     fn stop_outcome(&self, s: Stop) -> Outcome {
         match s {
             Stop::Exit(c) => Outcome::Exit(c),
@@ -492,7 +522,13 @@ impl<'m> Machine<'m> {
             Stop::StepLimit => Outcome::StepLimit,
             Stop::Unsupported(what) => Outcome::Unsupported {
                 what,
-                loc: self.cur_loc,
+                loc: self.program_loc(),
+                environment: false,
+            },
+            Stop::Environment(what) => Outcome::Unsupported {
+                what,
+                loc: self.program_loc(),
+                environment: true,
             },
             Stop::Cut(l) => Outcome::Cut(l),
         }

@@ -34,6 +34,11 @@ pub struct Program {
     pub source: Option<Source>,
 }
 
+/// File functions with no model: the program reads files Cairn does not make inputs.
+const FILE_IO: &[&str] = &[
+    "fopen64", "open", "open64", "openat", "fdopen", "freopen", "read", "mmap", "stat", "fstat",
+];
+
 #[derive(Clone, Debug)]
 pub struct Source {
     pub files: Vec<std::path::PathBuf>,
@@ -141,10 +146,6 @@ impl Program {
     /// becomes an input; a pointer result cannot be made up, so runs stop at the call; files
     /// are inputs only through `fopen` and `open` of the symbolic files (`--sym-files`).
     pub fn extern_warnings(&self) -> Vec<String> {
-        const FILE_IO: &[&str] = &[
-            "fopen64", "open", "open64", "openat", "fdopen", "freopen", "read", "mmap", "stat",
-            "fstat",
-        ];
         let mut out = vec![];
         let mut files = vec![];
         for (e, ext) in self.module.externs.iter().zip(&self.exts) {
@@ -179,6 +180,40 @@ impl Program {
             out.push("the program reads files (`fopen`): give it files as inputs with --sym-files N SIZE (named A, B, ...; argv with --sym-args); without them runs stop at fopen".into());
         }
         out
+    }
+
+    /// Whether the program calls a library function that may act on the machine's environment
+    /// Cairn does not model (the runtime's functions that can stop a run with
+    /// [`libc::Ext::Environment`], file functions with no model): its native runs are then not
+    /// a function of their inputs alone, so only the interpreter's verdict on a run counts.
+    pub fn touches_environment(&self) -> bool {
+        use crate::ir::{Callee, Inst};
+        let m = &self.module;
+        let is_env_ext = |e: &u32| match &self.exts[*e as usize] {
+            libc::Ext::Environment => true,
+            libc::Ext::Unknown(n) => FILE_IO.contains(&n.as_str()),
+            _ => false,
+        };
+        let calls_env = |f: &crate::ir::Function| {
+            f.blocks.iter().flat_map(|b| &b.insts).any(|i| match i {
+                Inst::CallExtern { ext, .. } => is_env_ext(ext),
+                _ => false,
+            })
+        };
+        let runtime = |f: &crate::ir::Function| crate::analysis::defuse::is_runtime(m, f);
+        m.functions.iter().filter(|f| !runtime(f)).any(|f| {
+            calls_env(f)
+                || f.blocks.iter().flat_map(|b| &b.insts).any(|i| match i {
+                    Inst::Call {
+                        callee: Callee::Func(g),
+                        ..
+                    } => {
+                        let g = &m.functions[*g as usize];
+                        runtime(g) && calls_env(g)
+                    }
+                    _ => false,
+                })
+        })
     }
 
     /// Names of external functions with no model (their results become inputs).

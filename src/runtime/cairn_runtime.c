@@ -10,6 +10,9 @@
 
 extern void __cairn_exit(int) __attribute__((noreturn));
 extern void __cairn_unsupported(const char *) __attribute__((noreturn));
+/* An operation on the machine's environment (a file that is not an input, a thread schedule):
+ * not even a native run of the same inputs decides what follows. */
+extern void __cairn_environment(const char *) __attribute__((noreturn));
 extern void *malloc(size_t);
 extern const unsigned short **__ctype_b_loc(void);
 extern const int **__ctype_tolower_loc(void);
@@ -707,7 +710,7 @@ W int pthread_equal(unsigned long a, unsigned long b) { return a == b; }
 W int pthread_detach(unsigned long t) { (void)t; return 0; }
 W void pthread_exit(void *r) {
   (void)r;
-  if (thread_cur) __cairn_unsupported("pthread_exit inside a thread (threads run sequentially)");
+  if (thread_cur) __cairn_environment("pthread_exit inside a thread (threads run sequentially)");
   exit(0);
 }
 W int pthread_attr_init(void *a) { (void)a; return 0; }
@@ -719,7 +722,7 @@ W int pthread_mutex_trylock(void *m) { (void)m; return 0; }
 W int pthread_mutex_unlock(void *m) { (void)m; return 0; }
 W int pthread_cond_wait(void *c, void *m) {
   (void)c; (void)m;
-  __cairn_unsupported("pthread_cond_wait (threads run sequentially)");
+  __cairn_environment("pthread_cond_wait (threads run sequentially)");
 }
 W int pthread_cond_signal(void *c) { (void)c; return 0; }
 W int pthread_cond_broadcast(void *c) { (void)c; return 0; }
@@ -818,7 +821,7 @@ W void *fopen(const char *name, const char *mode) {
     errno = ENOENT;
     return NULL;
   }
-  __cairn_unsupported("fopen of a file that is not one of the symbolic files A, B, ... (--sym-files)");
+  __cairn_environment("fopen of a file that is not one of the symbolic files A, B, ... (--sym-files)");
 }
 W int fclose(void *f) {
   struct cairn_stream *s = sym_stream(f);
@@ -844,13 +847,13 @@ W int open(const char *name, int flags, ...) {
       return -1;
     }
   }
-  __cairn_unsupported("open of a file that is not one of the symbolic files A, B, ... (--sym-files)");
+  __cairn_environment("open of a file that is not one of the symbolic files A, B, ... (--sym-files)");
 }
 W int open64(const char *name, int flags, ...) { return open(name, flags); }
 W long read(int fd, void *buf, size_t n) {
   struct cairn_stream *s = sym_fd(fd);
   if (!s) {
-    if (fd >= 0 && fd <= 2) __cairn_unsupported("read from a standard descriptor (stdin is read by getchar, fgets, fread, scanf)");
+    if (fd >= 0 && fd <= 2) __cairn_environment("read from a standard descriptor (stdin is read by getchar, fgets, fread, scanf)");
     errno = EBADF;
     return -1;
   }
@@ -889,7 +892,7 @@ W int ungetc(int c, void *f) {
   struct cairn_stream *s = sym_stream(f);
   if (s) { s->unget = (unsigned char)c; s->eof = 0; return (unsigned char)c; }
   if (f == stdin) { stdin_unget = (unsigned char)c; stdin_eof = 0; return (unsigned char)c; }
-  __cairn_unsupported("ungetc on a stream other than stdin or a symbolic file");
+  __cairn_environment("ungetc on a stream other than stdin or a symbolic file");
 }
 W char *fgets(char *b, int n, void *f) {
   if (!sym_stream(f) && f != stdin) return NULL; /* no other stream has contents here */
@@ -984,7 +987,7 @@ W int __isoc99_scanf(const char *fmt, ...) {
 static int scan_stream(void *f, const char *fmt, __builtin_va_list ap) {
   struct cairn_stream *st = sym_stream(f);
   if (!st) {
-    if (f != stdin) __cairn_unsupported("fscanf on a stream other than stdin or a symbolic file");
+    if (f != stdin) __cairn_environment("fscanf on a stream other than stdin or a symbolic file");
     return scan_stdin(fmt, ap);
   }
   const unsigned char *data = file_data[st->file], *stop;
@@ -1015,7 +1018,7 @@ W int __isoc99_fscanf(void *f, const char *fmt, ...) {
 }
 W size_t fread(void *p, size_t size, size_t n, void *f) {
   struct cairn_stream *s = sym_stream(f);
-  if (!s && f != stdin) __cairn_unsupported("fread from a stream other than stdin or a symbolic file");
+  if (!s && f != stdin) __cairn_environment("fread from a stream other than stdin or a symbolic file");
   size_t k = 0, total = size * n;
   for (; k < total; k++) {
     int c = fgetc(f);
