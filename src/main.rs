@@ -9,8 +9,9 @@ use cairn::exec::input::Replay;
 use cairn::exec::{Config, Outcome, Program};
 use cairn::ir::frontend::{CompileOptions, load};
 use cairn::ir::{DataModel, print_module};
+use cairn::output::run_record::RunRecord;
 use cairn::output::suite::SuiteWriter;
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -28,7 +29,8 @@ struct Cli {
     cmd: Cmd,
 }
 
-#[derive(Args, Clone)]
+/// The program's front end and inputs: what `run.json` keeps for `replay`.
+#[derive(Args, Clone, serde::Serialize, serde::Deserialize)]
 struct Front {
     /// Add a directory to the include path (passed to clang).
     #[arg(short = 'I', value_name = "DIR")]
@@ -62,7 +64,7 @@ struct Front {
     sym_files: Option<Vec<u32>>,
 }
 
-#[derive(Clone, Copy, ValueEnum, PartialEq)]
+#[derive(Clone, Copy, ValueEnum, PartialEq, serde::Serialize, serde::Deserialize)]
 enum Dm {
     #[value(name = "lp64", alias = "LP64")]
     Lp64,
@@ -71,7 +73,8 @@ enum Dm {
 }
 
 /// What the goals are: branch outcomes (and error calls), or def-use pairs of variables.
-#[derive(Clone, Copy, ValueEnum, PartialEq, Debug)]
+#[derive(Clone, Copy, ValueEnum, PartialEq, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 enum Criterion {
     Branches,
     DefUse,
@@ -346,15 +349,15 @@ enum Cmd {
     },
     /// Replay a generated suite natively with coverage instrumentation and check Cairn's claims.
     Replay {
-        /// The program's C files, then the output directory of `cairn gen` (options may come
-        /// before, between or after them, as with `gen`).
+        /// The output directory of `cairn gen` (its run.json gives the program's files and
+        /// options); or the program's C files, then the directory. Options typed here override
+        /// the recorded ones.
         #[arg(required = true, num_args = 1..)]
         args: Vec<PathBuf>,
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
-        /// The criterion the suite was generated for (def-use claims are checked by the
-        /// lines of their uses).
+        /// The criterion the suite was generated for (default: as recorded in run.json).
         #[arg(long, value_enum, default_value = "branches")]
         criterion: Criterion,
         #[command(flatten)]
@@ -393,7 +396,8 @@ impl Limits {
     }
 }
 
-#[derive(Clone, Copy, ValueEnum, PartialEq)]
+#[derive(Clone, Copy, ValueEnum, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 enum GoalSet {
     Branches,
     Error,
@@ -570,19 +574,78 @@ fn resolve_inputs(
 
 /// `cairn replay FILE.c... DIR`: the last path is the output directory.
 fn split_replay_args(mut args: Vec<PathBuf>) -> Result<(Vec<PathBuf>, PathBuf)> {
-    let dir = args.pop().filter(|_| !args.is_empty());
-    let Some(dir) = dir else {
-        bail!(
-            "usage: cairn replay FILE.c... DIR (the program's files, then gen's output directory)"
-        );
+    let Some(dir) = args.pop() else {
+        bail!("usage: cairn replay [FILE.c...] DIR (gen's output directory)");
     };
     if !dir.is_dir() {
         bail!(
-            "{} is not a directory (usage: cairn replay FILE.c... DIR)",
+            "{} is not a directory (usage: cairn replay [FILE.c...] DIR)",
             dir.display()
         );
     }
     Ok((args, dir))
+}
+
+/// The files and options of the run that made `dir` (its `run.json`): options typed again
+/// override the recorded ones, with a note; files typed replace the recorded ones.
+fn recorded_run(
+    files: Vec<PathBuf>,
+    dir: &Path,
+    front: &mut Front,
+    criterion: Criterion,
+    given: &dyn Fn(&str) -> bool,
+) -> Result<(Vec<PathBuf>, Criterion)> {
+    let Some(rec) = RunRecord::read(dir)? else {
+        if files.is_empty() {
+            bail!(
+                "{} has no run.json (made by an older Cairn): give the program's files and its options, as `cairn replay FILE.c... DIR`",
+                dir.display()
+            );
+        }
+        return Ok((files, criterion));
+    };
+    let recorded: Front = serde_json::from_value(rec.options["front"].clone())
+        .with_context(|| format!("the options in {}/run.json", dir.display()))?;
+    let rec_criterion: Criterion = serde_json::from_value(rec.options["criterion"].clone())
+        .with_context(|| format!("the criterion in {}/run.json", dir.display()))?;
+    let mut notes = vec![];
+    macro_rules! take {
+        ($field:ident, $flag:literal) => {
+            if !given(stringify!($field)) {
+                front.$field = recorded.$field.clone();
+            } else if serde_json::to_value(&front.$field).ok()
+                != serde_json::to_value(&recorded.$field).ok()
+            {
+                notes.push($flag);
+            }
+        };
+    }
+    take!(include, "-I");
+    take!(define, "-D");
+    take!(data_model, "--data-model");
+    take!(entry, "--entry");
+    take!(buffer_size, "--buffer-size");
+    take!(symbolic_globals, "--symbolic-globals");
+    take!(sym_args, "--sym-args");
+    take!(sym_files, "--sym-files");
+    let criterion = match given("criterion") {
+        true => {
+            if criterion != rec_criterion {
+                notes.push("--criterion");
+            }
+            criterion
+        }
+        false => rec_criterion,
+    };
+    if !notes.is_empty() {
+        eprintln!(
+            "cairn: note: {} given here override{} what {}/run.json recorded",
+            notes.join(", "),
+            if notes.len() == 1 { "s" } else { "" },
+            dir.display()
+        );
+    }
+    Ok((if files.is_empty() { rec.files } else { files }, criterion))
 }
 
 fn parse_solver(s: &str) -> Result<cairn::smt::solver::SolverKind, String> {
@@ -611,6 +674,14 @@ fn interrupt_flag() -> Arc<AtomicBool> {
     interrupted
 }
 
+/// How an output directory is made, for `run.json`: what `replay` reads back.
+fn run_record(files: &[PathBuf], front: &Front, criterion: Criterion, goals: GoalSet) -> RunRecord {
+    RunRecord::new(
+        files,
+        serde_json::json!({ "front": front, "criterion": criterion, "goals": goals }),
+    )
+}
+
 /// A session writing to `out`, over the goals asked for.
 #[allow(clippy::too_many_arguments)]
 fn session<'p>(
@@ -622,8 +693,10 @@ fn session<'p>(
     limits: &Limits,
     max_tests: Option<usize>,
     max_iterations: Option<u64>,
+    run: &RunRecord,
 ) -> Result<Session<'p>> {
     let mut writer = SuiteWriter::create(out, &files[0], &p.module, goals == GoalSet::Error)?;
+    writer.set_run(run)?;
     writer.set_entry(&p.module, &p.entry, &p.unit)?;
     let budget = Budget {
         time,
@@ -784,8 +857,16 @@ fn load_program(files: &[PathBuf], front: &Front, criterion: Criterion) -> Resul
 fn main() {
     // `cairn ... | head`: end quietly when the reader goes away, as other command-line tools do.
     unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
-    let cli = Cli::parse();
-    match real_main(cli) {
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    // Which options were typed (not defaults): a replayed directory's record gives the rest.
+    let given = |id: &str| {
+        matches.subcommand().is_some_and(|(_, m)| {
+            m.try_contains_id(id).unwrap_or(false)
+                && m.value_source(id) == Some(clap::parser::ValueSource::CommandLine)
+        })
+    };
+    match real_main(cli, &given) {
         Ok(code) => std::process::exit(code),
         Err(e) => {
             eprintln!("cairn: error: {e:#}");
@@ -794,7 +875,7 @@ fn main() {
     }
 }
 
-fn real_main(cli: Cli) -> Result<i32> {
+fn real_main(cli: Cli, given: &dyn Fn(&str) -> bool) -> Result<i32> {
     match cli.cmd {
         Cmd::Ir { files, front } => {
             let m = load(&files, &front.opts())?;
@@ -937,7 +1018,8 @@ fn real_main(cli: Cli) -> Result<i32> {
             let files = resolve_inputs(files, &mut front, Some(&mut goals), property.as_deref())?;
             let goals = goals.unwrap_or(GoalSet::Branches);
             let p = load_program(&files, &front, Criterion::Branches)?;
-            let mut s = session(&p, &files, &out, time, goals, &limits, None, None)?;
+            let run = run_record(&files, &front, Criterion::Branches, goals);
+            let mut s = session(&p, &files, &out, time, goals, &limits, None, None, &run)?;
             let mut mc = cairn::driver::prove::ModelChecking::new(&s)?;
             progress_bar(&mut s);
             let stats = if mc_only {
@@ -999,6 +1081,7 @@ fn real_main(cli: Cli) -> Result<i32> {
                     &limits,
                     max_tests,
                     max_iterations,
+                    &run_record(&files, front, criterion, goals),
                 )?;
                 if criterion == Criterion::DefUse {
                     s.only_def_use_goals();
@@ -1125,6 +1208,7 @@ fn real_main(cli: Cli) -> Result<i32> {
             mut front,
         } => {
             let (args, dir) = split_replay_args(args)?;
+            let (args, criterion) = recorded_run(args, &dir, &mut front, criterion, given)?;
             let args = resolve_inputs(args, &mut front, None, None)?;
             let p = load(&args, &front.opts_for(criterion)).context("loading the program")?;
             let mut goals = Goals::of(&p);

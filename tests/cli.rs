@@ -98,6 +98,13 @@ fn gen_writes_every_output_and_replay_confirms_it() {
     let s = generate(&ex, &out, &["--time", "20s"]);
     assert_eq!(s["goals"]["total"], 35);
     assert_eq!(s["goals"]["covered"], 35, "{s}");
+    // The run names itself, and run.json keeps what replay needs.
+    assert_eq!(s["cairn"]["version"], env!("CARGO_PKG_VERSION"), "{s}");
+    assert!(s["cairn"]["clang"].as_str().unwrap().contains("clang"), "{s}");
+    let run: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    assert!(run["files"][0].as_str().unwrap().ends_with("examples/triangle.c"), "{run}");
+    assert_eq!(run["options"]["front"]["entry"], "main", "{run}");
     assert_eq!(s["error_reached"], true);
     // tests/*.json and Test-Comp files, one each.
     let tests = test_files(&out.join("tests"));
@@ -458,11 +465,14 @@ fn unit_mode_structs_by_value_globals_and_buffer_size_replay_natively() {
     assert_eq!(inputs[0]["value"].as_str().unwrap().len(), 64, "{t}");
     let names: Vec<&str> = inputs.iter().filter_map(|i| i["name"].as_str()).collect();
     assert!(names.contains(&"mode") && names.contains(&"limit"), "{t}");
+    // Typed again, or taken from the directory's run.json.
     for (out, extra) in [(&fixed, vec![]), (&free, vec!["--symbolic-globals"])] {
         let mut a = vec!["replay", &p, out.to_str().unwrap(), "--entry", "check"];
         a.extend(extra);
         let o = cairn(&a);
         assert!(o.status.success(), "replay failed:\n{}", text(&o));
+        let o = cairn(&["replay", out.to_str().unwrap()]);
+        assert!(o.status.success(), "replay of the directory alone failed:\n{}", text(&o));
     }
     // --buffer-size: the bytes behind each pointer parameter, natively too.
     let words = root()

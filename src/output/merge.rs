@@ -239,7 +239,8 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
         fs::create_dir_all(out.join(sub))
             .with_context(|| format!("cannot create {}/{sub}", out.display()))?;
     }
-    for f in ["replay/harness.c", "test-suite/metadata.xml"] {
+    // The runs' options agree (their goals do): the first one's run record serves the merge.
+    for f in ["replay/harness.c", "test-suite/metadata.xml", "run.json"] {
         if let Ok(b) = fs::read(first.dir.join(f)) {
             write_atomic(&out.join(f), &b)?;
         }

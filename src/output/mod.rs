@@ -4,4 +4,5 @@ pub mod harness;
 pub mod merge;
 pub mod replay;
 pub mod report;
+pub mod run_record;
 pub mod suite;

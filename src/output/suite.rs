@@ -248,6 +248,8 @@ pub struct SuiteWriter {
     /// Each goal's row of goals.json without its status (see `set_goals`).
     goal_rows: Option<Vec<serde_json::Value>>,
     last_goals_write: Option<Instant>,
+    /// What summary.json says of the run (`RunRecord::summary`), once known.
+    run: Option<serde_json::Value>,
 }
 
 fn xml_escape(s: &str) -> String {
@@ -295,6 +297,7 @@ impl SuiteWriter {
             entry: "main".into(),
             goal_rows: None,
             last_goals_write: None,
+            run: None,
         };
         w.write_metadata(module)?;
         Ok(w)
@@ -313,6 +316,13 @@ impl SuiteWriter {
             crate::output::harness::harness_c_for(module, entry, unit).as_bytes(),
         )?;
         self.write_metadata(module)
+    }
+
+    /// Writes `run.json` (how the directory is made) now; summary.json will name the run.
+    pub fn set_run(&mut self, run: &crate::output::run_record::RunRecord) -> Result<()> {
+        run.write(&self.dir)?;
+        self.run = Some(run.summary());
+        Ok(())
     }
 
     pub fn elapsed(&self) -> f64 {
@@ -498,6 +508,7 @@ impl SuiteWriter {
         let total = ledger.total();
         let reachable = total - ledger.unreachable;
         let mut summary = json!({
+            "cairn": self.run,
             "goals": {"total": total, "covered": ledger.covered, "unreachable": ledger.unreachable, "unknown": ledger.unknown()},
             "ignored_goals": ledger.ignored,
             "branch_goals": goals.num_branches,
