@@ -1017,7 +1017,10 @@ fn real_main(cli: Cli, given: &dyn Fn(&str) -> bool) -> Result<i32> {
         } => {
             let files = resolve_inputs(files, &mut front, Some(&mut goals), property.as_deref())?;
             let goals = goals.unwrap_or(GoalSet::Branches);
+            let loading = std::time::Instant::now();
+            cairn::ir::frontend::set_deadline(Some(loading + time));
             let p = load_program(&files, &front, Criterion::Branches)?;
+            let time = time.saturating_sub(loading.elapsed());
             let run = run_record(&files, &front, Criterion::Branches, goals);
             let mut s = session(&p, &files, &out, time, goals, &limits, None, None, &run)?;
             let mut mc = cairn::driver::prove::ModelChecking::new(&s)?;
@@ -1070,6 +1073,7 @@ fn real_main(cli: Cli, given: &dyn Fn(&str) -> bool) -> Result<i32> {
             let gen_entry = |front: &Front, out: &Path, time: Duration, shard: Option<Shard>| {
                 // `--time` includes loading: the search gets what compiling and lowering left.
                 let loading = std::time::Instant::now();
+                cairn::ir::frontend::set_deadline(Some(loading + time));
                 let p = load_program(&files, front, criterion)?;
                 let time = time.saturating_sub(loading.elapsed());
                 let mut s = session(

@@ -32,6 +32,8 @@ pub enum FrontendError {
     Compile { file: String, diagnostics: String },
     #[error("cannot run {tool}: {err} (run scripts/install.sh to install the LLVM 19 toolchain)")]
     Tool { tool: String, err: String },
+    #[error("{tool} did not finish within the time budget (--time includes loading the program)")]
+    OutOfTime { tool: String },
     #[error("{tool} failed:\n{stderr}")]
     ToolFailed { tool: String, stderr: String },
     #[error("{0}")]
@@ -95,13 +97,69 @@ pub fn clang_flags(opts: &CompileOptions) -> Vec<String> {
 }
 
 fn run(tool: &str, args: &[String]) -> Result<std::process::Output, FrontendError> {
-    Command::new(tool)
-        .args(args)
-        .output()
-        .map_err(|e| FrontendError::Tool {
+    let deadline = *DEADLINE.lock().unwrap_or_else(|e| e.into_inner());
+    output_by(Command::new(tool).args(args), deadline).map_err(|e| match e.kind() {
+        std::io::ErrorKind::TimedOut => FrontendError::OutOfTime { tool: tool.into() },
+        _ => FrontendError::Tool {
             tool: tool.into(),
             err: e.to_string(),
+        },
+    })
+}
+
+/// When loading must be over (the run's `--time` includes it): tools still running then are
+/// killed. None: no limit.
+static DEADLINE: std::sync::Mutex<Option<std::time::Instant>> = std::sync::Mutex::new(None);
+
+/// Sets the time by which the front end's tools must be done (for the whole process: one run
+/// has one budget).
+pub fn set_deadline(deadline: Option<std::time::Instant>) {
+    *DEADLINE.lock().unwrap_or_else(|e| e.into_inner()) = deadline;
+}
+
+/// `cmd.output()`, but the process is killed at `deadline` (an error of kind `TimedOut`).
+pub fn output_by(
+    cmd: &mut Command,
+    deadline: Option<std::time::Instant>,
+) -> std::io::Result<std::process::Output> {
+    use std::io::Read;
+    use std::process::Stdio;
+    let Some(deadline) = deadline else {
+        return cmd.output();
+    };
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    let drain = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut v = vec![];
+            let _ = r.read_to_end(&mut v);
+            v
         })
+    };
+    let out = drain(Box::new(child.stdout.take().expect("piped")));
+    let err = drain(Box::new(child.stderr.take().expect("piped")));
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        if std::time::Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "out of time",
+            ));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    Ok(std::process::Output {
+        status,
+        stdout: out.join().unwrap_or_default(),
+        stderr: err.join().unwrap_or_default(),
+    })
 }
 
 /// A program compiled to one bitcode file.
