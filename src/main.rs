@@ -855,6 +855,8 @@ fn load_program(files: &[PathBuf], front: &Front, criterion: Criterion) -> Resul
 }
 
 fn main() {
+    // Launcher mode (a native process Cairn starts without forking itself) never returns.
+    cairn::exec::launcher::run_if_asked();
     // `cairn ... | head`: end quietly when the reader goes away, as other command-line tools do.
     unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
     let matches = Cli::command().get_matches();
@@ -866,13 +868,18 @@ fn main() {
                 && m.value_source(id) == Some(clap::parser::ValueSource::CommandLine)
         })
     };
-    match real_main(cli, &given) {
-        Ok(code) => std::process::exit(code),
+    let code = match real_main(cli, &given) {
+        Ok(code) => code,
         Err(e) => {
             eprintln!("cairn: error: {e:#}");
-            std::process::exit(2);
+            2
         }
-    }
+    };
+    // Not `exit`: a native build may still run on a thread of its own, inside LLVM, whose
+    // static destructors `exit` would run under it (heap corruption at the end of short runs).
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().flush();
+    unsafe { libc::_exit(code) }
 }
 
 fn real_main(cli: Cli, given: &dyn Fn(&str) -> bool) -> Result<i32> {

@@ -150,7 +150,13 @@ fn native_fuzzing_covers_programs_the_interpreter_is_slow_on() {
         assert!(o.status.success(), "{name}: {}", text(&o));
         let s = summary(&out);
         let covered = s["goals"]["covered"].as_u64().unwrap();
-        assert_eq!(s["fuzz"]["executor"], "native", "{name}: {}", s["fuzz"]);
+        // Native, or not started when concolic search covered everything first.
+        let executor = s["fuzz"]["executor"].as_str().unwrap_or_default();
+        assert!(
+            executor == "native" || executor == "not started" && covered >= *want,
+            "{name}: {}",
+            s["fuzz"]
+        );
         if covered < *want {
             failures.push(format!("{name}: {covered} of {want} goals covered"));
         }

@@ -459,8 +459,9 @@ fn a_search_that_fills_the_memory_starts_afresh() {
     assert_eq!(code, 0);
     assert!(peak < 600 << 20, "peak RSS {} MB", peak >> 20);
     let s = json(&out.join("summary.json"));
-    // Before: the search stopped at 300 MB, after about 5 s of the 8.
-    assert!(s["time_s"].as_f64().unwrap() >= 7.5, "{s}");
+    // Before: the search stopped at 300 MB, after about 5 s of the 8 (of which loading the
+    // program takes up to a second under load).
+    assert!(s["time_s"].as_f64().unwrap() >= 7.0, "{s}");
     assert!(
         s["concolic"]["memory_restarts"].as_u64().unwrap() >= 1,
         "{s}"

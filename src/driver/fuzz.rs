@@ -165,10 +165,7 @@ impl Fuzzing {
                 false
             }
             Executor::Building(pending) => {
-                let started = pending
-                    .join()
-                    .map_err(|_| anyhow::anyhow!("the native build panicked"))
-                    .and_then(|built| NativeExecutor::start(built?));
+                let started = pending.join().and_then(NativeExecutor::start);
                 self.exec = match started {
                     Ok(x) => Executor::Native(Box::new(x)),
                     Err(e) => Executor::Interpreted(Some(format!("{e:#}"))),
@@ -456,7 +453,9 @@ impl Technique for Fuzzing {
                 "dictionary": self.havoc.dict.ints.len() + self.havoc.dict.words.len(),
                 "executor": match &self.exec {
                     Executor::Native(_) => "native",
-                    _ => "interpreter",
+                    // The search was over before the fuzzer's first turn or its build.
+                    Executor::Untried | Executor::Building(_) => "not started",
+                    Executor::Interpreted(_) => "interpreter",
                 },
                 "native": &self.native,
             }),

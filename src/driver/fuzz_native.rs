@@ -33,8 +33,35 @@ pub struct NativeExecutor {
     dir: TempDir,
 }
 
-/// The native build, made on a thread of its own while the other techniques run.
-pub type PendingBuild = std::thread::JoinHandle<Result<(ProbeBuild, TempDir)>>;
+/// The native build, made on a thread of its own while the other techniques run. Dropped
+/// unfinished (the session over), it removes the build's directory: the process may end
+/// before the thread does.
+pub struct PendingBuild {
+    thread: Option<std::thread::JoinHandle<Result<(ProbeBuild, TempDir)>>>,
+    dir: std::path::PathBuf,
+}
+
+impl PendingBuild {
+    pub fn is_finished(&self) -> bool {
+        self.thread.as_ref().is_none_or(|t| t.is_finished())
+    }
+
+    /// Waits for the build.
+    pub fn join(mut self) -> Result<(ProbeBuild, TempDir)> {
+        let thread = self.thread.take().context("the native build was already taken")?;
+        thread
+            .join()
+            .map_err(|_| anyhow::anyhow!("the native build panicked"))?
+    }
+}
+
+impl Drop for PendingBuild {
+    fn drop(&mut self) {
+        if !self.is_finished() {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+}
 
 impl NativeExecutor {
     /// Starts building the session's program natively (probes, the fork-server harness).
@@ -49,8 +76,9 @@ impl NativeExecutor {
         let harness_main = p.entry != "main" || harness_text.contains(crate::ir::PROGRAM_MAIN);
         let sites = crate::ir::probes::probe_sites(&p.module, |site| s.goals.error_goal(site));
         let goals = s.goals.len();
-        Ok(std::thread::spawn(move || {
-            let dir = TempDir::new("native")?;
+        let dir = TempDir::new("native")?;
+        let path = dir.path().to_path_buf();
+        let thread = std::thread::spawn(move || {
             let harness = dir.path().join("harness.c");
             std::fs::write(&harness, &harness_text)?;
             let entry = match harness_main {
@@ -82,7 +110,11 @@ impl NativeExecutor {
                 &dir.path().join("build"),
             )?;
             Ok((build, dir))
-        }))
+        });
+        Ok(PendingBuild {
+            thread: Some(thread),
+            dir: path,
+        })
     }
 
     /// Starts the fork server of a finished build.
@@ -103,10 +135,7 @@ impl NativeExecutor {
 
     /// Builds the session's program natively and starts its fork server (waits for the build).
     pub fn build_and_start(s: &Session) -> Result<NativeExecutor> {
-        let built = Self::build(s)?
-            .join()
-            .map_err(|_| anyhow::anyhow!("the native build panicked"))??;
-        Self::start(built)
+        Self::start(Self::build(s)?.join()?)
     }
 
     /// Runs `values` (test value texts, each ended by a NUL; 0 past their end) for at most

@@ -9,10 +9,9 @@
 use anyhow::{Context, Result, bail};
 use std::fs::File;
 use std::io::{Read, Write};
-use std::os::fd::{AsRawFd, FromRawFd};
-use std::os::unix::process::CommandExt;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 /// Room for the values of one run: a header (the number of values, the number the run read,
@@ -20,9 +19,6 @@ use std::time::{Duration, Instant};
 /// ended), then the values as NUL-separated text, as in a test file.
 const INPUT_MAP: usize = 8 << 20;
 const VALUES_AT: usize = 32;
-/// The control and status descriptors of AFL's protocol.
-const CONTROL_FD: i32 = 198;
-const STATUS_FD: i32 = 199;
 /// Address space of a run: past it allocations fail, as under a memory limit.
 const MAX_MEMORY: u64 = 8 << 30;
 
@@ -129,39 +125,25 @@ impl ForkServer {
         let hits = SharedMap::create(&scratch.join("hits"), goals.max(1))?;
         let (control_read, control_write) = pipe()?;
         let (status_read, status_write) = pipe()?;
-        let mut cmd = Command::new(exe);
-        cmd.env("CAIRN_INPUTS", scratch.join("inputs"))
-            .env("CAIRN_PROBES", scratch.join("hits"))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null());
-        if fresh {
-            cmd.env("CAIRN_FORK_EACH_RUN", "1");
-        }
-        super::native::confine(&mut cmd, scratch);
-        unsafe {
-            cmd.pre_exec(move || {
-                let mut r: libc::rlimit = std::mem::zeroed();
-                libc::getrlimit(libc::RLIMIT_AS, &mut r);
-                r.rlim_cur = r.rlim_max.min(MAX_MEMORY as libc::rlim_t);
-                libc::setrlimit(libc::RLIMIT_AS, &r);
-                if libc::dup2(control_read, CONTROL_FD) < 0
-                    || libc::dup2(status_write, STATUS_FD) < 0
-                {
-                    return Err(std::io::Error::last_os_error());
-                }
-                Ok(())
-            });
-        }
-        let spawned = cmd.spawn();
         let (control, status) = unsafe {
-            libc::close(control_read);
-            libc::close(status_write);
             (
                 File::from_raw_fd(control_write),
                 File::from_raw_fd(status_read),
             )
         };
+        // Through the launcher: no fork in this (multi-threaded) process.
+        let mut cmd = super::launcher::command(exe, scratch, MAX_MEMORY)?;
+        cmd.env("CAIRN_INPUTS", scratch.join("inputs"))
+            .env("CAIRN_PROBES", scratch.join("hits"))
+            .stdin(unsafe { Stdio::from(OwnedFd::from_raw_fd(control_read)) })
+            .stdout(unsafe { Stdio::from(OwnedFd::from_raw_fd(status_write)) })
+            .stderr(Stdio::null());
+        if fresh {
+            cmd.env("CAIRN_FORK_EACH_RUN", "1");
+        }
+        // The pipes' other ends close with `cmd`: the server alone holds them.
+        let spawned = cmd.spawn();
+        drop(cmd);
         let server = spawned.with_context(|| format!("starting {}", exe.display()))?;
         Ok(ForkServer {
             server,

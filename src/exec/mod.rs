@@ -5,6 +5,7 @@ pub mod defuse;
 pub mod env;
 pub mod forkserver;
 pub mod input;
+pub mod launcher;
 pub mod libc;
 pub mod machine;
 pub mod memory;
@@ -182,38 +183,19 @@ impl Program {
         out
     }
 
-    /// Whether the program calls a library function that may act on the machine's environment
-    /// Cairn does not model (the runtime's functions that can stop a run with
-    /// [`libc::Ext::Environment`], file functions with no model): its native runs are then not
-    /// a function of their inputs alone, so only the interpreter's verdict on a run counts.
+    /// Whether the program may act on the machine's environment, which Cairn does not model: it
+    /// opens files or descriptors (other than the symbolic files, which the interpreter tells
+    /// apart), reads a descriptor, or starts threads. Its native runs are then not a function of
+    /// their inputs alone, so only the interpreter's verdict on a run counts
+    /// ([`libc::Ext::Environment`] stops).
     pub fn touches_environment(&self) -> bool {
-        use crate::ir::{Callee, Inst};
-        let m = &self.module;
-        let is_env_ext = |e: &u32| match &self.exts[*e as usize] {
-            libc::Ext::Environment => true,
-            libc::Ext::Unknown(n) => FILE_IO.contains(&n.as_str()),
-            _ => false,
-        };
-        let calls_env = |f: &crate::ir::Function| {
-            f.blocks.iter().flat_map(|b| &b.insts).any(|i| match i {
-                Inst::CallExtern { ext, .. } => is_env_ext(ext),
-                _ => false,
-            })
-        };
-        let runtime = |f: &crate::ir::Function| crate::analysis::defuse::is_runtime(m, f);
-        m.functions.iter().filter(|f| !runtime(f)).any(|f| {
-            calls_env(f)
-                || f.blocks.iter().flat_map(|b| &b.insts).any(|i| match i {
-                    Inst::Call {
-                        callee: Callee::Func(g),
-                        ..
-                    } => {
-                        let g = &m.functions[*g as usize];
-                        runtime(g) && calls_env(g)
-                    }
-                    _ => false,
-                })
-        })
+        const ENVIRONMENT: &[&str] = &[
+            "fopen", "fopen64", "fdopen", "freopen", "tmpfile", "popen", "open", "open64",
+            "openat", "read", "pthread_create",
+        ];
+        let calls = crate::analysis::defuse::library_calls(&self.module);
+        ENVIRONMENT.iter().any(|f| calls.contains(f))
+            || self.unknown_externs().iter().any(|n| FILE_IO.contains(n))
     }
 
     /// Names of external functions with no model (their results become inputs).
