@@ -1226,9 +1226,10 @@ fn real_main(cli: Cli, given: &dyn Fn(&str) -> bool) -> Result<i32> {
             if criterion == Criterion::DefUse {
                 goals.add_def_use(&p, &DefUse::compute(&p, &front.entry));
             }
+            // The program as the goals were computed (def-use: its locals in memory).
             let rep = cairn::output::replay::replay(
                 &args,
-                &front.opts(),
+                &front.opts_for(criterion),
                 &dir,
                 &p,
                 &goals,

@@ -160,6 +160,61 @@ fn replay_flags_claims_a_test_does_not_cover() {
     assert!(edited >= 2, "too few tests to edit");
 }
 
+/// Def-use claims are checked per pair natively too (a probe at each definition and use): the
+/// suite's claims are all confirmed that way, and a pair added to a test's claims is flagged.
+#[test]
+fn replay_checks_def_use_claims_per_pair() {
+    let dir = tmp("trust-def-use");
+    let src = root().join("tests/programs/dataflow/triangle.c");
+    let out = dir.path().join("o");
+    generate(&src, &out, &["--criterion", "def-use"]);
+    // The directory alone: run.json says the criterion.
+    let r = cairn(&["replay", out.to_str().unwrap()]);
+    let t = text(&r);
+    assert!(r.status.success(), "{t}");
+    assert!(t.contains("def-use pairs") && t.contains("by line only: 0"), "{t}");
+    let pairs: Vec<u64> = json(&out.join("goals.json"))
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["kind"] == "def-use")
+        .map(|g| g["id"].as_u64().unwrap())
+        .collect();
+    let mut edited = 0;
+    for e in std::fs::read_dir(out.join("tests")).unwrap().take(3) {
+        let p = e.unwrap().path();
+        let mut t = json(&p);
+        let covers: Vec<u64> = t["covers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g.as_u64().unwrap())
+            .collect();
+        let added: Vec<u64> = pairs.iter().copied().filter(|g| !covers.contains(g)).collect();
+        if added.is_empty() {
+            continue;
+        }
+        let mut claims = covers.clone();
+        claims.extend(&added);
+        t["covers"] = serde_json::json!(claims);
+        std::fs::write(&p, serde_json::to_string_pretty(&t).unwrap()).unwrap();
+        edited += 1;
+        let r = cairn(&["replay", out.to_str().unwrap()]);
+        let out_text = text(&r);
+        assert!(!r.status.success(), "an edited claim passed: {out_text}");
+        for g in added {
+            assert!(
+                out_text.contains(&format!("claims goal {g} ")),
+                "pair {g} added to {} not flagged: {out_text}",
+                p.display()
+            );
+        }
+        t["covers"] = serde_json::json!(covers);
+        std::fs::write(&p, serde_json::to_string_pretty(&t).unwrap()).unwrap();
+    }
+    assert!(edited >= 2, "too few tests to edit");
+}
+
 /// Replay of a program that opens, truncates, appends to, removes and renames a file outside
 /// the scratch directory, and kills another process: the file keeps its content, the process
 /// lives.

@@ -705,3 +705,149 @@ fn flows_to(rest: &[Inst], from: Reg, decider: Reg, _t: &Terminator) -> bool {
     }
     derived.contains(&decider)
 }
+
+impl DefUse {
+    /// Native probes for the pairs' claims (goal of pair `p`: `goal_base + p`): a probe at
+    /// every store definition and every use, and at the entry and returns of functions with
+    /// local variables. Definitions by a call receiving the variable's address have none: their
+    /// pairs' claims are checked by line.
+    pub fn native_probes(&self, m: &Module, goal_base: usize) -> crate::ir::probes::DefUseProbes {
+        use crate::ir::probes::{DefUseProbes, ProbeKind, ProbeSite, Storage};
+        const KEY: u32 = 1 << 31;
+        let mut out = DefUseProbes {
+            var_init: vec![0; self.vars.len()],
+            use_var: self.uses.iter().map(|u| u.var).collect(),
+            use_pairs: vec![vec![]; self.uses.len()],
+            ..Default::default()
+        };
+        // Per function, its allocas' ordinals by register.
+        let allocas: Vec<HashMap<Reg, u32>> = m
+            .functions
+            .iter()
+            .map(|f| {
+                let regs = f.blocks.iter().flat_map(|b| &b.insts).filter_map(|i| match i {
+                    Inst::Alloca { dst, .. } => Some(*dst),
+                    _ => None,
+                });
+                regs.enumerate().map(|(k, r)| (r, k as u32)).collect()
+            })
+            .collect();
+        let storage = |f: &Function, r: Reg| -> Option<Storage> {
+            let a = &allocas[f.id as usize];
+            if let Some(&nth) = a.get(&r) {
+                return Some(Storage::Alloca {
+                    nth,
+                    of: a.len() as u32,
+                });
+            }
+            if !is_const(f, r) {
+                return None;
+            }
+            let addr = *f.reg_init.get(r as usize)?;
+            m.globals
+                .iter()
+                .find(|g| g.addr == addr)
+                .map(|g| Storage::Global(g.name.clone()))
+        };
+        // The instruction at `at`, where it accesses, and how many accesses of the same kind to
+        // the same place come before it in its block.
+        let access = |at: InstAt| -> Option<(Storage, u32)> {
+            let f = &m.functions[at.0 as usize];
+            let b = &f.blocks[at.1 as usize];
+            let addr_of = |i: &Inst, store: bool| match (i, store) {
+                (Inst::Store { addr, .. }, true) | (Inst::Load { addr, .. }, false) => Some(*addr),
+                _ => None,
+            };
+            let inst = b.insts.get(at.2 as usize)?;
+            let store = matches!(inst, Inst::Store { .. });
+            let place = storage(f, addr_of(inst, store)?)?;
+            let nth = b.insts[..at.2 as usize]
+                .iter()
+                .filter_map(|i| addr_of(i, store))
+                .filter(|&r| storage(f, r).as_ref() == Some(&place))
+                .count() as u32;
+            Some((place, nth))
+        };
+        let mut def_key: HashMap<DefId, u32> = HashMap::new();
+        let mut use_key: HashMap<UseId, u32> = HashMap::new();
+        let mut frame_key: HashMap<FuncId, u32> = HashMap::new();
+        for (d, def) in self.defs.iter().enumerate() {
+            let at = match def.site {
+                DefSite::Entry => {
+                    out.var_init[def.var as usize] = d as u32 + 1;
+                    continue;
+                }
+                DefSite::At(at) => at,
+            };
+            let Some((storage, nth)) = access(at) else { continue };
+            let key = KEY + out.sites.len() as u32;
+            def_key.insert(d as DefId, key);
+            out.sites.push(ProbeSite {
+                func: m.functions[at.0 as usize].name.clone(),
+                block: at.1,
+                line: def.loc.line,
+                kind: ProbeKind::Def { storage, nth, var: def.var, def: d as u32, key },
+            });
+        }
+        for (u, use_) in self.uses.iter().enumerate() {
+            let (f, b) = (&m.functions[use_.at.0 as usize], use_.at.1);
+            let key = KEY + out.sites.len() as u32;
+            let kind = if use_.outcomes.is_empty() {
+                let Some((storage, nth)) = access(use_.at) else { continue };
+                ProbeKind::Use { storage, nth, use_: u as u32, key }
+            } else {
+                let cases = match &f.blocks[b as usize].term {
+                    Terminator::CondBr { .. } => None,
+                    Terminator::Switch { cases, .. } => Some(cases.iter().map(|c| c.0).collect()),
+                    _ => continue,
+                };
+                ProbeKind::PUse { use_: u as u32, cases, key }
+            };
+            use_key.insert(u as UseId, key);
+            let line = match kind {
+                ProbeKind::Use { .. } => use_.loc.line,
+                _ => f.blocks[b as usize].term_loc.line,
+            };
+            out.sites.push(ProbeSite { func: f.name.clone(), block: b, line, kind });
+        }
+        for (v, var) in self.vars.iter().enumerate() {
+            let Some(f) = var.func else { continue };
+            let k = *frame_key.entry(f).or_insert_with(|| {
+                out.func_vars.push(vec![]);
+                let key = KEY + out.sites.len() as u32;
+                out.sites.push(ProbeSite {
+                    func: m.functions[f as usize].name.clone(),
+                    block: 0,
+                    line: 0,
+                    kind: ProbeKind::Frame { func: out.func_vars.len() as u32 - 1, key },
+                });
+                key
+            });
+            let ProbeKind::Frame { func, .. } = out.sites[(k - KEY) as usize].kind else {
+                unreachable!()
+            };
+            out.func_vars[func as usize].push(v as u32);
+        }
+        for (p, pair) in self.pairs.iter().enumerate() {
+            let goal = (goal_base + p) as u32;
+            let outcome = pair.outcome.map_or(-1, |o| o as i32);
+            out.use_pairs[pair.use_ as usize].push((pair.def, outcome, goal));
+            let var = &self.vars[self.uses[pair.use_ as usize].var as usize];
+            let mut needs = vec![];
+            match self.defs[pair.def as usize].site {
+                DefSite::Entry => {}
+                DefSite::At(_) => match def_key.get(&pair.def) {
+                    Some(&k) => needs.push(k),
+                    None => continue,
+                },
+            }
+            let Some(&k) = use_key.get(&pair.use_) else { continue };
+            needs.push(k);
+            if let Some(f) = var.func {
+                needs.push(frame_key[&f]);
+            }
+            out.needs.push((goal, needs));
+        }
+        out
+    }
+}

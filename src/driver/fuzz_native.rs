@@ -107,6 +107,7 @@ impl NativeExecutor {
                     &format!("-DCAIRN_ENTRY={entry}"),
                     &format!("-Dmain={HARNESS_MAIN}"),
                 ],
+                None,
                 &dir.path().join("build"),
             )?;
             Ok((build, dir))

@@ -5,7 +5,7 @@
 use crate::ir::frontend::{
     CLANG, CompileOptions, DIALECT_FLAGS, compile_native_bitcode, target_flags,
 };
-use crate::ir::probes::{ProbeSite, instrument, probe_runtime_c};
+use crate::ir::probes::{DefUseProbes, ProbeSite, instrument, probe_runtime_c};
 use anyhow::{Context, Result, bail};
 use std::collections::BTreeSet;
 use std::io::Read;
@@ -134,14 +134,28 @@ impl ProbeBuild {
         harness: &Path,
         renames: &[(&str, &str)],
         harness_flags: &[&str],
+        def_use: Option<&DefUseProbes>,
         dir: &Path,
     ) -> Result<ProbeBuild> {
         std::fs::create_dir_all(dir)?;
         let bc = compile_native_bitcode(sources, opts, &dir.join("bc"))?;
         let probed_bc = dir.join("probed.bc");
-        let probed = instrument(&bc, &probed_bc, sites, renames).map_err(anyhow::Error::msg)?;
+        let mut all = sites.to_vec();
+        let mut runtime = probe_runtime_c();
+        if let Some(du) = def_use {
+            all.extend(du.sites.iter().cloned());
+            runtime.push_str(&du.runtime_c());
+        }
+        let mut probed = instrument(&bc, &probed_bc, &all, renames).map_err(anyhow::Error::msg)?;
+        // A pair's claims are checked if its definition, its use and its frame are probed.
+        for (goal, needs) in def_use.map_or(&[][..], |d| &d.needs[..]) {
+            if needs.iter().all(|k| probed.contains(k)) {
+                probed.insert(*goal);
+            }
+        }
+        probed.retain(|&g| (g as usize) < goals);
         let rt = dir.join("cairn_probes.c");
-        std::fs::write(&rt, probe_runtime_c())?;
+        std::fs::write(&rt, runtime)?;
         let exe = dir.join("prog");
         let mut flags: Vec<String> = vec!["-O0".into(), "-g".into(), "-w".into()];
         flags.extend(target_flags(opts));

@@ -30,7 +30,128 @@ pub enum ProbeKind {
     },
     /// The `nth` call of an error function in the block.
     ErrorCall { nth: u32, goal: u32 },
+    /// Def-use: the `nth` store to `storage` in the block defines variable `var` (`def`).
+    Def {
+        storage: Storage,
+        nth: u32,
+        var: u32,
+        def: u32,
+        key: u32,
+    },
+    /// Def-use: the `nth` load of `storage` in the block is c-use `use_`.
+    Use {
+        storage: Storage,
+        nth: u32,
+        use_: u32,
+        key: u32,
+    },
+    /// Def-use: the block's branch decides p-use `use_` (its outcome as `outcome_index`
+    /// numbers it: true 0, false 1; the case's position, the default last).
+    PUse {
+        use_: u32,
+        cases: Option<Vec<u64>>,
+        key: u32,
+    },
+    /// Def-use: function entry and every return (the function's locals' last definitions
+    /// belong to its activation); `func` indexes the runtime's table.
+    Frame { func: u32, key: u32 },
 }
+
+/// Where a variable lives in the bitcode: the function's `n`-th alloca, or a global.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Storage {
+    /// The `nth` of the function's `of` allocas.
+    Alloca { nth: u32, of: u32 },
+    Global(String),
+}
+
+/// Probes for def-use claims, and what their runtime needs to know: a variable's last
+/// definition (per activation of its function, for locals) decides which pair a use covers.
+#[derive(Clone, Debug, Default)]
+pub struct DefUseProbes {
+    pub sites: Vec<ProbeSite>,
+    /// Per variable: its definition (+1) holding when the program starts (a global's initial
+    /// value), else 0.
+    pub var_init: Vec<u32>,
+    /// Per use: its variable.
+    pub use_var: Vec<u32>,
+    /// Per use: its pairs as (definition, outcome or -1 for a c-use, goal).
+    pub use_pairs: Vec<Vec<(u32, i32, u32)>>,
+    /// Per `Frame` function index: the variables local to it.
+    pub func_vars: Vec<Vec<u32>>,
+    /// Per pair goal: the site keys that must all be placed for its claims to be checked.
+    pub needs: Vec<(u32, Vec<u32>)>,
+}
+
+impl DefUseProbes {
+    /// The C side: last definitions, a use covering the pair of the one that holds, locals
+    /// saved and cleared at a function's entry and restored at its return.
+    pub fn runtime_c(&self) -> String {
+        let list = |v: &mut dyn Iterator<Item = String>| v.collect::<Vec<_>>().join(",");
+        let mut offsets = vec![0usize];
+        for p in &self.use_pairs {
+            offsets.push(offsets.last().unwrap() + p.len());
+        }
+        let pairs = || self.use_pairs.iter().flatten();
+        let mut foffsets = vec![0usize];
+        for f in &self.func_vars {
+            foffsets.push(foffsets.last().unwrap() + f.len());
+        }
+        format!(
+            r#"
+/* Def-use probes: generated. */
+extern void {PROBE_FN}(unsigned);
+static int cairn_last[{nv}] = {{{init}}};
+static const int cairn_use_var[{nu}] = {{{use_var}}};
+static const int cairn_use_at[{nu1}] = {{{offsets}}};
+static const int cairn_pair_def[{np}] = {{{pdef}}};
+static const int cairn_pair_out[{np}] = {{{pout}}};
+static const unsigned cairn_pair_goal[{np}] = {{{pgoal}}};
+static const int cairn_fvars_at[{nf1}] = {{{foffsets}}};
+static const int cairn_fvars[{nfv}] = {{{fvars}}};
+static int cairn_saved[1 << 20];
+static unsigned cairn_nsaved, cairn_unsaved;
+void {DEF_FN}(int var, int def) {{ cairn_last[var] = def + 1; }}
+void {USE_FN}(int use, int outcome) {{
+  int d = cairn_last[cairn_use_var[use]] - 1;
+  if (d < 0) return;
+  for (int k = cairn_use_at[use]; k < cairn_use_at[use + 1]; k++)
+    if (cairn_pair_def[k] == d && cairn_pair_out[k] == outcome) {PROBE_FN}(cairn_pair_goal[k]);
+}}
+void {ENTER_FN}(int f) {{
+  int a = cairn_fvars_at[f], n = cairn_fvars_at[f + 1] - a;
+  if (cairn_unsaved || cairn_nsaved + n > sizeof cairn_saved / sizeof *cairn_saved) {{ cairn_unsaved++; return; }}
+  for (int k = 0; k < n; k++) {{ cairn_saved[cairn_nsaved++] = cairn_last[cairn_fvars[a + k]]; cairn_last[cairn_fvars[a + k]] = 0; }}
+}}
+void {LEAVE_FN}(int f) {{
+  int a = cairn_fvars_at[f], n = cairn_fvars_at[f + 1] - a;
+  if (cairn_unsaved) {{ cairn_unsaved--; return; }}
+  for (int k = n - 1; k >= 0; k--) cairn_last[cairn_fvars[a + k]] = cairn_saved[--cairn_nsaved];
+}}
+"#,
+            nv = self.var_init.len().max(1),
+            init = list(&mut self.var_init.iter().map(|v| v.to_string())),
+            nu = self.use_var.len().max(1),
+            use_var = list(&mut self.use_var.iter().map(|v| v.to_string())),
+            nu1 = offsets.len(),
+            offsets = list(&mut offsets.iter().map(|v| v.to_string())),
+            np = offsets.last().unwrap().max(&1),
+            pdef = list(&mut pairs().map(|p| p.0.to_string())),
+            pout = list(&mut pairs().map(|p| p.1.to_string())),
+            pgoal = list(&mut pairs().map(|p| format!("{}u", p.2))),
+            nf1 = foffsets.len(),
+            foffsets = list(&mut foffsets.iter().map(|v| v.to_string())),
+            nfv = foffsets.last().unwrap().max(&1),
+            fvars = list(&mut self.func_vars.iter().flatten().map(|v| v.to_string())),
+        )
+    }
+}
+
+/// The runtime functions of the def-use probes.
+const DEF_FN: &str = "__cairn_def";
+const USE_FN: &str = "__cairn_use";
+const ENTER_FN: &str = "__cairn_enter";
+const LEAVE_FN: &str = "__cairn_leave";
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProbeSite {
@@ -114,6 +235,14 @@ pub fn instrument(
         let probe = LLVMAddFunction(m, pname.as_ptr(), fty);
         let b = LLVMCreateBuilderInContext(ctx);
         let mut probed = BTreeSet::new();
+        // The def-use runtime's functions, declared when a def-use site asks for them.
+        let mut params2 = [i32t, i32t];
+        let fty2 = LLVMFunctionType(void, params2.as_mut_ptr(), 2, 0);
+        let declare = |name: &str, ty: LLVMTypeRef| {
+            let n = CString::new(name).unwrap();
+            let f = LLVMGetNamedFunction(m, n.as_ptr());
+            if f.is_null() { LLVMAddFunction(m, n.as_ptr(), ty) } else { f }
+        };
         for s in sites {
             let fname = CString::new(s.func.as_str()).unwrap();
             let f = LLVMGetNamedFunction(m, fname.as_ptr());
@@ -192,6 +321,93 @@ pub fn instrument(
                     call(b, fty, probe, goal(*eg));
                     probed.insert(*eg);
                 }
+                ProbeKind::Def {
+                    storage,
+                    nth,
+                    var,
+                    def,
+                    key,
+                } => {
+                    let i = nth_access(m, f, bb, storage, *nth, true);
+                    // A parameter's store into its slot has no line of its own.
+                    if i.is_null() || !line_ok(i) && LLVMGetDebugLocLine(i) != 0 {
+                        continue;
+                    }
+                    // Just after the store: a use later in the block sees it.
+                    LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(i));
+                    let mut args = [goal(*var), goal(*def)];
+                    LLVMBuildCall2(b, fty2, declare(DEF_FN, fty2), args.as_mut_ptr(), 2, c"".as_ptr());
+                    probed.insert(*key);
+                }
+                ProbeKind::Use {
+                    storage,
+                    nth,
+                    use_,
+                    key,
+                } => {
+                    let i = nth_access(m, f, bb, storage, *nth, false);
+                    if i.is_null() || !line_ok(i) {
+                        continue;
+                    }
+                    LLVMPositionBuilderBefore(b, i);
+                    let mut args = [goal(*use_), LLVMConstInt(i32t, u64::MAX, 1)];
+                    LLVMBuildCall2(b, fty2, declare(USE_FN, fty2), args.as_mut_ptr(), 2, c"".as_ptr());
+                    probed.insert(*key);
+                }
+                ProbeKind::PUse { use_, cases, key } => {
+                    if !line_ok(term) {
+                        continue;
+                    }
+                    let outcome = match (cases, LLVMGetInstructionOpcode(term)) {
+                        (None, LLVMOpcode::LLVMBr) if LLVMIsConditional(term) != 0 => {
+                            LLVMPositionBuilderBefore(b, term);
+                            LLVMBuildSelect(b, LLVMGetCondition(term), goal(0), goal(1), c"".as_ptr())
+                        }
+                        (Some(cases), LLVMOpcode::LLVMSwitch)
+                            if LLVMGetNumSuccessors(term) as usize == cases.len() + 1 =>
+                        {
+                            LLVMPositionBuilderBefore(b, term);
+                            let v = LLVMGetOperand(term, 0);
+                            let ty = LLVMTypeOf(v);
+                            let mut o = goal(cases.len() as u32);
+                            for (k, c) in cases.iter().enumerate().rev() {
+                                let eq = LLVMBuildICmp(
+                                    b,
+                                    LLVMIntPredicate::LLVMIntEQ,
+                                    v,
+                                    LLVMConstInt(ty, *c, 0),
+                                    c"".as_ptr(),
+                                );
+                                o = LLVMBuildSelect(b, eq, goal(k as u32), o, c"".as_ptr());
+                            }
+                            o
+                        }
+                        _ => continue,
+                    };
+                    let mut args = [goal(*use_), outcome];
+                    LLVMBuildCall2(b, fty2, declare(USE_FN, fty2), args.as_mut_ptr(), 2, c"".as_ptr());
+                    probed.insert(*key);
+                }
+                ProbeKind::Frame { func, key } => {
+                    // Entry: after the allocas; every return: just before it.
+                    let mut i = LLVMGetFirstInstruction(blocks[0]);
+                    while !i.is_null() && !LLVMIsAAllocaInst(i).is_null() {
+                        i = LLVMGetNextInstruction(i);
+                    }
+                    if i.is_null() {
+                        continue;
+                    }
+                    LLVMPositionBuilderBefore(b, i);
+                    call(b, fty, declare(ENTER_FN, fty), goal(*func));
+                    for &bb in &blocks {
+                        let t = LLVMGetBasicBlockTerminator(bb);
+                        if !t.is_null() && LLVMGetInstructionOpcode(t) == LLVMOpcode::LLVMRet {
+                            LLVMPositionBuilderBefore(b, t);
+                            call(b, fty, declare(LEAVE_FN, fty), goal(*func));
+                        }
+                    }
+                    probed.insert(*key);
+                }
             }
         }
         define_indeterminate(m, b);
@@ -229,6 +445,63 @@ unsafe fn define_indeterminate(m: LLVMModuleRef, b: LLVMBuilderRef) {
             }
             f = LLVMGetNextFunction(f);
         }
+    }
+}
+
+/// The `nth` store to (or load from) `storage` in block `bb` of `f`; null if there is none,
+/// or if `f`'s allocas are not the ones the site counted.
+unsafe fn nth_access(
+    m: LLVMModuleRef,
+    f: LLVMValueRef,
+    bb: LLVMBasicBlockRef,
+    storage: &Storage,
+    nth: u32,
+    store: bool,
+) -> LLVMValueRef {
+    unsafe {
+        let ptr = match storage {
+            Storage::Global(name) => {
+                let n = CString::new(name.as_str()).unwrap();
+                LLVMGetNamedGlobal(m, n.as_ptr())
+            }
+            Storage::Alloca { nth: k, of } => {
+                let mut allocas = vec![];
+                let mut bb = LLVMGetFirstBasicBlock(f);
+                while !bb.is_null() {
+                    let mut i = LLVMGetFirstInstruction(bb);
+                    while !i.is_null() {
+                        if !LLVMIsAAllocaInst(i).is_null() {
+                            allocas.push(i);
+                        }
+                        i = LLVMGetNextInstruction(i);
+                    }
+                    bb = LLVMGetNextBasicBlock(bb);
+                }
+                if allocas.len() != *of as usize {
+                    return std::ptr::null_mut();
+                }
+                allocas.get(*k as usize).copied().unwrap_or(std::ptr::null_mut())
+            }
+        };
+        if ptr.is_null() {
+            return ptr;
+        }
+        let (opcode, operand) = match store {
+            true => (LLVMOpcode::LLVMStore, 1),
+            false => (LLVMOpcode::LLVMLoad, 0),
+        };
+        let mut seen = 0;
+        let mut i = LLVMGetFirstInstruction(bb);
+        while !i.is_null() {
+            if LLVMGetInstructionOpcode(i) == opcode && LLVMGetOperand(i, operand) == ptr {
+                if seen == nth {
+                    return i;
+                }
+                seen += 1;
+            }
+            i = LLVMGetNextInstruction(i);
+        }
+        std::ptr::null_mut()
     }
 }
 

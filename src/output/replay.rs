@@ -580,6 +580,10 @@ pub fn replay(
     // The probe build: every claimed branch outcome and error call checked as such.
     let probe_dir = tmp.path().join("probes");
     let sites = crate::ir::probes::probe_sites(module, |site| goals.error_goal(site));
+    // Def-use claims: a probe at each definition and use (the module has its locals in memory).
+    let def_use = goals.def_use_base.map(|base| {
+        crate::analysis::defuse::DefUse::compute(module, entry).native_probes(module, base)
+    });
     let probes = match ProbeBuild::new(
         sources,
         opts,
@@ -591,6 +595,7 @@ pub fn replay(
             false => &[],
         },
         &[],
+        def_use.as_ref(),
         &probe_dir,
     ) {
         Ok(p) => Some(p),
