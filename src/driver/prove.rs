@@ -9,23 +9,25 @@ use std::time::{Duration, Instant};
 
 /// Marks the goals a cheap static check proves unreachable; returns how many.
 pub fn static_check(s: &mut Session) -> anyhow::Result<usize> {
+    use crate::driver::ledger::Status;
     let dead = crate::analysis::dead::dead_goals(&s.program.module, &s.program.entry);
-    let mut n = 0;
-    for (g, why) in dead {
-        if s.ledger.status[g as usize] == crate::driver::ledger::Status::Unknown {
-            s.prove_unreachable(g as usize, why)?;
-            n += 1;
-        }
-    }
+    let mut proven: Vec<(usize, &str)> = dead
+        .into_iter()
+        .map(|(g, why)| (g as usize, why))
+        .collect();
     if let (Some(du), Some(base)) = (&s.program.def_use, s.goals.def_use_base) {
-        for pair in crate::analysis::constdef::infeasible_pairs(&s.program.module, du) {
-            let g = base + pair as usize;
-            if s.ledger.status[g] == crate::driver::ledger::Status::Unknown {
-                s.prove_unreachable(g, "static: the definition's constant decides the use")?;
-                n += 1;
-            }
-        }
+        let pairs = crate::analysis::constdef::infeasible_pairs(&s.program.module, du);
+        proven.extend(pairs.into_iter().map(|pair| {
+            (
+                base + pair as usize,
+                "static: the definition's constant decides the use",
+            )
+        }));
     }
+    proven.retain(|&(g, _)| s.ledger.status[g] == Status::Unknown);
+    proven.dedup_by_key(|p| p.0);
+    let n = proven.len();
+    s.prove_all_unreachable(proven)?;
     Ok(n)
 }
 

@@ -181,6 +181,16 @@ impl<'p> Session<'p> {
         Ok(())
     }
 
+    /// Marks `goals` proven unreachable at once (each with its proof's kind).
+    pub fn prove_all_unreachable<'h>(
+        &mut self,
+        goals: impl IntoIterator<Item = (usize, &'h str)>,
+    ) -> Result<()> {
+        let m = self.shared.prove_all_unreachable(goals)?;
+        self.milestone(m);
+        Ok(())
+    }
+
     /// Shows progress with `show(ledger, tests, what the current technique is doing)`.
     pub fn on_progress(&mut self, show: impl FnMut(&Ledger, usize, &str) + 'p) {
         self.progress = Some(Box::new(show));

@@ -219,8 +219,19 @@ impl Shared {
 
     /// Marks `goal` proven unreachable (`how`: the proof's kind).
     pub fn prove_unreachable(&self, goal: usize, how: &str) -> Result<Option<Milestone>> {
+        self.prove_all_unreachable([(goal, how)])
+    }
+
+    /// Marks many goals proven at once: one change for the workers to see, not one per goal
+    /// (the static check proves tens of thousands of goals of a large program).
+    pub fn prove_all_unreachable<'h>(
+        &self,
+        goals: impl IntoIterator<Item = (usize, &'h str)>,
+    ) -> Result<Option<Milestone>> {
         let mut r = self.lock();
-        r.ledger.prove_unreachable(goal, how);
+        for (goal, how) in goals {
+            r.ledger.prove_unreachable(goal, how);
+        }
         self.changed(&r);
         self.note_progress(&mut r)
     }
