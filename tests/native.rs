@@ -59,7 +59,7 @@ fn persistent_runs_take_what_fresh_processes_take() {
         max_iterations: None,
     };
     let s = Session::new(&p, w, budget, Arc::new(AtomicBool::new(false)));
-    let mut x = NativeExecutor::build_and_start(&s).unwrap();
+    let mut x = NativeExecutor::build_and_start(&s, 1 << 30).unwrap();
     let limit = Duration::from_secs(5);
     let mut ends = vec![];
     let mut taken = vec![0u32; s.goals.len()];

@@ -154,7 +154,9 @@ impl Fuzzing {
     fn start_executor(&mut self, s: &Session) -> bool {
         match std::mem::replace(&mut self.exec, Executor::Untried) {
             Executor::Untried => {
-                self.exec = match NativeExecutor::build(s) {
+                // A native run's memory: what an interpreted run may take (past it, allocations
+                // fail, where the interpreter ends the run at its limit).
+                self.exec = match NativeExecutor::build(s, self.cfg.mem_limit) {
                     Ok(pending) => Executor::Building(pending),
                     Err(e) => Executor::Interpreted(Some(format!("{e:#}"))),
                 };

@@ -31,6 +31,7 @@ pub struct NativeExecutor {
     fresh: Option<ForkServer>,
     /// The build and the runs' scratch directories (removed with the executor).
     dir: TempDir,
+    max_memory: u64,
 }
 
 /// The native build, made on a thread of its own while the other techniques run. Dropped
@@ -39,7 +40,11 @@ pub struct NativeExecutor {
 pub struct PendingBuild {
     thread: Option<std::thread::JoinHandle<Result<(ProbeBuild, TempDir)>>>,
     dir: std::path::PathBuf,
+    max_memory: u64,
 }
+
+/// A finished build: the program, its directory, the memory a run may take.
+pub type Built = (ProbeBuild, TempDir, u64);
 
 impl PendingBuild {
     pub fn is_finished(&self) -> bool {
@@ -47,11 +52,12 @@ impl PendingBuild {
     }
 
     /// Waits for the build.
-    pub fn join(mut self) -> Result<(ProbeBuild, TempDir)> {
+    pub fn join(mut self) -> Result<Built> {
         let thread = self.thread.take().context("the native build was already taken")?;
-        thread
+        let (build, dir) = thread
             .join()
-            .map_err(|_| anyhow::anyhow!("the native build panicked"))?
+            .map_err(|_| anyhow::anyhow!("the native build panicked"))??;
+        Ok((build, dir, self.max_memory))
     }
 }
 
@@ -64,8 +70,9 @@ impl Drop for PendingBuild {
 }
 
 impl NativeExecutor {
-    /// Starts building the session's program natively (probes, the fork-server harness).
-    pub fn build(s: &Session) -> Result<PendingBuild> {
+    /// Starts building the session's program natively (probes, the fork-server harness); its
+    /// runs may take `max_memory` bytes of address space (the interpreter's limit of a run).
+    pub fn build(s: &Session, max_memory: u64) -> Result<PendingBuild> {
         let p = s.program;
         let source = p
             .source
@@ -115,12 +122,13 @@ impl NativeExecutor {
         Ok(PendingBuild {
             thread: Some(thread),
             dir: path,
+            max_memory,
         })
     }
 
     /// Starts the fork server of a finished build.
-    pub fn start((build, dir): (ProbeBuild, TempDir)) -> Result<NativeExecutor> {
-        let mut persistent = server(&build.exe, build.goals, &dir, false)?;
+    pub fn start((build, dir, max_memory): Built) -> Result<NativeExecutor> {
+        let mut persistent = server(&build.exe, build.goals, &dir, false, max_memory)?;
         // The server must answer before it is trusted with the fuzzer's time.
         persistent
             .run(b"", Duration::from_secs(5))
@@ -131,12 +139,13 @@ impl NativeExecutor {
             persistent,
             fresh: None,
             dir,
+            max_memory,
         })
     }
 
     /// Builds the session's program natively and starts its fork server (waits for the build).
-    pub fn build_and_start(s: &Session) -> Result<NativeExecutor> {
-        Self::start(Self::build(s)?.join()?)
+    pub fn build_and_start(s: &Session, max_memory: u64) -> Result<NativeExecutor> {
+        Self::start(Self::build(s, max_memory)?.join()?)
     }
 
     /// Runs `values` (test value texts, each ended by a NUL; 0 past their end) for at most
@@ -154,7 +163,7 @@ impl NativeExecutor {
     /// hit counts.
     pub fn run_fresh(&mut self, values: &[u8], limit: Duration) -> Result<(NativeRun, &[u8])> {
         if self.fresh.is_none() {
-            self.fresh = Some(server(&self.exe, self.goals, &self.dir, true)?);
+            self.fresh = Some(server(&self.exe, self.goals, &self.dir, true, self.max_memory)?);
         }
         let fresh = self.fresh.as_mut().unwrap();
         let run = fresh.run(values, limit)?;
@@ -163,10 +172,16 @@ impl NativeExecutor {
 }
 
 /// A fork server of `exe` with a scratch directory of its own under `dir`.
-fn server(exe: &std::path::Path, goals: usize, dir: &TempDir, fresh: bool) -> Result<ForkServer> {
+fn server(
+    exe: &std::path::Path,
+    goals: usize,
+    dir: &TempDir,
+    fresh: bool,
+    max_memory: u64,
+) -> Result<ForkServer> {
     let scratch = dir.path().join(if fresh { "fresh" } else { "scratch" });
     std::fs::create_dir_all(&scratch)?;
-    ForkServer::start(exe, goals, &scratch, fresh)
+    ForkServer::start(exe, goals, &scratch, fresh, max_memory)
 }
 
 /// A native run as the ledger records runs: the goals its probes counted, how it ended, and

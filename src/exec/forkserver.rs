@@ -19,8 +19,8 @@ use std::time::{Duration, Instant};
 /// ended), then the values as NUL-separated text, as in a test file.
 const INPUT_MAP: usize = 8 << 20;
 const VALUES_AT: usize = 32;
-/// Address space of a run: past it allocations fail, as under a memory limit.
-const MAX_MEMORY: u64 = 8 << 30;
+/// Address space besides the program's own data: the binary, libc, the maps.
+const OVERHEAD: u64 = 64 << 20;
 
 /// How a native run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,7 +120,13 @@ impl ForkServer {
     /// Starts `exe` (a probe build with the fork server, `goals` hit counters) sandboxed to
     /// `scratch`, where its files and the maps live; with `fresh`, every run in a process of
     /// its own (as a test is replayed), else up to a thousand runs per process.
-    pub fn start(exe: &Path, goals: usize, scratch: &Path, fresh: bool) -> Result<ForkServer> {
+    pub fn start(
+        exe: &Path,
+        goals: usize,
+        scratch: &Path,
+        fresh: bool,
+        max_memory: u64,
+    ) -> Result<ForkServer> {
         let inputs = SharedMap::create(&scratch.join("inputs"), INPUT_MAP)?;
         let hits = SharedMap::create(&scratch.join("hits"), goals.max(1))?;
         let (control_read, control_write) = pipe()?;
@@ -132,7 +138,7 @@ impl ForkServer {
             )
         };
         // Through the launcher: no fork in this (multi-threaded) process.
-        let mut cmd = super::launcher::command(exe, scratch, MAX_MEMORY)?;
+        let mut cmd = super::launcher::command(exe, scratch, max_memory.saturating_add(OVERHEAD))?;
         cmd.env("CAIRN_INPUTS", scratch.join("inputs"))
             .env("CAIRN_PROBES", scratch.join("hits"))
             .stdin(unsafe { Stdio::from(OwnedFd::from_raw_fd(control_read)) })
