@@ -27,7 +27,9 @@ pub fn static_check(s: &mut Session) -> anyhow::Result<usize> {
     proven.retain(|&(g, _)| s.ledger.status[g] == Status::Unknown);
     proven.dedup_by_key(|p| p.0);
     let n = proven.len();
-    s.prove_all_unreachable(proven)?;
+    if n > 0 {
+        s.prove_all_unreachable(proven)?;
+    }
     Ok(n)
 }
 

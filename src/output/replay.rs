@@ -533,8 +533,10 @@ pub fn replay(
     };
     tests.sort();
     let harness = dir.join("replay/harness.c");
-    if tests.is_empty() && dir.join("tests").is_dir() {
-        // No test (or stopped before it wrote one): nothing to build or check.
+    let cairns = dir.join("tests").is_dir() || dir.join(crate::output::suite::MANIFEST).is_file();
+    if tests.is_empty() && cairns {
+        // No test (or stopped before it wrote one, even before its directories): nothing to
+        // build or check.
         return Ok(ReplayReport::default());
     }
     if !harness.exists() {
