@@ -194,8 +194,14 @@ impl ForkServer {
         let status = match self.read_word(Some(limit))? {
             Some(w) => decode(w),
             None => {
-                // The process running the program, which its server then reports killed.
-                let pid = self.header(2) as i32;
+                // The process running the program, which its server then reports killed. Its
+                // pid is 0 between a run's end and the next fork (a stale one is never used).
+                let since = Instant::now();
+                let mut pid = self.header(2) as i32;
+                while pid <= 0 && since.elapsed() < Duration::from_secs(1) {
+                    std::thread::sleep(Duration::from_micros(200));
+                    pid = self.header(2) as i32;
+                }
                 if pid > 0 {
                     unsafe { libc::kill(pid, libc::SIGKILL) };
                 }

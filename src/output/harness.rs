@@ -149,6 +149,7 @@ int cairn_fuzz_main(int argc, char **argv, char **envp) {
     header[3] = 1;
     pid_t child = fork();
     if (child < 0) _exit(71);
+    if (child > 0) header[2] = (unsigned)child; /* whom a time-out kills */
     if (child == 0) {
       /* A run never outlives its server (nor the server Cairn: Cairn sets the same). */
       prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -157,6 +158,7 @@ int cairn_fuzz_main(int argc, char **argv, char **envp) {
     }
     int status = 0;
     if (syscall(SYS_wait4, child, &status, 0, 0) < 0) _exit(72);
+    header[2] = 0; /* no process runs the program until the next fork */
     if (!header[3] && syscall(SYS_write, 199, &status, 4) != 4) _exit(0);
   }
   header[2] = (unsigned)syscall(SYS_getpid);
