@@ -970,8 +970,10 @@ fn real_main(cli: Cli, given: &dyn Fn(&str) -> bool) -> Result<i32> {
                     "steps": r.steps,
                     "stdout": String::from_utf8_lossy(&r.stdout),
                 });
-                if let Outcome::Fault { kind, loc } | Outcome::Unsupported { what: kind, loc, .. } =
-                    &r.outcome
+                if let Outcome::Fault { kind, loc }
+                | Outcome::Unsupported {
+                    what: kind, loc, ..
+                } = &r.outcome
                 {
                     o["fault"] = serde_json::json!(kind);
                     o["location"] = serde_json::json!(p.module.loc_string(*loc));

@@ -100,10 +100,19 @@ fn gen_writes_every_output_and_replay_confirms_it() {
     assert_eq!(s["goals"]["covered"], 35, "{s}");
     // The run names itself, and run.json keeps what replay needs.
     assert_eq!(s["cairn"]["version"], env!("CARGO_PKG_VERSION"), "{s}");
-    assert!(s["cairn"]["clang"].as_str().unwrap().contains("clang"), "{s}");
+    assert!(
+        s["cairn"]["clang"].as_str().unwrap().contains("clang"),
+        "{s}"
+    );
     let run: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
-    assert!(run["files"][0].as_str().unwrap().ends_with("examples/triangle.c"), "{run}");
+    assert!(
+        run["files"][0]
+            .as_str()
+            .unwrap()
+            .ends_with("examples/triangle.c"),
+        "{run}"
+    );
     assert_eq!(run["options"]["front"]["entry"], "main", "{run}");
     assert_eq!(s["error_reached"], true);
     // tests/*.json and Test-Comp files, one each.
@@ -472,7 +481,11 @@ fn unit_mode_structs_by_value_globals_and_buffer_size_replay_natively() {
         let o = cairn(&a);
         assert!(o.status.success(), "replay failed:\n{}", text(&o));
         let o = cairn(&["replay", out.to_str().unwrap()]);
-        assert!(o.status.success(), "replay of the directory alone failed:\n{}", text(&o));
+        assert!(
+            o.status.success(),
+            "replay of the directory alone failed:\n{}",
+            text(&o)
+        );
     }
     // --buffer-size: the bytes behind each pointer parameter, natively too.
     let words = root()

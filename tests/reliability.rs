@@ -843,7 +843,10 @@ fn replay_confirms_every_team_program() {
             continue;
         }
         // The directory alone: its run.json gives the program and the options.
-        let r = cairn_within(&["replay", out.to_str().unwrap(), "--json"], Duration::from_secs(300));
+        let r = cairn_within(
+            &["replay", out.to_str().unwrap(), "--json"],
+            Duration::from_secs(300),
+        );
         let Ok(rep) = serde_json::from_slice::<serde_json::Value>(&r.stdout) else {
             failures.push(format!("{name}: replay failed: {}", text(&r)));
             continue;

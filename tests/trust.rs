@@ -172,7 +172,10 @@ fn replay_checks_def_use_claims_per_pair() {
     let r = cairn(&["replay", out.to_str().unwrap()]);
     let t = text(&r);
     assert!(r.status.success(), "{t}");
-    assert!(t.contains("def-use pairs") && t.contains("by line only: 0"), "{t}");
+    assert!(
+        t.contains("def-use pairs") && t.contains("by line only: 0"),
+        "{t}"
+    );
     let pairs: Vec<u64> = json(&out.join("goals.json"))
         .as_array()
         .unwrap()
@@ -190,7 +193,11 @@ fn replay_checks_def_use_claims_per_pair() {
             .iter()
             .map(|g| g.as_u64().unwrap())
             .collect();
-        let added: Vec<u64> = pairs.iter().copied().filter(|g| !covers.contains(g)).collect();
+        let added: Vec<u64> = pairs
+            .iter()
+            .copied()
+            .filter(|g| !covers.contains(g))
+            .collect();
         if added.is_empty() {
             continue;
         }

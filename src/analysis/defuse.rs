@@ -725,10 +725,14 @@ impl DefUse {
             .functions
             .iter()
             .map(|f| {
-                let regs = f.blocks.iter().flat_map(|b| &b.insts).filter_map(|i| match i {
-                    Inst::Alloca { dst, .. } => Some(*dst),
-                    _ => None,
-                });
+                let regs = f
+                    .blocks
+                    .iter()
+                    .flat_map(|b| &b.insts)
+                    .filter_map(|i| match i {
+                        Inst::Alloca { dst, .. } => Some(*dst),
+                        _ => None,
+                    });
                 regs.enumerate().map(|(k, r)| (r, k as u32)).collect()
             })
             .collect();
@@ -779,36 +783,60 @@ impl DefUse {
                 }
                 DefSite::At(at) => at,
             };
-            let Some((storage, nth)) = access(at) else { continue };
+            let Some((storage, nth)) = access(at) else {
+                continue;
+            };
             let key = KEY + out.sites.len() as u32;
             def_key.insert(d as DefId, key);
             out.sites.push(ProbeSite {
                 func: m.functions[at.0 as usize].name.clone(),
                 block: at.1,
                 line: def.loc.line,
-                kind: ProbeKind::Def { storage, nth, var: def.var, def: d as u32, key },
+                kind: ProbeKind::Def {
+                    storage,
+                    nth,
+                    var: def.var,
+                    def: d as u32,
+                    key,
+                },
             });
         }
         for (u, use_) in self.uses.iter().enumerate() {
             let (f, b) = (&m.functions[use_.at.0 as usize], use_.at.1);
             let key = KEY + out.sites.len() as u32;
             let kind = if use_.outcomes.is_empty() {
-                let Some((storage, nth)) = access(use_.at) else { continue };
-                ProbeKind::Use { storage, nth, use_: u as u32, key }
+                let Some((storage, nth)) = access(use_.at) else {
+                    continue;
+                };
+                ProbeKind::Use {
+                    storage,
+                    nth,
+                    use_: u as u32,
+                    key,
+                }
             } else {
                 let cases = match &f.blocks[b as usize].term {
                     Terminator::CondBr { .. } => None,
                     Terminator::Switch { cases, .. } => Some(cases.iter().map(|c| c.0).collect()),
                     _ => continue,
                 };
-                ProbeKind::PUse { use_: u as u32, cases, key }
+                ProbeKind::PUse {
+                    use_: u as u32,
+                    cases,
+                    key,
+                }
             };
             use_key.insert(u as UseId, key);
             let line = match kind {
                 ProbeKind::Use { .. } => use_.loc.line,
                 _ => f.blocks[b as usize].term_loc.line,
             };
-            out.sites.push(ProbeSite { func: f.name.clone(), block: b, line, kind });
+            out.sites.push(ProbeSite {
+                func: f.name.clone(),
+                block: b,
+                line,
+                kind,
+            });
         }
         for (v, var) in self.vars.iter().enumerate() {
             let Some(f) = var.func else { continue };
@@ -819,7 +847,10 @@ impl DefUse {
                     func: m.functions[f as usize].name.clone(),
                     block: 0,
                     line: 0,
-                    kind: ProbeKind::Frame { func: out.func_vars.len() as u32 - 1, key },
+                    kind: ProbeKind::Frame {
+                        func: out.func_vars.len() as u32 - 1,
+                        key,
+                    },
                 });
                 key
             });
@@ -841,7 +872,9 @@ impl DefUse {
                     None => continue,
                 },
             }
-            let Some(&k) = use_key.get(&pair.use_) else { continue };
+            let Some(&k) = use_key.get(&pair.use_) else {
+                continue;
+            };
             needs.push(k);
             if let Some(f) = var.func {
                 needs.push(frame_key[&f]);

@@ -53,7 +53,10 @@ impl PendingBuild {
 
     /// Waits for the build.
     pub fn join(mut self) -> Result<Built> {
-        let thread = self.thread.take().context("the native build was already taken")?;
+        let thread = self
+            .thread
+            .take()
+            .context("the native build was already taken")?;
         let (build, dir) = thread
             .join()
             .map_err(|_| anyhow::anyhow!("the native build panicked"))??;
@@ -163,7 +166,13 @@ impl NativeExecutor {
     /// hit counts.
     pub fn run_fresh(&mut self, values: &[u8], limit: Duration) -> Result<(NativeRun, &[u8])> {
         if self.fresh.is_none() {
-            self.fresh = Some(server(&self.exe, self.goals, &self.dir, true, self.max_memory)?);
+            self.fresh = Some(server(
+                &self.exe,
+                self.goals,
+                &self.dir,
+                true,
+                self.max_memory,
+            )?);
         }
         let fresh = self.fresh.as_mut().unwrap();
         let run = fresh.run(values, limit)?;

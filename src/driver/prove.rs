@@ -11,10 +11,8 @@ use std::time::{Duration, Instant};
 pub fn static_check(s: &mut Session) -> anyhow::Result<usize> {
     use crate::driver::ledger::Status;
     let dead = crate::analysis::dead::dead_goals(&s.program.module, &s.program.entry);
-    let mut proven: Vec<(usize, &str)> = dead
-        .into_iter()
-        .map(|(g, why)| (g as usize, why))
-        .collect();
+    let mut proven: Vec<(usize, &str)> =
+        dead.into_iter().map(|(g, why)| (g as usize, why)).collect();
     if let (Some(du), Some(base)) = (&s.program.def_use, s.goals.def_use_base) {
         let pairs = crate::analysis::constdef::infeasible_pairs(&s.program.module, du);
         proven.extend(pairs.into_iter().map(|pair| {

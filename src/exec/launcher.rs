@@ -59,7 +59,10 @@ pub fn run_if_asked() {
         return;
     }
     let (scratch, exe) = (PathBuf::from(&args[2]), PathBuf::from(&args[4]));
-    let max_memory: u64 = args[3].to_str().and_then(|s| s.parse().ok()).unwrap_or(u64::MAX);
+    let max_memory: u64 = args[3]
+        .to_str()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(u64::MAX);
     let mut cmd = Command::new(&exe);
     super::native::confine(&mut cmd, &scratch);
     unsafe {

@@ -190,8 +190,17 @@ impl Program {
     /// ([`libc::Ext::Environment`] stops).
     pub fn touches_environment(&self) -> bool {
         const ENVIRONMENT: &[&str] = &[
-            "fopen", "fopen64", "fdopen", "freopen", "tmpfile", "popen", "open", "open64",
-            "openat", "read", "pthread_create",
+            "fopen",
+            "fopen64",
+            "fdopen",
+            "freopen",
+            "tmpfile",
+            "popen",
+            "open",
+            "open64",
+            "openat",
+            "read",
+            "pthread_create",
         ];
         let calls = crate::analysis::defuse::library_calls(&self.module);
         ENVIRONMENT.iter().any(|f| calls.contains(f))

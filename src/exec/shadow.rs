@@ -911,36 +911,36 @@ impl Shadow<'_> {
     }
 
     /// A printf-family call with a `%p` conversion whose result the program can read: the count it
-/// returns, or the text it writes into memory.
-fn prints_an_address(v: &View, ext: &Ext, call: &Call, rb: usize) -> bool {
-    use Ext::*;
-    let fmt = match ext {
-        Printf | Vprintf | Fprintf | Vfprintf if call.dst.is_none() => return false,
-        Printf | Vprintf => 0,
-        Fprintf | Vfprintf | Sprintf | Vsprintf => 1,
-        Snprintf | Vsnprintf => 2,
-        _ => return false,
-    };
-    let Some(Val::Reg(r, _)) = call.args.get(fmt) else {
-        return false;
-    };
-    let Ok(text) = v.mem.cstr(v.reg(rb, *r)) else {
-        return false;
-    };
-    let mut conv = false;
-    for &b in &text {
-        match (conv, b) {
-            (false, b'%') => conv = true,
-            (true, b'%') => conv = false,
-            (true, b'p') => return true,
-            (true, c) if c.is_ascii_alphabetic() && !b"hljztLq".contains(&c) => conv = false,
-            _ => {}
+    /// returns, or the text it writes into memory.
+    fn prints_an_address(v: &View, ext: &Ext, call: &Call, rb: usize) -> bool {
+        use Ext::*;
+        let fmt = match ext {
+            Printf | Vprintf | Fprintf | Vfprintf if call.dst.is_none() => return false,
+            Printf | Vprintf => 0,
+            Fprintf | Vfprintf | Sprintf | Vsprintf => 1,
+            Snprintf | Vsnprintf => 2,
+            _ => return false,
+        };
+        let Some(Val::Reg(r, _)) = call.args.get(fmt) else {
+            return false;
+        };
+        let Ok(text) = v.mem.cstr(v.reg(rb, *r)) else {
+            return false;
+        };
+        let mut conv = false;
+        for &b in &text {
+            match (conv, b) {
+                (false, b'%') => conv = true,
+                (true, b'%') => conv = false,
+                (true, b'p') => return true,
+                (true, c) if c.is_ascii_alphabetic() && !b"hljztLq".contains(&c) => conv = false,
+                _ => {}
+            }
         }
+        false
     }
-    false
-}
 
-/// A call of a library model: its symbolic effects are the input events and memory copies
+    /// A call of a library model: its symbolic effects are the input events and memory copies
     /// it reports; any other dependence on symbolic data is lost.
     fn library_call(&mut self, v: &View, ext: &Ext, call: Call, rb: usize) {
         use Ext::*;

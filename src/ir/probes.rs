@@ -61,7 +61,10 @@ pub enum ProbeKind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Storage {
     /// The `nth` of the function's `of` allocas.
-    Alloca { nth: u32, of: u32 },
+    Alloca {
+        nth: u32,
+        of: u32,
+    },
     Global(String),
 }
 
@@ -241,7 +244,11 @@ pub fn instrument(
         let declare = |name: &str, ty: LLVMTypeRef| {
             let n = CString::new(name).unwrap();
             let f = LLVMGetNamedFunction(m, n.as_ptr());
-            if f.is_null() { LLVMAddFunction(m, n.as_ptr(), ty) } else { f }
+            if f.is_null() {
+                LLVMAddFunction(m, n.as_ptr(), ty)
+            } else {
+                f
+            }
         };
         for s in sites {
             let fname = CString::new(s.func.as_str()).unwrap();
@@ -336,7 +343,14 @@ pub fn instrument(
                     // Just after the store: a use later in the block sees it.
                     LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(i));
                     let mut args = [goal(*var), goal(*def)];
-                    LLVMBuildCall2(b, fty2, declare(DEF_FN, fty2), args.as_mut_ptr(), 2, c"".as_ptr());
+                    LLVMBuildCall2(
+                        b,
+                        fty2,
+                        declare(DEF_FN, fty2),
+                        args.as_mut_ptr(),
+                        2,
+                        c"".as_ptr(),
+                    );
                     probed.insert(*key);
                 }
                 ProbeKind::Use {
@@ -351,7 +365,14 @@ pub fn instrument(
                     }
                     LLVMPositionBuilderBefore(b, i);
                     let mut args = [goal(*use_), LLVMConstInt(i32t, u64::MAX, 1)];
-                    LLVMBuildCall2(b, fty2, declare(USE_FN, fty2), args.as_mut_ptr(), 2, c"".as_ptr());
+                    LLVMBuildCall2(
+                        b,
+                        fty2,
+                        declare(USE_FN, fty2),
+                        args.as_mut_ptr(),
+                        2,
+                        c"".as_ptr(),
+                    );
                     probed.insert(*key);
                 }
                 ProbeKind::PUse { use_, cases, key } => {
@@ -361,7 +382,13 @@ pub fn instrument(
                     let outcome = match (cases, LLVMGetInstructionOpcode(term)) {
                         (None, LLVMOpcode::LLVMBr) if LLVMIsConditional(term) != 0 => {
                             LLVMPositionBuilderBefore(b, term);
-                            LLVMBuildSelect(b, LLVMGetCondition(term), goal(0), goal(1), c"".as_ptr())
+                            LLVMBuildSelect(
+                                b,
+                                LLVMGetCondition(term),
+                                goal(0),
+                                goal(1),
+                                c"".as_ptr(),
+                            )
                         }
                         (Some(cases), LLVMOpcode::LLVMSwitch)
                             if LLVMGetNumSuccessors(term) as usize == cases.len() + 1 =>
@@ -385,7 +412,14 @@ pub fn instrument(
                         _ => continue,
                     };
                     let mut args = [goal(*use_), outcome];
-                    LLVMBuildCall2(b, fty2, declare(USE_FN, fty2), args.as_mut_ptr(), 2, c"".as_ptr());
+                    LLVMBuildCall2(
+                        b,
+                        fty2,
+                        declare(USE_FN, fty2),
+                        args.as_mut_ptr(),
+                        2,
+                        c"".as_ptr(),
+                    );
                     probed.insert(*key);
                 }
                 ProbeKind::Frame { func, key } => {
@@ -480,7 +514,10 @@ unsafe fn nth_access(
                 if allocas.len() != *of as usize {
                     return std::ptr::null_mut();
                 }
-                allocas.get(*k as usize).copied().unwrap_or(std::ptr::null_mut())
+                allocas
+                    .get(*k as usize)
+                    .copied()
+                    .unwrap_or(std::ptr::null_mut())
             }
         };
         if ptr.is_null() {

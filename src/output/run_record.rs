@@ -42,10 +42,7 @@ impl RunRecord {
     }
 
     pub fn write(&self, dir: &Path) -> Result<()> {
-        super::suite::write_atomic(
-            &dir.join(RUN_RECORD),
-            &serde_json::to_vec_pretty(self)?,
-        )
+        super::suite::write_atomic(&dir.join(RUN_RECORD), &serde_json::to_vec_pretty(self)?)
     }
 
     /// The record of output directory `dir`; None for a directory of an older Cairn.
