@@ -121,43 +121,11 @@ fn replay_flags_claims_a_test_does_not_cover() {
         .iter()
         .map(|g| g["id"].as_u64().unwrap())
         .collect();
-    let mut edited = 0;
-    for e in std::fs::read_dir(out.join("tests")).unwrap() {
-        let p = e.unwrap().path();
-        let mut t = json(&p);
-        let covers: Vec<u64> = t["covers"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|g| g.as_u64().unwrap())
-            .collect();
-        // Every goal of the one-line ifs: no single test covers both outcomes of one.
-        let added: Vec<u64> = all
-            .iter()
-            .copied()
-            .filter(|g| !covers.contains(g))
-            .collect();
-        if added.is_empty() {
-            continue;
-        }
-        t["covers"] = serde_json::json!(all);
-        std::fs::write(&p, serde_json::to_string_pretty(&t).unwrap()).unwrap();
-        edited += 1;
-        let r = replay(&src, &out, &[]);
-        let out_text = text(&r);
-        assert!(!r.status.success(), "an edited claim passed: {out_text}");
-        for g in added {
-            assert!(
-                out_text.contains(&format!("claims goal {g} ")),
-                "goal {g} added to {} not flagged: {out_text}",
-                p.display()
-            );
-        }
-        // Restore it for the next test file.
-        t["covers"] = serde_json::json!(covers);
-        std::fs::write(&p, serde_json::to_string_pretty(&t).unwrap()).unwrap();
-    }
-    assert!(edited >= 2, "too few tests to edit");
+    // Every goal of the one-line ifs: no single test covers both outcomes of one.
+    assert!(
+        flag_added_claims(&out, &all, usize::MAX) >= 2,
+        "too few tests to edit"
+    );
 }
 
 /// Def-use claims are checked per pair natively too (a probe at each definition and use): the
@@ -183,8 +151,18 @@ fn replay_checks_def_use_claims_per_pair() {
         .filter(|g| g["kind"] == "def-use")
         .map(|g| g["id"].as_u64().unwrap())
         .collect();
+    assert!(
+        flag_added_claims(&out, &pairs, 3) >= 2,
+        "too few tests to edit"
+    );
+}
+
+/// Adds to each of the first `tests` tests of `out` the `goals` it does not claim, replays the
+/// directory and asserts that every added claim is flagged; restores the test. Returns how
+/// many tests were edited.
+fn flag_added_claims(out: &Path, goals: &[u64], tests: usize) -> usize {
     let mut edited = 0;
-    for e in std::fs::read_dir(out.join("tests")).unwrap().take(3) {
+    for e in std::fs::read_dir(out.join("tests")).unwrap().take(tests) {
         let p = e.unwrap().path();
         let mut t = json(&p);
         let covers: Vec<u64> = t["covers"]
@@ -193,7 +171,7 @@ fn replay_checks_def_use_claims_per_pair() {
             .iter()
             .map(|g| g.as_u64().unwrap())
             .collect();
-        let added: Vec<u64> = pairs
+        let added: Vec<u64> = goals
             .iter()
             .copied()
             .filter(|g| !covers.contains(g))
@@ -212,14 +190,15 @@ fn replay_checks_def_use_claims_per_pair() {
         for g in added {
             assert!(
                 out_text.contains(&format!("claims goal {g} ")),
-                "pair {g} added to {} not flagged: {out_text}",
+                "goal {g} added to {} not flagged: {out_text}",
                 p.display()
             );
         }
+        // Restore it for the next test file.
         t["covers"] = serde_json::json!(covers);
         std::fs::write(&p, serde_json::to_string_pretty(&t).unwrap()).unwrap();
     }
-    assert!(edited >= 2, "too few tests to edit");
+    edited
 }
 
 /// Replay of a program that opens, truncates, appends to, removes and renames a file outside
