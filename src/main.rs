@@ -62,6 +62,21 @@ struct Front {
     /// too), which fopen opens for reading; other names without a directory do not exist.
     #[arg(long, num_args = 2, value_names = ["N", "SIZE"])]
     sym_files: Option<Vec<u32>>,
+    /// Take the program's C files and compiler flags from a compilation database (CMake's
+    /// CMAKE_EXPORT_COMPILE_COMMANDS, Bear): every C file it lists, or the FILES given (by
+    /// path or file name).
+    #[arg(long, value_name = "compile_commands.json")]
+    #[serde(skip)]
+    compile_commands: Option<PathBuf>,
+    /// The clang 19 to compile with (default: clang-19 on the PATH, or clang if it is version
+    /// 19); llvm-link, opt and llvm-cov are taken from its directory.
+    #[arg(long, env = "CAIRN_CLANG", value_name = "PATH")]
+    clang: Option<PathBuf>,
+    /// The program's own compiler flags, after `--` (anything clang accepts: -std=c99,
+    /// -include FILE, -isystem DIR, -fno-strict-aliasing...). Optimization, debug, output and
+    /// instrumentation flags are dropped; -m32 means --data-model ilp32.
+    #[arg(last = true, value_name = "CLANG FLAGS")]
+    flags: Vec<String>,
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -81,6 +96,51 @@ enum Criterion {
 }
 
 impl Front {
+    /// Makes the options ready to compile `files`: names the clang, takes the files and flags
+    /// of `--compile-commands`, keeps the flags Cairn can pass on. Returns the files.
+    fn prepare(&mut self, files: Vec<PathBuf>) -> Result<Vec<PathBuf>> {
+        if let Some(clang) = &self.clang {
+            cairn::ir::toolchain::name_clang(clang);
+            cairn::ir::toolchain::check_clang().map_err(anyhow::Error::msg)?;
+        }
+        let mut files = files;
+        self.flags = cairn::ir::compile_commands::absolute_paths(&self.flags, Path::new("."));
+        if let Some(db) = self.compile_commands.take() {
+            let project = cairn::ir::compile_commands::read(&db, &files)?;
+            if !project.conflicts.is_empty() {
+                eprintln!(
+                    "cairn: note: the files of {} are compiled with different flags; these of some files are left out: {}",
+                    db.display(),
+                    project.conflicts.join(" ")
+                );
+            }
+            let mut flags = project.flags;
+            flags.append(&mut self.flags);
+            self.flags = flags;
+            files = project.files;
+        }
+        if self.flags.iter().any(|f| f == "-m32") {
+            if self.data_model == Some(Dm::Lp64) {
+                bail!("-m32 contradicts --data-model lp64");
+            }
+            self.data_model = Some(Dm::Ilp32);
+        }
+        let (kept, dropped) = cairn::ir::frontend::user_flags(&self.flags);
+        let dropped: Vec<&String> = dropped.iter().filter(|f| *f != "-m32").collect();
+        if !dropped.is_empty() {
+            eprintln!(
+                "cairn: note: left out compiler flags Cairn sets itself: {}",
+                dropped
+                    .iter()
+                    .map(|f| f.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            );
+        }
+        self.flags = kept;
+        Ok(files)
+    }
+
     /// The entry functions `--entry` names (`f,g,...`: a multi-function target), sorted so
     /// that every shard splits them alike.
     fn entries(&self) -> Vec<String> {
@@ -120,6 +180,7 @@ impl Front {
             locals_in_memory: false,
             includes: self.include.clone(),
             defines: self.define.clone(),
+            flags: self.flags.clone(),
             data_model: match self.data_model {
                 None | Some(Dm::Lp64) => DataModel::LP64,
                 Some(Dm::Ilp32) => DataModel::ILP32,
@@ -178,14 +239,14 @@ const DEFAULT_MAX_STEPS: u64 = 10_000_000;
 enum Cmd {
     /// Print Cairn IR of a program.
     Ir {
-        #[arg(required = true)]
+        #[arg(required_unless_present = "compile_commands")]
         files: Vec<PathBuf>,
         #[command(flatten)]
         front: Front,
     },
     /// List the coverage goals of a program (branch outcomes, or def-use pairs).
     Goals {
-        #[arg(required = true)]
+        #[arg(required_unless_present = "compile_commands")]
         files: Vec<PathBuf>,
         #[arg(long, value_enum, default_value = "branches")]
         criterion: Criterion,
@@ -197,7 +258,7 @@ enum Cmd {
     },
     /// Run a program once on given input values.
     Run {
-        #[arg(required = true)]
+        #[arg(required_unless_present = "compile_commands")]
         files: Vec<PathBuf>,
         /// Input values, in the order the program asks for them (comma-separated).
         #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
@@ -218,7 +279,7 @@ enum Cmd {
     },
     /// Generate a test suite.
     Gen {
-        #[arg(required = true)]
+        #[arg(required_unless_present = "compile_commands")]
         files: Vec<PathBuf>,
         /// Output directory.
         #[arg(long, short)]
@@ -311,7 +372,7 @@ enum Cmd {
     /// Decide goals with the model checker and exhaustive path exploration: covered (with a
     /// test), unreachable, or unknown.
     Prove {
-        #[arg(required = true)]
+        #[arg(required_unless_present = "compile_commands")]
         files: Vec<PathBuf>,
         #[arg(long, short)]
         out: PathBuf,
@@ -523,6 +584,7 @@ fn resolve_inputs(
     property: Option<&std::path::Path>,
 ) -> Result<Vec<PathBuf>> {
     use cairn::task::{Coverage, Task, is_task_file, property_kind};
+    let files = front.prepare(files)?;
     let to_set = |c: Coverage| match c {
         Coverage::Branches => GoalSet::Branches,
         Coverage::ErrorCall => GoalSet::Error,
@@ -628,6 +690,10 @@ fn recorded_run(
     take!(symbolic_globals, "--symbolic-globals");
     take!(sym_args, "--sym-args");
     take!(sym_files, "--sym-files");
+    take!(flags, "--");
+    if front.clang.is_none() {
+        front.clang = recorded.clang.clone();
+    }
     let criterion = match given("criterion") {
         true => {
             if criterion != rec_criterion {
@@ -884,7 +950,8 @@ fn main() {
 
 fn real_main(cli: Cli, given: &dyn Fn(&str) -> bool) -> Result<i32> {
     match cli.cmd {
-        Cmd::Ir { files, front } => {
+        Cmd::Ir { files, mut front } => {
+            let files = resolve_inputs(files, &mut front, None, None)?;
             let m = load(&files, &front.opts())?;
             print!("{}", print_module(&m));
             Ok(0)
@@ -944,8 +1011,9 @@ fn real_main(cli: Cli, given: &dyn Fn(&str) -> bool) -> Result<i32> {
             json,
             max_steps,
             limits,
-            front,
+            mut front,
         } => {
+            let files = resolve_inputs(files, &mut front, None, None)?;
             let p = load_program(&files, &front, Criterion::Branches)?;
             let values = match test {
                 Some(t) => cairn::output::suite::read_test_values(&t)?

@@ -2,9 +2,7 @@
 //! sandbox, the native stack, output and time limits, the whole process group killed at the
 //! limit), and the probe build, whose runs report the goals they took (`ir::probes`).
 
-use crate::ir::frontend::{
-    CLANG, CompileOptions, DIALECT_FLAGS, compile_native_bitcode, target_flags,
-};
+use crate::ir::frontend::{CompileOptions, DIALECT_FLAGS, compile_native_bitcode, target_flags};
 use crate::ir::probes::{DefUseProbes, ProbeSite, instrument, probe_runtime_c};
 use anyhow::{Context, Result, bail};
 use std::collections::BTreeSet;
@@ -160,7 +158,7 @@ impl ProbeBuild {
         let mut flags: Vec<String> = vec!["-O0".into(), "-g".into(), "-w".into()];
         flags.extend(target_flags(opts));
         flags.extend(DIALECT_FLAGS.iter().map(|s| s.to_string()));
-        let out = Command::new(CLANG)
+        let out = Command::new(crate::ir::toolchain::clang())
             .args(&flags)
             .arg(&probed_bc)
             .arg(&rt)
@@ -170,7 +168,7 @@ impl ProbeBuild {
             .arg(&exe)
             .arg("-lm")
             .output()
-            .with_context(|| format!("running {CLANG}"))?;
+            .with_context(|| format!("running {}", crate::ir::toolchain::clang()))?;
         if !out.status.success() {
             bail!(
                 "the native probe build failed:\n{}",

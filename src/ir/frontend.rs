@@ -1,4 +1,4 @@
-//! The front-end driver: C sources → one LLVM bitcode module (clang-19, llvm-link-19, opt-19).
+//! The front-end driver: C sources → one LLVM bitcode module (clang, llvm-link, opt 19: `toolchain`).
 
 use super::DataModel;
 use super::debug_names::SourceNames;
@@ -13,6 +13,9 @@ pub struct CompileOptions {
     /// Keep every local variable in its stack slot (no mem2reg): data-flow testing needs each
     /// source variable's definitions and uses as stores and loads of one address.
     pub locals_in_memory: bool,
+    /// The user's own compiler flags (`-std=c99`, `-include`, `-isystem`, ...), as
+    /// `user_flags` keeps them.
+    pub flags: Vec<String>,
 }
 
 impl Default for CompileOptions {
@@ -22,8 +25,45 @@ impl Default for CompileOptions {
             defines: vec![],
             data_model: DataModel::LP64,
             locals_in_memory: false,
+            flags: vec![],
         }
     }
+}
+
+/// Flags of the user's that would change what Cairn analyses or how it builds: optimization
+/// and debug levels, outputs, dependency files, instrumentation, the target's word size (the
+/// data model says it). Flags starting so are dropped, with a note.
+const DROPPED_FLAGS: &[&str] = &[
+    "-O",
+    "-g",
+    "-c",
+    "-S",
+    "-E",
+    "-M",
+    "-o",
+    "-emit-llvm",
+    "-flto",
+    "-fsanitize",
+    "-fprofile",
+    "-fcoverage",
+    "--coverage",
+    "-ftest-coverage",
+    "-pipe",
+    "-m32",
+    "-m64",
+    "-mx32",
+    "-Werror",
+    "-save-temps",
+    "-fsyntax-only",
+    "-fdiagnostics",
+    "-fcolor-diagnostics",
+];
+
+/// The flags of `raw` Cairn passes on (every other clang flag), and those it drops.
+pub fn user_flags(raw: &[String]) -> (Vec<String>, Vec<String>) {
+    raw.iter().cloned().partition(|f| {
+        !(DROPPED_FLAGS.iter().any(|d| f.starts_with(d)) || f == "-v" || f == "-###")
+    })
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -40,12 +80,9 @@ pub enum FrontendError {
     Io(#[from] std::io::Error),
 }
 
-pub const CLANG: &str = "clang-19";
 /// Cairn's C runtime (string.h, stdlib.h parts), compiled and linked with every program.
 pub const RUNTIME_FILE: &str = "cairn_runtime.c";
 const RUNTIME_SRC: &str = include_str!("../runtime/cairn_runtime.c");
-const LLVM_LINK: &str = "llvm-link-19";
-const OPT: &str = "opt-19";
 
 /// The C dialect Cairn accepts, shared by the front end and native replay so replay builds
 /// whatever `gen` accepted. Test-Comp tasks and old programs are often old C (implicit
@@ -73,6 +110,14 @@ pub fn target_flags(opts: &CompileOptions) -> Vec<String> {
     f
 }
 
+/// `target_flags` and the user's own flags: how the program's files (not Cairn's harnesses
+/// and runtimes) are compiled.
+pub fn program_flags(opts: &CompileOptions) -> Vec<String> {
+    let mut f = target_flags(opts);
+    f.extend(opts.flags.iter().cloned());
+    f
+}
+
 /// Flags that keep source branches as branches (no select formation) and keep names.
 pub fn clang_flags(opts: &CompileOptions) -> Vec<String> {
     let mut f: Vec<String> = [
@@ -92,7 +137,7 @@ pub fn clang_flags(opts: &CompileOptions) -> Vec<String> {
     .chain(DIALECT_FLAGS)
     .map(|s| s.to_string())
     .collect();
-    f.extend(target_flags(opts));
+    f.extend(program_flags(opts));
     f
 }
 
@@ -221,7 +266,7 @@ fn build_bitcode(
             out.display().to_string(),
             src.display().to_string(),
         ]);
-        let o = run(CLANG, &args)?;
+        let o = run(super::toolchain::clang(), &args)?;
         if !o.status.success() {
             return Err(FrontendError::Compile {
                 file: src.display().to_string(),
@@ -236,10 +281,10 @@ fn build_bitcode(
         let out = workdir.join("linked.bc");
         let mut args: Vec<String> = bcs.iter().map(|p| p.display().to_string()).collect();
         args.extend(["-o".into(), out.display().to_string()]);
-        let o = run(LLVM_LINK, &args)?;
+        let o = run(&super::toolchain::toolchain().llvm_link, &args)?;
         if !o.status.success() {
             return Err(FrontendError::ToolFailed {
-                tool: LLVM_LINK.into(),
+                tool: super::toolchain::toolchain().llvm_link.clone(),
                 stderr: String::from_utf8_lossy(&o.stderr).into(),
             });
         }
@@ -271,10 +316,10 @@ fn build_bitcode(
         "-o".into(),
         out.display().to_string(),
     ];
-    let o = run(OPT, &args)?;
+    let o = run(&super::toolchain::toolchain().opt, &args)?;
     if !o.status.success() {
         return Err(FrontendError::ToolFailed {
-            tool: OPT.into(),
+            tool: super::toolchain::toolchain().opt.clone(),
             stderr: String::from_utf8_lossy(&o.stderr).into(),
         });
     }

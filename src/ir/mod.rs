@@ -7,6 +7,7 @@
 //! (`{i32, i1}` from overflow intrinsics, struct returns) live in a per-frame byte area at fixed
 //! slot offsets (`AggSlot`), in their memory layout, so they copy like any other value.
 
+pub mod compile_commands;
 pub mod debug_names;
 pub mod frontend;
 pub mod lower;
@@ -15,6 +16,7 @@ pub mod operands;
 mod print;
 pub mod probes;
 pub mod short_circuit;
+pub mod toolchain;
 pub mod wide_ints;
 
 use std::collections::HashMap;

@@ -12,7 +12,7 @@
 use crate::analysis::goals::{GoalKind, Goals};
 use crate::exec::native::{self, NativeEnd, ProbeBuild};
 use crate::ir::Module;
-use crate::ir::frontend::{CLANG, CompileOptions, DIALECT_FLAGS, TempDir, target_flags};
+use crate::ir::frontend::{CompileOptions, DIALECT_FLAGS, TempDir, target_flags};
 use anyhow::{Context, Result, bail};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -23,9 +23,21 @@ use std::time::Duration;
 /// return (an assumption ending the run through `exit`), so line counts stay right when a run
 /// ends inside a function; clang's gcov instrumentation derives counts by flow conservation
 /// and loses the whole function then.
-const NATIVE_CC: &str = "gcc";
-const GCOV: &str = "gcov";
-const LLVM_COV: &str = "llvm-cov-19";
+fn gcc() -> &'static str {
+    "gcc"
+}
+fn clang() -> &'static str {
+    crate::ir::toolchain::clang()
+}
+fn gcc_gcov() -> Vec<&'static str> {
+    vec!["gcov"]
+}
+fn llvm_gcov() -> Vec<&'static str> {
+    vec![&crate::ir::toolchain::toolchain().llvm_cov, "gcov"]
+}
+fn no_gcov() -> Vec<&'static str> {
+    vec![]
+}
 /// gcc's names for clang's `DIALECT_FLAGS` (gcc rejects `-Wno-error=` of a warning it lacks).
 const GCC_DIALECT_FLAGS: &[&str] = &[
     "-Wno-error=implicit-function-declaration",
@@ -234,14 +246,16 @@ struct Build<'a> {
     harness: &'a Path,
     /// Flags of every compile and the link.
     common: &'a [String],
+    /// The user's flags, for the program's files only.
+    program: &'a [String],
     harness_main: bool,
 }
 
 /// One kind of build: its compiler, and flags for the program's files, the harness, the link.
 struct Variant<'a> {
-    cc: &'a str,
+    cc: fn() -> &'static str,
     /// The gcov reader of its coverage data (coverage builds).
-    gcov: &'a [&'a str],
+    gcov: fn() -> Vec<&'static str>,
     /// The old C `gen` accepts, in this compiler's words.
     dialect: &'a [&'a str],
     instrument: &'a [&'a str],
@@ -250,8 +264,8 @@ struct Variant<'a> {
 }
 
 const COVERAGE: Variant = Variant {
-    cc: NATIVE_CC,
-    gcov: &[GCOV],
+    cc: gcc,
+    gcov: gcc_gcov,
     dialect: GCC_DIALECT_FLAGS,
     instrument: &["--coverage"],
     harness: &["-DCAIRN_GCOV"],
@@ -263,8 +277,8 @@ const COVERAGE: Variant = Variant {
 /// lose a function left through `exit` in a callee, which gcc's fake exit arcs keep. Each run
 /// is read where its end is counted right.
 const CRASH_COVERAGE: Variant = Variant {
-    cc: CLANG,
-    gcov: &[LLVM_COV, "gcov"],
+    cc: clang,
+    gcov: llvm_gcov,
     dialect: DIALECT_FLAGS,
     instrument: &["--coverage"],
     harness: &["-DCAIRN_GCOV"],
@@ -286,16 +300,16 @@ const ASAN_COVERAGE: &[&str] = &[
 /// AddressSanitizer lose the block of a null dereference, which the plain build keeps).
 const FAULT_COVERAGE: [Variant; 2] = [
     Variant {
-        cc: CLANG,
-        gcov: &[LLVM_COV, "gcov"],
+        cc: clang,
+        gcov: llvm_gcov,
         dialect: DIALECT_FLAGS,
         instrument: ASAN_COVERAGE,
         harness: &["-DCAIRN_GCOV"],
         link: &["--coverage", "-fsanitize=address"],
     },
     Variant {
-        cc: NATIVE_CC,
-        gcov: &[GCOV],
+        cc: gcc,
+        gcov: gcc_gcov,
         dialect: GCC_DIALECT_FLAGS,
         instrument: ASAN_COVERAGE,
         harness: &["-DCAIRN_GCOV"],
@@ -304,8 +318,8 @@ const FAULT_COVERAGE: [Variant; 2] = [
 ];
 
 const ASAN: Variant = Variant {
-    cc: CLANG,
-    gcov: &[],
+    cc: clang,
+    gcov: no_gcov,
     dialect: DIALECT_FLAGS,
     instrument: &["-fsanitize=address", "-fno-omit-frame-pointer"],
     harness: &[],
@@ -319,6 +333,7 @@ fn build(b: &Build, v: &Variant, dir: &Path) -> Result<(PathBuf, Vec<PathBuf>)> 
         sources,
         harness,
         common,
+        program,
         harness_main,
     } = *b;
     let (instrument, harness_flags, link) = (v.instrument, v.harness, v.link);
@@ -326,8 +341,9 @@ fn build(b: &Build, v: &Variant, dir: &Path) -> Result<(PathBuf, Vec<PathBuf>)> 
     let mut objs = vec![];
     for (i, s) in sources.iter().enumerate() {
         let o = dir.join(format!("src{i}.o"));
-        let mut cmd = Command::new(v.cc);
+        let mut cmd = Command::new((v.cc)());
         cmd.args(common)
+            .args(program)
             .args(v.dialect)
             .args(instrument)
             .args(["-c", "-o"])
@@ -337,7 +353,9 @@ fn build(b: &Build, v: &Variant, dir: &Path) -> Result<(PathBuf, Vec<PathBuf>)> 
             // Unit mode, argv or files as inputs: the harness has the `main`.
             cmd.arg("-Dmain=cairn_program_main");
         }
-        let out = cmd.output().with_context(|| format!("running {}", v.cc))?;
+        let out = cmd
+            .output()
+            .with_context(|| format!("running {}", (v.cc)()))?;
         if !out.status.success() {
             bail!(
                 "native compile of {} failed:\n{}",
@@ -348,7 +366,7 @@ fn build(b: &Build, v: &Variant, dir: &Path) -> Result<(PathBuf, Vec<PathBuf>)> 
         objs.push(o);
     }
     let ho = dir.join("harness.o");
-    let out = Command::new(v.cc)
+    let out = Command::new((v.cc)())
         .args(common)
         .args(v.dialect)
         .args(harness_flags)
@@ -363,7 +381,7 @@ fn build(b: &Build, v: &Variant, dir: &Path) -> Result<(PathBuf, Vec<PathBuf>)> 
         );
     }
     let exe = dir.join("prog");
-    let out = Command::new(v.cc)
+    let out = Command::new((v.cc)())
         .args(common)
         .args(link)
         .args(&objs)
@@ -389,13 +407,14 @@ fn read_coverage(
 ) -> Result<BTreeMap<String, FileCov>> {
     let mut cov: BTreeMap<String, FileCov> = BTreeMap::new();
     for (i, o) in objs.iter().enumerate() {
-        let out = Command::new(v.gcov[0])
-            .args(&v.gcov[1..])
+        let gcov = (v.gcov)();
+        let out = Command::new(gcov[0])
+            .args(&gcov[1..])
             .args(["-b", "-c", "-t", "-o"])
             .arg(o)
             .arg(&sources[i])
             .output()
-            .with_context(|| format!("running {}", v.gcov.join(" ")))?;
+            .with_context(|| format!("running {}", gcov.join(" ")))?;
         if std::env::var_os("CAIRN_DEBUG_REPLAY").is_some() {
             eprintln!(
                 "gcov: {}\n{}",
@@ -570,6 +589,7 @@ pub fn replay(
         sources,
         harness: &harness,
         common: &common,
+        program: &opts.flags,
         // Unit mode, argv or files as inputs: the harness that was written has the `main`.
         harness_main: entry != "main"
             || std::fs::read_to_string(&harness)?.contains(crate::output::harness::PROGRAM_MAIN),

@@ -82,7 +82,7 @@ fn clang_version() -> Option<String> {
     static VERSION: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
     VERSION
         .get_or_init(|| {
-            let o = std::process::Command::new(crate::ir::frontend::CLANG)
+            let o = std::process::Command::new(crate::ir::toolchain::clang())
                 .arg("--version")
                 .output()
                 .ok()?;
