@@ -5,7 +5,7 @@ set -euo pipefail
 
 PKGS=(clang-19 llvm-19 llvm-19-dev libpolly-19-dev libzstd-dev libclang-rt-19-dev
       libz3-dev z3 csmith libcsmith-dev lcov clang-tidy libc6-dev-i386 gcc-multilib
-      chromium parallel)
+      chromium parallel cmake libgtest-dev)
 
 missing=()
 for p in "${PKGS[@]}"; do
@@ -31,4 +31,20 @@ if ! command -v testcov >/dev/null 2>&1; then
 fi
 if ! python3 -c "import benchexec" >/dev/null 2>&1 || ! command -v benchexec >/dev/null 2>&1; then
   python3 -m pip install -q benchexec >/dev/null 2>&1 || echo "warning: could not install benchexec" >&2
+fi
+
+# The SARIF 2.1.0 schema, which tests/workflow.rs validates faults.sarif against: it ships in
+# the npm package of Microsoft's SARIF multitool (only the schema is kept).
+SARIF_SCHEMA="${HOME}/.cache/cairn/sarif-2.1.0.json"
+if [ ! -s "$SARIF_SCHEMA" ]; then
+  command -v npm >/dev/null 2>&1 || $SUDO apt-get install -y -qq --no-install-recommends npm
+  tmp=$(mktemp -d)
+  ( cd "$tmp" && npm pack -q @microsoft/sarif-multitool-linux@5.7.0 >/dev/null 2>&1 \
+      && tar xzf microsoft-sarif-multitool-linux-5.7.0.tgz package/sarif-2.1.0.json \
+      && mkdir -p "$(dirname "$SARIF_SCHEMA")" && mv package/sarif-2.1.0.json "$SARIF_SCHEMA" ) \
+    || echo "warning: could not fetch the SARIF schema" >&2
+  rm -rf "$tmp"
+fi
+if ! python3 -c "import jsonschema" >/dev/null 2>&1; then
+  python3 -m pip install -q jsonschema >/dev/null 2>&1 || echo "warning: could not install jsonschema" >&2
 fi

@@ -256,9 +256,10 @@ enum Cmd {
         #[command(flatten)]
         front: Front,
     },
-    /// Run a program once on given input values.
+    /// Run a program once on given input values, or on a test's (`--test DIR/tests/N.json`
+    /// alone: the program and its options are those DIR/run.json records).
     Run {
-        #[arg(required_unless_present = "compile_commands")]
+        #[arg(required_unless_present_any = ["compile_commands", "test"])]
         files: Vec<PathBuf>,
         /// Input values, in the order the program asks for them (comma-separated).
         #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
@@ -346,6 +347,10 @@ enum Cmd {
         /// ledger and output directory); default: the number of cores.
         #[arg(long, value_parser = parse_jobs)]
         jobs: Option<usize>,
+        /// Exit with status 1 when a test ends in a fault (a crash, a failed assertion): for CI.
+        /// The faults are listed in the summary, summary.json and faults.sarif either way.
+        #[arg(long)]
+        fail_on_fault: bool,
         /// Decide only shard K of N of the goals (K/N, 1 <= K <= N); `cairn merge` joins the
         /// shards' output directories.
         #[arg(long, value_name = "K/N")]
@@ -408,6 +413,18 @@ enum Cmd {
         #[arg(required = true)]
         dirs: Vec<PathBuf>,
     },
+    /// Export a generated suite as C tests for a project's own test suite (CTest or
+    /// GoogleTest, with CMake glue): each test asserts what the program did natively.
+    Export {
+        /// The output directory of `cairn gen` (of a multi-entry run: each entry's is exported).
+        dir: PathBuf,
+        /// The kind of test suite.
+        #[arg(long, value_enum, default_value = "ctest")]
+        format: cairn::output::export::Format,
+        /// Where to write it (default: DIR/export).
+        #[arg(long, short)]
+        out: Option<PathBuf>,
+    },
     /// Replay a generated suite natively with coverage instrumentation and check Cairn's claims.
     Replay {
         /// The output directory of `cairn gen` (its run.json gives the program's files and
@@ -418,6 +435,10 @@ enum Cmd {
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
+        /// Write the suite's native line and branch coverage as an lcov tracefile (for
+        /// genhtml, IDEs and coverage services).
+        #[arg(long, value_name = "FILE")]
+        lcov: Option<PathBuf>,
         /// The criterion the suite was generated for (default: as recorded in run.json).
         #[arg(long, value_enum, default_value = "branches")]
         criterion: Criterion,
@@ -714,6 +735,19 @@ fn recorded_run(
     Ok((if files.is_empty() { rec.files } else { files }, criterion))
 }
 
+/// The options, criterion and files `dir/run.json` records.
+fn recorded_front(dir: &Path) -> Result<(Front, Criterion, Vec<PathBuf>)> {
+    let Some(rec) = RunRecord::read(dir)? else {
+        bail!("{} has no run.json", dir.display());
+    };
+    let mut front: Front = serde_json::from_value(rec.options["front"].clone())
+        .with_context(|| format!("the options in {}/run.json", dir.display()))?;
+    let criterion: Criterion = serde_json::from_value(rec.options["criterion"].clone())
+        .with_context(|| format!("the criterion in {}/run.json", dir.display()))?;
+    let files = front.prepare(rec.files)?;
+    Ok((front, criterion, files))
+}
+
 fn parse_solver(s: &str) -> Result<cairn::smt::solver::SolverKind, String> {
     cairn::smt::solver::SolverKind::by_name(s)
         .ok_or_else(|| format!("unknown solver `{s}` (z3, walk, portfolio, concretize)"))
@@ -782,14 +816,17 @@ fn finish(
     s: &mut Session,
     out: &std::path::Path,
     mut stats: serde_json::Map<String, serde_json::Value>,
+    fail_on_fault: bool,
 ) -> Result<i32> {
     s.sync();
     let proofs = s.ledger.proofs_by_kind();
     stats.insert("proofs".into(), serde_json::to_value(&proofs)?);
     stats.insert("runs".into(), serde_json::to_value(&s.runs)?);
     let summary = s.write_results(serde_json::Value::Object(stats))?;
+    let faults: Vec<cairn::output::faults::Fault> =
+        serde_json::from_value(summary["faults"].clone()).unwrap_or_default();
     println!(
-        "cairn: {} goals ({} branch outcomes, {} error calls{}): {} covered, {} unreachable{}, {} unknown; {} tests in {:.1}s -> {}",
+        "cairn: {} goals ({} branch outcomes, {} error calls{}): {} covered, {} unreachable{}, {} unknown; {} tests{} in {:.1}s -> {}",
         s.ledger.total(),
         s.goals.num_branches,
         s.goals.num_errors(),
@@ -808,10 +845,22 @@ fn finish(
         },
         s.ledger.unknown(),
         s.tests(),
+        match faults.len() {
+            0 => String::new(),
+            1 => ", 1 fault".into(),
+            n => format!(", {n} distinct faults"),
+        },
         summary["time_s"].as_f64().unwrap_or(0.0),
         out.display()
     );
-    Ok(limit_report(s).unwrap_or(if s.ledger.violations.is_empty() { 0 } else { 4 }))
+    for f in cairn::output::faults::lines(&faults, out) {
+        println!("cairn: fault: {f}");
+    }
+    let code = limit_report(s).unwrap_or(if s.ledger.violations.is_empty() { 0 } else { 4 });
+    Ok(match code {
+        0 if fail_on_fault && !faults.is_empty() => 1,
+        c => c,
+    })
 }
 
 /// Says what ended runs or the search early; exit code 3 when no test could be made because
@@ -1013,6 +1062,14 @@ fn real_main(cli: Cli, given: &dyn Fn(&str) -> bool) -> Result<i32> {
             limits,
             mut front,
         } => {
+            let files = match (&test, files.is_empty()) {
+                // A test of an output directory: the run that made it names the program.
+                (Some(t), true) => {
+                    let dir = t.parent().and_then(Path::parent).unwrap_or(Path::new("."));
+                    recorded_run(files, dir, &mut front, Criterion::Branches, given)?.0
+                }
+                _ => files,
+            };
             let files = resolve_inputs(files, &mut front, None, None)?;
             let p = load_program(&files, &front, Criterion::Branches)?;
             let values = match test {
@@ -1113,7 +1170,7 @@ fn real_main(cli: Cli, given: &dyn Fn(&str) -> bool) -> Result<i32> {
             if let (Some(path), Some(dot)) = (arg, mc.arg_dot(&s)) {
                 std::fs::write(&path, dot)?;
             }
-            finish(&mut s, &out, stats)
+            finish(&mut s, &out, stats, false)
         }
         Cmd::Gen {
             files,
@@ -1136,6 +1193,7 @@ fn real_main(cli: Cli, given: &dyn Fn(&str) -> bool) -> Result<i32> {
             interpreted_fuzzing,
             pair_slices,
             jobs,
+            fail_on_fault,
             shard,
             solver,
             walk,
@@ -1231,7 +1289,7 @@ fn real_main(cli: Cli, given: &dyn Fn(&str) -> bool) -> Result<i32> {
                     stats.insert("paths".into(), paths);
                 }
                 stats.insert("solver_kind".into(), solver.name().into());
-                finish(&mut s, out, stats)
+                finish(&mut s, out, stats, fail_on_fault)
             };
             // A multi-function target (`--entry f,g,...`): each entry function's generation
             // goes to OUT/<entry>; shards share out the entry functions (`Shard::entries`).
@@ -1282,9 +1340,67 @@ fn real_main(cli: Cli, given: &dyn Fn(&str) -> bool) -> Result<i32> {
             );
             Ok(if m.violations.is_empty() { 0 } else { 4 })
         }
+        Cmd::Export { dir, format, out } => {
+            use cairn::output::export;
+            let out = out.unwrap_or_else(|| dir.join("export"));
+            // A multi-entry run: DIR/<entry> per entry function.
+            let single = dir.join(cairn::output::run_record::RUN_RECORD).is_file();
+            let mut runs: Vec<(PathBuf, PathBuf)> = vec![];
+            if single {
+                runs.push((dir.clone(), out.clone()));
+            } else {
+                let mut subs: Vec<PathBuf> = std::fs::read_dir(&dir)
+                    .with_context(|| format!("cannot read {}", dir.display()))?
+                    .filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| p.join(cairn::output::run_record::RUN_RECORD).is_file())
+                    .collect();
+                subs.sort();
+                for s in subs {
+                    let name = s.file_name().unwrap_or_default().to_owned();
+                    runs.push((s, out.join(name)));
+                }
+            }
+            if runs.is_empty() {
+                bail!(
+                    "{} has no run.json: export needs a directory of `cairn gen`",
+                    dir.display()
+                );
+            }
+            export::prepare_out(&out)?;
+            for (run_dir, run_out) in &runs {
+                let (front, criterion, files) = recorded_front(run_dir)?;
+                let p = load_program(&files, &front, criterion)?;
+                let e = export::Export {
+                    dir: run_dir,
+                    sources: &files,
+                    opts: &front.opts(),
+                    module: &p.module,
+                    entry: &p.entry,
+                    unit: &p.unit,
+                };
+                let (n, left_out) = export::export(&e, format, run_out)?;
+                for l in &left_out {
+                    eprintln!("cairn: note: test {l}: left out");
+                }
+                println!(
+                    "cairn: exported {n} tests of {} -> {}",
+                    run_dir.display(),
+                    run_out.display()
+                );
+            }
+            if !single {
+                let subdirs: Vec<String> = runs
+                    .iter()
+                    .filter_map(|(_, o)| o.file_name().map(|n| n.to_string_lossy().into_owned()))
+                    .collect();
+                export::write_parent_cmake(&out, &subdirs, format)?;
+            }
+            Ok(0)
+        }
         Cmd::Replay {
             args,
             json,
+            lcov,
             criterion,
             mut front,
         } => {
@@ -1305,6 +1421,10 @@ fn real_main(cli: Cli, given: &dyn Fn(&str) -> bool) -> Result<i32> {
                 &goals,
                 &front.entry,
             )?;
+            if let Some(path) = &lcov {
+                std::fs::write(path, &rep.lcov)
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+            }
             if json {
                 println!("{}", serde_json::to_string_pretty(&rep)?);
             } else {

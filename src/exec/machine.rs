@@ -415,9 +415,12 @@ impl<'m> Machine<'m> {
             // starts with (`--symbolic-globals`).
             let params = f.params.clone();
             let byval = f.byval.clone();
+            let names: Vec<String> = (0..params.len())
+                .map(|i| f.param_name(i).unwrap_or("param").to_string())
+                .collect();
             for (pos, p) in params.iter().enumerate() {
                 let by_value = byval.iter().find(|b| b.0 == pos).map(|b| b.1);
-                args.push(self.unit_param(pos, p.ty(), by_value)?);
+                args.push(self.unit_param(pos, p.ty(), by_value, &names[pos])?);
             }
             for g in self.unit.globals.clone() {
                 let (addr, size) = {
@@ -447,7 +450,13 @@ impl<'m> Machine<'m> {
     /// One parameter of a unit-mode entry: scalars are inputs; a pointer points to a fresh
     /// buffer of `unit.buffer` input bytes, NUL-terminated so it is also a valid string; a
     /// struct passed by value (`byval`, `by_value` bytes) is input bytes, all of them.
-    fn unit_param(&mut self, pos: usize, ty: Ty, by_value: Option<u64>) -> Result<VarArg, Stop> {
+    fn unit_param(
+        &mut self,
+        pos: usize,
+        ty: Ty,
+        by_value: Option<u64>,
+        name: &str,
+    ) -> Result<VarArg, Stop> {
         let kind = match ty {
             Ty::Int(1) => InputKind::Bool,
             Ty::Int(8) => InputKind::Char,
@@ -470,7 +479,8 @@ impl<'m> Machine<'m> {
                 self.mem.write(buf, &v.bytes)?;
                 if let Some(last) = self.inputs.last_mut() {
                     last.bytes = v.bytes.clone();
-                    last.name = "param".into();
+                    // The parameter's source name (tests and exports show it).
+                    last.name = name.into();
                 }
                 self.input_used(InputUse::Bytes {
                     addr: buf,

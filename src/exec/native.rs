@@ -33,9 +33,20 @@ pub fn run(
     limit: Duration,
     capture_stderr: bool,
 ) -> Result<NativeEnd> {
+    run_with_stdout(cmd, scratch, limit, capture_stderr, Stdio::null())
+}
+
+/// `run`, with the program's stdout going to `stdout`.
+pub fn run_with_stdout(
+    cmd: &mut Command,
+    scratch: &Path,
+    limit: Duration,
+    capture_stderr: bool,
+    stdout: Stdio,
+) -> Result<NativeEnd> {
     confine(cmd, scratch);
     let mut child = cmd
-        .stdout(Stdio::null())
+        .stdout(stdout)
         .stderr(if capture_stderr {
             Stdio::piped()
         } else {

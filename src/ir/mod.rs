@@ -519,6 +519,20 @@ pub struct Function {
     pub loc: Loc,
 }
 
+impl Function {
+    /// The source name of parameter `i`, when LLVM kept it.
+    pub fn param_name(&self, i: usize) -> Option<&str> {
+        match self.params.get(i)? {
+            Val::Reg(r, _) => self
+                .reg_names
+                .get(*r as usize)
+                .map(String::as_str)
+                .filter(|n| !n.is_empty()),
+            Val::Agg(..) => None,
+        }
+    }
+}
+
 /// A call of a function without body. `name` is resolved by the executor.
 #[derive(Clone, Debug)]
 pub struct Extern {

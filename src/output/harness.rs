@@ -209,6 +209,15 @@ static void cairn_assume_failed(void) {
   exit(0);
 }
 
+#ifdef CAIRN_EMBEDDED
+/* An exported suite (`cairn export`): each test hands its values over from its own code. */
+void cairn_use_values(const char *const *values, int n) {
+  cairn_vals = (char **)values;
+  cairn_nvals = n;
+  cairn_pos = 0;
+}
+#endif
+
 static unsigned long long cairn_u(void) { return strtoull(cairn_next(), NULL, 0); }
 static long long cairn_s(void) { return strtoll(cairn_next(), NULL, 0); }
 static double cairn_d(void) { return strtod(cairn_next(), NULL); }
@@ -627,7 +636,11 @@ pub fn harness_c_for(m: &Module, entry: &str, unit: &crate::exec::Unit) -> Strin
         "static unsigned char cairn_buf[{}][{n}];\n",
         f.params.len().max(1),
     ));
-    s.push_str("int main(void) {\n");
+    // The call, apart from `main`: an exported suite (CAIRN_EMBEDDED) calls it per test, the
+    // observer build (CAIRN_OBSERVE) records what it returns and leaves in the buffers.
+    s.push_str(&format!(
+        "#ifdef CAIRN_EMBEDDED\n#define CAIRN_CALL_LINKAGE\nunsigned char *cairn_param_buffer(int i) {{ return cairn_buf[i]; }}\n#else\n#define CAIRN_CALL_LINKAGE static\n#endif\nCAIRN_CALL_LINKAGE {ret} cairn_call_entry(void) {{\n"
+    ));
     let mut call = vec![];
     for (i, p) in f.params.iter().enumerate() {
         if by_value(i).is_some() {
@@ -658,10 +671,47 @@ pub fn harness_c_for(m: &Module, entry: &str, unit: &crate::exec::Unit) -> Strin
         s.push_str(&format!("  cairn_bytes({0}, sizeof {0});\n", g.name));
     }
     let invoke = format!("{entry}({})", call.join(", "));
-    if matches!(f.ret, Ty::Int(_)) {
-        s.push_str(&format!("  return (int){invoke};\n}}\n"));
-    } else {
-        s.push_str(&format!("  {invoke};\n  return 0;\n}}\n"));
+    let pointers: Vec<usize> = (0..f.params.len())
+        .filter(|&i| by_value(i).is_none() && f.params[i].ty() == Ty::Ptr)
+        .collect();
+    s.push_str(&format!(
+        "  {}{invoke};\n}}\n#ifdef CAIRN_OBSERVE\n{}#elif !defined(CAIRN_EMBEDDED)\nint main(void) {{\n  {}\n}}\n#endif\n",
+        if f.ret == Ty::Void { "" } else { "return " },
+        observer_main(f.ret, &pointers, n),
+        match f.ret {
+            Ty::Int(_) => "return (int)cairn_call_entry();",
+            _ => "cairn_call_entry();\n  return 0;",
+        }
+    ));
+    s
+}
+
+/// The `main` of the observer build of unit mode: one call, then what it returned, the pointer
+/// parameters' buffers (`n` bytes each) and its stdout, written to `cairn_observed` in the
+/// working directory for `cairn export` to turn into assertions.
+fn observer_main(ret: crate::ir::Ty, pointers: &[usize], n: u64) -> String {
+    use crate::ir::Ty;
+    let print_ret = match ret {
+        Ty::Void => String::new(),
+        Ty::Int(1) => "  fprintf(obs, \"return %d\\n\", (int)r);\n".into(),
+        Ty::Int(_) => "  fprintf(obs, \"return %lld\\n\", (long long)r);\n".into(),
+        Ty::F32 | Ty::F64 => "  fprintf(obs, \"return %a\\n\", (double)r);\n".into(),
+        _ => "  fprintf(obs, \"return-null %d\\n\", r == 0);\n".into(),
+    };
+    let mut s = String::from(
+        "#include <fcntl.h>\n#include <unistd.h>\nint main(void) {\n  FILE *obs = fopen(\"cairn_observed\", \"w\");\n  if (!obs) return 2;\n  fflush(stdout);\n  int out = open(\"cairn_stdout\", O_CREAT | O_TRUNC | O_WRONLY, 0600);\n  if (out < 0 || dup2(out, 1) < 0) return 2;\n",
+    );
+    s.push_str(match ret {
+        Ty::Void => "  cairn_call_entry();\n",
+        _ => "  __typeof__(cairn_call_entry()) r = cairn_call_entry();\n",
+    });
+    s.push_str("  fflush(stdout);\n");
+    s.push_str(&print_ret);
+    for &i in pointers {
+        s.push_str(&format!(
+            "  fprintf(obs, \"buffer {i} \");\n  for (int k = 0; k < {n}; k++) fprintf(obs, \"%02x\", cairn_buf[{i}][k]);\n  fprintf(obs, \"\\n\");\n"
+        ));
     }
+    s.push_str("  fclose(obs);\n  return 0;\n}\n");
     s
 }

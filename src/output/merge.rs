@@ -281,7 +281,12 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
                 .or_default() += 1;
         }
     }
+    // The kept tests are in `out` now: their faults are the merged run's.
+    let faults = crate::output::faults::collect(out);
+    crate::output::faults::write_sarif(out, &faults, None)?;
     let summary = json!({
+        "cairn": first.summary["cairn"],
+        "faults": faults,
         "goals": {"total": total, "covered": covered, "unreachable": unreachable, "unknown": unknown},
         "ignored_goals": ignored,
         "branch_goals": first.summary["branch_goals"],

@@ -1,5 +1,7 @@
 //! Writers of Cairn's outputs and the native replay check.
 
+pub mod export;
+pub mod faults;
 pub mod harness;
 pub mod merge;
 pub mod replay;

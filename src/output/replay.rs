@@ -72,6 +72,9 @@ pub struct ReplayReport {
     /// instructions), an out-of-bounds access or use after free AddressSanitizer did not see
     /// (it reached memory of another object).
     pub unconfirmed: Vec<String>,
+    /// The native line and branch counts of the suite as an lcov tracefile (`--lcov`).
+    #[serde(skip)]
+    pub lcov: String,
     /// Tests whose path depended on addresses (`layout_dependent`): natively they may differ.
     pub layout_dependent: usize,
     /// Claims the native run contradicts, and exit-code mismatches.
@@ -325,6 +328,36 @@ const ASAN: Variant = Variant {
     harness: &[],
     link: &["-fsanitize=address"],
 };
+
+/// A plain native build of the program with `harness` (compiled with `harness_flags`) into
+/// `dir/prog`: `cairn export`'s observer.
+pub fn build_plain(
+    sources: &[PathBuf],
+    opts: &CompileOptions,
+    harness: &Path,
+    harness_main: bool,
+    harness_flags: &[&str],
+    dir: &Path,
+) -> Result<PathBuf> {
+    let mut common: Vec<String> = vec!["-O0".into(), "-g".into(), "-w".into()];
+    common.extend(target_flags(opts));
+    let plan = Build {
+        sources,
+        harness,
+        common: &common,
+        program: &opts.flags,
+        harness_main,
+    };
+    let plain = Variant {
+        cc: clang,
+        gcov: no_gcov,
+        dialect: DIALECT_FLAGS,
+        instrument: &[],
+        harness: harness_flags,
+        link: &[],
+    };
+    Ok(build(&plan, &plain, dir)?.0)
+}
 
 /// Compiles the program and the harness into `dir/prog`; returns it and the program's object
 /// files.
@@ -943,7 +976,42 @@ pub fn replay(
     rep.lines_executed = all_lines.values().filter(|n| **n > 0).count();
     rep.branches_total = all_branches.len();
     rep.branches_taken = all_branches.values().filter(|n| **n > 0).count();
+    rep.lcov = lcov(&all_lines, &all_branches);
     Ok(rep)
+}
+
+/// An lcov tracefile (what `genhtml` and code-scanning services read) of native counts per
+/// source line and per gcov branch, summed over the suite's runs.
+fn lcov(
+    lines: &BTreeMap<(String, u32), u64>,
+    branches: &BTreeMap<(String, u32, u32), u64>,
+) -> String {
+    use std::fmt::Write as _;
+    let mut files: Vec<&String> = lines.keys().map(|(f, _)| f).collect();
+    files.dedup();
+    let mut s = String::from("TN:cairn\n");
+    for f in files {
+        let path = std::path::absolute(f).unwrap_or_else(|_| PathBuf::from(f));
+        let _ = writeln!(s, "SF:{}", path.display());
+        let (mut found, mut hit) = (0, 0);
+        for ((_, line, b), n) in branches.range((f.clone(), 0, 0)..=(f.clone(), u32::MAX, u32::MAX))
+        {
+            let ran = lines.get(&(f.clone(), *line)).is_some_and(|&c| c > 0);
+            let taken = if ran { n.to_string() } else { "-".into() };
+            let _ = writeln!(s, "BRDA:{line},0,{b},{taken}");
+            found += 1;
+            hit += (*n > 0) as usize;
+        }
+        let _ = writeln!(s, "BRF:{found}\nBRH:{hit}");
+        let (mut lf, mut lh) = (0, 0);
+        for ((_, line), n) in lines.range((f.clone(), 0)..=(f.clone(), u32::MAX)) {
+            let _ = writeln!(s, "DA:{line},{n}");
+            lf += 1;
+            lh += (*n > 0) as usize;
+        }
+        let _ = writeln!(s, "LF:{lf}\nLH:{lh}\nend_of_record");
+    }
+    s
 }
 
 fn describe_end(code: Option<i32>) -> String {

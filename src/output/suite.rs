@@ -507,8 +507,11 @@ impl SuiteWriter {
         }
         let total = ledger.total();
         let reachable = total - ledger.unreachable;
+        let faults = crate::output::faults::collect(&self.dir);
+        crate::output::faults::write_sarif(&self.dir, &faults, None)?;
         let mut summary = json!({
             "cairn": self.run,
+            "faults": faults,
             "goals": {"total": total, "covered": ledger.covered, "unreachable": ledger.unreachable, "unknown": ledger.unknown()},
             "ignored_goals": ledger.ignored,
             "branch_goals": goals.num_branches,
