@@ -239,6 +239,7 @@ const DEFAULT_MAX_STEPS: u64 = 10_000_000;
 enum Cmd {
     /// Print Cairn IR of a program.
     Ir {
+        /// The program's C files (or a task definition, TASK.yml).
         #[arg(required_unless_present = "compile_commands")]
         files: Vec<PathBuf>,
         #[command(flatten)]
@@ -246,6 +247,7 @@ enum Cmd {
     },
     /// List the coverage goals of a program (branch outcomes, or def-use pairs).
     Goals {
+        /// The program's C files (or a task definition, TASK.yml).
         #[arg(required_unless_present = "compile_commands")]
         files: Vec<PathBuf>,
         #[arg(long, value_enum, default_value = "branches")]
@@ -259,6 +261,7 @@ enum Cmd {
     /// Run a program once on given input values, or on a test's (`--test DIR/tests/N.json`
     /// alone: the program and its options are those DIR/run.json records).
     Run {
+        /// The program's C files (not needed with --test of an output directory).
         #[arg(required_unless_present_any = ["compile_commands", "test"])]
         files: Vec<PathBuf>,
         /// Input values, in the order the program asks for them (comma-separated).
@@ -280,6 +283,8 @@ enum Cmd {
     },
     /// Generate a test suite.
     Gen {
+        /// The program's C files, or one Test-Comp/SV-COMP task definition (TASK.yml), or
+        /// (with --compile-commands) the files of the database to test.
         #[arg(required_unless_present = "compile_commands")]
         files: Vec<PathBuf>,
         /// Output directory.
@@ -288,6 +293,8 @@ enum Cmd {
         /// Time budget (e.g. 30, 30s, 2m).
         #[arg(long, default_value = "60s", value_parser = parse_duration)]
         time: Duration,
+        /// Seed of every random choice (fuzzing, random strategies): the same seed and budget
+        /// in iterations give the same suite.
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// Search strategy (all but `random` are concolic) [default: expectation].
@@ -298,8 +305,11 @@ enum Cmd {
         /// product).
         #[arg(long, value_enum, value_name = "STRATEGY")]
         under: Option<Strategy>,
+        /// Stop after writing this many tests.
         #[arg(long)]
         max_tests: Option<usize>,
+        /// Stop after this many program runs (a budget that does not depend on the machine's
+        /// speed).
         #[arg(long)]
         max_iterations: Option<u64>,
         /// Instruction limit per run.
@@ -377,14 +387,19 @@ enum Cmd {
     /// Decide goals with the model checker and exhaustive path exploration: covered (with a
     /// test), unreachable, or unknown.
     Prove {
+        /// The program's C files, or one task definition (TASK.yml).
         #[arg(required_unless_present = "compile_commands")]
         files: Vec<PathBuf>,
+        /// Output directory.
         #[arg(long, short)]
         out: PathBuf,
+        /// Time budget (e.g. 30, 30s, 2m).
         #[arg(long, default_value = "60s", value_parser = parse_duration)]
         time: Duration,
+        /// Goals: all branches and error calls (the default), or only the error calls.
         #[arg(long, value_enum)]
         goals: Option<GoalSet>,
+        /// A Test-Comp property file: the goals it states.
         #[arg(long, value_name = "FILE.prp")]
         property: Option<PathBuf>,
         /// Write the final abstract reachability graph as Graphviz DOT (the model checker then
@@ -425,6 +440,13 @@ enum Cmd {
         #[arg(long, short)]
         out: Option<PathBuf>,
     },
+    /// Print shell completions (bash, zsh, fish, elvish, powershell) to stdout.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page of cairn (roff) to stdout: `cairn man > cairn.1`.
+    Man,
     /// Replay a generated suite natively with coverage instrumentation and check Cairn's claims.
     Replay {
         /// The output directory of `cairn gen` (its run.json gives the program's files and
@@ -974,7 +996,7 @@ fn main() {
     cairn::exec::launcher::run_if_asked();
     // `cairn ... | head`: end quietly when the reader goes away, as other command-line tools do.
     unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
-    let matches = Cli::command().get_matches();
+    let matches = cli_command().get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     // Which options were typed (not defaults): a replayed directory's record gives the rest.
     let given = |id: &str| {
@@ -995,6 +1017,23 @@ fn main() {
     let _ = std::io::stdout().flush();
     let _ = std::io::stderr().flush();
     unsafe { libc::_exit(code) }
+}
+
+/// The command line, with `--version` telling the build and the toolchain.
+fn cli_command() -> clap::Command {
+    // Asking clang and Z3 costs a process: only for `--version`.
+    if !std::env::args().any(|a| a == "--version" || a == "-V") {
+        return Cli::command();
+    }
+    let long = format!(
+        "{} (commit {})\nclang: {}\nZ3: {}",
+        env!("CARGO_PKG_VERSION"),
+        env!("CAIRN_COMMIT"),
+        cairn::ir::toolchain::check_clang().unwrap_or_else(|e| format!("not usable: {e}")),
+        z3::full_version()
+    );
+    let long: &'static str = Box::leak(long.into_boxed_str());
+    Cli::command().version(long).long_version(long)
 }
 
 fn real_main(cli: Cli, given: &dyn Fn(&str) -> bool) -> Result<i32> {
@@ -1339,6 +1378,14 @@ fn real_main(cli: Cli, given: &dyn Fn(&str) -> bool) -> Result<i32> {
                 out.display()
             );
             Ok(if m.violations.is_empty() { 0 } else { 4 })
+        }
+        Cmd::Completions { shell } => {
+            clap_complete::generate(shell, &mut cli_command(), "cairn", &mut std::io::stdout());
+            Ok(0)
+        }
+        Cmd::Man => {
+            clap_mangen::Man::new(cli_command()).render(&mut std::io::stdout())?;
+            Ok(0)
         }
         Cmd::Export { dir, format, out } => {
             use cairn::output::export;

@@ -237,5 +237,6 @@ pub fn native_result(
         def_trace: vec![],
         exit_indeterminate: false,
         layout_dependent: false,
+        abort_loc: None,
     }
 }

@@ -360,8 +360,9 @@ impl<'p> Session<'p> {
             return Ok(vec![]);
         }
         let covers = self.goals.covered_by(r);
-        let crash = match &r.outcome {
-            Outcome::Fault { kind, loc } => Some(format!("{kind}@{}:{}", loc.line, loc.col)),
+        let crash = match (&r.outcome, r.abort_loc) {
+            (Outcome::Fault { kind, loc }, _) => Some(format!("{kind}@{}:{}", loc.line, loc.col)),
+            (Outcome::Abort, Some(loc)) => Some(format!("abort@{}:{}", loc.line, loc.col)),
             _ => None,
         };
         // Most runs cover nothing new: they need no lock (a stale view only costs one).
@@ -384,8 +385,10 @@ impl<'p> Session<'p> {
             found_by: found_by.to_string(),
             time_s: self.start.elapsed().as_secs_f64(),
             outcome: r.outcome.clone(),
-            fault_location: match &r.outcome {
-                Outcome::Fault { loc, .. } => Some(self.program.module.loc_string(*loc)),
+            fault_location: match (&r.outcome, &r.abort_loc) {
+                (Outcome::Fault { loc, .. }, _) | (Outcome::Abort, Some(loc)) => {
+                    Some(self.program.module.loc_string(*loc))
+                }
                 _ => None,
             },
             steps: r.steps,

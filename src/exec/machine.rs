@@ -172,6 +172,9 @@ pub struct RunResult {
     /// Decisions of the run depended on where objects lie in memory (a pointer made an
     /// integer): natively the same inputs may take other branches.
     pub layout_dependent: bool,
+    /// Where an `Abort` outcome happened (the failed assertion's, abort's or the error
+    /// function's call in the program).
+    pub abort_loc: Option<Loc>,
 }
 
 struct Frame {
@@ -345,6 +348,7 @@ impl<'m> Machine<'m> {
 
     pub fn finish(self, outcome: Outcome) -> RunResult {
         RunResult {
+            abort_loc: (outcome == Outcome::Abort).then(|| self.program_loc()),
             outcome,
             stdout: self.stdout,
             stderr: self.stderr,

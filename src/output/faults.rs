@@ -35,8 +35,10 @@ pub fn collect(dir: &Path) -> Vec<Fault> {
         let Ok(t) = super::suite::read_test(&path) else {
             continue;
         };
-        let Some(kind) = t["fault"].as_str() else {
-            continue;
+        let kind = match (t["fault"].as_str(), t["outcome"].as_str()) {
+            (Some(kind), _) => kind,
+            (None, Some("abort")) => "abort (a failed assertion, abort(), an error function)",
+            _ => continue,
         };
         let location = t["fault_location"].as_str().unwrap_or("?").to_string();
         let name = path

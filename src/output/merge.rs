@@ -171,7 +171,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
                 .copied()
                 .filter(|&g| covering[g].is_none())
                 .collect();
-            let new_crash = t["outcome"] == "fault"
+            let new_crash = (t["outcome"] == "fault" || t["outcome"] == "abort")
                 && crash_sites.insert(format!("{}@{}", t["fault"], t["fault_location"]));
             if fresh.is_empty() && !new_crash {
                 continue;

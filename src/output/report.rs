@@ -296,6 +296,28 @@ pub fn write_report(dir: &Path) -> Result<PathBuf> {
     }
     h.push_str("</table>\n");
 
+    // Faults: what a developer looks for first.
+    let faults = crate::output::faults::collect(dir);
+    if !faults.is_empty() {
+        let _ = write!(
+            h,
+            "<h2 id=\"faults\">Faults ({})</h2><table class=\"summary\"><tr><th>fault</th><th>where</th><th>tests</th><th>reproducer</th></tr>",
+            faults.len()
+        );
+        for f in &faults {
+            let _ = write!(
+                h,
+                "<tr class=\"unknown\"><td>{}</td><td>{}</td><td>{}</td><td><a href=\"#test-{}\">test {}</a></td></tr>",
+                esc(&f.kind),
+                esc(&f.location),
+                f.tests.len(),
+                esc(&f.reproducer),
+                esc(&f.reproducer)
+            );
+        }
+        h.push_str("</table>\n");
+    }
+
     // Chart.
     let points = coverage_points(dir);
     let end = summary["time_s"].as_f64().unwrap_or(0.0);
