@@ -314,7 +314,7 @@ static int cairn_failures;
 static const char *cairn_current;
 
 static void cairn_fail(const char *what, const char *detail) {
-  fprintf(stderr, "cairn test %s: %s %s\n", cairn_current, what, detail);
+  fprintf(stderr, "cairn test %s %s: %s %s\n", CAIRN_SUITE, cairn_current, what, detail);
   cairn_failures++;
 }
 static void cairn_check_int(const char *what, long long got, long long want) {
@@ -357,8 +357,8 @@ static void cairn_compare_output(void) {
   rewind(cairn_out_file);
   n = fread(got, 1, cap, cairn_out_file);
   if (n != cairn_want_len || memcmp(got, cairn_want_out, n) != 0) {
-    fprintf(stderr, "cairn test %s: the output differs from the one observed (%zu bytes, expected %zu)\n",
-            cairn_current, n, cairn_want_len);
+    fprintf(stderr, "cairn test %s %s: the output differs from the one observed (%zu bytes, expected %zu)\n",
+            CAIRN_SUITE, cairn_current, n, cairn_want_len);
     _exit(CAIRN_OUTPUT_MISMATCH);
   }
   free(got);
@@ -376,8 +376,9 @@ static void cairn_finish_checks(void) { exit(cairn_failures ? 1 : 0); }
 
 fn runner_c(e: &Export, unit: bool, cases: &str, names: &[(String, i32)]) -> String {
     let mut s = format!(
-        "/* Tests exported by Cairn from {}: generated, do not edit.\n * Each test runs in a child process; `cairn_tests NAME` runs one, `cairn_tests` all. */\n#define CAIRN_OUTPUT_MISMATCH {OUTPUT_MISMATCH}\n",
-        e.dir.display()
+        "/* Tests exported by Cairn from {}: generated, do not edit.\n * Each test runs in a child process; `cairn_tests NAME` runs one, `cairn_tests` all. */\n#define CAIRN_OUTPUT_MISMATCH {OUTPUT_MISMATCH}\n#define CAIRN_SUITE \"{}\"\n",
+        e.dir.display(),
+        e.entry
     );
     s.push_str(RUNNER_PRELUDE);
     if unit {
@@ -433,16 +434,16 @@ int cairn_run_test(const char *name) {
     int crashed = WIFSIGNALED(st) || (WIFEXITED(st) && WEXITSTATUS(st) == 134);
     if (t->crashes) {
       if (crashed && !(WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM)) return 0;
-      fprintf(stderr, "cairn test %s: expected a crash, but it %s %d\n", name,
+      fprintf(stderr, "cairn test %s %s: expected a crash, but it %s %d\n", CAIRN_SUITE, name,
               WIFEXITED(st) ? "exited with status" : "was killed by signal",
               WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
       return 1;
     }
     if (WIFEXITED(st) && WEXITSTATUS(st) == t->status) return 0;
     if (WIFEXITED(st))
-      fprintf(stderr, "cairn test %s: exit status %d, expected %d\n", name, WEXITSTATUS(st), t->status);
+      fprintf(stderr, "cairn test %s %s: exit status %d, expected %d\n", CAIRN_SUITE, name, WEXITSTATUS(st), t->status);
     else
-      fprintf(stderr, "cairn test %s: killed by signal %d (%s)\n", name, WTERMSIG(st),
+      fprintf(stderr, "cairn test %s %s: killed by signal %d (%s)\n", CAIRN_SUITE, name, WTERMSIG(st),
               WTERMSIG(st) == SIGALRM ? "ran past 10 s" : "a crash");
     return 1;
   }
