@@ -117,6 +117,11 @@ fn report_renders_in_chromium_with_every_kind_of_goal() {
     }
     assert!(html.contains("<svg"), "no chart");
     assert!(html.contains("href=\"#test-000001\"") && html.contains("id=\"test-000001\""));
+    // The index: a row per file and per function, with the coverage of reachable goals; every
+    // badge says which condition (column and source) it is for and how many tests take it.
+    assert!(html.contains("Files and functions"), "no index");
+    assert!(html.contains("<a href=\"#file-0\">") && html.contains("<a href=\"#F0L"));
+    assert!(html.contains(" at column ") && html.contains("; taken by "));
     assert!(html.contains("model checker") || html.contains("exhaustive"));
     // Every kind of proof is named: here exhaustive exploration's (a program whose paths
     // concolic testing enumerates, with infeasible branches).

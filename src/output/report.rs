@@ -145,6 +145,11 @@ struct GoalView {
     outcome: String,
     function: String,
     line: u64,
+    column: u64,
+    /// Tests that take it.
+    hits: usize,
+    /// The line holds goals at more than one column: badges name theirs.
+    show_column: bool,
 }
 
 /// Writes `dir/report/index.html`; returns its path.
@@ -188,6 +193,9 @@ pub fn write_report(dir: &Path) -> Result<PathBuf> {
             outcome: g["outcome"].as_str().unwrap_or("").to_string(),
             function: g["function"].as_str().unwrap_or("").to_string(),
             line: g["line"].as_u64().unwrap_or(0),
+            column: g["column"].as_u64().unwrap_or(0),
+            hits: 0,
+            show_column: false,
         };
         by_file
             .entry(g["file"].as_str().unwrap_or("").to_string())
@@ -220,6 +228,24 @@ pub fn write_report(dir: &Path) -> Result<PathBuf> {
         for n in names {
             if let Ok(t) = read_json(&dir.join("tests").join(&n)) {
                 tests.push((n.trim_end_matches(".json").to_string(), t));
+            }
+        }
+    }
+
+    // Hit counts: how many tests take each goal.
+    let mut hits: BTreeMap<u64, usize> = BTreeMap::new();
+    for (_, t) in &tests {
+        for g in t["covers"].as_array().into_iter().flatten() {
+            *hits.entry(g.as_u64().unwrap_or(u64::MAX)).or_default() += 1;
+        }
+    }
+    for lines in by_file.values_mut() {
+        for gs in lines.values_mut() {
+            let first = gs.first().map_or(0, |g| g.column);
+            let several = gs.iter().any(|g| g.column != first);
+            for g in gs.iter_mut() {
+                g.hits = hits.get(&g.id).copied().unwrap_or(0);
+                g.show_column = several;
             }
         }
     }
@@ -318,6 +344,8 @@ pub fn write_report(dir: &Path) -> Result<PathBuf> {
         h.push_str("</table>\n");
     }
 
+    index(&mut h, &by_file);
+
     // Chart.
     let points = coverage_points(dir);
     let end = summary["time_s"].as_f64().unwrap_or(0.0);
@@ -334,15 +362,15 @@ pub fn write_report(dir: &Path) -> Result<PathBuf> {
          — <span class=\"g covered\">✓ covered</span> <span class=\"g unreachable\">✗ unreachable</span> \
          <span class=\"g unknown\">? unknown</span></p>\n",
     );
-    for (file, lines) in &by_file {
-        let _ = write!(h, "<h3>{}</h3>", esc(file));
+    for (i, (file, lines)) in by_file.iter().enumerate() {
+        let _ = write!(h, "<h3 id=\"file-{i}\">{}</h3>", esc(file));
         let Ok(src) = fs::read_to_string(file) else {
             let _ = write!(
                 h,
                 "<p class=\"note\">The source file is not readable from here: goals by line only.</p><table class=\"src\">"
             );
             for (line, gs) in lines {
-                source_row(&mut h, *line, "", Some(gs));
+                source_row(&mut h, i, *line, "", Some(gs));
             }
             h.push_str("</table>");
             continue;
@@ -350,7 +378,7 @@ pub fn write_report(dir: &Path) -> Result<PathBuf> {
         h.push_str("<table class=\"src\">");
         for (i, text) in src.lines().enumerate() {
             let line = i as u64 + 1;
-            source_row(&mut h, line, text, lines.get(&line));
+            source_row(&mut h, i, line, text, lines.get(&line));
         }
         h.push_str("</table>\n");
     }
@@ -358,20 +386,7 @@ pub fn write_report(dir: &Path) -> Result<PathBuf> {
     // Tests.
     h.push_str("<h2 id=\"tests\">Tests</h2>");
     for (n, t) in &tests {
-        let inputs: Vec<String> = t["inputs"]
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .map(|i| {
-                        format!(
-                            "{} {}",
-                            i["type"].as_str().unwrap_or(""),
-                            i["value"].as_str().unwrap_or("")
-                        )
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
+        let inputs = inputs_text(t["inputs"].as_array().map_or(&[][..], |a| &a[..]));
         let outcome = match t["outcome"].as_str().unwrap_or("") {
             "exit" if t["exit_code"].is_null() => "exit (status indeterminate)".to_string(),
             "exit" => format!("exit {}", t["exit_code"]),
@@ -393,7 +408,7 @@ pub fn write_report(dir: &Path) -> Result<PathBuf> {
             } else {
                 ""
             },
-            esc(&inputs.join(", "))
+            esc(&inputs)
         );
     }
 
@@ -419,7 +434,132 @@ pub fn write_report(dir: &Path) -> Result<PathBuf> {
     Ok(path)
 }
 
-fn source_row(h: &mut String, line: u64, text: &str, goals: Option<&Vec<GoalView>>) {
+/// A test's inputs for people: `type value`, but characters as text where they are text —
+/// bytes that are printable, and runs of four or more int inputs in the printable range or
+/// -1 (stdin read a character at a time) as `chars "..."`.
+fn inputs_text(inputs: &[Value]) -> String {
+    let printable = |c: i64| (32..127).contains(&c) || c == 9 || c == 10 || c == 13;
+    let as_char = |c: i64| match c {
+        -1 => "⟨EOF⟩".to_string(),
+        10 => "\\n".into(),
+        9 => "\\t".into(),
+        13 => "\\r".into(),
+        34 => "\\\"".into(),
+        92 => "\\\\".into(),
+        c => (c as u8 as char).to_string(),
+    };
+    let mut out: Vec<String> = vec![];
+    let mut i = 0;
+    while i < inputs.len() {
+        let ty = inputs[i]["type"].as_str().unwrap_or("");
+        let value = inputs[i]["value"].as_str().unwrap_or("");
+        let int = |v: &Value| {
+            (v["type"] == "int")
+                .then(|| v["value"].as_str()?.parse::<i64>().ok())
+                .flatten()
+                .filter(|&c| printable(c) || c == -1)
+        };
+        let run = inputs[i..].iter().take_while(|v| int(v).is_some()).count();
+        if run >= 4 {
+            let text: String = inputs[i..i + run]
+                .iter()
+                .filter_map(int)
+                .map(as_char)
+                .collect();
+            out.push(format!("chars \"{text}\""));
+            i += run;
+            continue;
+        }
+        let bytes: Option<Vec<u8>> = (ty == "bytes")
+            .then(|| {
+                (0..value.len() / 2)
+                    .map(|k| u8::from_str_radix(value.get(2 * k..2 * k + 2)?, 16).ok())
+                    .collect()
+            })
+            .flatten();
+        let shown = match bytes {
+            Some(b) => {
+                let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
+                let name = inputs[i]["name"].as_str().unwrap_or("");
+                if end > 0 && b[..end].iter().all(|&c| printable(c as i64)) {
+                    let text: String = b[..end].iter().map(|&c| as_char(c as i64)).collect();
+                    format!("{name} \"{text}\" ({} bytes)", b.len())
+                } else {
+                    format!("{name} {value}")
+                }
+            }
+            None => format!("{ty} {value}"),
+        };
+        out.push(shown);
+        i += 1;
+    }
+    out.join(", ")
+}
+
+/// Per-file and per-function tables: goals, covered, unreachable, unknown, coverage.
+fn index(h: &mut String, by_file: &BTreeMap<String, BTreeMap<u64, Vec<GoalView>>>) {
+    #[derive(Default)]
+    struct Count {
+        covered: usize,
+        unreachable: usize,
+        unknown: usize,
+        first_line: u64,
+    }
+    let add = |c: &mut Count, g: &GoalView| match g.status.as_str() {
+        "covered" => c.covered += 1,
+        "unreachable" => c.unreachable += 1,
+        _ => c.unknown += 1,
+    };
+    let row = |h: &mut String, name: String, c: &Count| {
+        let total = c.covered + c.unreachable + c.unknown;
+        let reachable = total - c.unreachable;
+        let pct = if reachable == 0 {
+            100.0
+        } else {
+            100.0 * c.covered as f64 / reachable as f64
+        };
+        let _ = write!(
+            h,
+            "<tr><td>{name}</td><td>{total}</td><td>{}</td><td>{}</td><td>{}</td><td><span class=\"bar\"><span style=\"width:{pct:.0}%\"></span></span> {pct:.1}%</td></tr>",
+            c.covered, c.unreachable, c.unknown
+        );
+    };
+    let head = |h: &mut String, what: &str| {
+        let _ = write!(
+            h,
+            "<table class=\"index\"><tr><th>{what}</th><th>goals</th><th>covered</th><th>unreachable</th><th>unknown</th><th>coverage of reachable</th></tr>"
+        );
+    };
+    h.push_str("<h2 id=\"index\">Files and functions</h2>");
+    head(h, "file");
+    let mut functions: BTreeMap<(String, usize), Count> = BTreeMap::new();
+    for (i, (file, lines)) in by_file.iter().enumerate() {
+        let mut c = Count::default();
+        for (line, gs) in lines {
+            for g in gs {
+                add(&mut c, g);
+                let f = functions.entry((g.function.clone(), i)).or_default();
+                if f.first_line == 0 || *line < f.first_line {
+                    f.first_line = *line;
+                }
+                add(f, g);
+            }
+        }
+        row(h, format!("<a href=\"#file-{i}\">{}</a>", esc(file)), &c);
+    }
+    h.push_str("</table>");
+    head(h, "function");
+    for ((f, i), c) in &functions {
+        row(
+            h,
+            format!("<a href=\"#F{i}L{}\">{}</a>", c.first_line, esc(f)),
+            c,
+        );
+    }
+    h.push_str("</table>\n");
+}
+
+fn source_row(h: &mut String, file: usize, line: u64, text: &str, goals: Option<&Vec<GoalView>>) {
     let class = match goals {
         None => "",
         Some(gs) if gs.iter().any(|g| g.status == "unknown") => "l-unknown",
@@ -428,17 +568,37 @@ fn source_row(h: &mut String, line: u64, text: &str, goals: Option<&Vec<GoalView
     };
     let _ = write!(
         h,
-        "<tr class=\"{class}\" id=\"L{line}\"><td class=\"n\">{line}</td><td class=\"goals\">"
+        "<tr class=\"{class}\" id=\"F{file}L{line}\"><td class=\"n\">{line}</td><td class=\"goals\">"
     );
     for g in goals.into_iter().flatten() {
-        let what = format!("goal {} in {}: {}", g.id, g.function, g.outcome);
+        // Which condition of the line: its column, and the source from there.
+        let at: String = text
+            .chars()
+            .skip(g.column.saturating_sub(1) as usize)
+            .take(32)
+            .collect();
+        let what = format!(
+            "goal {} in {}: {} at column {} (`{}`); taken by {} test{}",
+            g.id,
+            g.function,
+            g.outcome,
+            g.column,
+            at.trim_end(),
+            g.hits,
+            if g.hits == 1 { "" } else { "s" }
+        );
+        let label = match g.show_column {
+            true => format!("{} :{}", g.outcome, g.column),
+            false => g.outcome.clone(),
+        };
         match g.status.as_str() {
             "covered" => {
                 let _ = write!(
                     h,
-                    "<a class=\"g covered\" href=\"#test-{t}\" title=\"{} — covered by test {t}\">✓ {}</a>",
+                    "<a class=\"g covered\" href=\"#test-{t}\" title=\"{} — covered first by test {t}\">✓ {}<sup>{}</sup></a>",
                     esc(&what),
-                    esc(&g.outcome),
+                    esc(&label),
+                    g.hits,
                     t = esc(&g.detail)
                 );
             }
@@ -448,7 +608,7 @@ fn source_row(h: &mut String, line: u64, text: &str, goals: Option<&Vec<GoalView
                     "<span class=\"g unreachable\" title=\"{} — proven unreachable ({})\">✗ {} <i>{}</i></span>",
                     esc(&what),
                     esc(&g.detail),
-                    esc(&g.outcome),
+                    esc(&label),
                     esc(&g.detail)
                 );
             }
@@ -457,7 +617,7 @@ fn source_row(h: &mut String, line: u64, text: &str, goals: Option<&Vec<GoalView
                     h,
                     "<span class=\"g unknown\" title=\"{} — unknown\">? {}</span>",
                     esc(&what),
-                    esc(&g.outcome)
+                    esc(&label)
                 );
             }
         }
@@ -483,6 +643,11 @@ tr.l-covered td.code{background:#e6f6ea}tr.l-unknown td.code{background:#fde8e8}
 table.stats{border-collapse:collapse;font-size:13px}table.stats th{text-align:left;padding:1px 8px;color:#555;font-weight:500;vertical-align:top}
 table.stats td{padding:1px 8px}.item{color:#999;margin-top:6px}
 .hidden{display:none}
+table.index{border-collapse:collapse;font-size:13px;margin-bottom:12px}
+table.index th,table.index td{border-bottom:1px solid #ddd;padding:2px 10px;text-align:left}
+.bar{display:inline-block;width:80px;height:8px;background:#fde8e8;vertical-align:middle}
+.bar span{display:block;height:8px;background:#2e8b57}
+.g sup{font-size:9px;margin-left:2px}
 ";
 
 /// Filters the source lines; highlights the test a goal links to. Marks the page ready (the
@@ -510,3 +675,25 @@ const SCRIPT: &str = "
   document.body.setAttribute('data-ready','yes');
 })();
 ";
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    #[test]
+    fn inputs_show_text_as_text() {
+        let stdin: Vec<_> = "hi!\n"
+            .bytes()
+            .map(|c| json!({"type": "int", "value": c.to_string()}))
+            .collect();
+        let mut inputs = vec![json!({"type": "int", "value": "7"})];
+        inputs.extend(stdin);
+        inputs.push(json!({"type": "int", "value": "-1"}));
+        inputs.push(json!({"type": "bytes", "name": "buf", "value": "6869000000"}));
+        inputs.push(json!({"type": "bytes", "name": "raw", "value": "ff01"}));
+        assert_eq!(
+            super::inputs_text(&inputs),
+            r#"int 7, chars "hi!\n⟨EOF⟩", buf "hi" (5 bytes), raw ff01"#
+        );
+    }
+}
