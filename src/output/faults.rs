@@ -20,9 +20,42 @@ pub struct Fault {
     pub reproducer: String,
 }
 
-/// The faults of the tests in `dir/tests`, by location, then kind.
+/// Faults as tests arrive, by location, then kind: each with its tests and the smallest one.
+#[derive(Default)]
+pub struct FaultSet(BTreeMap<(String, String), (Vec<String>, (usize, String))>);
+
+/// The fault kind of an abort (no finer kind is known).
+pub const ABORT: &str = "abort (a failed assertion, abort(), an error function)";
+
+impl FaultSet {
+    /// Adds test `name` (its inputs `size` bytes in text) ending in `kind` at `location`.
+    pub fn add(&mut self, kind: &str, location: &str, name: &str, size: usize) {
+        let e = self
+            .0
+            .entry((location.to_string(), kind.to_string()))
+            .or_insert_with(|| (vec![], (usize::MAX, String::new())));
+        e.0.push(name.to_string());
+        if size < e.1.0 {
+            e.1 = (size, name.to_string());
+        }
+    }
+
+    pub fn list(&self) -> Vec<Fault> {
+        self.0
+            .iter()
+            .map(|((location, kind), (tests, (_, reproducer)))| Fault {
+                kind: kind.clone(),
+                location: location.clone(),
+                tests: tests.clone(),
+                reproducer: reproducer.clone(),
+            })
+            .collect()
+    }
+}
+
+/// The faults of the tests in `dir/tests` (merged and reported directories).
 pub fn collect(dir: &Path) -> Vec<Fault> {
-    let mut by: BTreeMap<(String, String), (Vec<String>, (usize, String))> = BTreeMap::new();
+    let mut set = FaultSet::default();
     let Ok(entries) = std::fs::read_dir(dir.join("tests")) else {
         return vec![];
     };
@@ -37,36 +70,19 @@ pub fn collect(dir: &Path) -> Vec<Fault> {
         };
         let kind = match (t["fault"].as_str(), t["outcome"].as_str()) {
             (Some(kind), _) => kind,
-            (None, Some("abort")) => "abort (a failed assertion, abort(), an error function)",
+            (None, Some("abort")) => ABORT,
             _ => continue,
         };
-        let location = t["fault_location"].as_str().unwrap_or("?").to_string();
-        let name = path
-            .file_stem()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .into_owned();
+        let location = t["fault_location"].as_str().unwrap_or("?");
+        let name = path.file_stem().unwrap_or_default().to_string_lossy();
         let size: usize = t["inputs"].as_array().map_or(0, |a| {
             a.iter()
                 .map(|v| v["value"].as_str().map_or(0, str::len))
                 .sum()
         });
-        let e = by
-            .entry((location, kind.to_string()))
-            .or_insert_with(|| (vec![], (usize::MAX, String::new())));
-        e.0.push(name.clone());
-        if size < e.1.0 {
-            e.1 = (size, name);
-        }
+        set.add(kind, location, &name, size);
     }
-    by.into_iter()
-        .map(|((location, kind), (tests, (_, reproducer)))| Fault {
-            kind,
-            location,
-            tests,
-            reproducer,
-        })
-        .collect()
+    set.list()
 }
 
 /// One line per fault, for the terminal (`dir`: the output directory).

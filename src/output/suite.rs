@@ -250,6 +250,8 @@ pub struct SuiteWriter {
     last_goals_write: Option<Instant>,
     /// What summary.json says of the run (`RunRecord::summary`), once known.
     run: Option<serde_json::Value>,
+    /// The faults of the tests written so far.
+    faults: crate::output::faults::FaultSet,
 }
 
 fn xml_escape(s: &str) -> String {
@@ -298,6 +300,7 @@ impl SuiteWriter {
             goal_rows: None,
             last_goals_write: None,
             run: None,
+            faults: Default::default(),
         };
         w.write_metadata(module)?;
         Ok(w)
@@ -362,6 +365,16 @@ impl SuiteWriter {
     pub fn add(&mut self, t: &Test) -> Result<usize> {
         let n = self.tests + 1;
         self.tests = n;
+        let kind = match &t.outcome {
+            Outcome::Fault { kind, .. } => Some(kind.as_str()),
+            Outcome::Abort => Some(crate::output::faults::ABORT),
+            _ => None,
+        };
+        if let Some(kind) = kind {
+            let size = t.inputs.iter().map(|v| v.to_text().len()).sum();
+            let at = t.fault_location.as_deref().unwrap_or("?");
+            self.faults.add(kind, at, &format!("{n:06}"), size);
+        }
         let p = self.dir.join(format!("tests/{n:06}.json"));
         write_atomic(
             &p,
@@ -507,7 +520,7 @@ impl SuiteWriter {
         }
         let total = ledger.total();
         let reachable = total - ledger.unreachable;
-        let faults = crate::output::faults::collect(&self.dir);
+        let faults = self.faults.list();
         crate::output::faults::write_sarif(&self.dir, &faults, None)?;
         let mut summary = json!({
             "cairn": self.run,
