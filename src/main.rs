@@ -839,8 +839,13 @@ fn finish(
     out: &std::path::Path,
     mut stats: serde_json::Map<String, serde_json::Value>,
     fail_on_fault: bool,
+    cfg: &Config,
 ) -> Result<i32> {
     s.sync();
+    let minimized = cairn::driver::minimize::minimize_faults(s, cfg)?;
+    if minimized > 0 {
+        stats.insert("minimized_reproducers".into(), minimized.into());
+    }
     let proofs = s.ledger.proofs_by_kind();
     stats.insert("proofs".into(), serde_json::to_value(&proofs)?);
     stats.insert("runs".into(), serde_json::to_value(&s.runs)?);
@@ -1209,7 +1214,8 @@ fn real_main(cli: Cli, given: &dyn Fn(&str) -> bool) -> Result<i32> {
             if let (Some(path), Some(dot)) = (arg, mc.arg_dot(&s)) {
                 std::fs::write(&path, dot)?;
             }
-            finish(&mut s, &out, stats, false)
+            let cfg = s.run_config(&limits.config(DEFAULT_MAX_STEPS));
+            finish(&mut s, &out, stats, false, &cfg)
         }
         Cmd::Gen {
             files,
@@ -1328,7 +1334,7 @@ fn real_main(cli: Cli, given: &dyn Fn(&str) -> bool) -> Result<i32> {
                     stats.insert("paths".into(), paths);
                 }
                 stats.insert("solver_kind".into(), solver.name().into());
-                finish(&mut s, out, stats, fail_on_fault)
+                finish(&mut s, out, stats, fail_on_fault, &plan.cfg)
             };
             // A multi-function target (`--entry f,g,...`): each entry function's generation
             // goes to OUT/<entry>; shards share out the entry functions (`Shard::entries`).

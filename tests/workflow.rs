@@ -471,3 +471,57 @@ fn directories_remember_their_options() {
     assert!(o.status.success(), "{}", text(&o));
     let _ = std::fs::remove_dir_all(&t);
 }
+
+/// A fault's reproducer is minimized: the bytes of a buffer the fault does not need are
+/// zeroed (the search found it with random ones), and the fault names the minimized test.
+#[test]
+fn fault_reproducers_are_minimized() {
+    let t = tmp("shrink");
+    let out = t.join("out");
+    let program = root().join("tests/programs/workflow/shrink.c");
+    let o = cairn(&[
+        "gen",
+        program.to_str().unwrap(),
+        "--entry",
+        "parse",
+        "--jobs",
+        "1",
+        "--max-iterations",
+        "2000",
+        "--time",
+        "60",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let s = json(&out.join("summary.json"));
+    let faults = s["faults"].as_array().unwrap();
+    assert_eq!(faults.len(), 1, "{s}");
+    let test = json(&out.join(format!(
+        "tests/{}.json",
+        faults[0]["reproducer"].as_str().unwrap()
+    )));
+    assert_eq!(test["found_by"], "minimize", "{test}");
+    let buffer = test["inputs"][0]["value"].as_str().unwrap();
+    let nonzero: Vec<usize> = (0..buffer.len() / 2)
+        .filter(|&b| &buffer[2 * b..2 * b + 2] != "00")
+        .collect();
+    assert_eq!(
+        nonzero,
+        vec![3],
+        "only the byte the fault needs is left: {buffer}"
+    );
+    assert_eq!(&buffer[6..8], "78");
+    // It still reproduces the fault.
+    let path = out.join(format!(
+        "tests/{}.json",
+        faults[0]["reproducer"].as_str().unwrap()
+    ));
+    let o = cairn(&["run", "--test", path.to_str().unwrap()]);
+    assert!(
+        text(&o).contains("null pointer dereference"),
+        "{}",
+        text(&o)
+    );
+    let _ = std::fs::remove_dir_all(&t);
+}

@@ -9,6 +9,7 @@ pub mod generate;
 pub mod havoc;
 pub mod lazy;
 pub mod ledger;
+pub mod minimize;
 pub mod parallel;
 pub mod prove;
 pub mod random;

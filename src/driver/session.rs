@@ -158,6 +158,11 @@ impl<'p> Session<'p> {
             .finish(&self.program.module, &self.goals, &r.ledger, extra)
     }
 
+    /// Writes `t` as a test even if it covers nothing new (a fault's minimized reproducer).
+    pub fn add_test_directly(&mut self, t: &Test) -> Result<usize> {
+        self.shared.add_test(t)
+    }
+
     /// Calls `f` at every change of the coverage figures (benchmarks follow coverage with it).
     pub fn on_milestone(&mut self, f: impl FnMut(&Milestone) + 'p) {
         self.on_milestone = Some(Box::new(f));
@@ -211,8 +216,22 @@ impl<'p> Session<'p> {
         }
     }
 
-    /// When the budget ends.
+    /// When the search ends: the budget's end, or a little before once a fault is found, so
+    /// that its reproducer can be minimized within the budget (`minimize`).
     pub fn deadline(&self) -> Instant {
+        self.start + self.search_time()
+    }
+
+    /// The search's share of the budget.
+    fn search_time(&self) -> Duration {
+        match self.shared.faults_found() {
+            true => self.budget.time - crate::driver::minimize::reserve(self.budget.time),
+            false => self.budget.time,
+        }
+    }
+
+    /// When the whole budget ends.
+    pub fn budget_end(&self) -> Instant {
         self.start + self.budget.time
     }
 
@@ -285,7 +304,7 @@ impl<'p> Session<'p> {
     /// or nothing is left to decide.
     pub fn should_stop(&self) -> bool {
         self.interrupted.load(Ordering::Relaxed)
-            || self.start.elapsed() >= self.budget.time
+            || self.start.elapsed() >= self.search_time()
             || self
                 .budget
                 .max_tests

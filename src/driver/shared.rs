@@ -50,6 +50,8 @@ pub struct Shared {
     /// Bumped at every change of the ledger: views refresh when it moved.
     version: AtomicU64,
     tests: AtomicUsize,
+    /// A test written so far ends in a fault (the search then leaves time to minimize it).
+    faults_found: AtomicBool,
     runs: AtomicU64,
     sessions: AtomicU32,
     all_decided: AtomicBool,
@@ -83,6 +85,7 @@ impl Shared {
             start,
             version: AtomicU64::new(0),
             tests: AtomicUsize::new(0),
+            faults_found: AtomicBool::new(false),
             runs: AtomicU64::new(0),
             sessions: AtomicU32::new(0),
             all_decided: AtomicBool::new(all_decided),
@@ -104,6 +107,10 @@ impl Shared {
 
     pub fn tests(&self) -> usize {
         self.tests.load(Ordering::Relaxed)
+    }
+
+    pub fn faults_found(&self) -> bool {
+        self.faults_found.load(Ordering::Relaxed)
     }
 
     pub fn runs(&self) -> u64 {
@@ -139,6 +146,14 @@ impl Shared {
         self.paths_exhausted.load(Ordering::Relaxed)
     }
 
+    /// Writes `t` whatever it covers (a fault's minimized reproducer).
+    pub fn add_test(&self, t: &crate::output::suite::Test) -> Result<usize> {
+        let mut r = self.lock();
+        let n = r.out.add(t)?;
+        self.changed(&r);
+        Ok(n)
+    }
+
     /// A worker explored this shard's share of the paths exactly.
     pub fn exhaust_paths(&self) {
         self.paths_exhausted.store(true, Ordering::Relaxed);
@@ -151,6 +166,8 @@ impl Shared {
         self.all_decided
             .store(r.ledger.all_decided(), Ordering::Relaxed);
         self.tests.store(r.out.tests, Ordering::Relaxed);
+        self.faults_found
+            .store(r.out.has_faults(), Ordering::Relaxed);
         self.version.fetch_add(1, Ordering::Release);
     }
 

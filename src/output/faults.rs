@@ -16,8 +16,15 @@ pub struct Fault {
     pub location: String,
     /// The tests that end in it (`tests/NNNNNN.json` numbers).
     pub tests: Vec<String>,
-    /// The test with the fewest input bytes among them.
+    /// The simplest test among them (the least `complexity` of its inputs; a minimized one
+    /// when the search left time to shrink it).
     pub reproducer: String,
+}
+
+/// How complex an input value's text is: its characters other than `0` (a zero, a buffer of
+/// zero bytes count nothing), so the reproducer chosen is the simplest.
+pub fn complexity(value: &str) -> usize {
+    value.chars().filter(|&c| c != '0').count()
 }
 
 /// Faults as tests arrive, by location, then kind: each with its tests and the smallest one.
@@ -28,7 +35,7 @@ pub struct FaultSet(BTreeMap<(String, String), (Vec<String>, (usize, String))>);
 pub const ABORT: &str = "abort (a failed assertion, abort(), an error function)";
 
 impl FaultSet {
-    /// Adds test `name` (its inputs `size` bytes in text) ending in `kind` at `location`.
+    /// Adds test `name` (its inputs' `complexity` is `size`) ending in `kind` at `location`.
     pub fn add(&mut self, kind: &str, location: &str, name: &str, size: usize) {
         let e = self
             .0
@@ -38,6 +45,10 @@ impl FaultSet {
         if size < e.1.0 {
             e.1 = (size, name.to_string());
         }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
     }
 
     pub fn list(&self) -> Vec<Fault> {

@@ -328,6 +328,15 @@ impl SuiteWriter {
         Ok(())
     }
 
+    pub fn has_faults(&self) -> bool {
+        !self.faults.is_empty()
+    }
+
+    /// The faults of the tests written so far.
+    pub fn faults(&self) -> Vec<crate::output::faults::Fault> {
+        self.faults.list()
+    }
+
     pub fn elapsed(&self) -> f64 {
         self.start.elapsed().as_secs_f64()
     }
@@ -371,7 +380,11 @@ impl SuiteWriter {
             _ => None,
         };
         if let Some(kind) = kind {
-            let size = t.inputs.iter().map(|v| v.to_text().len()).sum();
+            let size = t
+                .inputs
+                .iter()
+                .map(|v| crate::output::faults::complexity(&v.to_text()))
+                .sum();
             let at = t.fault_location.as_deref().unwrap_or("?");
             self.faults.add(kind, at, &format!("{n:06}"), size);
         }

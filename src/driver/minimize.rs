@@ -1,0 +1,132 @@
+//! Minimized reproducers: after the search, each fault's simplest test is shrunk while the
+//! interpreter still ends it in the same fault at the same place — trailing values dropped,
+//! then each value zeroed — and the result is written as a test of its own, which the fault
+//! then names as its reproducer. It runs in what is left of the budget, at most `MAX_TIME`.
+
+use super::session::Session;
+use crate::exec::input::Replay;
+use crate::exec::{Config, Outcome, RunResult};
+use crate::output::suite::{Test, read_test_values};
+use anyhow::Result;
+use std::time::{Duration, Instant};
+
+const MAX_TIME: Duration = Duration::from_secs(2);
+
+/// The time kept for minimizing out of a budget of `budget` once a fault is found: a
+/// twentieth, at most a second.
+pub fn reserve(budget: Duration) -> Duration {
+    (budget / 20).min(Duration::from_secs(1))
+}
+
+/// The fault a run ends in: (kind, location) as `faults` names them.
+fn fault_of(s: &Session, r: &RunResult) -> Option<(String, String)> {
+    let m = &s.program.module;
+    match (&r.outcome, &r.abort_loc) {
+        (Outcome::Fault { kind, loc }, _) => Some((kind.clone(), m.loc_string(*loc))),
+        (Outcome::Abort, Some(loc)) => {
+            Some((crate::output::faults::ABORT.to_string(), m.loc_string(*loc)))
+        }
+        _ => None,
+    }
+}
+
+/// Shrinks every fault's reproducer; returns the number of smaller tests written.
+pub fn minimize_faults(s: &mut Session, cfg: &Config) -> Result<usize> {
+    let deadline = s.budget_end().min(Instant::now() + MAX_TIME);
+    let (faults, dir) = {
+        let r = s.shared().lock();
+        (r.out.faults(), r.out.dir.clone())
+    };
+    let mut written = 0;
+    for f in faults {
+        if Instant::now() >= deadline {
+            break;
+        }
+        let path = dir.join(format!("tests/{}.json", f.reproducer));
+        let Ok(typed) = read_test_values(&path) else {
+            continue;
+        };
+        let target = Some((f.kind.clone(), f.location.clone()));
+        let run = |values: &[String]| s.program.run(&mut Replay::new(values.to_vec()), cfg);
+        let mut best: Vec<String> = typed.iter().map(|(_, v)| v.clone()).collect();
+        let mut best_run = run(&best);
+        if fault_of(s, &best_run) != target {
+            continue;
+        }
+        let mut shrunk = false;
+        // Fewer values: past the end, inputs read 0 and stdin is at its end.
+        while !best.is_empty() && Instant::now() < deadline {
+            let shorter = &best[..best.len() - 1];
+            let r = run(shorter);
+            if fault_of(s, &r) != target {
+                break;
+            }
+            best.pop();
+            best_run = r;
+            shrunk = true;
+        }
+        // Each value zeroed (a buffer's bytes all zero).
+        for i in 0..best.len() {
+            if Instant::now() >= deadline {
+                break;
+            }
+            let zero = match typed[i].0.as_str() {
+                "bytes" => "0".repeat(best[i].len()),
+                _ => "0".to_string(),
+            };
+            if best[i] == zero {
+                continue;
+            }
+            let mut candidate = best.clone();
+            candidate[i] = zero;
+            let r = run(&candidate);
+            if fault_of(s, &r) == target {
+                best = candidate;
+                best_run = r;
+                shrunk = true;
+                continue;
+            }
+            // A buffer the fault needs some bytes of: each other byte zeroed.
+            if typed[i].0 == "bytes" {
+                for b in (0..best[i].len() / 2).map(|b| 2 * b) {
+                    if Instant::now() >= deadline {
+                        break;
+                    }
+                    if &best[i][b..b + 2] == "00" {
+                        continue;
+                    }
+                    let mut candidate = best.clone();
+                    candidate[i].replace_range(b..b + 2, "00");
+                    let r = run(&candidate);
+                    if fault_of(s, &r) == target {
+                        best = candidate;
+                        best_run = r;
+                        shrunk = true;
+                    }
+                }
+            }
+        }
+        if !shrunk {
+            continue;
+        }
+        let covers = s.goals.covered_by(&best_run);
+        let test = Test {
+            error: covers
+                .iter()
+                .any(|&g| s.goals.goals[g].kind == crate::analysis::goals::GoalKind::Error),
+            covers,
+            inputs: best_run.inputs.clone(),
+            found_by: "minimize".into(),
+            time_s: s.start.elapsed().as_secs_f64(),
+            outcome: best_run.outcome.clone(),
+            fault_location: Some(f.location.clone()),
+            steps: best_run.steps,
+            iteration: s.shared().runs(),
+            exit_indeterminate: best_run.exit_indeterminate,
+            layout_dependent: best_run.layout_dependent,
+        };
+        s.add_test_directly(&test)?;
+        written += 1;
+    }
+    Ok(written)
+}
