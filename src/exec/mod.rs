@@ -89,8 +89,14 @@ impl Program {
     /// parameter; with `symbolic_globals`, the globals it refers to start as inputs.
     pub fn set_entry(&mut self, entry: &str, buffer: u64, symbolic_globals: bool) {
         self.entry = entry.to_string();
+        // A pointer parameter to an object larger than `buffer` (a struct) gets a buffer that
+        // holds it and a NUL: a smaller one would make every access past its end a fault.
+        let pointees = self
+            .module
+            .function(entry)
+            .map_or(0, |f| f.pointee_bytes.iter().copied().max().unwrap_or(0));
         self.unit = Unit {
-            buffer,
+            buffer: buffer.max(pointees + 1),
             globals: vec![],
         };
         if symbolic_globals && entry != "main" {

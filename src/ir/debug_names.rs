@@ -15,6 +15,9 @@ pub struct SourceNames {
     pub locals: HashMap<(String, String), String>,
     /// Global's symbol name → source name.
     pub globals: HashMap<String, String>,
+    /// (function, parameter's value name) → bytes of the object a pointer parameter points
+    /// to, by its declared type (`struct ring *r` → 80).
+    pub pointees: HashMap<(String, String), u64>,
 }
 
 unsafe fn value_name(v: LLVMValueRef) -> String {
@@ -77,6 +80,11 @@ pub unsafe fn read(ctx: LLVMContextRef, m: LLVMModuleRef) -> SourceNames {
                 let mut i = LLVMGetFirstInstruction(b);
                 while !i.is_null() {
                     if let Some((slot, name)) = declared(i) {
+                        if let (Some(param), Some(bytes)) =
+                            (slot.strip_suffix(".addr"), pointee_bytes(i))
+                        {
+                            names.pointees.insert((fname.clone(), param.to_string()), bytes);
+                        }
                         names.locals.insert((fname.clone(), slot), name);
                     }
                     i = LLVMGetNextInstruction(i);
@@ -157,5 +165,38 @@ unsafe fn declared(i: LLVMValueRef) -> Option<(String, String)> {
         }
         let name = variable_name(LLVMGetOperand(i, 1))?;
         Some((value_name(slot), name))
+    }
+}
+
+/// The size of what the pointer variable declared by `llvm.dbg.declare` `i` points to, by
+/// its debug type (through typedefs and qualifiers); None for other variables or unknown sizes.
+unsafe fn pointee_bytes(i: LLVMValueRef) -> Option<u64> {
+    use llvm_sys::debuginfo::*;
+    const DW_TAG_POINTER_TYPE: u16 = 0x0f;
+    const WRAPPERS: [u16; 5] = [0x16, 0x26, 0x35, 0x37, 0x47]; // typedef, const, volatile, restrict, atomic
+    unsafe {
+        // DILocalVariable operands: scope, name, file, type.
+        let ty = *md_operands(LLVMGetOperand(i, 1)).get(3)?;
+        let is_derived = |t: LLVMValueRef| {
+            matches!(
+                LLVMGetMetadataKind(LLVMValueAsMetadata(t)),
+                LLVMMetadataKind::LLVMDIDerivedTypeMetadataKind
+            )
+        };
+        // DIDerivedType operands: file, scope, name, base type.
+        let base = |t: LLVMValueRef| md_operands(t).get(3).copied().filter(|b| !b.is_null());
+        let mut t = ty;
+        while !t.is_null() && is_derived(t) && WRAPPERS.contains(&LLVMGetDINodeTag(LLVMValueAsMetadata(t))) {
+            t = base(t)?;
+        }
+        if t.is_null() || !is_derived(t) || LLVMGetDINodeTag(LLVMValueAsMetadata(t)) != DW_TAG_POINTER_TYPE {
+            return None;
+        }
+        let mut p = base(t)?;
+        while is_derived(p) && WRAPPERS.contains(&LLVMGetDINodeTag(LLVMValueAsMetadata(p))) {
+            p = base(p)?;
+        }
+        let bits = LLVMDITypeGetSizeInBits(LLVMValueAsMetadata(p));
+        (bits > 0).then_some(bits.div_ceil(8))
     }
 }

@@ -369,6 +369,12 @@ pub fn load(sources: &[PathBuf], opts: &CompileOptions) -> anyhow::Result<super:
 /// Attaches the source names to the module's stack slots and globals.
 fn name_variables(m: &mut super::Module, names: &SourceNames) {
     for f in &mut m.functions {
+        f.pointee_bytes = (0..f.params.len())
+            .map(|i| {
+                let name = f.param_name(i).unwrap_or_default().to_string();
+                names.pointees.get(&(f.name.clone(), name)).copied().unwrap_or(0)
+            })
+            .collect();
         for i in f.blocks.iter().flat_map(|b| &b.insts) {
             if let super::Inst::Alloca { dst, .. } = i {
                 let key = (f.name.clone(), f.reg_names[*dst as usize].clone());

@@ -705,6 +705,7 @@ impl<'a> Lowerer<'a> {
             variables: HashMap::new(),
             reg_tys,
             undef_regs,
+            pointee_bytes: vec![],
             loc: floc,
         })
     }

@@ -516,6 +516,9 @@ pub struct Function {
     /// Registers standing for LLVM `undef`/`poison` operands (an uninitialized local read, say):
     /// the interpreter reads 0, a native run whatever was there.
     pub undef_regs: Vec<Reg>,
+    /// Per parameter: bytes of the object a pointer parameter points to by its declared type
+    /// (0: not a pointer, or unknown). Unit mode sizes its buffers by it.
+    pub pointee_bytes: Vec<u64>,
     pub loc: Loc,
 }
 
