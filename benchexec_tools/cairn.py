@@ -35,8 +35,9 @@ class Tool(benchexec.tools.template.BaseTool2):
         return "Cairn"
 
     def version(self, executable):
-        out = self._version_from_tool(executable)
-        return out.split()[-1] if out else ""
+        # `cairn --version`: "cairn 0.1.0 (commit ...)", then the toolchain's lines.
+        out = self._version_from_tool(executable, line_prefix="cairn ")
+        return out.split()[0] if out else ""
 
     def cmdline(self, executable, options, task, rlimits):
         cmd = [executable, "gen", "--out", "output"]
