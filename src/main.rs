@@ -1139,6 +1139,9 @@ fn real_main(cli: Cli, given: &dyn Fn(&str) -> bool) -> Result<i32> {
                     "steps": r.steps,
                     "stdout": String::from_utf8_lossy(&r.stdout),
                 });
+                if let Some(v) = &r.returned {
+                    o["returned"] = serde_json::json!(v);
+                }
                 if let Outcome::Fault { kind, loc }
                 | Outcome::Unsupported {
                     what: kind, loc, ..
@@ -1151,6 +1154,9 @@ fn real_main(cli: Cli, given: &dyn Fn(&str) -> bool) -> Result<i32> {
             } else {
                 std::io::stdout().write_all(&r.stdout)?;
                 std::io::stderr().write_all(&r.stderr)?;
+                if let Some(v) = &r.returned {
+                    eprintln!("cairn: {} returned {v}", p.entry);
+                }
                 match &r.outcome {
                     Outcome::Fault { kind, loc } => eprintln!(
                         "cairn: the program failed: {kind} at {}",
@@ -1433,7 +1439,7 @@ fn real_main(cli: Cli, given: &dyn Fn(&str) -> bool) -> Result<i32> {
                 };
                 let (n, left_out) = export::export(&e, format, run_out)?;
                 for l in &left_out {
-                    eprintln!("cairn: note: test {l}: left out");
+                    eprintln!("cairn: note: test {l}");
                 }
                 println!(
                     "cairn: exported {n} tests of {} -> {}",

@@ -101,6 +101,11 @@ fn cmake_project_in_exported_suites_out() {
     let push = json(&out.join("ring_push/summary.json"));
     assert_eq!(push["faults"].as_array().map(Vec::len), Some(0), "{push}");
     assert_eq!(push["goals"]["covered"], 2, "{push}");
+    let first = json(&out.join("ring_clamp/tests/000001.json"));
+    assert!(
+        first["returned"].as_str().is_some(),
+        "unit-mode tests record the return value: {first}"
+    );
     let classify = json(&out.join("ring_classify/summary.json"));
     assert_eq!(classify["goals"]["covered"], 6, "{classify}");
 
@@ -115,6 +120,12 @@ fn cmake_project_in_exported_suites_out() {
             suite.to_str().unwrap(),
         ]);
         assert!(o.status.success(), "{}", text(&o));
+        // The interpreter's return values (in every unit-mode test) agree with the native ones.
+        assert!(
+            !text(&o).contains("predicted the return value"),
+            "{}",
+            text(&o)
+        );
         let o = build_and_ctest(&suite, &t.join(format!("build-{format}")));
         let log = text(&o);
         assert!(

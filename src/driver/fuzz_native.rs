@@ -238,5 +238,6 @@ pub fn native_result(
         exit_indeterminate: false,
         layout_dependent: false,
         abort_loc: None,
+        returned: None,
     }
 }

@@ -124,6 +124,7 @@ pub fn minimize_faults(s: &mut Session, cfg: &Config) -> Result<usize> {
             iteration: s.shared().runs(),
             exit_indeterminate: best_run.exit_indeterminate,
             layout_dependent: best_run.layout_dependent,
+            returned: best_run.returned.clone(),
         };
         s.add_test_directly(&test)?;
         written += 1;

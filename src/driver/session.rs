@@ -414,6 +414,7 @@ impl<'p> Session<'p> {
             iteration: self.shared.runs(),
             exit_indeterminate: r.exit_indeterminate,
             layout_dependent: r.layout_dependent,
+            returned: r.returned.clone(),
         };
         let kept = self
             .shared

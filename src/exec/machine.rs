@@ -175,6 +175,24 @@ pub struct RunResult {
     /// Where an `Abort` outcome happened (the failed assertion's, abort's or the error
     /// function's call in the program).
     pub abort_loc: Option<Loc>,
+    /// Unit mode: what the entry function returned (decimal, C hex-float, `null`/`non-null`).
+    pub returned: Option<String>,
+}
+
+/// A returned scalar as a test shows it.
+fn returned_text(v: &VarArg) -> Option<String> {
+    let VarArg::Scalar(bits, ty) = v else {
+        return None;
+    };
+    Some(match *ty {
+        Ty::Int(1) => (bits & 1).to_string(),
+        Ty::Int(w) => sext(*bits, w as u32).to_string(),
+        Ty::F32 => crate::exec::input::hexfloat(f32::from_bits(*bits as u32) as f64),
+        Ty::F64 => crate::exec::input::hexfloat(f64::from_bits(*bits)),
+        Ty::Ptr if *bits == 0 => "null".into(),
+        Ty::Ptr => "non-null".into(),
+        _ => return None,
+    })
 }
 
 struct Frame {
@@ -235,6 +253,9 @@ pub struct Machine<'m> {
     /// Unit mode: the runtime's `exit`, run once the entry returns (the harness returns the
     /// entry's value from `main`, so natively exit runs the atexit handlers and destructors).
     exit_after_entry: Option<FuncId>,
+    /// Unit mode: what the entry function returned, as text (decimal, C hex-float, or
+    /// `null`/`non-null` for a pointer).
+    returned: Option<String>,
 }
 
 impl<'m> Machine<'m> {
@@ -274,6 +295,7 @@ impl<'m> Machine<'m> {
             check_at,
             unit: super::Unit::default(),
             exit_after_entry: None,
+            returned: None,
         };
         clib::init(&mut m);
         m
@@ -349,6 +371,7 @@ impl<'m> Machine<'m> {
     pub fn finish(self, outcome: Outcome) -> RunResult {
         RunResult {
             abort_loc: (outcome == Outcome::Abort).then(|| self.program_loc()),
+            returned: self.returned,
             outcome,
             stdout: self.stdout,
             stderr: self.stderr,
@@ -1134,6 +1157,9 @@ impl<'m> Machine<'m> {
                             _ => 0,
                         };
                         self.libc.entry_ret = clib::scalar_of(&rv);
+                        if self.exit_after_entry.is_some() {
+                            self.returned = rv.as_ref().and_then(returned_text);
+                        }
                         if let Some(x) = self.exit_after_entry.take() {
                             let status = VarArg::Scalar(self.libc.main_ret as u64, Ty::Int(32));
                             self.push_frame(x, &[status], None)?;

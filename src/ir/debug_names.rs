@@ -83,7 +83,9 @@ pub unsafe fn read(ctx: LLVMContextRef, m: LLVMModuleRef) -> SourceNames {
                         if let (Some(param), Some(bytes)) =
                             (slot.strip_suffix(".addr"), pointee_bytes(i))
                         {
-                            names.pointees.insert((fname.clone(), param.to_string()), bytes);
+                            names
+                                .pointees
+                                .insert((fname.clone(), param.to_string()), bytes);
                         }
                         names.locals.insert((fname.clone(), slot), name);
                     }
@@ -186,10 +188,16 @@ unsafe fn pointee_bytes(i: LLVMValueRef) -> Option<u64> {
         // DIDerivedType operands: file, scope, name, base type.
         let base = |t: LLVMValueRef| md_operands(t).get(3).copied().filter(|b| !b.is_null());
         let mut t = ty;
-        while !t.is_null() && is_derived(t) && WRAPPERS.contains(&LLVMGetDINodeTag(LLVMValueAsMetadata(t))) {
+        while !t.is_null()
+            && is_derived(t)
+            && WRAPPERS.contains(&LLVMGetDINodeTag(LLVMValueAsMetadata(t)))
+        {
             t = base(t)?;
         }
-        if t.is_null() || !is_derived(t) || LLVMGetDINodeTag(LLVMValueAsMetadata(t)) != DW_TAG_POINTER_TYPE {
+        if t.is_null()
+            || !is_derived(t)
+            || LLVMGetDINodeTag(LLVMValueAsMetadata(t)) != DW_TAG_POINTER_TYPE
+        {
             return None;
         }
         let mut p = base(t)?;

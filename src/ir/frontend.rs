@@ -372,7 +372,11 @@ fn name_variables(m: &mut super::Module, names: &SourceNames) {
         f.pointee_bytes = (0..f.params.len())
             .map(|i| {
                 let name = f.param_name(i).unwrap_or_default().to_string();
-                names.pointees.get(&(f.name.clone(), name)).copied().unwrap_or(0)
+                names
+                    .pointees
+                    .get(&(f.name.clone(), name))
+                    .copied()
+                    .unwrap_or(0)
             })
             .collect();
         for i in f.blocks.iter().flat_map(|b| &b.insts) {

@@ -50,8 +50,8 @@ const OBSERVE_TIME: Duration = Duration::from_secs(10);
 /// The exit status of a test whose output differs from the one observed.
 const OUTPUT_MISMATCH: i32 = 86;
 
-/// Writes the suite into `out`; returns the number of tests exported and those left out (with
-/// why).
+/// Writes the suite into `out`; returns the number of tests exported and notes on tests (left
+/// out, or whose native return value differs from the interpreter's).
 pub fn export(e: &Export, format: Format, out: &Path) -> Result<(usize, Vec<String>)> {
     let unit = e.entry != "main";
     let harness = crate::output::harness::harness_c_for(e.module, e.entry, e.unit);
@@ -106,6 +106,23 @@ pub fn export(e: &Export, format: Format, out: &Path) -> Result<(usize, Vec<Stri
             .map(|(_, v)| v)
             .collect();
         let obs = observe(&exe, t, unit, tmp.path())?;
+        // The interpreter's prediction of the return value, checked against the native one.
+        let predicted = crate::output::suite::read_test(t)?["returned"]
+            .as_str()
+            .map(str::to_string);
+        let native = obs.ret.as_deref().map(|r| match r {
+            "null 1" => "null".to_string(),
+            "null 0" => "non-null".to_string(),
+            r => r.to_string(),
+        });
+        if let (Some(p), Some(n)) = (&predicted, &native) {
+            let integer = p.parse::<i64>().is_ok() || p.contains("null");
+            if integer && p != n {
+                left_out.push(format!(
+                    "{name}: Cairn's interpreter predicted the return value {p}, natively it is {n} (the export asserts the native one)"
+                ));
+            }
+        }
         let Some(code) = obs.code else {
             left_out.push(format!(
                 "{name}: runs past {} s natively",

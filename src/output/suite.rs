@@ -36,6 +36,8 @@ pub struct Test {
     pub exit_indeterminate: bool,
     /// Its path depended on addresses (see `RunResult::layout_dependent`).
     pub layout_dependent: bool,
+    /// Unit mode: what the entry function returned.
+    pub returned: Option<String>,
 }
 
 pub fn input_json(v: &InputValue) -> serde_json::Value {
@@ -68,6 +70,9 @@ pub fn test_json(t: &Test) -> serde_json::Value {
     }
     if t.layout_dependent {
         o["layout_dependent"] = json!(true);
+    }
+    if let Some(r) = &t.returned {
+        o["returned"] = json!(r);
     }
     if let Some(at) = &t.fault_location {
         o["fault_location"] = json!(at);
