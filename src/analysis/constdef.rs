@@ -12,7 +12,7 @@
 use crate::analysis::defuse::{
     DefId, DefSite, DefUse, InstAt, PairId, UseId, decider, outcome_index,
 };
-use crate::exec::ops;
+use crate::ir::ops;
 use crate::ir::*;
 use std::collections::{HashMap, HashSet};
 

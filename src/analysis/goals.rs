@@ -1,9 +1,18 @@
 //! Coverage goals: one per branch outcome and switch case, one per error-function call site.
 
 use crate::analysis::defuse::{DefSite, DefUse};
-use crate::exec::RunResult;
 use crate::ir::{Loc, Module};
 use serde::Serialize;
+
+/// What a run covered, as the goals count it (the interpreter's `RunResult` says it).
+pub trait RunCoverage {
+    /// Per branch goal: how many times the run took it.
+    fn branch_counts(&self) -> &[u32];
+    /// Call sites of error functions the run reached.
+    fn error_sites_hit(&self) -> &[u32];
+    /// Def-use pairs the run covered (when the program tracks them).
+    fn def_use_pairs(&self) -> &[u32];
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -169,21 +178,21 @@ impl Goals {
     }
 
     /// Goal ids covered by a run.
-    pub fn covered_by(&self, r: &RunResult) -> Vec<usize> {
+    pub fn covered_by(&self, r: &impl RunCoverage) -> Vec<usize> {
         let mut v: Vec<usize> = r
-            .branches
+            .branch_counts()
             .iter()
             .enumerate()
             .filter(|(_, n)| **n > 0)
             .map(|(i, _)| i)
             .collect();
-        for s in &r.errors_hit {
+        for s in r.error_sites_hit() {
             if let Some(k) = self.error_sites.iter().position(|e| e == s) {
                 v.push(self.num_branches + k);
             }
         }
         if let Some(base) = self.def_use_base {
-            v.extend(r.def_use.iter().map(|p| base + *p as usize));
+            v.extend(r.def_use_pairs().iter().map(|p| base + *p as usize));
         }
         v.sort();
         v.dedup();

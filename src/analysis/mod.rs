@@ -10,4 +10,5 @@ pub mod effects;
 pub mod escape;
 pub mod expectation;
 pub mod goals;
+pub mod ledger;
 pub mod words;

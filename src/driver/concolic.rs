@@ -3,7 +3,7 @@
 //! solution.
 
 use crate::analysis::cfg::{Distances, Icfg};
-use crate::driver::ledger::Status;
+use crate::analysis::ledger::Status;
 use crate::driver::session::Session;
 use crate::driver::technique::Technique;
 use crate::exec::input::{RandomInputs, Seeded};
@@ -629,7 +629,7 @@ impl Concolic {
                     *b = *val as u8;
                 }
             } else if key.w as u32 == iv.width {
-                iv.bits = crate::exec::ops::mask(*val, iv.width);
+                iv.bits = crate::ir::ops::mask(*val, iv.width);
             }
         }
         v
@@ -956,7 +956,7 @@ impl Concolic {
                         if m > 255 {
                             let negative = m != iv.bits;
                             let small = m >> 8;
-                            iv.bits = crate::exec::ops::mask(
+                            iv.bits = crate::ir::ops::mask(
                                 if negative {
                                     small.wrapping_neg()
                                 } else {
@@ -1219,7 +1219,7 @@ mod tests {
 
     fn chars(v: &[InputValue]) -> Vec<i64> {
         v.iter()
-            .map(|x| crate::exec::ops::sext(x.bits, 32) as i64)
+            .map(|x| crate::ir::ops::sext(x.bits, 32) as i64)
             .collect()
     }
 

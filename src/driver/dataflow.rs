@@ -5,7 +5,7 @@
 //! takes the next slice of a ladder (the paper's is 10, 30, 90, 300 s).
 
 use crate::analysis::coverflag::{recursive_functions, reduce};
-use crate::driver::ledger::Status;
+use crate::analysis::ledger::Status;
 use crate::driver::prove::ModelChecking;
 use crate::driver::session::{Budget, Session};
 use crate::driver::technique::Technique;

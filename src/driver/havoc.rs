@@ -5,7 +5,7 @@
 //! length stays fixed (the harness gives each its size).
 
 use crate::exec::input::{InputKind, InputSource, InputValue, RandomInputs};
-use crate::exec::ops::{mask, sext};
+use crate::ir::ops::{mask, sext};
 use rand::Rng;
 use rand::rngs::SmallRng;
 

@@ -22,7 +22,7 @@
 //! runs of the abstraction are inexact (`abstracted_calls`).
 
 use crate::analysis::cfg::{Distances, Icfg};
-use crate::driver::ledger::Status;
+use crate::analysis::ledger::Status;
 use crate::driver::session::Session;
 use crate::driver::technique::Technique;
 use crate::exec::abstraction::{
@@ -147,7 +147,7 @@ impl LazyRun {
                     *b = *val as u8;
                 }
             } else if key.w as u32 == iv.width {
-                iv.bits = crate::exec::ops::mask(*val, iv.width);
+                iv.bits = crate::ir::ops::mask(*val, iv.width);
             }
         }
         let mut real = vec![];
@@ -623,7 +623,7 @@ impl LazyExpansion {
                 .iter()
                 .filter(|(_, v)| {
                     v.as_ref()
-                        .is_none_or(|v| v.iter().any(|x| crate::exec::ops::mask(*x, w) == want))
+                        .is_none_or(|v| v.iter().any(|x| crate::ir::ops::mask(*x, w) == want))
                 })
                 .map(|(b, _)| self.icfg.index(mark.callee, *b))
                 .collect();

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 /// Marks the goals a cheap static check proves unreachable; returns how many.
 pub fn static_check(s: &mut Session) -> anyhow::Result<usize> {
-    use crate::driver::ledger::Status;
+    use crate::analysis::ledger::Status;
     let dead = crate::analysis::dead::dead_goals(&s.program.module, &s.program.entry);
     let mut proven: Vec<(usize, &str)> =
         dead.into_iter().map(|(g, why)| (g as usize, why)).collect();
@@ -104,7 +104,7 @@ impl<'p> ModelChecking<'p> {
     /// at most `cap` predicates; returns how many were added.
     pub fn seed_goal_guards(&mut self, s: &Session, cap: usize) -> usize {
         let open: Vec<crate::ir::GoalId> = (0..s.goals.num_branches)
-            .filter(|g| s.ledger.status[*g] == crate::driver::ledger::Status::Unknown)
+            .filter(|g| s.ledger.status[*g] == crate::analysis::ledger::Status::Unknown)
             .map(|g| g as crate::ir::GoalId)
             .collect();
         self.mc.seed_goal_guards(&open, cap)

@@ -3,7 +3,7 @@
 //! shared results (`driver::shared`) decide what becomes a test.
 
 use crate::analysis::goals::{GoalKind, Goals};
-use crate::driver::ledger::Ledger;
+use crate::analysis::ledger::Ledger;
 pub use crate::driver::shared::Milestone;
 use crate::driver::shared::{Seed, Shared};
 use crate::exec::{Config, InputValue, Outcome, Program, RunResult};
@@ -463,5 +463,65 @@ impl<'p> Fork<'p> {
             on_run: None,
             stop_when_decided: self.stop_when_decided,
         }
+    }
+}
+
+/// The model checker works for a session through `McHost`: it tries the inputs of the paths it
+/// finds here, as the interpreter runs them, and reports its proofs to the shared ledger.
+impl crate::mc::host::McHost for Session<'_> {
+    fn module(&self) -> &crate::ir::Module {
+        &self.program.module
+    }
+
+    fn goals(&self) -> &Goals {
+        &self.goals
+    }
+
+    fn status(&self) -> &[crate::analysis::ledger::Status] {
+        &self.ledger.status
+    }
+
+    fn budget_end(&self) -> Instant {
+        Session::budget_end(self)
+    }
+
+    fn interrupted(&self) -> bool {
+        self.interrupted.load(Ordering::Relaxed)
+    }
+
+    fn prove_unreachable(&mut self, goal: usize, how: &str) -> Result<()> {
+        Session::prove_unreachable(self, goal, how)
+    }
+
+    fn note_progress(&mut self) -> Result<()> {
+        Session::note_progress(self)
+    }
+
+    fn tick(&mut self, what: &dyn Fn() -> String) {
+        Session::tick(self, what)
+    }
+
+    fn try_inputs(&mut self, values: &[(crate::exec::InputKind, u32, u64)]) -> Result<Vec<usize>> {
+        let mut src = crate::exec::input::Seeded {
+            values: values
+                .iter()
+                .map(|&(kind, width, bits)| InputValue::int(kind, width, bits))
+                .collect(),
+            pos: 0,
+            fallback: crate::exec::input::RandomInputs {
+                rng: <rand::rngs::SmallRng as rand::SeedableRng>::seed_from_u64(0),
+            },
+        };
+        let mut cfg = self.run_config(&crate::exec::Config {
+            max_steps: 10_000_000,
+            ..Default::default()
+        });
+        if let Some(m) = self.memory_limit {
+            cfg.mem_limit = m;
+        }
+        let r = self.program.run(&mut src, &cfg);
+        let covers = self.goals.covered_by(&r);
+        self.record(&r, "mc")?;
+        Ok(covers)
     }
 }

@@ -3,7 +3,7 @@
 //! (refreshed when the shared one moves) and send their results here, so tests are numbered
 //! once and deduplicated, and a proof from any worker holds for all of them.
 
-use crate::driver::ledger::Ledger;
+use crate::analysis::ledger::Ledger;
 use crate::exec::InputValue;
 use crate::output::suite::{SuiteWriter, Test};
 use anyhow::Result;

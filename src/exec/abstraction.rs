@@ -303,7 +303,7 @@ impl Observer for Abstracting<'_> {
         let taken = match term {
             Terminator::CondBr { cond, .. } => (v.reg(at.rb, *cond) & 1 == 0) as u32,
             Terminator::Switch { val, w, cases, .. } => {
-                let x = crate::exec::ops::mask(v.reg(at.rb, *val), *w as u32);
+                let x = crate::ir::ops::mask(v.reg(at.rb, *val), *w as u32);
                 cases.iter().position(|c| c.0 == x).unwrap_or(cases.len()) as u32
             }
             _ => return,
@@ -449,7 +449,7 @@ impl Observer for Abstracting<'_> {
         if let (Some(f), Some(Val::Reg(r, t))) = (self.abstracting.take(), dst) {
             if let Some(set) = &self.policy.effects.funcs[f as usize].returns {
                 let w = t.bits(v.module.data_model);
-                let values: Vec<u64> = set.iter().map(|x| crate::exec::ops::mask(*x, w)).collect();
+                let values: Vec<u64> = set.iter().map(|x| crate::ir::ops::mask(*x, w)).collect();
                 let now = v.reg(rb, r);
                 self.shadow
                     .assume_result_in(v, &values, values.contains(&now));

@@ -3,120 +3,8 @@
 //! A test *is* the ordered sequence of input values a run consumed.
 
 use rand::Rng;
-use serde::{Deserialize, Serialize};
 
-/// The C type of an input, named as in `__VERIFIER_nondet_<type>`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum InputKind {
-    Bool,
-    Char,
-    UChar,
-    Short,
-    UShort,
-    Int,
-    UInt,
-    Long,
-    ULong,
-    LongLong,
-    ULongLong,
-    Float,
-    Double,
-    Pointer,
-    /// A `klee_make_symbolic` buffer.
-    Bytes,
-}
-
-impl InputKind {
-    /// Width in bits and signedness for integer kinds (`long` depends on the data model).
-    pub fn int_info(self, long_bits: u32) -> Option<(u32, bool)> {
-        use InputKind::*;
-        Some(match self {
-            Bool => (1, false),
-            Char => (8, true),
-            UChar => (8, false),
-            Short => (16, true),
-            UShort => (16, false),
-            Int => (32, true),
-            UInt => (32, false),
-            Long => (long_bits, true),
-            ULong | Pointer => (long_bits, false),
-            LongLong => (64, true),
-            ULongLong => (64, false),
-            _ => return None,
-        })
-    }
-
-    pub fn c_type(self) -> &'static str {
-        use InputKind::*;
-        match self {
-            Bool => "_Bool",
-            Char => "char",
-            UChar => "unsigned char",
-            Short => "short",
-            UShort => "unsigned short",
-            Int => "int",
-            UInt => "unsigned int",
-            Long => "long",
-            ULong => "unsigned long",
-            LongLong => "long long",
-            ULongLong => "unsigned long long",
-            Float => "float",
-            Double => "double",
-            Pointer => "void *",
-            Bytes => "bytes",
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        use InputKind::*;
-        match self {
-            Bool => "bool",
-            Char => "char",
-            UChar => "uchar",
-            Short => "short",
-            UShort => "ushort",
-            Int => "int",
-            UInt => "uint",
-            Long => "long",
-            ULong => "ulong",
-            LongLong => "longlong",
-            ULongLong => "ulonglong",
-            Float => "float",
-            Double => "double",
-            Pointer => "pointer",
-            Bytes => "bytes",
-        }
-    }
-
-    /// The input kind of `__VERIFIER_nondet_<suffix>`.
-    pub fn from_nondet_suffix(s: &str) -> Option<InputKind> {
-        use InputKind::*;
-        Some(match s {
-            "bool" | "_Bool" => Bool,
-            "char" => Char,
-            "uchar" | "unsigned_char" => UChar,
-            "short" => Short,
-            "ushort" | "unsigned_short" => UShort,
-            "int" => Int,
-            "uint" | "unsigned" | "unsigned_int" | "u32" => UInt,
-            "long" => Long,
-            "ulong" | "unsigned_long" | "size_t" => ULong,
-            "longlong" | "long_long" => LongLong,
-            "ulonglong" | "unsigned_long_long" | "u64" => ULongLong,
-            "float" => Float,
-            "double" => Double,
-            "pointer" => Pointer,
-            "loff_t" => Long,
-            "u8" => UChar,
-            "u16" => UShort,
-            "s8" => Char,
-            "s16" => Short,
-            "s32" => Int,
-            _ => return None,
-        })
-    }
-}
+pub use crate::ir::inputs::InputKind;
 
 /// One input value. Integers are kept as raw bits (zero-extended); floats as IEEE bits.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -140,7 +28,7 @@ impl InputValue {
     pub fn int(kind: InputKind, width: u32, bits: u64) -> InputValue {
         InputValue {
             kind,
-            bits: crate::exec::ops::mask(bits, width),
+            bits: crate::ir::ops::mask(bits, width),
             width,
             bytes: vec![],
             name: String::new(),
@@ -172,7 +60,7 @@ impl InputValue {
                 Ok(())
             }
             k => match k.int_info(64).is_some_and(|i| i.1) {
-                true => write!(out, "{}", crate::exec::ops::sext(self.bits, self.width)),
+                true => write!(out, "{}", crate::ir::ops::sext(self.bits, self.width)),
                 false => write!(out, "{}", self.bits),
             },
         };
@@ -359,7 +247,7 @@ impl<R: Rng> RandomInputs<R> {
             7 => r.gen_range(32..127),
             _ => r.r#gen(),
         };
-        crate::exec::ops::mask(v, width)
+        crate::ir::ops::mask(v, width)
     }
 }
 
@@ -379,7 +267,7 @@ impl<R: Rng> InputSource for RandomInputs<R> {
             36..=85 => r.gen_range(33..127),
             _ => r.gen_range(0..=255),
         };
-        InputValue::int(InputKind::Int, 32, crate::exec::ops::mask(c as u64, 32))
+        InputValue::int(InputKind::Int, 32, crate::ir::ops::mask(c as u64, 32))
     }
 
     fn next(&mut self, kind: InputKind, width: u32, len: usize) -> InputValue {

@@ -179,6 +179,18 @@ pub struct RunResult {
     pub returned: Option<String>,
 }
 
+impl crate::analysis::goals::RunCoverage for RunResult {
+    fn branch_counts(&self) -> &[u32] {
+        &self.branches
+    }
+    fn error_sites_hit(&self) -> &[u32] {
+        &self.errors_hit
+    }
+    fn def_use_pairs(&self) -> &[u32] {
+        &self.def_use
+    }
+}
+
 /// A returned scalar as a test shows it.
 fn returned_text(v: &VarArg) -> Option<String> {
     let VarArg::Scalar(bits, ty) = v else {

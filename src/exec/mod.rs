@@ -12,7 +12,8 @@ pub mod memory;
 pub mod native;
 pub mod observer;
 pub mod opaque;
-pub mod ops;
+// Operation semantics live in `ir` (the analyses and the solver share them).
+pub use crate::ir::ops;
 pub mod sandbox;
 pub mod shadow;
 

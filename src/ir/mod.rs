@@ -9,10 +9,14 @@
 
 pub mod compile_commands;
 pub mod debug_names;
+pub mod externs;
 pub mod frontend;
+pub mod inputs;
 pub mod lower;
+pub mod math;
 pub mod normalize;
 pub mod operands;
+pub mod ops;
 mod print;
 pub mod probes;
 pub mod short_circuit;

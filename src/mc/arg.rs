@@ -9,12 +9,11 @@
 //! location) and a rebuild. When refinement time is up, the ARG is still completed; goals on no
 //! edge of a complete ARG are unreachable.
 
+use super::host::McHost;
 use super::model::{Effect, Loc, Model, Next, VarKind};
 use crate::analysis::goals::Goals;
-use crate::driver::ledger::Status;
-use crate::driver::session::Session;
-use crate::exec::input::Seeded;
-use crate::exec::{InputKind, InputValue};
+use crate::analysis::ledger::Status;
+use crate::ir::inputs::InputKind;
 use crate::ir::{FuncId, GoalId};
 use crate::smt::expr::{ExprId, VarKey};
 use crate::smt::solver::{Answer, Backend, Z3Backend};
@@ -741,14 +740,14 @@ impl<'m> ModelChecker<'m> {
         v
     }
 
-    /// Replays a model of a path as a test in the interpreter.
+    /// Tries a model of a path as a test.
     fn test_from_model(
         &mut self,
-        s: &mut Session,
+        s: &mut dyn McHost,
         inputs: &[(ExprId, InputKind)],
         model: &crate::smt::solver::Assignment,
     ) -> anyhow::Result<Vec<usize>> {
-        let long_bits = if s.program.module.data_model == crate::ir::DataModel::ILP32 {
+        let long_bits = if s.module().data_model == crate::ir::DataModel::ILP32 {
             32
         } else {
             64
@@ -761,34 +760,17 @@ impl<'m> ModelChecker<'m> {
             };
             let v = model.get(&id).copied().unwrap_or(0);
             let w = kind.int_info(long_bits).map(|i| i.0).unwrap_or(64);
-            values.push(InputValue::int(*kind, w, v));
+            values.push((*kind, w, v));
         }
-        let mut src = Seeded {
-            values,
-            pos: 0,
-            fallback: crate::exec::input::RandomInputs {
-                rng: <rand::rngs::SmallRng as rand::SeedableRng>::seed_from_u64(0),
-            },
-        };
-        let mut cfg = s.run_config(&crate::exec::Config {
-            max_steps: 10_000_000,
-            ..Default::default()
-        });
-        if let Some(m) = s.memory_limit {
-            cfg.mem_limit = m;
-        }
-        let r = s.program.run(&mut src, &cfg);
         self.stats.tests += 1;
-        let covers = s.goals.covered_by(&r);
-        s.record(&r, "mc")?;
-        Ok(covers)
+        s.try_inputs(&values)
     }
 
     /// One ARG construction. Returns Some(arg) when complete or stopped by a cap, None when a
     /// refinement asks for a rebuild.
     fn build(
         &mut self,
-        s: &mut Session,
+        s: &mut dyn McHost,
         goals: &Goals,
         deadline: Instant,
     ) -> anyhow::Result<Option<Arg>> {
@@ -816,18 +798,13 @@ impl<'m> ModelChecker<'m> {
         while let Some(n) = work.pop_front() {
             if arg.nodes.len() >= self.cfg.max_nodes
                 || Instant::now() > hard_deadline
-                || s.interrupted.load(std::sync::atomic::Ordering::Relaxed)
+                || s.interrupted()
             {
                 arg.complete = false;
                 break;
             }
-            s.tick(|| {
-                format!(
-                    "model checker: {} ARG nodes, {} refinements",
-                    arg.nodes.len(),
-                    self.stats.refinements
-                )
-            });
+            let (nodes, refinements) = (arg.nodes.len(), self.stats.refinements);
+            s.tick(&|| format!("model checker: {nodes} ARG nodes, {refinements} refinements"));
             let (loc, stack, preds) = (
                 arg.nodes[n].loc,
                 arg.nodes[n].stack.clone(),
@@ -931,19 +908,19 @@ impl<'m> ModelChecker<'m> {
                     })
                 });
                 if let Some(gid) = goal_id {
-                    let pending = s.ledger.status[gid] == Status::Unknown
+                    let pending = s.status()[gid] == Status::Unknown
                         && !self.given_up.contains(&(gid as u32));
                     if pending {
                         let (guards, inputs, origin) = self.path_formula(&arg, c);
                         match self.check(&guards) {
                             Answer::Sat(model) => {
-                                let open: Vec<usize> = (0..s.ledger.status.len())
-                                    .filter(|g| s.ledger.status[*g] == Status::Unknown)
+                                let open: Vec<usize> = (0..s.status().len())
+                                    .filter(|g| s.status()[*g] == Status::Unknown)
                                     .collect();
                                 let covers = self.test_from_model(s, &inputs, &model)?;
                                 let t = self.started.elapsed().as_secs_f64();
                                 for g in open {
-                                    if matches!(s.ledger.status[g], Status::Covered(_)) {
+                                    if matches!(s.status()[g], Status::Covered(_)) {
                                         self.decided.entry(g).or_insert(("test".into(), t));
                                     }
                                 }
@@ -1013,7 +990,7 @@ impl<'m> ModelChecker<'m> {
     }
 
     /// Per-goal statistics for the summary, and why unprovable functions are.
-    fn goal_statistics(&mut self, s: &Session, goals: &Goals) {
+    fn goal_statistics(&mut self, s: &dyn McHost, goals: &Goals) {
         let m = self.model.m;
         let mut why: Vec<String> = self
             .model
@@ -1035,11 +1012,11 @@ impl<'m> ModelChecker<'m> {
         self.stats.goals = goals
             .goals
             .iter()
-            .filter(|g| s.ledger.status[g.id] != Status::Ignored)
+            .filter(|g| s.status()[g.id] != Status::Ignored)
             .filter(|g| {
                 self.decided.contains_key(&g.id)
                     || self.goal_refinements.contains_key(&g.id)
-                    || s.ledger.status[g.id] == Status::Unknown
+                    || s.status()[g.id] == Status::Unknown
             })
             .map(|g| {
                 let (r, p) = self
@@ -1071,14 +1048,13 @@ impl<'m> ModelChecker<'m> {
     }
 
     /// Goals still open that a proof may claim.
-    fn provable_pending(&self, s: &Session, goals: &Goals) -> Vec<usize> {
+    fn provable_pending(&self, s: &dyn McHost, goals: &Goals) -> Vec<usize> {
         goals
             .goals
             .iter()
-            .filter(|g| s.ledger.status[g.id] == Status::Unknown)
+            .filter(|g| s.status()[g.id] == Status::Unknown)
             .filter(|g| {
-                s.program
-                    .module
+                s.module()
                     .func_by_name
                     .get(&g.function)
                     .is_some_and(|f| !self.model.unprovable_funcs.contains(f))
@@ -1090,7 +1066,7 @@ impl<'m> ModelChecker<'m> {
     /// The Horn-clause prover on the open goals for `time`.
     fn run_chc(
         &mut self,
-        s: &mut Session,
+        s: &mut dyn McHost,
         goals: &Goals,
         time: Duration,
         joint_only: bool,
@@ -1121,7 +1097,7 @@ impl<'m> ModelChecker<'m> {
             }
         }
         for (g, t) in out.proven {
-            if s.ledger.status[g] == Status::Unknown {
+            if s.status()[g] == Status::Unknown {
                 let t = t + (started_at - self.started).as_secs_f64();
                 self.decided.insert(g, ("invariant".into(), t));
                 s.prove_unreachable(g, "model checker (invariant)")?;
@@ -1136,10 +1112,10 @@ impl<'m> ModelChecker<'m> {
     /// Algorithm 2, with a second prover around it: Horn clauses first on every open goal
     /// (a quarter of the budget), then CEGAR until its share is spent (the closed ARG proves
     /// what it never reaches), then Horn clauses goal by goal on what is still open.
-    pub fn run(&mut self, s: &mut Session) -> anyhow::Result<Arg> {
-        let goals = s.goals.clone();
+    pub fn run(&mut self, s: &mut dyn McHost) -> anyhow::Result<Arg> {
+        let goals = s.goals().clone();
         let start = Instant::now();
-        self.session_end = Some(s.start + s.budget.time);
+        self.session_end = Some(s.budget_end());
         self.deferred = 0;
         self.started = start;
         let total = self.cfg.time;
@@ -1160,7 +1136,7 @@ impl<'m> ModelChecker<'m> {
             && goals
                 .goals
                 .iter()
-                .all(|g| s.ledger.status[g.id] != Status::Unknown)
+                .all(|g| s.status()[g.id] != Status::Unknown)
         {
             self.goal_statistics(s, &goals);
             return Ok(Arg::default());
@@ -1169,7 +1145,7 @@ impl<'m> ModelChecker<'m> {
         let deadline = start + total * 3 / 5;
         self.cfg.time = total.saturating_sub(start.elapsed()) / 2;
         // Completing the ARG may take a while longer, but never past the session's budget.
-        let session_end = s.start + s.budget.time;
+        let session_end = s.budget_end();
         self.hard_deadline = Some((deadline + self.cfg.time / 2).min(session_end));
         self.solver.set_deadline(self.hard_deadline);
         let arg = loop {
@@ -1203,8 +1179,8 @@ impl<'m> ModelChecker<'m> {
                 } else {
                     reached_sites.contains(&goals.error_sites[g.id - goals.num_branches])
                 };
-                let func = s.program.module.func_by_name.get(&g.function).copied();
-                s.ledger.status[g.id] == Status::Unknown
+                let func = s.module().func_by_name.get(&g.function).copied();
+                s.status()[g.id] == Status::Unknown
                     && !reached
                     && func.is_some_and(|f| !self.model.unprovable_funcs.contains(&f))
             })
@@ -1236,7 +1212,7 @@ impl<'m> ModelChecker<'m> {
             }
         }
         let left = total.saturating_sub(start.elapsed());
-        if !s.interrupted.load(std::sync::atomic::Ordering::Relaxed) {
+        if !s.interrupted() {
             // With nothing left for CEGAR to refine, the invariants get all the time left.
             let share = if self.deferred == 0 { 1.0 } else { chc_share };
             self.run_chc(s, &goals, left.mul_f64(share), false)?;

@@ -4,5 +4,6 @@
 pub mod arg;
 pub mod certify;
 pub mod chc;
+pub mod host;
 pub mod model;
 pub mod monitor;

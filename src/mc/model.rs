@@ -15,8 +15,8 @@
 //! recursive calls and calls through function pointers are havoc, and every goal in code they
 //! could reach is excluded from proofs.
 
-use crate::exec::InputKind;
-use crate::exec::libc::Ext;
+use crate::ir::externs::Ext;
+use crate::ir::inputs::InputKind;
 pub use crate::ir::operands::{edges, inst_dst, inst_operands, term_operands};
 use crate::ir::*;
 use crate::smt::expr::{ExprId, Pool, VarKey};

@@ -7,7 +7,7 @@
 //! earlier outputs are removed, and a directory holding anything else is refused.
 
 use crate::analysis::goals::{GoalKind, Goals};
-use crate::driver::ledger::{Ledger, Status};
+use crate::analysis::ledger::{Ledger, Status};
 use crate::exec::{InputKind, InputValue, Outcome};
 use crate::ir::Module;
 use anyhow::{Context, Result, bail};

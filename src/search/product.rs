@@ -160,7 +160,7 @@ impl ProductTracker {
                 (2, if v.reg(at.rb, *cond) & 1 != 0 { 0 } else { 1 })
             }
             Terminator::Switch { val, w, cases, .. } => {
-                let x = crate::exec::ops::mask(v.reg(at.rb, *val), *w as u32);
+                let x = crate::ir::ops::mask(v.reg(at.rb, *val), *w as u32);
                 (
                     cases.len() + 1,
                     cases.iter().position(|c| c.0 == x).unwrap_or(cases.len()),

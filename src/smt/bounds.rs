@@ -8,8 +8,8 @@
 //! others are implied, so dropping them leaves a query with exactly the same models.
 
 use super::expr::{ExprId, Node, Pool};
-use crate::exec::ops::sext;
 use crate::ir::IPred;
+use crate::ir::ops::sext;
 use std::collections::HashMap;
 
 /// A bound's value and the index of the constraint that sets it.

@@ -5,7 +5,7 @@
 //! Booleans are 1-bit vectors. Widths are 1..=64 bits.
 
 use super::opaque::{OpaqueFn, UserFnsRef};
-use crate::exec::ops::{self, mask, sext};
+use crate::ir::ops::{self, mask, sext};
 use crate::ir::{BinOp, CastOp, FBinOp, FPred, IPred, Ty};
 use std::collections::HashMap;
 

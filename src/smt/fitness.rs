@@ -6,7 +6,7 @@
 
 use super::expr::{ExprId, Memo, Node, Pool};
 use super::opaque::{MathOp, OpaqueFn};
-use crate::exec::ops::sext;
+use crate::ir::ops::sext;
 use crate::ir::{BinOp, FPred, IPred};
 
 /// Score of an operand that is NaN or of a difference that overflows: far, but finite so that
@@ -227,9 +227,7 @@ fn abs_argument(pool: &Pool, e: ExprId) -> Option<ExprId> {
             w,
             a,
             b,
-        } if pool.as_const(*b) == Some(crate::exec::ops::mask(u64::MAX, *w as u32) >> 1) => {
-            Some(*a)
-        }
+        } if pool.as_const(*b) == Some(crate::ir::ops::mask(u64::MAX, *w as u32) >> 1) => Some(*a),
         Node::Opaque { call, .. } => {
             let c = pool.opaque_call(*call);
             matches!(c.f, OpaqueFn::Math(m) if m.op == MathOp::Fabs).then(|| c.args[0])

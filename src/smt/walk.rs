@@ -29,7 +29,7 @@ use super::expr::{ExprId, Memo, Node, Pool};
 use super::fitness::{self, Measure};
 use super::opaque::OpaqueFn;
 use super::solver::{Answer, Assignment, Z3Backend};
-use crate::exec::ops::{mask, sext};
+use crate::ir::ops::{mask, sext};
 use crate::ir::{CastOp, FPred, IPred};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};

@@ -185,7 +185,7 @@ fn scale(pool: &mut Pool, a: ExprId, b: ExprId) -> ExprId {
         (Some(k), _) => (k, b),
         _ => return pool.bin(BinOp::Mul, w, a, b),
     };
-    let signed = crate::exec::ops::sext(k, w as u32) as i64;
+    let signed = crate::ir::ops::sext(k, w as u32) as i64;
     let neg = signed < 0;
     let m = signed.unsigned_abs();
     if m > 1 << 16 {

@@ -1,7 +1,7 @@
 //! Concrete semantics of IR operations, exactly as the x86 code clang emits at -O0 computes them
 //! (including what LLVM calls poison: oversized shifts, out-of-range float→int conversions).
 
-use crate::ir::{BinOp, CastOp, FBinOp, FPred, IPred, Ty};
+use super::{BinOp, CastOp, FBinOp, FPred, IPred, Ty};
 
 #[inline(always)]
 pub fn mask(v: u64, w: u32) -> u64 {
