@@ -5,6 +5,7 @@
 //! `task` reads Test-Comp task definitions.
 
 pub mod analysis;
+pub mod debug;
 pub mod driver;
 pub mod exec;
 pub mod ir;

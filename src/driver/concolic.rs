@@ -356,7 +356,7 @@ impl Concolic {
         let mut result = s.program.run_observed(input, cfg, &mut both);
         let (decisions, mismatches) = (both.decisions, both.tracker.mismatches);
         shadow.annotate(&mut result);
-        if std::env::var_os("CAIRN_DEBUG_MONITOR").is_some() {
+        if crate::debug::on(crate::debug::Topic::Monitor) {
             eprintln!(
                 "product run: {} decisions, {} with a verdict, {mismatches} mismatches: {:?}",
                 decisions.len(),
@@ -431,7 +431,7 @@ impl Concolic {
         } else {
             self.product_run(s, input, cfg)
         };
-        if std::env::var_os("CAIRN_DEBUG_PATHS").is_some() {
+        if crate::debug::on(crate::debug::Topic::Paths) {
             eprintln!(
                 "run: {} symbolic decisions, {exactness:?}, inputs {:?}",
                 records.len(),
@@ -711,7 +711,7 @@ impl Concolic {
         }
         let (prefix, goal) = p.query();
         let ans = self.solve_pending(&p, &prefix, goal);
-        if std::env::var_os("CAIRN_DEBUG_PATHS").is_some() {
+        if crate::debug::on(crate::debug::Topic::Paths) {
             let r = &p.run.records[p.depth];
             eprintln!(
                 "flip: depth {} of {} ({:?}/{:?} -> {}) by {}: {ans:?}",

@@ -104,7 +104,9 @@ impl<'p> Crabs<'p> {
             self.stats.args_unusable += 1;
             return Ok(());
         };
-        if let Some(dir) = std::env::var_os("CAIRN_DEBUG_MONITOR") {
+        if let Some(dir) =
+            crate::debug::dump_dir().filter(|_| crate::debug::on(crate::debug::Topic::Monitor))
+        {
             if let Some(dot) = self.mc.arg_dot(s) {
                 let path = std::path::Path::new(&dir)
                     .join(format!("arg{}.dot", self.stats.monitors_built));

@@ -111,7 +111,7 @@ impl DefUseProving {
         let mut mc = ModelChecking::new(&aux)?;
         let start = Instant::now();
         mc.run(&mut aux, until)?;
-        if std::env::var_os("CAIRN_DEBUG_DEFUSE").is_some() {
+        if crate::debug::on(crate::debug::Topic::DefUse) {
             eprintln!(
                 "def-use mc: pair {pair} ({}) {:?} in {:.2}s of {:.2}s",
                 du.describe(pair as u32),

@@ -487,7 +487,7 @@ impl LazyExpansion {
             new_goals = s.record(&r, "lazy")?.len();
             self.stats.real_runs += 1;
         }
-        if std::env::var_os("CAIRN_DEBUG_LAZY").is_some() {
+        if crate::debug::on(crate::debug::Topic::Lazy) {
             eprintln!(
                 "lazy run {}: expand {expand}, {} decisions, {:?} branches, calls {:?}, {:?}",
                 self.next_id,
@@ -785,7 +785,7 @@ impl LazyExpansion {
     fn stitch(&mut self, s: &mut Session, run: Rc<LazyRun>, end: RunPoint) -> anyhow::Result<()> {
         let top = self.levels.len() - 1;
         let verdict = self.levels[top].compare(&run, end);
-        if std::env::var_os("CAIRN_DEBUG_LAZY").is_some() {
+        if crate::debug::on(crate::debug::Topic::Lazy) {
             let lv = &self.levels[top];
             let show = |t: &Option<Vec<Branch>>, from: usize| {
                 t.as_ref().map(|t| {

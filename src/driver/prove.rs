@@ -155,7 +155,7 @@ impl Technique for ModelChecking<'_> {
         let arg = self.mc.run(s)?;
         self.certified = arg.complete && self.mc.last_certified;
         self.arg = Some(arg);
-        if std::env::var_os("CAIRN_DEBUG_TURNS").is_some() {
+        if crate::debug::on(crate::debug::Topic::Turns) {
             eprintln!(
                 "mc turn {:.2}s of {:.2}s: builds {} refinements {} deferred {} cert {:.2}s chc {:.2}s",
                 t0.elapsed().as_secs_f64(),

@@ -609,7 +609,7 @@ impl Shadow<'_> {
 
     #[track_caller]
     fn concretize(&mut self) {
-        if std::env::var_os("CAIRN_DEBUG_CONCRETIZE").is_some() {
+        if crate::debug::on(crate::debug::Topic::Concretize) {
             eprintln!("concretized at {}", std::panic::Location::caller());
         }
         self.exactness.concretized += 1;
@@ -1014,7 +1014,7 @@ impl Shadow<'_> {
                         self.mem.range(base..base + size).any(|(_, e)| *e != UNINIT)
                     });
             if self.args.get(i).is_some_and(|e| *e != NONE) || symbolic_data {
-                if std::env::var_os("CAIRN_DEBUG_CONCRETIZE").is_some() {
+                if crate::debug::on(crate::debug::Topic::Concretize) {
                     eprintln!("library call {ext:?}, argument {i}");
                 }
                 self.concretize();

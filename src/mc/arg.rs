@@ -925,7 +925,7 @@ impl<'m> ModelChecker<'m> {
                                     }
                                 }
                                 if !covers.contains(&gid) {
-                                    if std::env::var_os("CAIRN_DEBUG_MC").is_some() {
+                                    if crate::debug::on(crate::debug::Topic::Mc) {
                                         let vals: Vec<String> = inputs
                                             .iter()
                                             .map(|(e, _)| {
@@ -968,7 +968,7 @@ impl<'m> ModelChecker<'m> {
                             }
                             Answer::Unknown => {
                                 // Out of time or beyond the solver: a later run may decide it.
-                                if std::env::var_os("CAIRN_DEBUG_MC").is_some() {
+                                if crate::debug::on(crate::debug::Topic::Mc) {
                                     eprintln!(
                                         "mc: goal {gid}: solver unknown ({} guards, timeout {:?})",
                                         guards.len(),
@@ -1156,7 +1156,7 @@ impl<'m> ModelChecker<'m> {
         self.cfg.time = total;
         self.stats.arg_nodes = arg.nodes.len();
         self.stats.complete = arg.complete;
-        if std::env::var_os("CAIRN_DEBUG_MC").is_some() {
+        if crate::debug::on(crate::debug::Topic::Mc) {
             let mut locs: Vec<&Loc> = self.preds.keys().collect();
             locs.sort();
             for l in locs {
@@ -1192,7 +1192,7 @@ impl<'m> ModelChecker<'m> {
             let r = super::certify::check_arg(self, &arg, (t + budget).min(session_end));
             self.stats.certificate_time_s += t.elapsed().as_secs_f64();
             if let Err(e) = &r {
-                if std::env::var_os("CAIRN_DEBUG_MC").is_some() {
+                if crate::debug::on(crate::debug::Topic::Mc) {
                     eprintln!("ARG certificate rejected: {e}");
                 }
                 self.stats.certificate_failures += 1;

@@ -448,7 +448,7 @@ fn read_coverage(
             .arg(&sources[i])
             .output()
             .with_context(|| format!("running {}", gcov.join(" ")))?;
-        if std::env::var_os("CAIRN_DEBUG_REPLAY").is_some() {
+        if crate::debug::on(crate::debug::Topic::Replay) {
             eprintln!(
                 "gcov: {}\n{}",
                 String::from_utf8_lossy(&out.stderr),

@@ -465,7 +465,7 @@ impl Z3Backend {
                 z3::SatResult::Unsat => Answer::Unsat,
                 z3::SatResult::Unknown => Answer::Unknown,
             };
-            if ans == Answer::Unknown && std::env::var_os("CAIRN_DEBUG_SOLVER").is_some() {
+            if ans == Answer::Unknown && crate::debug::on(crate::debug::Topic::Solver) {
                 eprintln!(
                     "z3: unknown after {:?} ({:?}) of {timeout:?}",
                     t.elapsed(),
@@ -916,8 +916,8 @@ impl SolverFront {
         }
         self.stats.walk = self.walk.stats.clone();
         self.stats.time_s += t.elapsed().as_secs_f64();
-        if std::env::var_os("CAIRN_DEBUG_SOLVER").is_some_and(|v| v == "all")
-            || std::env::var_os("CAIRN_DEBUG_SOLVER").is_some()
+        if crate::debug::on(crate::debug::Topic::SolverAll)
+            || crate::debug::on(crate::debug::Topic::Solver)
                 && t.elapsed() > Duration::from_millis(200)
         {
             eprintln!(
@@ -1026,7 +1026,7 @@ impl SolverFront {
         };
         let near = (self.small_models || self.magnitude_cap.is_some()).then_some(&near);
         let answer = self.z3.solve_near(pool, query, &[], timeout, near);
-        if std::env::var_os("CAIRN_DEBUG_SOLVER").is_some() {
+        if crate::debug::on(crate::debug::Topic::Solver) {
             eprintln!("z3: {answer:?} in {timeout:?}");
         }
         match answer {
@@ -1065,7 +1065,7 @@ impl SolverFront {
         if key.iter().all(|&c| pool.eval(c, &vals, &mut memo) & 1 == 1) {
             Answer::Sat(a)
         } else {
-            if std::env::var_os("CAIRN_DEBUG_SOLVER").is_some() {
+            if crate::debug::on(crate::debug::Topic::Solver) {
                 eprintln!("solver: model {a:?} rejected");
             }
             self.stats.rejected_models += 1;

@@ -546,7 +546,7 @@ impl Walk {
                 tabu[x] = tabu_len;
             }
         }
-        if err != 0.0 && std::env::var_os("CAIRN_DEBUG_WALK").is_some() {
+        if err != 0.0 && crate::debug::on(crate::debug::Topic::Walk) {
             let vals: Vec<f64> = prob
                 .coords
                 .iter()

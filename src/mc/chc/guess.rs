@@ -91,7 +91,7 @@ pub fn invariants(
     deadline: Instant,
     progress: &mut Progress,
 ) -> Option<(Vec<ExprId>, HashSet<usize>)> {
-    let debug = std::env::var_os("CAIRN_DEBUG_CHC").is_some();
+    let debug = crate::debug::on(crate::debug::Topic::Chc);
     let shape = horn.shape();
     let truth = mc.model.pool.constant(1, 1);
     if progress.shape != shape {

@@ -448,7 +448,7 @@ impl Horn {
                 Answer::Unsat => {}
                 Answer::Sat(_) => return Err(format!("clause {i} is not implied")),
                 Answer::Unknown => {
-                    if std::env::var_os("CAIRN_DEBUG_CHC").is_some() {
+                    if crate::debug::on(crate::debug::Topic::Chc) {
                         for c in &cons {
                             eprintln!("  check: {}", mc.model.pool.show(*c));
                         }
@@ -540,7 +540,9 @@ pub fn solve(
     timeout: Duration,
 ) -> Verdict {
     let (script, views) = smtlib::script(horn, mc, goals, enc);
-    if let Some(dir) = std::env::var_os("CAIRN_DEBUG_CHC") {
+    if let Some(dir) =
+        crate::debug::dump_dir().filter(|_| crate::debug::on(crate::debug::Topic::Chc))
+    {
         static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let k = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let name = format!("query-{k}-{enc:?}.smt2").to_lowercase();
@@ -548,7 +550,7 @@ pub fn solve(
     }
     let t0 = Instant::now();
     let answer = smtlib::run_z3(&script, enc, timeout);
-    if std::env::var_os("CAIRN_DEBUG_CHC").is_some() {
+    if crate::debug::on(crate::debug::Topic::Chc) {
         let what = match &answer {
             smtlib::Answer::Unreachable(c) => format!("unreachable: {c}"),
             smtlib::Answer::Reachable => "reachable".into(),
@@ -785,7 +787,7 @@ fn attempt(
                         out.check_failures += 1;
                         out.cut |= !e.contains("not implied");
                         let note = format!("{enc:?} invariant rejected by the check: {e}");
-                        if std::env::var_os("CAIRN_DEBUG_CHC").is_some() {
+                        if crate::debug::on(crate::debug::Topic::Chc) {
                             eprintln!("chc {note}");
                         }
                         if !out.notes.contains(&note) {

@@ -112,7 +112,7 @@ pub fn invariants(horn: &Horn, mc: &mut ModelChecker, deadline: Instant) -> Opti
             }
         }
     }
-    if std::env::var_os("CAIRN_DEBUG_CHC").is_some() {
+    if crate::debug::on(crate::debug::Topic::Chc) {
         let parts: usize = states.iter().map(|s| s.len()).sum();
         eprintln!(
             "value sets: {} state variables, {parts} parts in {n} relations",
@@ -153,7 +153,7 @@ pub fn rule_out(
     wanted: &HashSet<usize>,
     deadline: Instant,
 ) -> Option<HashSet<usize>> {
-    let debug = std::env::var_os("CAIRN_DEBUG_CHC").is_some();
+    let debug = crate::debug::on(crate::debug::Topic::Chc);
     let print = horn.fingerprint();
     // A fifth of the turn, at least a second, for the analysis and as much for the check;
     // after a cut, twice the time before (past the turn's share if need be: on a loaded
