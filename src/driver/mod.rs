@@ -1,5 +1,6 @@
 //! Orchestrators: techniques that generate tests against the shared goal ledger.
 
+pub mod command;
 pub mod concolic;
 pub mod crabs;
 pub mod dataflow;
@@ -11,6 +12,7 @@ pub mod lazy;
 // The goal ledger lives in `analysis` (the suite writer and the model checker read it).
 pub use crate::analysis::ledger;
 pub mod minimize;
+pub mod options;
 pub mod parallel;
 pub mod prove;
 pub mod random;

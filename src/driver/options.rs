@@ -1,0 +1,578 @@
+//! What a run of Cairn is given: the program's files and front-end options (`Front`, which
+//! `run.json` records), the goals, the limits, and the parsers of option values. The command
+//! line flattens these; `replay`, `export` and `run --test` read them back from `run.json`.
+
+use crate::exec::Config;
+use crate::exec::Program;
+use crate::ir::DataModel;
+use crate::ir::frontend::{CompileOptions, load};
+use crate::output::run_record::RunRecord;
+use anyhow::{Context, Result, bail};
+use clap::{Args, ValueEnum};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The program's front end and inputs: what `run.json` keeps for `replay`.
+#[derive(Args, Clone, serde::Serialize, serde::Deserialize)]
+pub struct Front {
+    /// Add a directory to the include path (passed to clang).
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include: Vec<PathBuf>,
+    /// Define a macro (passed to clang).
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    pub define: Vec<String>,
+    /// Data model of the target: LP64 (x86-64, the default) or ILP32 (clang -m32); a task
+    /// definition's `data_model` sets it.
+    #[arg(long, value_enum)]
+    pub data_model: Option<Dm>,
+    /// Test one function (unit mode): its parameters are inputs, pointers point to fresh
+    /// input buffers (--buffer-size bytes), structs passed by value are input bytes.
+    #[arg(long, default_value = "main")]
+    pub entry: String,
+    /// Unit mode: bytes behind each pointer parameter (the last one is NUL).
+    #[arg(long, default_value_t = crate::exec::machine::UNIT_BUFFER, value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
+    pub buffer_size: u64,
+    /// Unit mode: the globals the entry function refers to start as inputs (those a harness
+    /// can set: non-static, writable, without pointers).
+    #[arg(long)]
+    pub symbolic_globals: bool,
+    /// Command-line arguments as inputs (as KLEE's --sym-args): MIN to MAX arguments after the
+    /// program name, each LEN bytes then a NUL. The Test-Comp format cannot carry them: the
+    /// JSON tests and replay/harness.c can.
+    #[arg(long, num_args = 3, value_names = ["MIN", "MAX", "LEN"])]
+    pub sym_args: Option<Vec<u32>>,
+    /// Files "A", "B", ... as inputs: N files of at most SIZE bytes each (the size is an input
+    /// too), which fopen opens for reading; other names without a directory do not exist.
+    #[arg(long, num_args = 2, value_names = ["N", "SIZE"])]
+    pub sym_files: Option<Vec<u32>>,
+    /// Take the program's C files and compiler flags from a compilation database (CMake's
+    /// CMAKE_EXPORT_COMPILE_COMMANDS, Bear): every C file it lists, or the FILES given (by
+    /// path or file name).
+    #[arg(long, value_name = "compile_commands.json")]
+    #[serde(skip)]
+    pub compile_commands: Option<PathBuf>,
+    /// The clang 19 to compile with (default: clang-19 on the PATH, or clang if it is version
+    /// 19); llvm-link, opt and llvm-cov are taken from its directory.
+    #[arg(long, env = "CAIRN_CLANG", value_name = "PATH")]
+    pub clang: Option<PathBuf>,
+    /// The program's own compiler flags, after `--` (anything clang accepts: -std=c99,
+    /// -include FILE, -isystem DIR, -fno-strict-aliasing...). Optimization, debug, output and
+    /// instrumentation flags are dropped; -m32 means --data-model ilp32.
+    #[arg(last = true, value_name = "CLANG FLAGS")]
+    pub flags: Vec<String>,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, serde::Serialize, serde::Deserialize)]
+pub enum Dm {
+    #[value(name = "lp64", alias = "LP64")]
+    Lp64,
+    #[value(name = "ilp32", alias = "ILP32")]
+    Ilp32,
+}
+
+/// What the goals are: branch outcomes (and error calls), or def-use pairs of variables.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Criterion {
+    Branches,
+    DefUse,
+}
+
+impl Front {
+    /// Makes the options ready to compile `files`: names the clang, takes the files and flags
+    /// of `--compile-commands`, keeps the flags Cairn can pass on. Returns the files.
+    pub fn prepare(&mut self, files: Vec<PathBuf>) -> Result<Vec<PathBuf>> {
+        if let Some(clang) = &self.clang {
+            crate::ir::toolchain::name_clang(clang);
+            crate::ir::toolchain::check_clang().map_err(anyhow::Error::msg)?;
+        }
+        let mut files = files;
+        self.flags = crate::ir::compile_commands::absolute_paths(&self.flags, Path::new("."));
+        if let Some(db) = self.compile_commands.take() {
+            let project = crate::ir::compile_commands::read(&db, &files)?;
+            if !project.conflicts.is_empty() {
+                eprintln!(
+                    "cairn: note: the files of {} are compiled with different flags; these of some files are left out: {}",
+                    db.display(),
+                    project.conflicts.join(" ")
+                );
+            }
+            let mut flags = project.flags;
+            flags.append(&mut self.flags);
+            self.flags = flags;
+            files = project.files;
+        }
+        if self.flags.iter().any(|f| f == "-m32") {
+            if self.data_model == Some(Dm::Lp64) {
+                bail!("-m32 contradicts --data-model lp64");
+            }
+            self.data_model = Some(Dm::Ilp32);
+        }
+        let (kept, dropped) = crate::ir::frontend::user_flags(&self.flags);
+        let dropped: Vec<&String> = dropped.iter().filter(|f| *f != "-m32").collect();
+        if !dropped.is_empty() {
+            eprintln!(
+                "cairn: note: left out compiler flags Cairn sets itself: {}",
+                dropped
+                    .iter()
+                    .map(|f| f.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            );
+        }
+        self.flags = kept;
+        Ok(files)
+    }
+
+    /// The entry functions `--entry` names (`f,g,...`: a multi-function target), sorted so
+    /// that every shard splits them alike.
+    pub fn entries(&self) -> Vec<String> {
+        let mut e: Vec<String> = self
+            .entry
+            .split(',')
+            .map(|f| f.trim().to_string())
+            .filter(|f| !f.is_empty())
+            .collect();
+        e.sort();
+        e.dedup();
+        e
+    }
+
+    pub fn sym_env(&self) -> crate::exec::env::SymEnv {
+        let a = self.sym_args.clone().unwrap_or_default();
+        let f = self.sym_files.clone().unwrap_or_default();
+        let at = |v: &[u32], i: usize| v.get(i).copied().unwrap_or(0);
+        crate::exec::env::SymEnv {
+            args_min: at(&a, 0),
+            args_max: at(&a, 1),
+            arg_len: at(&a, 2),
+            files: at(&f, 0),
+            file_size: at(&f, 1),
+        }
+    }
+
+    pub fn opts_for(&self, criterion: Criterion) -> CompileOptions {
+        CompileOptions {
+            locals_in_memory: criterion == Criterion::DefUse,
+            ..self.opts()
+        }
+    }
+
+    pub fn opts(&self) -> CompileOptions {
+        CompileOptions {
+            locals_in_memory: false,
+            includes: self.include.clone(),
+            defines: self.define.clone(),
+            flags: self.flags.clone(),
+            data_model: match self.data_model {
+                None | Some(Dm::Lp64) => DataModel::LP64,
+                Some(Dm::Ilp32) => DataModel::ILP32,
+            },
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Debug)]
+pub enum Strategy {
+    /// Pure random testing (baseline, no solver).
+    Random,
+    /// Concolic, bounded depth-first.
+    Dfs,
+    /// Concolic, negate a random branch of the latest path (CREST).
+    RandomBranch,
+    /// Concolic, any pending branch equally likely.
+    UniformRandom,
+    /// Concolic, the pending branch closest to an uncovered goal in the ICFG.
+    Cfg,
+    /// Concolic, SAGE's generational search.
+    Generational,
+    /// Concolic, the pending branch with the largest expectation of uncovered branches behind it.
+    Expectation,
+    /// Abstraction-driven concolic testing: concolic search (`--under`) over the product of the
+    /// program and monitors from the model checker's ARGs, in turns with the model checker.
+    Crabs,
+    /// Data flow (--criterion def-use): one pair at a time, the branch furthest along its cut
+    /// points, then closest to the next one.
+    CutPoint,
+    /// Data flow (--criterion def-use): the branch closest to the pair's definition, then to its use.
+    ShortestDistance,
+}
+
+impl Strategy {
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Random => "random",
+            Strategy::Dfs => "dfs",
+            Strategy::RandomBranch => "random-branch",
+            Strategy::UniformRandom => "uniform-random",
+            Strategy::Cfg => "cfg",
+            Strategy::Generational => "generational",
+            Strategy::Expectation => "expectation",
+            Strategy::Crabs => "crabs",
+            Strategy::CutPoint => "cut-point",
+            Strategy::ShortestDistance => "shortest-distance",
+        }
+    }
+}
+
+/// Instruction limit per run of test generation.
+pub const DEFAULT_MAX_STEPS: u64 = 10_000_000;
+
+#[derive(Args, Clone, Copy)]
+pub struct Limits {
+    /// Memory limit of the whole run (e.g. 4G, 512M): the interpreter's heap and stack get half,
+    /// Cairn's own data the rest. A program run that reaches it ends there; the search stops
+    /// cleanly when Cairn's own data reaches it.
+    #[arg(long, value_name = "SIZE", default_value_t = default_max_memory(), value_parser = parse_size)]
+    pub max_memory: u64,
+}
+
+/// 4 GiB, or half the machine's memory if that is less.
+pub fn default_max_memory() -> u64 {
+    let ram = crate::exec::memory::physical_memory().unwrap_or(u64::MAX);
+    (4u64 << 30).min(ram / 2)
+}
+
+impl Limits {
+    /// A run's configuration: the interpreter gets half the memory limit.
+    pub fn config(&self, max_steps: u64) -> Config {
+        Config {
+            max_steps,
+            mem_limit: self.max_memory / 2,
+            ..Config::default()
+        }
+    }
+
+    /// Resident memory at which the search stops: the other half.
+    pub fn own_memory(&self) -> u64 {
+        self.max_memory / 2
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GoalSet {
+    Branches,
+    Error,
+}
+
+/// The longest time budget accepted (a year): beyond it a budget is surely a typo.
+pub const MAX_BUDGET_S: f64 = 366.0 * 24.0 * 3600.0;
+
+/// A time budget: a positive, finite number with an optional `ms`, `s`, `m` or `h` suffix.
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let s = s.trim();
+    let (num, mult) = if let Some(n) = s.strip_suffix("ms") {
+        (n, 0.001)
+    } else if let Some(n) = s.strip_suffix('s') {
+        (n, 1.0)
+    } else if let Some(n) = s.strip_suffix('m') {
+        (n, 60.0)
+    } else if let Some(n) = s.strip_suffix('h') {
+        (n, 3600.0)
+    } else {
+        (s, 1.0)
+    };
+    let v: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| format!("invalid duration `{s}` (examples: 30, 30s, 500ms, 2m, 1h)"))?;
+    let secs = v * mult;
+    if !secs.is_finite() || secs <= 0.0 {
+        return Err(format!(
+            "invalid duration `{s}`: it must be a positive number of seconds"
+        ));
+    }
+    if secs > MAX_BUDGET_S {
+        return Err(format!("invalid duration `{s}`: at most a year"));
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
+/// A ladder of time slices (`--pair-slices`).
+#[derive(Clone, Debug)]
+pub struct Slices(pub Vec<Duration>);
+
+pub fn parse_slices(s: &str) -> Result<Slices, String> {
+    let ladder: Result<Vec<Duration>, String> = s
+        .split(',')
+        .map(|x| match x.trim().parse::<f64>() {
+            Ok(v) if v > 0.0 && v.is_finite() => Ok(Duration::from_secs_f64(v)),
+            _ => Err(format!("`{x}` is not a positive number of seconds")),
+        })
+        .collect();
+    Ok(Slices(ladder?))
+}
+
+pub fn parse_share(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v > 0.0 && v < 1.0 => Ok(v),
+        _ => Err(format!("`{s}` is not a share strictly between 0 and 1")),
+    }
+}
+
+pub fn parse_fuzz_share(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if (0.0..1.0).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "`{s}` is not a share from 0 up to (not including) 1"
+        )),
+    }
+}
+
+/// The number of cores this process may use.
+pub fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+pub fn parse_jobs(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..=256).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "invalid number of jobs `{s}`: a whole number from 1 to 256"
+        )),
+    }
+}
+
+/// An instruction limit: a whole number, at least 1.
+pub fn parse_steps(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(0) => Err("the instruction limit must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!(
+            "invalid instruction limit `{s}`: a whole number, at least 1"
+        )),
+    }
+}
+
+/// A memory size: bytes, or a number with a `K`, `M`, `G` or `T` suffix (powers of 1024).
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim().trim_end_matches(['b', 'B']);
+    let (num, shift) = match t.chars().last().map(|c| c.to_ascii_uppercase()) {
+        Some('K') => (&t[..t.len() - 1], 10),
+        Some('M') => (&t[..t.len() - 1], 20),
+        Some('G') => (&t[..t.len() - 1], 30),
+        Some('T') => (&t[..t.len() - 1], 40),
+        _ => (t, 0),
+    };
+    let v: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| format!("invalid size `{s}` (examples: 4G, 512M)"))?;
+    let bytes = v * (1u64 << shift) as f64;
+    if !bytes.is_finite() || bytes < (16u64 << 20) as f64 || bytes > (1u64 << 50) as f64 {
+        return Err(format!("invalid size `{s}`: between 16M and 1024T"));
+    }
+    Ok(bytes as u64)
+}
+
+/// The program's C files: those given, or the input files of a task definition (`TASK.yml`),
+/// which also sets the data model and, with `goals`, the goals its coverage property states.
+/// A property file (`--property`, as BenchExec passes it) states the goals too.
+pub fn resolve_inputs(
+    files: Vec<PathBuf>,
+    front: &mut Front,
+    goals: Option<&mut Option<GoalSet>>,
+    property: Option<&std::path::Path>,
+) -> Result<Vec<PathBuf>> {
+    use crate::task::{Coverage, Task, is_task_file, property_kind};
+    let files = front.prepare(files)?;
+    let to_set = |c: Coverage| match c {
+        Coverage::Branches => GoalSet::Branches,
+        Coverage::ErrorCall => GoalSet::Error,
+    };
+    let from_property = match property {
+        Some(p) => Some(property_kind(p).ok_or_else(|| {
+            anyhow::anyhow!(
+                "{} is not a Test-Comp coverage property (coverage-branches.prp, coverage-error-call.prp)",
+                p.display()
+            )
+        })?),
+        None => None,
+    };
+    let explicit = goals.as_ref().and_then(|g| **g);
+    if let (Some(c), Some(g)) = (from_property, explicit) {
+        if to_set(c) != g {
+            bail!("--goals contradicts the property file given with --property");
+        }
+    }
+    let wanted = from_property.or(explicit.map(|g| match g {
+        GoalSet::Branches => Coverage::Branches,
+        GoalSet::Error => Coverage::ErrorCall,
+    }));
+    if !files.iter().any(|f| is_task_file(f)) {
+        if let (Some(g), Some(c)) = (goals, wanted) {
+            *g = Some(to_set(c));
+        }
+        return Ok(files);
+    }
+    if files.len() != 1 {
+        bail!("give one task definition (TASK.yml) or the program's C files, not both");
+    }
+    let task = Task::read(&files[0])?;
+    if let Some(dm) = task.data_model {
+        let dm = match dm {
+            DataModel::LP64 => Dm::Lp64,
+            DataModel::ILP32 => Dm::Ilp32,
+        };
+        if front.data_model.is_some_and(|d| d != dm) {
+            bail!("--data-model contradicts the task's data_model");
+        }
+        front.data_model = Some(dm);
+    }
+    if let Some(g) = goals {
+        *g = Some(to_set(task.choose(wanted)?));
+    }
+    Ok(task.input_files)
+}
+
+/// `cairn replay FILE.c... DIR`: the last path is the output directory.
+pub fn split_replay_args(mut args: Vec<PathBuf>) -> Result<(Vec<PathBuf>, PathBuf)> {
+    let Some(dir) = args.pop() else {
+        bail!("usage: cairn replay [FILE.c...] DIR (gen's output directory)");
+    };
+    if !dir.is_dir() {
+        bail!(
+            "{} is not a directory (usage: cairn replay [FILE.c...] DIR)",
+            dir.display()
+        );
+    }
+    Ok((args, dir))
+}
+
+/// The files and options of the run that made `dir` (its `run.json`): options typed again
+/// override the recorded ones, with a note; files typed replace the recorded ones.
+pub fn recorded_run(
+    files: Vec<PathBuf>,
+    dir: &Path,
+    front: &mut Front,
+    criterion: Criterion,
+    given: &dyn Fn(&str) -> bool,
+) -> Result<(Vec<PathBuf>, Criterion)> {
+    let Some(rec) = RunRecord::read(dir)? else {
+        if files.is_empty() {
+            bail!(
+                "{} has no run.json (made by an older Cairn): give the program's files and its options, as `cairn replay FILE.c... DIR`",
+                dir.display()
+            );
+        }
+        return Ok((files, criterion));
+    };
+    let recorded: Front = serde_json::from_value(rec.options["front"].clone())
+        .with_context(|| format!("the options in {}/run.json", dir.display()))?;
+    let rec_criterion: Criterion = serde_json::from_value(rec.options["criterion"].clone())
+        .with_context(|| format!("the criterion in {}/run.json", dir.display()))?;
+    let mut notes = vec![];
+    macro_rules! take {
+        ($field:ident, $flag:literal) => {
+            if !given(stringify!($field)) {
+                front.$field = recorded.$field.clone();
+            } else if serde_json::to_value(&front.$field).ok()
+                != serde_json::to_value(&recorded.$field).ok()
+            {
+                notes.push($flag);
+            }
+        };
+    }
+    take!(include, "-I");
+    take!(define, "-D");
+    take!(data_model, "--data-model");
+    take!(entry, "--entry");
+    take!(buffer_size, "--buffer-size");
+    take!(symbolic_globals, "--symbolic-globals");
+    take!(sym_args, "--sym-args");
+    take!(sym_files, "--sym-files");
+    take!(flags, "--");
+    if front.clang.is_none() {
+        front.clang = recorded.clang.clone();
+    }
+    let criterion = match given("criterion") {
+        true => {
+            if criterion != rec_criterion {
+                notes.push("--criterion");
+            }
+            criterion
+        }
+        false => rec_criterion,
+    };
+    if !notes.is_empty() {
+        eprintln!(
+            "cairn: note: {} given here override{} what {}/run.json recorded",
+            notes.join(", "),
+            if notes.len() == 1 { "s" } else { "" },
+            dir.display()
+        );
+    }
+    Ok((if files.is_empty() { rec.files } else { files }, criterion))
+}
+
+/// The options, criterion and files `dir/run.json` records.
+pub fn recorded_front(dir: &Path) -> Result<(Front, Criterion, Vec<PathBuf>)> {
+    let Some(rec) = RunRecord::read(dir)? else {
+        bail!("{} has no run.json", dir.display());
+    };
+    let mut front: Front = serde_json::from_value(rec.options["front"].clone())
+        .with_context(|| format!("the options in {}/run.json", dir.display()))?;
+    let criterion: Criterion = serde_json::from_value(rec.options["criterion"].clone())
+        .with_context(|| format!("the criterion in {}/run.json", dir.display()))?;
+    let files = front.prepare(rec.files)?;
+    Ok((front, criterion, files))
+}
+
+pub fn parse_solver(s: &str) -> Result<crate::smt::solver::SolverKind, String> {
+    crate::smt::solver::SolverKind::by_name(s)
+        .ok_or_else(|| format!("unknown solver `{s}` (z3, walk, portfolio, concretize)"))
+}
+
+/// How an output directory is made, for `run.json`: what `replay` reads back.
+pub fn run_record(
+    files: &[PathBuf],
+    front: &Front,
+    criterion: Criterion,
+    goals: GoalSet,
+) -> RunRecord {
+    RunRecord::new(
+        files,
+        serde_json::json!({ "front": front, "criterion": criterion, "goals": goals }),
+    )
+}
+
+/// The program as `front` asks for it: compiled, its entry set (unit mode), argv and files
+/// made inputs, def-use pairs tracked for that criterion; warnings about what runs differently.
+pub fn load_program(files: &[PathBuf], front: &Front, criterion: Criterion) -> Result<Program> {
+    let opts = front.opts_for(criterion);
+    let m = load(files, &opts)?;
+    let mut p = Program::new(m);
+    p.source = Some(crate::exec::Source {
+        files: files.to_vec(),
+        opts,
+    });
+    if p.module
+        .function(&front.entry)
+        .is_none_or(|f| f.blocks.is_empty())
+    {
+        bail!("no function `{}` with a body in the program", front.entry);
+    }
+    p.set_entry(&front.entry, front.buffer_size, front.symbolic_globals);
+    let env = front.sym_env();
+    if !env.is_empty() {
+        if front.entry != "main" {
+            bail!(
+                "--sym-args and --sym-files give `main` its arguments and files: not with --entry"
+            );
+        }
+        p.set_env(&env).map_err(anyhow::Error::msg)?;
+    }
+    if criterion == Criterion::DefUse {
+        p.track_def_use();
+    }
+    if crate::analysis::escape::escapes(&p.module).uses_threads {
+        eprintln!(
+            "cairn: warning: threads run one after the other, each inside pthread_create: interleavings are not explored"
+        );
+    }
+    for w in p.extern_warnings() {
+        eprintln!("cairn: warning: {w}");
+    }
+    Ok(p)
+}
