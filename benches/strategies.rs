@@ -46,19 +46,12 @@ fn main() {
         seeds,
         strategies,
         files,
-    } = args::parse(
-        5.0,
-        1,
-        &[
-            "random",
-            "dfs",
-            "random-branch",
-            "uniform-random",
-            "cfg",
-            "generational",
-            "expectation",
-        ],
-    );
+    } = args::parse(5.0, 1, &{
+        // Random testing, then every branch strategy the registry has (a new one joins here).
+        let mut all = vec!["random"];
+        all.extend(cairn::search::registry::branch_strategies());
+        all
+    });
     println!("budget {time}s per run, {seeds} seed(s); figures are means over seeds");
     println!(
         "{:<22} {:<15} {:>9} {:>9} {:>8} {:>9} {:>9} {:>9}",

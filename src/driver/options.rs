@@ -172,47 +172,21 @@ impl Front {
     }
 }
 
-#[derive(Clone, Copy, ValueEnum, PartialEq, Debug)]
-pub enum Strategy {
-    /// Pure random testing (baseline, no solver).
-    Random,
-    /// Concolic, bounded depth-first.
-    Dfs,
-    /// Concolic, negate a random branch of the latest path (CREST).
-    RandomBranch,
-    /// Concolic, any pending branch equally likely.
-    UniformRandom,
-    /// Concolic, the pending branch closest to an uncovered goal in the ICFG.
-    Cfg,
-    /// Concolic, SAGE's generational search.
-    Generational,
-    /// Concolic, the pending branch with the largest expectation of uncovered branches behind it.
-    Expectation,
-    /// Abstraction-driven concolic testing: concolic search (`--under`) over the product of the
-    /// program and monitors from the model checker's ARGs, in turns with the model checker.
-    Crabs,
-    /// Data flow (--criterion def-use): one pair at a time, the branch furthest along its cut
-    /// points, then closest to the next one.
-    CutPoint,
-    /// Data flow (--criterion def-use): the branch closest to the pair's definition, then to its use.
-    ShortestDistance,
-}
-
-impl Strategy {
-    pub fn name(self) -> &'static str {
-        match self {
-            Strategy::Random => "random",
-            Strategy::Dfs => "dfs",
-            Strategy::RandomBranch => "random-branch",
-            Strategy::UniformRandom => "uniform-random",
-            Strategy::Cfg => "cfg",
-            Strategy::Generational => "generational",
-            Strategy::Expectation => "expectation",
-            Strategy::Crabs => "crabs",
-            Strategy::CutPoint => "cut-point",
-            Strategy::ShortestDistance => "shortest-distance",
-        }
-    }
+/// The values of `--strategy`: random testing, every search strategy of the registry
+/// (`search::registry`), and crabs.
+pub fn strategy_values() -> clap::builder::PossibleValuesParser {
+    use clap::builder::PossibleValue;
+    let mut v =
+        vec![PossibleValue::new("random").help("Pure random testing (baseline, no solver)")];
+    v.extend(
+        crate::search::registry::STRATEGIES
+            .iter()
+            .map(|e| PossibleValue::new(e.name).help(e.help).hide(e.hidden)),
+    );
+    v.push(PossibleValue::new("crabs").help(
+        "Abstraction-driven concolic testing: concolic search (`--under`) over the product of the program and monitors from the model checker's ARGs, in turns with the model checker",
+    ));
+    clap::builder::PossibleValuesParser::new(v)
 }
 
 /// Instruction limit per run of test generation.

@@ -12,14 +12,6 @@ use std::time::{Duration, Instant};
 
 /// Strategies the testing workers take in turn after the one asked for: different orders of
 /// the pending branches find different goals first.
-const PORTFOLIO: &[&str] = &[
-    "cfg",
-    "random-branch",
-    "generational",
-    "dfs",
-    "uniform-random",
-    "expectation",
-];
 
 /// The model checker's share in the worker that runs it next to a testing strategy.
 const MC_WORKER_SHARE: f64 = 0.6;
@@ -37,9 +29,8 @@ pub fn portfolio(plan: &Plan, jobs: usize, monitors: bool) -> Vec<Plan> {
     if jobs <= 1 {
         return vec![plan.clone()];
     }
-    let others: Vec<&str> = PORTFOLIO
-        .iter()
-        .copied()
+    let others: Vec<&str> = crate::search::registry::portfolio()
+        .into_iter()
         .filter(|&s| s != plan.strategy)
         .collect();
     (0..jobs)

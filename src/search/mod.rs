@@ -6,6 +6,8 @@
 pub mod cutpoint;
 pub mod expectation;
 pub mod product;
+pub mod registry;
+pub mod shallow;
 pub mod slow_goals;
 pub mod strategies;
 pub mod tree;
@@ -74,4 +76,4 @@ pub trait Strategy {
     fn select(&mut self, pool: &PendingPool, ctx: &mut Ctx) -> Option<PendingId>;
 }
 
-pub use strategies::by_name;
+pub use registry::by_name;

@@ -9,45 +9,21 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::rc::Rc;
 
-pub const NAMES: &[&str] = &[
-    "dfs",
-    "random-branch",
-    "uniform-random",
-    "cfg",
-    "generational",
-    "expectation",
-];
-
-pub fn by_name(name: &str) -> Option<Box<dyn Strategy>> {
-    Some(match name {
-        "dfs" => Box::new(Dfs {
-            stack: vec![],
-            bound: 2_000,
-        }),
-        "random-branch" => Box::new(RandomBranch::default()),
-        "uniform-random" => Box::new(UniformRandom::default()),
-        "cfg" => Box::new(CfgDirected::default()),
-        "generational" => Box::new(Generational::default()),
-        "expectation" => Box::new(super::expectation::Expectation::default()),
-        // Data-flow testing (def-use pairs as goals).
-        "cut-point" => Box::new(super::cutpoint::DataFlowSearch::new(
-            super::cutpoint::Ranking::CutPoints,
-        )),
-        "cut-point-unpruned" => Box::new(
-            super::cutpoint::DataFlowSearch::new(super::cutpoint::Ranking::CutPoints).unpruned(),
-        ),
-        "shortest-distance" => Box::new(super::cutpoint::DataFlowSearch::new(
-            super::cutpoint::Ranking::ShortestDistance,
-        )),
-        _ => return None,
-    })
-}
-
 /// Depth-first: always the deepest pending branch of the latest run; branches deeper than
 /// `bound` decisions are not explored.
 pub struct Dfs {
     stack: Vec<PendingId>,
     bound: usize,
+}
+
+impl Dfs {
+    /// Explores branches up to `bound` decisions deep.
+    pub fn new(bound: usize) -> Dfs {
+        Dfs {
+            stack: vec![],
+            bound,
+        }
+    }
 }
 
 impl Strategy for Dfs {
