@@ -5,7 +5,7 @@ set -euo pipefail
 
 PKGS=(clang-19 llvm-19 llvm-19-dev libpolly-19-dev libzstd-dev libclang-rt-19-dev
       libz3-dev z3 csmith libcsmith-dev lcov clang-tidy libc6-dev-i386 gcc-multilib
-      chromium parallel cmake libgtest-dev)
+      chromium parallel cmake g++ libgtest-dev)
 
 missing=()
 for p in "${PKGS[@]}"; do
