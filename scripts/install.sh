@@ -35,7 +35,8 @@ fi
 
 # The SARIF 2.1.0 schema, which tests/workflow.rs validates faults.sarif against: it ships in
 # the npm package of Microsoft's SARIF multitool (only the schema is kept).
-SARIF_SCHEMA="${HOME}/.cache/cairn/sarif-2.1.0.json"
+# Kept in the checkout (.tools/ is ignored by git), so no home directory is needed.
+SARIF_SCHEMA="$(cd "$(dirname "$0")/.." && pwd)/.tools/sarif-2.1.0.json"
 if [ ! -s "$SARIF_SCHEMA" ]; then
   command -v npm >/dev/null 2>&1 || $SUDO apt-get install -y -qq --no-install-recommends npm
   tmp=$(mktemp -d)

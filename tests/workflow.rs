@@ -291,9 +291,7 @@ fn faults_are_listed_in_sarif_and_fail_ci() {
 fn assert_sarif_valid(path: &Path, valid: bool) {
     let schema = std::env::var("CAIRN_SARIF_SCHEMA")
         .map(PathBuf::from)
-        .unwrap_or_else(|_| {
-            PathBuf::from(std::env::var("HOME").unwrap()).join(".cache/cairn/sarif-2.1.0.json")
-        });
+        .unwrap_or_else(|_| root().join(".tools/sarif-2.1.0.json"));
     assert!(
         schema.is_file(),
         "{} missing: run scripts/install.sh",
