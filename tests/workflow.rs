@@ -19,6 +19,25 @@ fn run(cmd: &mut Command) -> std::process::Output {
         .unwrap_or_else(|e| panic!("{cmd:?}: {e} (run scripts/install.sh)"))
 }
 
+/// `cairn gen` on one worker with a budget in runs (`--time` only a safety net), into `out`;
+/// `args` (the program, its options, clang flags after `--`) come last.
+fn generate(args: &[&str], runs: u64, out: &Path) -> std::process::Output {
+    let runs = runs.to_string();
+    let mut all = vec![
+        "gen",
+        "--jobs",
+        "1",
+        "--max-iterations",
+        &runs,
+        "--time",
+        "120",
+        "-o",
+    ];
+    all.push(out.to_str().unwrap());
+    all.extend_from_slice(args);
+    cairn(&all)
+}
+
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for e in std::fs::read_dir(from).unwrap() {
@@ -69,21 +88,16 @@ fn cmake_project_in_exported_suites_out() {
 
     let out = t.join("out");
     let entries = "ring_push,ring_classify,ring_clamp,ring_checksum,ring_digits";
-    let o = cairn(&[
-        "gen",
-        "--compile-commands",
-        db.to_str().unwrap(),
-        "--entry",
-        entries,
-        "--jobs",
-        "1",
-        "--max-iterations",
-        "3000",
-        "--time",
-        "120",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let o = generate(
+        &[
+            "--compile-commands",
+            db.to_str().unwrap(),
+            "--entry",
+            entries,
+        ],
+        3000,
+        &out,
+    );
     assert!(o.status.success(), "{}", text(&o));
     for f in entries.split(',') {
         let s = json(&out.join(f).join("summary.json"));
@@ -198,19 +212,7 @@ fn faults_are_listed_in_sarif_and_fail_ci() {
     let t = tmp("faults");
     let out = t.join("out");
     let program = root().join("tests/programs/workflow/faults.c");
-    let o = cairn(&[
-        "gen",
-        program.to_str().unwrap(),
-        "--fail-on-fault",
-        "--jobs",
-        "1",
-        "--max-iterations",
-        "2000",
-        "--time",
-        "60",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let o = generate(&[program.to_str().unwrap(), "--fail-on-fault"], 2000, &out);
     let log = text(&o);
     assert_eq!(
         o.status.code(),
@@ -272,16 +274,7 @@ fn faults_are_listed_in_sarif_and_fail_ci() {
     assert!(html.contains("Faults (2)"), "the report lists the faults");
 
     // Without --fail-on-fault, the same run exits 0.
-    let o = cairn(&[
-        "gen",
-        program.to_str().unwrap(),
-        "--jobs",
-        "1",
-        "--max-iterations",
-        "2000",
-        "-o",
-        t.join("again").to_str().unwrap(),
-    ]);
+    let o = generate(&[program.to_str().unwrap()], 2000, &t.join("again"));
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let _ = std::fs::remove_dir_all(&t);
 }
@@ -323,16 +316,7 @@ fn compiler_flags_after_dashes_and_lcov() {
     let dir = root().join("tests/programs/workflow");
     let out = t.join("out");
     let program = dir.join("needs_flags.c");
-    let o = cairn(&[
-        "gen",
-        program.to_str().unwrap(),
-        "--jobs",
-        "1",
-        "--max-iterations",
-        "500",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let o = generate(&[program.to_str().unwrap()], 500, &out);
     assert!(
         !o.status.success(),
         "compiles without its flags:\n{}",
@@ -406,21 +390,10 @@ fn directories_remember_their_options() {
         ("unit", vec!["--entry", "sum"]),
     ] {
         let out = t.join(name);
-        let mut args = vec![
-            "gen",
-            program.to_str().unwrap(),
-            "--jobs",
-            "1",
-            "--max-iterations",
-            "400",
-            "--time",
-            "60",
-            "-o",
-            out.to_str().unwrap(),
-        ];
+        let mut args = vec![program.to_str().unwrap()];
         args.extend(extra);
         args.extend(["--", "-std=c99", "-include", inc.to_str().unwrap()]);
-        let o = cairn(&args);
+        let o = generate(&args, 400, &out);
         assert!(o.status.success(), "{name}: {}", text(&o));
         let o = cairn(&["replay", out.to_str().unwrap()]);
         assert!(
@@ -437,24 +410,21 @@ fn directories_remember_their_options() {
     let mut shards = vec![];
     for k in ["1/2", "2/2"] {
         let out = t.join(format!("shard{}", &k[..1]));
-        let o = cairn(&[
-            "gen",
-            program.to_str().unwrap(),
-            "--shard",
-            k,
-            "--data-model",
-            "ilp32",
-            "--jobs",
-            "1",
-            "--max-iterations",
-            "400",
-            "-o",
-            out.to_str().unwrap(),
-            "--",
-            "-std=c99",
-            "-include",
-            inc.to_str().unwrap(),
-        ]);
+        let o = generate(
+            &[
+                program.to_str().unwrap(),
+                "--shard",
+                k,
+                "--data-model",
+                "ilp32",
+                "--",
+                "-std=c99",
+                "-include",
+                inc.to_str().unwrap(),
+            ],
+            400,
+            &out,
+        );
         assert!(o.status.success(), "{}", text(&o));
         shards.push(out.to_str().unwrap().to_string());
     }
@@ -490,20 +460,7 @@ fn fault_reproducers_are_minimized() {
     let t = tmp("shrink");
     let out = t.join("out");
     let program = root().join("tests/programs/workflow/shrink.c");
-    let o = cairn(&[
-        "gen",
-        program.to_str().unwrap(),
-        "--entry",
-        "parse",
-        "--jobs",
-        "1",
-        "--max-iterations",
-        "2000",
-        "--time",
-        "60",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let o = generate(&[program.to_str().unwrap(), "--entry", "parse"], 2000, &out);
     assert!(o.status.success(), "{}", text(&o));
     let s = json(&out.join("summary.json"));
     let faults = s["faults"].as_array().unwrap();
