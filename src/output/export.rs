@@ -399,18 +399,11 @@ fn runner_c(e: &Export, unit: bool, cases: &str, names: &[(String, i32)]) -> Str
     );
     s.push_str(RUNNER_PRELUDE);
     if unit {
-        let f = e.module.function(e.entry);
-        let ret = match f.map(|f| f.ret) {
-            Some(crate::ir::Ty::Void) => "void",
-            Some(crate::ir::Ty::Int(1)) => "_Bool",
-            Some(crate::ir::Ty::Int(8)) => "signed char",
-            Some(crate::ir::Ty::Int(16)) => "short",
-            Some(crate::ir::Ty::Int(32)) => "int",
-            Some(crate::ir::Ty::Int(_)) => "long long",
-            Some(crate::ir::Ty::F32) => "float",
-            Some(crate::ir::Ty::F64) => "double",
-            _ => "void *",
-        };
+        let ret = e
+            .module
+            .function(e.entry)
+            .and_then(|f| crate::output::harness::c_type(f.ret))
+            .unwrap_or("void *");
         let _ = writeln!(
             s,
             "/* Calls {}() with the parameters the test's values give. */\n{ret} cairn_call_entry(void);\nunsigned char *cairn_param_buffer(int i);\n",

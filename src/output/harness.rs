@@ -564,6 +564,24 @@ static int cairn_vscanf(const char *fmt, va_list ap) {
 /// Reads the next test value (hex) into `n` bytes at `dst`.
 const READ_BYTES: &str = "static void cairn_bytes(void *dst, unsigned long n) {\n  const char *h = cairn_next();\n  for (unsigned long k = 0; k < n; k++) { unsigned v = 0; if (h[0] && h[1]) { sscanf(h, \"%2x\", &v); h += 2; } ((unsigned char *)dst)[k] = (unsigned char)v; }\n}\n";
 
+/// The C type the harness declares a scalar parameter or return value of IR type `t` with
+/// (None: a first-class aggregate, which it cannot pass).
+pub fn c_type(t: crate::ir::Ty) -> Option<&'static str> {
+    use crate::ir::Ty;
+    Some(match t {
+        Ty::Void => "void",
+        Ty::Int(1) => "_Bool",
+        Ty::Int(8) => "signed char",
+        Ty::Int(16) => "short",
+        Ty::Int(32) => "int",
+        Ty::Int(_) => "long long",
+        Ty::F32 => "float",
+        Ty::F64 => "double",
+        Ty::Ptr => "void *",
+        Ty::Agg(_) => return None,
+    })
+}
+
 /// The harness of unit mode: `main` reads the entry function's parameters as the interpreter
 /// does (scalars from the test; pointers to NUL-terminated byte buffers of `unit.buffer`
 /// bytes; structs passed by value as their bytes), then the globals that start as inputs, and
@@ -576,20 +594,7 @@ pub fn harness_c_for(m: &Module, entry: &str, unit: &crate::exec::Unit) -> Strin
         return s;
     }
     let Some(f) = m.function(entry) else { return s };
-    let cty = |t: Ty| -> Option<&'static str> {
-        Some(match t {
-            Ty::Void => "void",
-            Ty::Int(1) => "_Bool",
-            Ty::Int(8) => "signed char",
-            Ty::Int(16) => "short",
-            Ty::Int(32) => "int",
-            Ty::Int(_) => "long long",
-            Ty::F32 => "float",
-            Ty::F64 => "double",
-            Ty::Ptr => "void *",
-            Ty::Agg(_) => return None,
-        })
-    };
+    let cty = c_type;
     let by_value = |i: usize| f.byval.iter().find(|b| b.0 == i).map(|b| (b.1, b.2));
     // A struct passed by value: a byte array of its size and alignment is passed the same way
     // (in memory: clang uses `byval` only for structs the ABI passes in memory).
