@@ -40,25 +40,36 @@ fn summary(out: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap()
 }
 
-/// Runs in a persistent process leave nothing behind: each input takes the goals it takes in
-/// a process of its own, and ends the same way (an exit deep in a call, abort, a crash).
-#[test]
-fn persistent_runs_take_what_fresh_processes_take() {
-    let f = program("state_between_runs.c");
+/// `name` loaded as a program with its sources (native builds need them).
+fn loaded(name: &str) -> (PathBuf, Program) {
+    let f = program(name);
     let opts = CompileOptions::default();
     let mut p = Program::new(load(std::slice::from_ref(&f), &opts).unwrap());
     p.source = Some(Source {
         files: vec![f.clone()],
         opts,
     });
-    let tmp = TempDir::new("native-test").unwrap();
-    let w = SuiteWriter::create(tmp.path(), &f, &p.module, false).unwrap();
+    (f, p)
+}
+
+/// A session on `p` writing to `dir`.
+fn session<'p>(f: &Path, p: &'p Program, dir: &Path) -> Session<'p> {
+    let w = SuiteWriter::create(dir, f, &p.module, false).unwrap();
     let budget = Budget {
         time: Duration::from_secs(60),
         max_tests: None,
         max_iterations: None,
     };
-    let s = Session::new(&p, w, budget, Arc::new(AtomicBool::new(false)));
+    Session::new(p, w, budget, Arc::new(AtomicBool::new(false)))
+}
+
+/// Runs in a persistent process leave nothing behind: each input takes the goals it takes in
+/// a process of its own, and ends the same way (an exit deep in a call, abort, a crash).
+#[test]
+fn persistent_runs_take_what_fresh_processes_take() {
+    let (f, p) = loaded("state_between_runs.c");
+    let tmp = TempDir::new("native-test").unwrap();
+    let s = session(&f, &p, tmp.path());
     let mut x = NativeExecutor::build_and_start(&s, 1 << 30).unwrap();
     let limit = Duration::from_secs(5);
     let mut ends = vec![];
@@ -111,6 +122,33 @@ fn persistent_runs_take_what_fresh_processes_take() {
     }
     // And the others were: the runs did what they should.
     assert!(taken.iter().filter(|&&n| n > 0).count() >= 10, "{taken:?}");
+}
+
+/// A run whose limit passes before the runner takes its word (a short limit on a loaded
+/// machine) ends as a time-out at once, and the next run gets its own result. Before, the
+/// server did not report a runner killed while idle: the next runner took the word and ran the
+/// input again, and Cairn waited for that run (5 s past the session's deadline in CI) and
+/// failed if it hung.
+#[test]
+fn a_run_killed_before_it_starts_is_a_time_out() {
+    let (f, p) = loaded("hang.c");
+    let tmp = TempDir::new("native-idle").unwrap();
+    let s = session(&f, &p, tmp.path());
+    let mut x = NativeExecutor::build_and_start(&s, 1 << 30).unwrap();
+    let limit = Duration::from_secs(5);
+    for round in 0..3 {
+        let first = x.run(b"1\0", limit).unwrap();
+        assert_eq!(first.status, NativeStatus::Exit(0), "round {round}");
+        // The runner waits for its next word; stopped, it cannot take it.
+        let runner = x.runner().expect("a runner waits for the next run");
+        unsafe { libc::kill(runner, libc::SIGSTOP) };
+        let stalled = x.run(b"7\0", Duration::from_millis(50));
+        let stalled = stalled.unwrap_or_else(|e| panic!("round {round}: {e:#}"));
+        assert_eq!(stalled.status, NativeStatus::Timeout, "round {round}");
+        // A fresh runner serves the next run, with the program's own result.
+        let next = x.run(b"101\0", limit).unwrap();
+        assert_eq!(next.status, NativeStatus::Exit(1), "round {round}");
+    }
 }
 
 /// The shapes that starve the interpreter, through every input API: each program's goals

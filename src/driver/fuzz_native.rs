@@ -157,6 +157,11 @@ impl NativeExecutor {
         self.persistent.run(values, limit)
     }
 
+    /// The process serving persistent runs (see `ForkServer::runner`).
+    pub fn runner(&self) -> Option<i32> {
+        self.persistent.runner()
+    }
+
     /// Each goal's hit count in the last `run` (saturating at 255).
     pub fn hits(&self) -> &[u8] {
         self.persistent.hits()

@@ -221,6 +221,12 @@ impl ForkServer {
         })
     }
 
+    /// The process that runs the program or waits for its next run (what a time-out kills);
+    /// None between a run's end and the next fork.
+    pub fn runner(&self) -> Option<i32> {
+        Some(self.header(2) as i32).filter(|&pid| pid > 0)
+    }
+
     /// Word `i` of the inputs map's header.
     fn header(&self, i: usize) -> u32 {
         u32::from_ne_bytes(self.inputs.bytes()[4 * i..4 * i + 4].try_into().unwrap())

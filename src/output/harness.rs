@@ -93,6 +93,7 @@ static const char *cairn_next(void) {
 #include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -159,7 +160,16 @@ int cairn_fuzz_main(int argc, char **argv, char **envp) {
     int status = 0;
     if (syscall(SYS_wait4, child, &status, 0, 0) < 0) _exit(72);
     header[2] = 0; /* no process runs the program until the next fork */
-    if (!header[3] && syscall(SYS_write, 199, &status, 4) != 4) _exit(0);
+    /* Killed by a time-out before it took its run's word (a short limit on a loaded machine):
+     * the word is still in the pipe, and Cairn waits for that run's end. The flag alone cannot
+     * tell: the runner may die between reporting a run and raising it. */
+    int pending = 0, report = !header[3];
+    if (WIFSIGNALED(status) && syscall(SYS_ioctl, 198, FIONREAD, &pending) == 0 && pending >= 4) {
+      unsigned go;
+      if (syscall(SYS_read, 198, &go, 4) != 4) _exit(0);
+      report = 1;
+    }
+    if (report && syscall(SYS_write, 199, &status, 4) != 4) _exit(0);
   }
   header[2] = (unsigned)syscall(SYS_getpid);
   for (volatile int n = 0;; n++) {
@@ -173,8 +183,9 @@ int cairn_fuzz_main(int argc, char **argv, char **envp) {
     else code = cairn_exit_code;
     if (!persistent) _exit(code);
     int status = (code & 0xff) << 8;
-    if (n + 1 >= CAIRN_RUNS_PER_PROCESS) header[3] = 1;
-    if (syscall(SYS_write, 199, &status, 4) != 4 || header[3]) _exit(0);
+    /* Raised before the report: a runner that dies after it must not be reported again. */
+    header[3] = 1;
+    if (syscall(SYS_write, 199, &status, 4) != 4 || n + 1 >= CAIRN_RUNS_PER_PROCESS) _exit(0);
   }
 }
 #endif

@@ -663,7 +663,10 @@ pub fn prove(
     }
     // Guessing's share counts from here: the probe must not shorten its sampling, whose
     // candidates are only as good as the states it saw.
-    let guess_until = Instant::now() + (time / 2).min(Duration::from_secs(10)).max(floor);
+    // Neither the floor nor the check's grace below may outlast the session's budget.
+    let session_end = mc.session_end.unwrap_or(deadline + time);
+    let guess_until =
+        (Instant::now() + (time / 2).min(Duration::from_secs(10)).max(floor)).min(session_end);
     let mut progress = std::mem::take(&mut mc.guessed);
     let guessed = guess::invariants(&horn, mc, &wanted, guess_until, &mut progress);
     mc.guessed = progress;
@@ -671,7 +674,9 @@ pub fn prove(
         out.queries += 1;
         // The check may outlast a short turn (as Spacer's does): Houdini has already shown
         // the invariant, losing it to the clock on a loaded machine wastes the work.
-        let check_until = deadline.max(Instant::now() + Duration::from_secs(3));
+        let check_until = deadline
+            .max(Instant::now() + Duration::from_secs(3))
+            .min(session_end);
         match horn.check(mc, &inv, &ruled_out, check_until) {
             Ok(()) => {
                 let t = start.elapsed().as_secs_f64();
