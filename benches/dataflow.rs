@@ -129,6 +129,7 @@ fn run_one(p: &Program, f: &std::path::Path, strategy: &str, seed: u64, time: f6
         fuzz_share: 0.0,
         fuzz_native: false,
         jobs: 1,
+        mc: Default::default(),
     };
     let mut t = cairn::driver::generate::technique(&s, &plan).unwrap();
     cairn::driver::generate::run(&mut s, t.as_mut()).unwrap();

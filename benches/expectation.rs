@@ -234,6 +234,7 @@ fn run_one(
         lazy: None,
         fuzz_share: 0.0,
         fuzz_native: false,
+        mc: Default::default(),
     };
     let mut t = cairn::driver::generate::technique(&s, &plan).unwrap();
     let deadline = s.deadline();

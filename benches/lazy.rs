@@ -144,6 +144,7 @@ fn run_one(p: &Program, file: &std::path::Path, technique: &str, time: f64, seed
         lazy,
         fuzz_share: 0.0,
         fuzz_native: false,
+        mc: Default::default(),
     };
     let mut t = if technique == "lazy-only" {
         Box::new(

@@ -147,6 +147,40 @@ impl Default for SolverOptions {
     }
 }
 
+/// The solver's options of `gen`.
+#[derive(clap::Args, Clone, Debug)]
+#[command(next_help_heading = "Solver")]
+pub struct SolverArgs {
+    /// Path-condition solver: z3, walk (concolic walk), portfolio (z3, then the walk), or
+    /// concretize (non-linear and opaque terms replaced by their values; the baseline).
+    #[arg(long, default_value = "portfolio", value_parser = parse_solver)]
+    pub solver: SolverKind,
+    /// Concolic-walk parameters, `key=value,...` (steps, neighbours, tabu, samples, step,
+    /// levels, bisection, restarts, time).
+    #[arg(long, default_value = "", value_parser = WalkConfig::parse)]
+    pub walk: WalkConfig,
+    /// Functions of the program whose calls stay opaque in path conditions (evaluated
+    /// concretely by the solver; they must be pure).
+    #[arg(long, value_delimiter = ',')]
+    pub opaque: Vec<String>,
+}
+
+impl SolverArgs {
+    pub fn options(&self) -> SolverOptions {
+        SolverOptions {
+            kind: self.solver,
+            walk: self.walk.clone(),
+            opaque: self.opaque.clone(),
+            ..Default::default()
+        }
+    }
+}
+
+fn parse_solver(s: &str) -> Result<SolverKind, String> {
+    SolverKind::by_name(s)
+        .ok_or_else(|| format!("unknown solver `{s}` (z3, walk, portfolio, concretize)"))
+}
+
 pub struct Concolic {
     pub pool: Pool,
     pub solver: SolverFront,

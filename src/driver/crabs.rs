@@ -63,20 +63,19 @@ pub struct CrabsStats {
 }
 
 impl<'p> Crabs<'p> {
+    /// Crabs with `strategy` under the monitors, the rest as `plan` says.
     pub fn new(
         s: &Session<'p>,
         strategy: &str,
-        seed: u64,
-        cfg: &Config,
-        solver: &SolverOptions,
-        mc_share: f64,
+        plan: &crate::driver::generate::Plan,
     ) -> anyhow::Result<Crabs<'p>> {
+        let (seed, cfg, solver) = (plan.seed, &plan.cfg, &plan.solver);
         let order = crate::search::by_name(strategy)
             .ok_or_else(|| anyhow::anyhow!("unknown strategy `{strategy}`"))?;
         Ok(Crabs {
             testing: Concolic::new(s, order, seed, cfg, solver)?,
             mc: {
-                let mut mc = ModelChecking::new(s)?;
+                let mut mc = ModelChecking::with_config(s, plan.mc.clone())?;
                 mc.cegar_first();
                 mc
             },
@@ -85,7 +84,7 @@ impl<'p> Crabs<'p> {
             seed,
             cfg: cfg.clone(),
             solver: solver.clone(),
-            mc_share,
+            mc_share: plan.mc_share,
             first_slice: (s.budget.time / 16).max(Duration::from_millis(500)),
             min_mc: (s.budget.time / 8).clamp(Duration::from_millis(500), Duration::from_secs(5)),
             stats: CrabsStats::default(),

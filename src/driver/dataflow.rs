@@ -5,6 +5,39 @@
 //! takes the next slice of a ladder (the paper's is 10, 30, 90, 300 s).
 
 use crate::analysis::coverflag::{recursive_functions, reduce};
+
+/// Data-flow testing's options of `gen` (with `--criterion def-use`).
+#[derive(clap::Args, Clone, Debug)]
+#[command(next_help_heading = "Data flow (--criterion def-use)")]
+pub struct PairArgs {
+    /// Def-use pairs: the model checker's time per pair in each pass over the pairs left,
+    /// in seconds (the paper's ladder is 10,30,90,300; the last repeats). Default: an
+    /// eighth of the budget, at most 3 s, tripling up to 300 s.
+    #[arg(long, value_name = "S,S,...", value_parser = parse_slices)]
+    pub pair_slices: Option<Slices>,
+}
+
+/// A ladder of time slices (`--pair-slices`).
+#[derive(Clone, Debug)]
+pub struct Slices(pub Vec<Duration>);
+
+fn parse_slices(s: &str) -> Result<Slices, String> {
+    let ladder: Result<Vec<Duration>, String> = s
+        .split(',')
+        .map(|x| match x.trim().parse::<f64>() {
+            Ok(v) if v > 0.0 && v.is_finite() => Ok(Duration::from_secs_f64(v)),
+            _ => Err(format!("`{x}` is not a positive number of seconds")),
+        })
+        .collect();
+    Ok(Slices(ladder?))
+}
+
+impl PairArgs {
+    /// The ladder given; empty: from the budget (`DefUseProving::ladder`).
+    pub fn ladder(&self) -> Vec<Duration> {
+        self.pair_slices.clone().map(|l| l.0).unwrap_or_default()
+    }
+}
 use crate::analysis::ledger::Status;
 use crate::driver::prove::ModelChecking;
 use crate::driver::session::{Budget, Session};
@@ -12,6 +45,7 @@ use crate::driver::technique::Technique;
 use crate::exec::input::Replay;
 use crate::exec::{Config, InputValue, Program};
 use crate::ir::frontend::TempDir;
+use crate::mc::arg::McConfig;
 use crate::output::suite::SuiteWriter;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -21,6 +55,8 @@ use std::time::{Duration, Instant};
 
 pub struct DefUseProving {
     cfg: Config,
+    /// The model checker's limits, for each pair's checker.
+    checker: McConfig,
     /// Slice per pair, pass by pass; the last one repeats.
     ladder: Vec<Duration>,
     pass: usize,
@@ -52,10 +88,11 @@ impl DefUseProving {
         ladder
     }
 
-    pub fn new(cfg: &Config, ladder: Vec<Duration>) -> Self {
+    pub fn new(cfg: &Config, ladder: Vec<Duration>, checker: McConfig) -> Self {
         assert!(!ladder.is_empty());
         DefUseProving {
             cfg: cfg.clone(),
+            checker,
             ladder,
             pass: 0,
             next: 0,
@@ -108,7 +145,7 @@ impl DefUseProving {
                 *keep.borrow_mut() = Some(r.inputs.clone());
             }
         });
-        let mut mc = ModelChecking::new(&aux)?;
+        let mut mc = ModelChecking::with_config(&aux, self.checker.clone())?;
         let start = Instant::now();
         mc.run(&mut aux, until)?;
         if crate::debug::on(crate::debug::Topic::DefUse) {

@@ -13,6 +13,39 @@
 //! counts, or a crash) is run once more in the interpreter, fed the same values (0 past their
 //! end, as natively), which makes it a test and gives its values their types.
 
+/// The fuzzer's options of `gen`.
+#[derive(clap::Args, Clone, Debug)]
+#[command(next_help_heading = "Fuzzing")]
+pub struct FuzzArgs {
+    /// Mutational fuzzing's share of the testing worker's time, in turns with concolic
+    /// search (0: none). Default: 0.5, but 0 when `--jobs 1` and `--strategy` are given
+    /// (one worker runs the strategy asked for, alone).
+    #[arg(long, value_parser = parse_fuzz_share)]
+    pub fuzz_share: Option<f64>,
+    /// Fuzz in the interpreter even when the program builds natively (by default the
+    /// fuzzer runs the program natively, through a fork server, and interprets only the
+    /// runs that are new).
+    #[arg(long)]
+    pub interpreted_fuzzing: bool,
+}
+
+impl FuzzArgs {
+    /// The share given, or the default: one worker asked for one strategy runs it alone.
+    pub fn share(&self, one_strategy_alone: bool) -> f64 {
+        self.fuzz_share
+            .unwrap_or(if one_strategy_alone { 0.0 } else { 0.5 })
+    }
+}
+
+fn parse_fuzz_share(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if (0.0..1.0).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "`{s}` is not a share from 0 up to (not including) 1"
+        )),
+    }
+}
+
 use crate::driver::fuzz_native::{NativeExecutor, PendingBuild, native_result};
 use crate::driver::havoc::{self, Dictionary, Havoc};
 use crate::driver::session::Session;

@@ -40,6 +40,59 @@ pub struct Plan {
     pub fuzz_share: f64,
     /// Fuzz natively (a fork server) when the program builds; else in the interpreter.
     pub fuzz_native: bool,
+    /// The model checker's limits.
+    pub mc: crate::mc::arg::McConfig,
+}
+
+/// The search's options of `gen`.
+#[derive(clap::Args, Clone, Debug)]
+#[command(next_help_heading = "Search")]
+pub struct SearchArgs {
+    /// Search strategy (all but `random` are concolic) [default: expectation].
+    #[arg(long, value_parser = strategy_values())]
+    pub strategy: Option<String>,
+    /// With `--strategy crabs`: the concolic strategy that searches the product of the
+    /// program and the monitors (default `expectation`; `cfg` takes its distances in the
+    /// product).
+    #[arg(long, value_name = "STRATEGY", value_parser = strategy_values())]
+    pub under: Option<String>,
+    /// Seed of every random choice (fuzzing, random strategies): the same seed and budget
+    /// in iterations give the same suite.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+}
+
+impl SearchArgs {
+    /// The plan's strategy: `crabs:UNDER` with `--under`; `expectation` by default.
+    pub fn strategy(&self) -> anyhow::Result<String> {
+        Ok(
+            match (
+                self.strategy.as_deref().unwrap_or("expectation"),
+                &self.under,
+            ) {
+                ("crabs", Some(u)) => format!("crabs:{u}"),
+                (_, Some(_)) => anyhow::bail!("--under needs --strategy crabs"),
+                (s, None) => s.to_string(),
+            },
+        )
+    }
+}
+
+/// The values of `--strategy`: random testing, every search strategy of the registry
+/// (`search::registry`), and crabs.
+fn strategy_values() -> clap::builder::PossibleValuesParser {
+    use clap::builder::PossibleValue;
+    let mut v =
+        vec![PossibleValue::new("random").help("Pure random testing (baseline, no solver)")];
+    v.extend(
+        crate::search::registry::STRATEGIES
+            .iter()
+            .map(|e| PossibleValue::new(e.name).help(e.help).hide(e.hidden)),
+    );
+    v.push(PossibleValue::new("crabs").help(
+        "Abstraction-driven concolic testing: concolic search (`--under`) over the product of the program and monitors from the model checker's ARGs, in turns with the model checker",
+    ));
+    clap::builder::PossibleValuesParser::new(v)
 }
 
 /// The technique `plan` describes, for session `s`.
@@ -63,14 +116,7 @@ pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Tec
                 "--strategy crabs runs the model checker: not with --tests-only or --lazy"
             );
         }
-        return Ok(Box::new(Crabs::new(
-            s,
-            under,
-            plan.seed,
-            &plan.cfg,
-            &plan.solver,
-            plan.mc_share,
-        )?));
+        return Ok(Box::new(Crabs::new(s, under, plan)?));
     }
     if plan.jobs > 1 {
         let single = Plan {
@@ -140,9 +186,9 @@ pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Tec
             true => DefUseProving::ladder(s.budget.time),
             false => plan.pair_slices.clone(),
         };
-        Box::new(DefUseProving::new(&plan.cfg, ladder))
+        Box::new(DefUseProving::new(&plan.cfg, ladder, plan.mc.clone()))
     } else {
-        Box::new(ModelChecking::new(s)?)
+        Box::new(ModelChecking::with_config(s, plan.mc.clone())?)
     };
     Ok(Box::new(Alternate::new(
         vec![(testing, 1.0 - plan.mc_share), (prover, plan.mc_share)],

@@ -22,6 +22,16 @@
 //! runs of the abstraction are inexact (`abstracted_calls`).
 
 use crate::analysis::cfg::{Distances, Icfg};
+
+/// Lazy expansion's option of `gen`.
+#[derive(clap::Args, Clone, Debug)]
+#[command(next_help_heading = "Lazy expansion")]
+pub struct LazyArgs {
+    /// Lazy expansion: abstract calls of these functions (comma-separated), or of every
+    /// input-dependent function (`auto`), and expand them on demand.
+    #[arg(long, value_name = "auto|F,G")]
+    pub lazy: Option<String>,
+}
 use crate::analysis::ledger::Status;
 use crate::driver::session::Session;
 use crate::driver::technique::Technique;

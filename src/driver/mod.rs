@@ -1,5 +1,6 @@
 //! Orchestrators: techniques that generate tests against the shared goal ledger.
 
+pub mod cli;
 pub mod command;
 pub mod concolic;
 pub mod crabs;

@@ -10,10 +10,12 @@ use crate::output::run_record::RunRecord;
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+
+pub use crate::units::{MAX_BUDGET_S, parse_duration, parse_size, parse_steps};
 
 /// The program's front end and inputs: what `run.json` keeps for `replay`.
 #[derive(Args, Clone, serde::Serialize, serde::Deserialize)]
+#[command(next_help_heading = "Program")]
 pub struct Front {
     /// Add a directory to the include path (passed to clang).
     #[arg(short = 'I', value_name = "DIR")]
@@ -172,23 +174,6 @@ impl Front {
     }
 }
 
-/// The values of `--strategy`: random testing, every search strategy of the registry
-/// (`search::registry`), and crabs.
-pub fn strategy_values() -> clap::builder::PossibleValuesParser {
-    use clap::builder::PossibleValue;
-    let mut v =
-        vec![PossibleValue::new("random").help("Pure random testing (baseline, no solver)")];
-    v.extend(
-        crate::search::registry::STRATEGIES
-            .iter()
-            .map(|e| PossibleValue::new(e.name).help(e.help).hide(e.hidden)),
-    );
-    v.push(PossibleValue::new("crabs").help(
-        "Abstraction-driven concolic testing: concolic search (`--under`) over the product of the program and monitors from the model checker's ARGs, in turns with the model checker",
-    ));
-    clap::builder::PossibleValuesParser::new(v)
-}
-
 /// Instruction limit per run of test generation.
 pub const DEFAULT_MAX_STEPS: u64 = 10_000_000;
 
@@ -228,116 +213,6 @@ impl Limits {
 pub enum GoalSet {
     Branches,
     Error,
-}
-
-/// The longest time budget accepted (a year): beyond it a budget is surely a typo.
-pub const MAX_BUDGET_S: f64 = 366.0 * 24.0 * 3600.0;
-
-/// A time budget: a positive, finite number with an optional `ms`, `s`, `m` or `h` suffix.
-pub fn parse_duration(s: &str) -> Result<Duration, String> {
-    let s = s.trim();
-    let (num, mult) = if let Some(n) = s.strip_suffix("ms") {
-        (n, 0.001)
-    } else if let Some(n) = s.strip_suffix('s') {
-        (n, 1.0)
-    } else if let Some(n) = s.strip_suffix('m') {
-        (n, 60.0)
-    } else if let Some(n) = s.strip_suffix('h') {
-        (n, 3600.0)
-    } else {
-        (s, 1.0)
-    };
-    let v: f64 = num
-        .trim()
-        .parse()
-        .map_err(|_| format!("invalid duration `{s}` (examples: 30, 30s, 500ms, 2m, 1h)"))?;
-    let secs = v * mult;
-    if !secs.is_finite() || secs <= 0.0 {
-        return Err(format!(
-            "invalid duration `{s}`: it must be a positive number of seconds"
-        ));
-    }
-    if secs > MAX_BUDGET_S {
-        return Err(format!("invalid duration `{s}`: at most a year"));
-    }
-    Ok(Duration::from_secs_f64(secs))
-}
-
-/// A ladder of time slices (`--pair-slices`).
-#[derive(Clone, Debug)]
-pub struct Slices(pub Vec<Duration>);
-
-pub fn parse_slices(s: &str) -> Result<Slices, String> {
-    let ladder: Result<Vec<Duration>, String> = s
-        .split(',')
-        .map(|x| match x.trim().parse::<f64>() {
-            Ok(v) if v > 0.0 && v.is_finite() => Ok(Duration::from_secs_f64(v)),
-            _ => Err(format!("`{x}` is not a positive number of seconds")),
-        })
-        .collect();
-    Ok(Slices(ladder?))
-}
-
-pub fn parse_share(s: &str) -> Result<f64, String> {
-    match s.trim().parse::<f64>() {
-        Ok(v) if v > 0.0 && v < 1.0 => Ok(v),
-        _ => Err(format!("`{s}` is not a share strictly between 0 and 1")),
-    }
-}
-
-pub fn parse_fuzz_share(s: &str) -> Result<f64, String> {
-    match s.trim().parse::<f64>() {
-        Ok(v) if (0.0..1.0).contains(&v) => Ok(v),
-        _ => Err(format!(
-            "`{s}` is not a share from 0 up to (not including) 1"
-        )),
-    }
-}
-
-/// The number of cores this process may use.
-pub fn default_jobs() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
-pub fn parse_jobs(s: &str) -> Result<usize, String> {
-    match s.trim().parse::<usize>() {
-        Ok(n) if (1..=256).contains(&n) => Ok(n),
-        _ => Err(format!(
-            "invalid number of jobs `{s}`: a whole number from 1 to 256"
-        )),
-    }
-}
-
-/// An instruction limit: a whole number, at least 1.
-pub fn parse_steps(s: &str) -> Result<u64, String> {
-    match s.trim().parse::<u64>() {
-        Ok(0) => Err("the instruction limit must be at least 1".into()),
-        Ok(n) => Ok(n),
-        Err(_) => Err(format!(
-            "invalid instruction limit `{s}`: a whole number, at least 1"
-        )),
-    }
-}
-
-/// A memory size: bytes, or a number with a `K`, `M`, `G` or `T` suffix (powers of 1024).
-pub fn parse_size(s: &str) -> Result<u64, String> {
-    let t = s.trim().trim_end_matches(['b', 'B']);
-    let (num, shift) = match t.chars().last().map(|c| c.to_ascii_uppercase()) {
-        Some('K') => (&t[..t.len() - 1], 10),
-        Some('M') => (&t[..t.len() - 1], 20),
-        Some('G') => (&t[..t.len() - 1], 30),
-        Some('T') => (&t[..t.len() - 1], 40),
-        _ => (t, 0),
-    };
-    let v: f64 = num
-        .trim()
-        .parse()
-        .map_err(|_| format!("invalid size `{s}` (examples: 4G, 512M)"))?;
-    let bytes = v * (1u64 << shift) as f64;
-    if !bytes.is_finite() || bytes < (16u64 << 20) as f64 || bytes > (1u64 << 50) as f64 {
-        return Err(format!("invalid size `{s}`: between 16M and 1024T"));
-    }
-    Ok(bytes as u64)
 }
 
 /// The program's C files: those given, or the input files of a task definition (`TASK.yml`),
@@ -491,11 +366,6 @@ pub fn recorded_front(dir: &Path) -> Result<(Front, Criterion, Vec<PathBuf>)> {
         .with_context(|| format!("the criterion in {}/run.json", dir.display()))?;
     let files = front.prepare(rec.files)?;
     Ok((front, criterion, files))
-}
-
-pub fn parse_solver(s: &str) -> Result<crate::smt::solver::SolverKind, String> {
-    crate::smt::solver::SolverKind::by_name(s)
-        .ok_or_else(|| format!("unknown solver `{s}` (z3, walk, portfolio, concretize)"))
 }
 
 /// How an output directory is made, for `run.json`: what `replay` reads back.

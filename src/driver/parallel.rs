@@ -62,6 +62,33 @@ pub fn portfolio(plan: &Plan, jobs: usize, monitors: bool) -> Vec<Plan> {
         .collect()
 }
 
+/// The portfolio's option of `gen`.
+#[derive(clap::Args, Clone, Debug)]
+#[command(next_help_heading = "Workers")]
+pub struct JobsArgs {
+    /// Workers in parallel (a portfolio of strategies and the model checker sharing one
+    /// ledger and output directory); default: the number of cores.
+    #[arg(long, value_parser = parse_jobs)]
+    pub jobs: Option<usize>,
+}
+
+impl JobsArgs {
+    /// The workers asked for, or one per core.
+    pub fn workers(&self) -> usize {
+        self.jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    }
+}
+
+fn parse_jobs(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..=256).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "invalid number of jobs `{s}`: a whole number from 1 to 256"
+        )),
+    }
+}
+
 /// Workers in parallel until the deadline. Not resumable: each run starts fresh workers.
 pub struct Parallel {
     plans: Vec<Plan>,

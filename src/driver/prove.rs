@@ -1,6 +1,30 @@
 //! The model checker as a technique of a session: proofs and tests into the shared ledger.
 
 use crate::driver::concolic::{Concolic, SolverOptions};
+
+/// The model checker's options of `gen`.
+#[derive(clap::Args, Clone, Debug)]
+#[command(next_help_heading = "Model checking")]
+pub struct ProverArgs {
+    /// Accepted for compatibility: deciding goals with the model checker is the default.
+    #[arg(long, hide = true)]
+    pub prove: bool,
+    /// Only generate tests: no model checking of the goals testing leaves undecided.
+    #[arg(long)]
+    pub tests_only: bool,
+    /// The model checker's share of the time when testing and model checking alternate.
+    #[arg(long, default_value_t = 0.3, value_parser = parse_share)]
+    pub mc_share: f64,
+    #[command(flatten)]
+    pub checker: McConfig,
+}
+
+fn parse_share(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v > 0.0 && v < 1.0 => Ok(v),
+        _ => Err(format!("`{s}` is not a share strictly between 0 and 1")),
+    }
+}
 use crate::driver::session::Session;
 use crate::driver::technique::{Alternate, Technique};
 use crate::mc::arg::{Arg, McConfig, ModelChecker};
@@ -68,6 +92,10 @@ pub struct ModelChecking<'p> {
 
 impl<'p> ModelChecking<'p> {
     pub fn new(s: &Session<'p>) -> anyhow::Result<ModelChecking<'p>> {
+        Self::with_config(s, McConfig::default())
+    }
+
+    pub fn with_config(s: &Session<'p>, cfg: McConfig) -> anyhow::Result<ModelChecking<'p>> {
         let p = s.program;
         // `main` runs through the runtime's start routine: constructors, main, exit, destructors.
         let entry = crate::analysis::expectation::start_function(&p.module, &p.entry)
@@ -81,7 +109,7 @@ impl<'p> ModelChecking<'p> {
                 .retain(|a, _| *a < g.addr || *a >= g.addr + g.size);
         }
         Ok(ModelChecking {
-            mc: ModelChecker::new(model, entry, McConfig::default()),
+            mc: ModelChecker::new(model, entry, cfg),
             arg: None,
             predicates: 0,
             learned: false,

@@ -103,34 +103,50 @@ pub struct GoalStat {
     pub why: Option<String>,
 }
 
+/// The model checker's configuration; its limits are options of `gen` and `prove`.
+#[derive(clap::Args, Clone, Debug)]
+#[command(next_help_heading = "Model checking")]
 pub struct McConfig {
+    /// The time of one run (set by the technique that runs the checker).
+    #[arg(skip = Duration::from_secs(30))]
     pub time: Duration,
+    /// Nodes of an abstract reachability graph before a build gives up.
+    #[arg(long = "mc-max-nodes", value_name = "N", default_value_t = 50_000)]
     pub max_nodes: usize,
+    /// Call depth the model checker inlines.
+    #[arg(long = "mc-max-stack", value_name = "N", default_value_t = 32)]
     pub max_stack: usize,
+    /// Predicates kept per program location.
+    #[arg(long = "mc-max-predicates", value_name = "N", default_value_t = 96)]
     pub max_preds_per_loc: usize,
+    /// Time of one solver query of the model checker (e.g. 5s).
+    #[arg(long = "mc-query-timeout", value_name = "TIME", default_value = "5s",
+          value_parser = crate::units::parse_duration)]
     pub query_timeout: Duration,
     /// Horn-clause queries before CEGAR (off when a caller wants the ARG, as crabs does for
     /// its monitors: Spacer then only runs on what CEGAR leaves).
+    #[arg(skip = true)]
     pub chc_first: bool,
     /// Check every complete ARG, also one that proves nothing (a monitor is built from it).
+    #[arg(skip)]
     pub certify_always: bool,
     /// Refinements on paths through loops add bounds of the loop counters against every
     /// program constant (loop proofs need them; they multiply the predicates on loop paths).
+    /// Off: fewer predicates, fewer loop proofs.
+    #[arg(long = "mc-loop-templates", value_name = "BOOL", default_value_t = true,
+          action = clap::ArgAction::Set)]
     pub loop_templates: bool,
 }
 
 impl Default for McConfig {
+    /// The options' defaults (one source for the command line and the library).
     fn default() -> Self {
-        McConfig {
-            time: Duration::from_secs(30),
-            max_nodes: 50_000,
-            max_stack: 32,
-            max_preds_per_loc: 96,
-            query_timeout: Duration::from_secs(5),
-            chc_first: true,
-            certify_always: false,
-            loop_templates: true,
+        #[derive(clap::Parser)]
+        struct Defaults {
+            #[command(flatten)]
+            mc: McConfig,
         }
+        <Defaults as clap::Parser>::parse_from(["cairn"]).mc
     }
 }
 

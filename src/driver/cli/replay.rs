@@ -1,0 +1,58 @@
+//! `cairn replay`: the suite natively, with coverage, each claim checked at its goal.
+
+use super::Given;
+use crate::analysis::defuse::DefUse;
+use crate::analysis::goals::Goals;
+use crate::driver::options::*;
+use crate::ir::frontend::load;
+use anyhow::{Context, Result};
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub struct ReplayArgs {
+    /// The output directory of `cairn gen` (its run.json gives the program's files and
+    /// options); or the program's C files, then the directory. Options typed here override
+    /// the recorded ones.
+    #[arg(required = true, num_args = 1..)]
+    pub args: Vec<PathBuf>,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Write the suite's native line and branch coverage as an lcov tracefile (for
+    /// genhtml, IDEs and coverage services).
+    #[arg(long, value_name = "FILE")]
+    pub lcov: Option<PathBuf>,
+    /// The criterion the suite was generated for (default: as recorded in run.json).
+    #[arg(long, value_enum, default_value = "branches")]
+    pub criterion: Criterion,
+    #[command(flatten)]
+    pub front: Front,
+}
+
+pub fn run(mut a: ReplayArgs, given: Given) -> Result<i32> {
+    let (args, dir) = split_replay_args(std::mem::take(&mut a.args))?;
+    let (args, criterion) = recorded_run(args, &dir, &mut a.front, a.criterion, given)?;
+    let args = resolve_inputs(args, &mut a.front, None, None)?;
+    let opts = a.front.opts_for(criterion);
+    let p = load(&args, &opts).context("loading the program")?;
+    let mut goals = Goals::of(&p);
+    if criterion == Criterion::DefUse {
+        goals.add_def_use(&p, &DefUse::compute(&p, &a.front.entry));
+    }
+    // The program as the goals were computed (def-use: its locals in memory).
+    let rep = crate::output::replay::replay(&args, &opts, &dir, &p, &goals, &a.front.entry)?;
+    if let Some(path) = &a.lcov {
+        std::fs::write(path, &rep.lcov)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&rep)?);
+    } else {
+        print!("{}", rep.text());
+    }
+    for m in &rep.mismatches {
+        eprintln!("cairn: REPLAY MISMATCH: {m}");
+    }
+    Ok(if rep.mismatches.is_empty() { 0 } else { 1 })
+}
