@@ -149,6 +149,28 @@ fn a_run_killed_before_it_starts_is_a_time_out() {
         let next = x.run(b"101\0", limit).unwrap();
         assert_eq!(next.status, NativeStatus::Exit(1), "round {round}");
     }
+    // A server that does not report the killed run (stopped here; a runner killed between
+    // taking its word and saying so does the same) is replaced at once.
+    let runner = x.runner().expect("a runner waits for the next run");
+    let server = parent(runner).expect("the runner's server");
+    unsafe { libc::kill(server, libc::SIGSTOP) };
+    let stalled = x.run(b"7\0", Duration::from_millis(50)).unwrap();
+    assert_eq!(stalled.status, NativeStatus::Timeout);
+    let next = x.run(b"101\0", limit).unwrap();
+    assert_eq!(next.status, NativeStatus::Exit(1));
+    unsafe { libc::kill(server, libc::SIGKILL) };
+}
+
+/// The parent of process `pid`.
+fn parent(pid: i32) -> Option<i32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command name (which may hold spaces) begin after its ')'.
+    stat.rsplit_once(')')?
+        .1
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()
 }
 
 /// The shapes that starve the interpreter, through every input API: each program's goals

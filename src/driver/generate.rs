@@ -196,10 +196,12 @@ pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Tec
     )))
 }
 
+/// How long past its deadline a run may be inside Z3 before the watchdog interrupts it (Z3
+/// bounds its search by the query's timeout, not the simplification before it).
+const OVERDUE_GRACE: std::time::Duration = std::time::Duration::from_millis(100);
+
 /// Runs `t` on the session until the budget ends or every goal is decided, after the cheap
 /// static check; returns the statistics for summary.json.
-/// How long past its deadline a run may be inside Z3 before the watchdog interrupts it.
-const OVERDUE_GRACE: std::time::Duration = std::time::Duration::from_millis(500);
 
 pub fn run(
     s: &mut Session,

@@ -98,11 +98,22 @@ impl Drop for SharedMap {
 
 pub struct ForkServer {
     server: Child,
+    /// How it was started, to start it again.
+    launch: Launch,
     control: File,
     status: File,
     inputs: SharedMap,
     hits: SharedMap,
     pub runs: u64,
+}
+
+#[derive(Clone)]
+struct Launch {
+    exe: std::path::PathBuf,
+    goals: usize,
+    scratch: std::path::PathBuf,
+    fresh: bool,
+    max_memory: u64,
 }
 
 // The maps are this process's memory; the server is used by one thread at a time.
@@ -153,6 +164,13 @@ impl ForkServer {
         let server = spawned.with_context(|| format!("starting {}", exe.display()))?;
         Ok(ForkServer {
             server,
+            launch: Launch {
+                exe: exe.to_path_buf(),
+                goals,
+                scratch: scratch.to_path_buf(),
+                fresh,
+                max_memory,
+            },
             control,
             status,
             inputs,
@@ -205,9 +223,11 @@ impl ForkServer {
                 if pid > 0 {
                     unsafe { libc::kill(pid, libc::SIGKILL) };
                 }
-                // The server reports the killed run at once; one that does not is broken.
-                self.read_word(Some(Duration::from_secs(5)))?
-                    .context("the fork server does not answer after a time-out")?;
+                // The server reports the killed run at once. One that does not (a runner
+                // killed between taking its word and saying so) is started again, at once.
+                if self.read_word(Some(Duration::from_millis(500)))?.is_none() {
+                    self.restart()?;
+                }
                 NativeStatus::Timeout
             }
         };
@@ -225,6 +245,16 @@ impl ForkServer {
     /// None between a run's end and the next fork.
     pub fn runner(&self) -> Option<i32> {
         Some(self.header(2) as i32).filter(|&pid| pid > 0)
+    }
+
+    /// A new server in place of this one (which is killed with whatever it runs).
+    fn restart(&mut self) -> Result<()> {
+        let l = self.launch.clone();
+        unsafe { libc::kill(-(self.server.id() as i32), libc::SIGKILL) };
+        let runs = self.runs;
+        *self = ForkServer::start(&l.exe, l.goals, &l.scratch, l.fresh, l.max_memory)?;
+        self.runs = runs;
+        Ok(())
     }
 
     /// Word `i` of the inputs map's header.

@@ -695,7 +695,7 @@ impl Pool {
 
     /// Every expression reachable from `roots` (each once).
     pub fn reachable(&self, roots: &[ExprId]) -> Vec<ExprId> {
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = rustc_hash::FxHashSet::default();
         let mut stack = roots.to_vec();
         let mut out = vec![];
         while let Some(x) = stack.pop() {

@@ -158,6 +158,12 @@ impl Z3Backend {
         self.abandoned
     }
 
+    /// Z3 simplifies what is asserted at once, unbounded by the timeout (seconds on a large
+    /// term): nothing is asserted past the deadline.
+    fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
     fn set_timeout(&mut self, t: Duration) {
         let ms = t.as_millis().clamp(1, u32::MAX as u128) as u32;
         if ms != self.timeout_ms {
@@ -313,6 +319,10 @@ impl Z3Backend {
         self.set_timeout(timeout);
         self.solver.push();
         for &c in base {
+            if self.past_deadline() {
+                self.solver.pop(1);
+                return vec![Answer::Unknown; extra.len()];
+            }
             let x = self.bv(pool, c);
             self.solver.assert(x.eq(&BV::from_u64(1, 1)));
         }
@@ -395,11 +405,24 @@ impl Z3Backend {
             return Answer::Unknown;
         }
         self.solver.push();
-        let mut vars: HashSet<u32> = HashSet::new();
         for &c in constraints {
+            if self.past_deadline() {
+                self.solver.pop(1);
+                return Answer::Unknown;
+            }
             let x = self.bv(pool, c);
             self.solver.assert(x.eq(&BV::from_u64(1, 1)));
-            collect_vars(pool, c, &mut vars);
+        }
+        // One walk over the constraints' shared DAG, not one per constraint.
+        let vars = collect_vars(pool, constraints);
+        // Asserting took part of the time: the checks get what is left before the deadline.
+        let timeout = match self.deadline {
+            Some(d) => timeout.min(d.saturating_duration_since(Instant::now())),
+            None => timeout,
+        };
+        if timeout.is_zero() {
+            self.solver.pop(1);
+            return Answer::Unknown;
         }
         for e in extra {
             self.solver.assert(e);
@@ -702,12 +725,14 @@ fn fp_rem(x: &z3::ast::Float, y: &z3::ast::Float) -> z3::ast::Float {
     x.sub_with_rounding_mode(&q.mul_with_rounding_mode(y, &rne), &rne)
 }
 
-fn collect_vars(pool: &Pool, e: ExprId, out: &mut HashSet<u32>) {
-    for x in pool.reachable(&[e]) {
-        if let Node::Var { id, .. } = pool.node(x) {
-            out.insert(*id);
-        }
-    }
+fn collect_vars(pool: &Pool, roots: &[ExprId]) -> HashSet<u32> {
+    pool.reachable(roots)
+        .into_iter()
+        .filter_map(|x| match pool.node(x) {
+            Node::Var { id, .. } => Some(*id),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Which procedure answers queries (`cairn gen --solver`).
@@ -908,7 +933,7 @@ impl SolverFront {
                 self.stats.enumerated += 1;
                 (a, "enumeration")
             }
-            None => self.by_kind(pool, &key, short, full, left, current),
+            None => self.by_kind(pool, &key, short, full, current),
         };
         self.last_backend = by;
         if by == "walk" && matches!(answer, Answer::Sat(_)) {
@@ -956,12 +981,11 @@ impl SolverFront {
         key: &[ExprId],
         short: Duration,
         full: Duration,
-        left: Duration,
         current: &dyn Fn(u32) -> u64,
     ) -> (Answer, &'static str) {
         match self.kind {
             SolverKind::Z3 => (self.run_z3(pool, key, key, short, current), "z3"),
-            SolverKind::Walk => (self.run_walk(pool, key, left, current), "walk"),
+            SolverKind::Walk => (self.run_walk(pool, key, current), "walk"),
             SolverKind::Concretize => {
                 let simple: Vec<ExprId> = key
                     .iter()
@@ -974,7 +998,7 @@ impl SolverFront {
                 let float_arith = key.iter().any(|&c| has_float_arith(pool, c));
                 let float_nonlinear = key.iter().any(|&c| has_float_nonlinear(pool, c));
                 if opaque {
-                    (self.run_walk(pool, key, left, current), "walk")
+                    (self.run_walk(pool, key, current), "walk")
                 } else if float_nonlinear || (float_arith && self.float_strikes >= FLOAT_STRIKES) {
                     // IEEE products and quotients of inputs, or floating-point arithmetic Z3
                     // has failed on here before: the walk first, Z3 only for what it misses.
@@ -985,7 +1009,7 @@ impl SolverFront {
                     } else {
                         short
                     };
-                    match self.run_walk(pool, key, left, current) {
+                    match self.run_walk(pool, key, current) {
                         Answer::Unknown => (self.run_z3(pool, key, key, z3_time, current), "z3"),
                         a => (a, "walk"),
                     }
@@ -999,7 +1023,7 @@ impl SolverFront {
                         self.float_strikes = if failed { self.float_strikes + 1 } else { 0 };
                     }
                     match a {
-                        Answer::Unknown => (self.run_walk(pool, key, left, current), "walk"),
+                        Answer::Unknown => (self.run_walk(pool, key, current), "walk"),
                         a => (a, "z3"),
                     }
                 }
@@ -1036,15 +1060,12 @@ impl SolverFront {
         }
     }
 
-    fn run_walk(
-        &mut self,
-        pool: &Pool,
-        key: &[ExprId],
-        left: Duration,
-        current: &dyn Fn(u32) -> u64,
-    ) -> Answer {
+    /// The walk until the deadline as it is now (after Z3's try, when it came first).
+    fn run_walk(&mut self, pool: &Pool, key: &[ExprId], current: &dyn Fn(u32) -> u64) -> Answer {
         self.stats.backend_calls += 1;
-        let deadline = Instant::now() + left.min(Duration::from_secs(3600));
+        let deadline = self
+            .deadline
+            .unwrap_or_else(|| Instant::now() + Duration::from_secs(3600));
         match self.walk.solve(&mut self.z3, pool, key, deadline, current) {
             Answer::Sat(a) => self.validated(pool, key, a, current),
             other => other,

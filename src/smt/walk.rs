@@ -491,7 +491,7 @@ impl Walk {
                     return Answer::Sat(a);
                 }
             }
-            if Instant::now() >= deadline || super::solver::solvers_interrupted() {
+            if past(deadline) {
                 break;
             }
         }
@@ -506,12 +506,13 @@ impl Walk {
         let mut tabu = vec![0u32; n];
         let tabu_len = (prob.movable.len() as u32).min(self.cfg.tabu);
         let budget = self.cfg.steps as usize * prob.nonlinear.len();
-        for i in 0..budget {
+        for _ in 0..budget {
             if err == 0.0 {
                 return Some(cur);
             }
-            // Ctrl-C ends a walk as it ends Z3's queries.
-            if i % 16 == 0 && (Instant::now() >= deadline || super::solver::solvers_interrupted()) {
+            // Ctrl-C ends a walk as it ends Z3's queries. Every step: one can take long on a
+            // large path condition (each neighbour evaluates every constraint).
+            if past(deadline) {
                 return None;
             }
             self.stats.iterations += 1;
@@ -537,7 +538,7 @@ impl Walk {
                 }
             }
             let x = self.pick_variable(prob, &per_var, &tabu);
-            let (next, next_err) = self.best_neighbour(prob, &cur, x);
+            let (next, next_err) = self.best_neighbour(prob, &cur, x, deadline);
             if next_err < err {
                 cur = next;
                 err = next_err;
@@ -588,7 +589,13 @@ impl Walk {
 
     /// Algorithm 3: `neighbours` random steps along `x` inside the polytope, each with a
     /// bisection step on a violated constraint containing `x`; the fittest of them.
-    fn best_neighbour(&mut self, prob: &Problem, cur: &Point, x: usize) -> (Point, f64) {
+    fn best_neighbour(
+        &mut self,
+        prob: &Problem,
+        cur: &Point,
+        x: usize,
+        deadline: Instant,
+    ) -> (Point, f64) {
         let mut best = (cur.clone(), f64::INFINITY);
         let violated: Vec<usize> = {
             let vals = prob.vals(cur);
@@ -601,6 +608,9 @@ impl Walk {
                 .collect()
         };
         for _ in 0..self.cfg.neighbours.max(1) {
+            if past(deadline) {
+                break;
+            }
             let step = self.random_step(prob, cur, &[x]);
             if let Some(e) = prob.score(&step).filter(|e| *e < best.1) {
                 best = (step.clone(), e);
@@ -610,6 +620,9 @@ impl Walk {
             }
             let c = prob.nonlinear[violated[self.rng.gen_range(0..violated.len())]];
             for p in self.bisection_steps(prob, cur, &step, c, x) {
+                if past(deadline) {
+                    break;
+                }
                 if let Some(e) = prob.score(&p).filter(|e| *e < best.1) {
                     best = (p, e);
                 }
@@ -920,6 +933,11 @@ fn definitions(
         }
     }
     out
+}
+
+/// The walk's time is up (or Ctrl-C ended the session).
+fn past(deadline: Instant) -> bool {
+    Instant::now() >= deadline || super::solver::solvers_interrupted()
 }
 
 #[cfg(test)]
