@@ -115,7 +115,7 @@ fn run_one(p: &Program, f: &std::path::Path, strategy: &str, seed: u64, time: f6
         None => (strategy, false),
     };
     let plan = cairn::driver::generate::Plan {
-        strategy: strategy.into(),
+        strategy: strategy.parse().expect("a strategy"),
         seed,
         cfg: Config {
             max_steps: 10_000_000,

@@ -223,7 +223,7 @@ fn run_one(
         }
     });
     let plan = cairn::driver::generate::Plan {
-        strategy: strategy.into(),
+        strategy: strategy.parse().expect("a strategy"),
         seed,
         cfg,
         tests_only: true,

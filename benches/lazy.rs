@@ -130,7 +130,7 @@ fn run_one(p: &Program, file: &std::path::Path, technique: &str, time: f64, seed
         t => (t, None),
     };
     let plan = cairn::driver::generate::Plan {
-        strategy: strategy.into(),
+        strategy: strategy.parse().expect("a strategy"),
         seed,
         cfg: Config {
             max_steps: 10_000_000,

@@ -128,7 +128,7 @@ fn run_one(p: &Program, f: &std::path::Path, strategy: &str, seed: u64, time: f6
         ..Config::default()
     };
     let plan = cairn::driver::generate::Plan {
-        strategy: strategy.into(),
+        strategy: strategy.parse().expect("a strategy"),
         seed,
         cfg,
         tests_only: true,

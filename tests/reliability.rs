@@ -324,7 +324,12 @@ fn time_budget_holds_with_endless_runs_and_slow_queries() {
         ("prove", "long_paths.c", 4.0, &[][..]),
         // Path conditions of 240 constraints over libc results: Z3 took seconds to assert
         // one, and the walk after it was given the time left before Z3 (6.5 s for 3 s).
-        ("gen", "../fidelity/31_libc_results.c", 3.0, &["--tests-only"][..]),
+        (
+            "gen",
+            "../fidelity/31_libc_results.c",
+            3.0,
+            &["--tests-only"][..],
+        ),
     ] {
         let name = p.rsplit('/').next().unwrap();
         let out = dir.path().join(format!("{cmd}-{name}-{}", extra.len()));

@@ -18,9 +18,8 @@ use std::time::Instant;
 
 #[derive(Clone)]
 pub struct Plan {
-    /// `random`, `crabs[:STRATEGY]` (crabs with that concolic strategy under the monitors;
-    /// `expectation` by default), or a concolic search strategy (`crate::search::by_name`).
-    pub strategy: String,
+    /// What searches for tests.
+    pub strategy: Search,
     pub seed: u64,
     pub cfg: Config,
     /// Only generate tests: no model checking of the goals testing leaves.
@@ -44,6 +43,67 @@ pub struct Plan {
     pub mc: crate::mc::arg::McConfig,
 }
 
+/// What searches for tests: random testing, a concolic strategy of the registry
+/// (`search::registry`), or crabs — a concolic strategy over the product of the program and
+/// the model checker's monitors, in turns with the checker. Written as on the command line
+/// (`random`, `dfs`, `crabs:cfg`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Search {
+    Random,
+    Concolic(&'static str),
+    Crabs { under: &'static str },
+}
+
+impl Search {
+    /// The concolic strategy that orders the pending branches (crabs: the one under the
+    /// monitors); None for random testing.
+    pub fn concolic(self) -> Option<&'static str> {
+        match self {
+            Search::Random => None,
+            Search::Concolic(s) | Search::Crabs { under: s } => Some(s),
+        }
+    }
+}
+
+/// A strategy of the registry, by its name.
+fn registered(name: &str) -> Option<&'static str> {
+    crate::search::registry::STRATEGIES
+        .iter()
+        .find(|e| e.name == name)
+        .map(|e| e.name)
+}
+
+impl std::str::FromStr for Search {
+    type Err = anyhow::Error;
+
+    fn from_str(s: &str) -> anyhow::Result<Search> {
+        Ok(match s.split_once(':') {
+            _ if s == "random" => Search::Random,
+            _ if s == "crabs" => Search::Crabs {
+                under: "expectation",
+            },
+            Some(("crabs", u)) => Search::Crabs {
+                under: registered(u).ok_or_else(|| {
+                    anyhow::anyhow!("crabs runs a concolic strategy under the monitors, not `{u}`")
+                })?,
+            },
+            _ => Search::Concolic(
+                registered(s).ok_or_else(|| anyhow::anyhow!("unknown strategy `{s}`"))?,
+            ),
+        })
+    }
+}
+
+impl std::fmt::Display for Search {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Search::Random => write!(f, "random"),
+            Search::Concolic(s) => write!(f, "{s}"),
+            Search::Crabs { under } => write!(f, "crabs:{under}"),
+        }
+    }
+}
+
 /// The search's options of `gen`.
 #[derive(clap::Args, Clone, Debug)]
 #[command(next_help_heading = "Search")]
@@ -63,18 +123,14 @@ pub struct SearchArgs {
 }
 
 impl SearchArgs {
-    /// The plan's strategy: `crabs:UNDER` with `--under`; `expectation` by default.
-    pub fn strategy(&self) -> anyhow::Result<String> {
-        Ok(
-            match (
-                self.strategy.as_deref().unwrap_or("expectation"),
-                &self.under,
-            ) {
-                ("crabs", Some(u)) => format!("crabs:{u}"),
-                (_, Some(_)) => anyhow::bail!("--under needs --strategy crabs"),
-                (s, None) => s.to_string(),
-            },
-        )
+    /// The plan's search: crabs with `--under`'s strategy; `expectation` by default.
+    pub fn search(&self) -> anyhow::Result<Search> {
+        let name = self.strategy.as_deref().unwrap_or("expectation");
+        match (name, &self.under) {
+            ("crabs", Some(u)) => format!("crabs:{u}").parse(),
+            (_, Some(_)) => anyhow::bail!("--under needs --strategy crabs"),
+            (s, None) => s.parse(),
+        }
     }
 }
 
@@ -97,20 +153,11 @@ fn strategy_values() -> clap::builder::PossibleValuesParser {
 
 /// The technique `plan` describes, for session `s`.
 pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Technique + 'p>> {
-    if let Some(under) = plan.strategy.strip_prefix("crabs") {
+    if let Search::Crabs { under } = plan.strategy {
         // Abstraction-driven concolic testing: concolic search over the product of the program
         // and the model checker's monitors, in turns with the model checker (one worker: the
         // alternation is the technique). The default strategy is gen's: under the monitors it
         // covered more than the paper's CFG-directed search on nsichneu and ddv-machzwd.
-        let under = match under {
-            "" => "expectation",
-            u => u
-                .strip_prefix(':')
-                .ok_or_else(|| anyhow::anyhow!("unknown strategy `{}`", plan.strategy))?,
-        };
-        if crate::search::by_name(under).is_none() {
-            anyhow::bail!("crabs runs a concolic strategy under the monitors, not `{under}`");
-        }
         if plan.tests_only || plan.lazy.is_some() {
             anyhow::bail!(
                 "--strategy crabs runs the model checker: not with --tests-only or --lazy"
@@ -129,14 +176,8 @@ pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Tec
             &single, plan.jobs, monitors,
         ))));
     }
-    let testing: Box<dyn Technique + 'p> = if plan.strategy == "random" {
-        if plan.lazy.is_some() {
-            anyhow::bail!("--lazy needs a concolic strategy, not `random`");
-        }
-        Box::new(RandomTesting::new(plan.seed, &plan.cfg))
-    } else {
-        let strategy = crate::search::by_name(&plan.strategy)
-            .ok_or_else(|| anyhow::anyhow!("unknown strategy `{}`", plan.strategy))?;
+    let testing: Box<dyn Technique + 'p> = if let Search::Concolic(name) = plan.strategy {
+        let strategy = crate::search::by_name(name).expect("a registered strategy");
         let concolic = Box::new(Concolic::new(
             s,
             strategy,
@@ -151,7 +192,7 @@ pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Tec
             // the callees hide. (An abstraction can be poor — callees returning positions a
             // loop goes on from — and the turns keep that from costing the whole budget.)
             Some(spec) => {
-                let order = crate::search::by_name(&plan.strategy).unwrap();
+                let order = crate::search::by_name(name).expect("a registered strategy");
                 let lazy =
                     LazyExpansion::new(s, &Selection::parse(spec), order, plan.seed, &plan.cfg)?;
                 Box::new(Alternate::new(
@@ -173,6 +214,11 @@ pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Tec
             }
             None => concolic,
         }
+    } else {
+        if plan.lazy.is_some() {
+            anyhow::bail!("--lazy needs a concolic strategy, not `random`");
+        }
+        Box::new(RandomTesting::new(plan.seed, &plan.cfg))
     };
     if plan.tests_only {
         return Ok(testing);

@@ -4,7 +4,7 @@
 //! Techniques are built inside their thread: they hold `Rc`s, and Z3 contexts are per thread.
 //! Only plans (plain data) cross threads; the shared results are the one point of contact.
 
-use crate::driver::generate::{Plan, technique};
+use crate::driver::generate::{Plan, Search, technique};
 use crate::driver::session::Session;
 use crate::driver::technique::Technique;
 use serde_json::{Map, Value};
@@ -31,7 +31,7 @@ pub fn portfolio(plan: &Plan, jobs: usize, monitors: bool) -> Vec<Plan> {
     }
     let others: Vec<&str> = crate::search::registry::portfolio()
         .into_iter()
-        .filter(|&s| s != plan.strategy)
+        .filter(|&s| Some(s) != plan.strategy.concolic())
         .collect();
     (0..jobs)
         .map(|i| {
@@ -46,13 +46,13 @@ pub fn portfolio(plan: &Plan, jobs: usize, monitors: bool) -> Vec<Plan> {
             p.lazy = None;
             // One fuzzer: the corpus and the hit counts are one worker's.
             p.fuzz_share = 0.0;
-            if plan.strategy != "random" {
-                p.strategy = others[(i - 1) % others.len()].to_string();
+            if plan.strategy != Search::Random {
+                p.strategy = Search::Concolic(others[(i - 1) % others.len()]);
             }
             if i == 1 && !plan.tests_only {
                 p.mc_share = MC_WORKER_SHARE.max(plan.mc_share);
-                if monitors && plan.strategy != "random" {
-                    p.strategy = format!("crabs:{}", p.strategy);
+                if let (true, Some(under)) = (monitors, p.strategy.concolic()) {
+                    p.strategy = Search::Crabs { under };
                 }
             } else {
                 p.tests_only = true;
@@ -125,7 +125,7 @@ fn worker(
     let mut s = fork.session();
     let shared = s.shared().clone();
     let label = if plan.tests_only {
-        plan.strategy.clone()
+        plan.strategy.to_string()
     } else {
         format!("{}+mc", plan.strategy)
     };

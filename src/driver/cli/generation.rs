@@ -84,7 +84,7 @@ impl GenArgs {
     fn plan(&self, cfg: crate::exec::Config) -> Result<Plan> {
         let jobs = self.jobs.workers();
         Ok(Plan {
-            strategy: self.search.strategy()?,
+            strategy: self.search.search()?,
             seed: self.search.seed,
             cfg,
             tests_only: self.prover.tests_only,
