@@ -904,7 +904,15 @@ fn replay_confirms_every_team_program() {
         println!("{r}");
     }
     println!("claims confirmed natively, totals: {totals:?}");
-    println!("longest session: {:.2}s ({}) for --time 2", slowest.0, slowest.1);
+    println!(
+        "longest session: {:.2}s ({}) for --time 2",
+        slowest.0, slowest.1
+    );
     assert!(failures.is_empty(), "{failures:#?}");
-    assert!(slowest.0 < 3.0, "{} took {:.2}s for --time 2", slowest.1, slowest.0);
+    assert!(
+        slowest.0 < 3.0,
+        "{} took {:.2}s for --time 2",
+        slowest.1,
+        slowest.0
+    );
 }

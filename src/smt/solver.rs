@@ -81,6 +81,10 @@ pub struct Z3Backend {
     /// Key of this backend's context in `Z3_CONTEXTS`.
     registration: u64,
     pub deadline: Option<Instant>,
+    /// When set (by the solver front of a search), no term is asserted after it, and checks
+    /// end by it: Z3 simplifies what is asserted at once, unbounded by any timeout (seconds on
+    /// a large term). The model checker leaves it unset: its late queries get short timeouts.
+    pub work_until: Option<Instant>,
     /// Left mid-query (interrupted, or out of time to undo the search): answers unknown.
     abandoned: bool,
 }
@@ -122,6 +126,7 @@ impl Z3Backend {
             timeout_ms: 0,
             registration,
             deadline: None,
+            work_until: None,
             abandoned: false,
         }
     }
@@ -158,10 +163,9 @@ impl Z3Backend {
         self.abandoned
     }
 
-    /// Z3 simplifies what is asserted at once, unbounded by the timeout (seconds on a large
-    /// term): nothing is asserted past the deadline.
+    /// Past `work_until`.
     fn past_deadline(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.work_until.is_some_and(|d| Instant::now() >= d)
     }
 
     fn set_timeout(&mut self, t: Duration) {
@@ -416,7 +420,7 @@ impl Z3Backend {
         // One walk over the constraints' shared DAG, not one per constraint.
         let vars = collect_vars(pool, constraints);
         // Asserting took part of the time: the checks get what is left before the deadline.
-        let timeout = match self.deadline {
+        let timeout = match self.work_until {
             Some(d) => timeout.min(d.saturating_duration_since(Instant::now())),
             None => timeout,
         };
@@ -898,6 +902,7 @@ impl SolverFront {
                 None => Duration::MAX,
             };
             self.z3.set_deadline(self.deadline);
+            self.z3.work_until = self.deadline;
             let timeout = bounded_by(self.short_timeout, left);
             let answer = self.run_z3(pool, &key, &key, timeout, current);
             self.last_backend = "z3";
@@ -916,6 +921,7 @@ impl SolverFront {
         };
         let full = bounded_by(self.timeout, left);
         self.z3.set_deadline(self.deadline);
+        self.z3.work_until = self.deadline;
         let hard = key.iter().any(|&c| needs_short_z3(pool, c));
         let short = if hard {
             full.min(self.short_timeout)
