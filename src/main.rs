@@ -18,6 +18,10 @@ use std::path::PathBuf;
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
+    /// Debug output on stderr, by topic: concretize, monitor, paths, lazy, defuse, turns,
+    /// replay, chc, mc, solver, queries, walk, or all (also `RUST_LOG=cairn::mc=debug`).
+    #[arg(long, global = true, value_name = "TOPIC,...")]
+    log: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -75,6 +79,7 @@ fn main() {
     unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
     let matches = cli_command().get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    cairn::debug::init(cli.log.as_deref());
     // Which options were typed (not defaults): a replayed directory's record gives the rest.
     let given = |id: &str| {
         matches.subcommand().is_some_and(|(_, m)| {

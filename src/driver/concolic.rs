@@ -390,8 +390,9 @@ impl Concolic {
         let mut result = s.program.run_observed(input, cfg, &mut both);
         let (decisions, mismatches) = (both.decisions, both.tracker.mismatches);
         shadow.annotate(&mut result);
-        if crate::debug::on(crate::debug::Topic::Monitor) {
-            eprintln!(
+        if crate::debug_on!("monitor") {
+            crate::debug_log!(
+                "monitor",
                 "product run: {} decisions, {} with a verdict, {mismatches} mismatches: {:?}",
                 decisions.len(),
                 decisions.iter().filter(|d| d.is_some()).count(),
@@ -465,8 +466,9 @@ impl Concolic {
         } else {
             self.product_run(s, input, cfg)
         };
-        if crate::debug::on(crate::debug::Topic::Paths) {
-            eprintln!(
+        if crate::debug_on!("paths") {
+            crate::debug_log!(
+                "paths",
                 "run: {} symbolic decisions, {exactness:?}, inputs {:?}",
                 records.len(),
                 r.inputs.iter().map(|i| i.to_text()).collect::<Vec<_>>()
@@ -745,9 +747,10 @@ impl Concolic {
         }
         let (prefix, goal) = p.query();
         let ans = self.solve_pending(&p, &prefix, goal);
-        if crate::debug::on(crate::debug::Topic::Paths) {
+        if crate::debug_on!("paths") {
             let r = &p.run.records[p.depth];
-            eprintln!(
+            crate::debug_log!(
+                "paths",
                 "flip: depth {} of {} ({:?}/{:?} -> {}) by {}: {ans:?}",
                 p.depth,
                 p.run.records.len(),

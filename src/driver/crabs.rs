@@ -103,9 +103,7 @@ impl<'p> Crabs<'p> {
             self.stats.args_unusable += 1;
             return Ok(());
         };
-        if let Some(dir) =
-            crate::debug::dump_dir().filter(|_| crate::debug::on(crate::debug::Topic::Monitor))
-        {
+        if let Some(dir) = crate::debug::dump_dir().filter(|_| crate::debug_on!("monitor")) {
             if let Some(dot) = self.mc.arg_dot(s) {
                 let path = std::path::Path::new(&dir)
                     .join(format!("arg{}.dot", self.stats.monitors_built));
@@ -115,7 +113,8 @@ impl<'p> Crabs<'p> {
                 let reach: Vec<usize> = (0..s.goals.goals.len())
                     .filter(|g| m.reaches(i as u32, *g))
                     .collect();
-                eprintln!(
+                crate::debug_log!(
+                    "monitor",
                     "monitor state {i} at {l:?}: {:?} reaches {reach:?}",
                     m.succ[i]
                 );

@@ -148,8 +148,9 @@ impl DefUseProving {
         let mut mc = ModelChecking::with_config(&aux, self.checker.clone())?;
         let start = Instant::now();
         mc.run(&mut aux, until)?;
-        if crate::debug::on(crate::debug::Topic::DefUse) {
-            eprintln!(
+        if crate::debug_on!("defuse") {
+            crate::debug_log!(
+                "defuse",
                 "def-use mc: pair {pair} ({}) {:?} in {:.2}s of {:.2}s",
                 du.describe(pair as u32),
                 aux.ledger.status[goal],

@@ -497,8 +497,9 @@ impl LazyExpansion {
             new_goals = s.record(&r, "lazy")?.len();
             self.stats.real_runs += 1;
         }
-        if crate::debug::on(crate::debug::Topic::Lazy) {
-            eprintln!(
+        if crate::debug_on!("lazy") {
+            crate::debug_log!(
+                "lazy",
                 "lazy run {}: expand {expand}, {} decisions, {:?} branches, calls {:?}, {:?}",
                 self.next_id,
                 records.len(),
@@ -795,7 +796,7 @@ impl LazyExpansion {
     fn stitch(&mut self, s: &mut Session, run: Rc<LazyRun>, end: RunPoint) -> anyhow::Result<()> {
         let top = self.levels.len() - 1;
         let verdict = self.levels[top].compare(&run, end);
-        if crate::debug::on(crate::debug::Topic::Lazy) {
+        if crate::debug_on!("lazy") {
             let lv = &self.levels[top];
             let show = |t: &Option<Vec<Branch>>, from: usize| {
                 t.as_ref().map(|t| {
@@ -806,7 +807,8 @@ impl LazyExpansion {
                         .join(" ")
                 })
             };
-            eprintln!(
+            crate::debug_log!(
+                "lazy",
                 "  stitch level {}: {verdict:?}\n    want {:?}\n    got  {:?}",
                 lv.level,
                 show(&lv.path.trace, lv.split.trace),

@@ -183,8 +183,9 @@ impl Technique for ModelChecking<'_> {
         let arg = self.mc.run(s)?;
         self.certified = arg.complete && self.mc.last_certified;
         self.arg = Some(arg);
-        if crate::debug::on(crate::debug::Topic::Turns) {
-            eprintln!(
+        if crate::debug_on!("turns") {
+            crate::debug_log!(
+                "turns",
                 "mc turn {:.2}s of {:.2}s: builds {} refinements {} deferred {} cert {:.2}s chc {:.2}s",
                 t0.elapsed().as_secs_f64(),
                 left.as_secs_f64(),

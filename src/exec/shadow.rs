@@ -609,8 +609,12 @@ impl Shadow<'_> {
 
     #[track_caller]
     fn concretize(&mut self) {
-        if crate::debug::on(crate::debug::Topic::Concretize) {
-            eprintln!("concretized at {}", std::panic::Location::caller());
+        if crate::debug_on!("concretize") {
+            crate::debug_log!(
+                "concretize",
+                "concretized at {}",
+                std::panic::Location::caller()
+            );
         }
         self.exactness.concretized += 1;
     }
@@ -1014,8 +1018,8 @@ impl Shadow<'_> {
                         self.mem.range(base..base + size).any(|(_, e)| *e != UNINIT)
                     });
             if self.args.get(i).is_some_and(|e| *e != NONE) || symbolic_data {
-                if crate::debug::on(crate::debug::Topic::Concretize) {
-                    eprintln!("library call {ext:?}, argument {i}");
+                if crate::debug_on!("concretize") {
+                    crate::debug_log!("concretize", "library call {ext:?}, argument {i}");
                 }
                 self.concretize();
                 return;

@@ -941,7 +941,7 @@ impl<'m> ModelChecker<'m> {
                                     }
                                 }
                                 if !covers.contains(&gid) {
-                                    if crate::debug::on(crate::debug::Topic::Mc) {
+                                    if crate::debug_on!("mc") {
                                         let vals: Vec<String> = inputs
                                             .iter()
                                             .map(|(e, _)| {
@@ -952,7 +952,10 @@ impl<'m> ModelChecker<'m> {
                                                 format!("{:?}", model.get(&id))
                                             })
                                             .collect();
-                                        eprintln!("mc: test for goal {gid} missed it: {vals:?}");
+                                        crate::debug_log!(
+                                            "mc",
+                                            "mc: test for goal {gid} missed it: {vals:?}"
+                                        );
                                     }
                                     self.given_up.insert(gid as u32);
                                 }
@@ -984,8 +987,9 @@ impl<'m> ModelChecker<'m> {
                             }
                             Answer::Unknown => {
                                 // Out of time or beyond the solver: a later run may decide it.
-                                if crate::debug::on(crate::debug::Topic::Mc) {
-                                    eprintln!(
+                                if crate::debug_on!("mc") {
+                                    crate::debug_log!(
+                                        "mc",
                                         "mc: goal {gid}: solver unknown ({} guards, timeout {:?})",
                                         guards.len(),
                                         self.query_timeout()
@@ -1172,7 +1176,7 @@ impl<'m> ModelChecker<'m> {
         self.cfg.time = total;
         self.stats.arg_nodes = arg.nodes.len();
         self.stats.complete = arg.complete;
-        if crate::debug::on(crate::debug::Topic::Mc) {
+        if crate::debug_on!("mc") {
             let mut locs: Vec<&Loc> = self.preds.keys().collect();
             locs.sort();
             for l in locs {
@@ -1180,7 +1184,7 @@ impl<'m> ModelChecker<'m> {
                     .iter()
                     .map(|p| self.model.pool.show(*p))
                     .collect();
-                eprintln!("{l:?}: {}", ps.join("  "));
+                crate::debug_log!("mc", "{l:?}: {}", ps.join("  "));
             }
         }
         // The closed ARG proves what it never reaches, once a fresh solver has checked it.
@@ -1208,8 +1212,8 @@ impl<'m> ModelChecker<'m> {
             let r = super::certify::check_arg(self, &arg, (t + budget).min(session_end));
             self.stats.certificate_time_s += t.elapsed().as_secs_f64();
             if let Err(e) = &r {
-                if crate::debug::on(crate::debug::Topic::Mc) {
-                    eprintln!("ARG certificate rejected: {e}");
+                if crate::debug_on!("mc") {
+                    crate::debug_log!("mc", "ARG certificate rejected: {e}");
                 }
                 self.stats.certificate_failures += 1;
                 self.stats.notes.push(format!(

@@ -448,8 +448,9 @@ fn read_coverage(
             .arg(&sources[i])
             .output()
             .with_context(|| format!("running {}", gcov.join(" ")))?;
-        if crate::debug::on(crate::debug::Topic::Replay) {
-            eprintln!(
+        if crate::debug_on!("replay") {
+            crate::debug_log!(
+                "replay",
                 "gcov: {}\n{}",
                 String::from_utf8_lossy(&out.stderr),
                 String::from_utf8_lossy(&out.stdout)

@@ -492,8 +492,9 @@ impl Z3Backend {
                 z3::SatResult::Unsat => Answer::Unsat,
                 z3::SatResult::Unknown => Answer::Unknown,
             };
-            if ans == Answer::Unknown && crate::debug::on(crate::debug::Topic::Solver) {
-                eprintln!(
+            if ans == Answer::Unknown && crate::debug_on!("solver") {
+                crate::debug_log!(
+                    "solver",
                     "z3: unknown after {:?} ({:?}) of {timeout:?}",
                     t.elapsed(),
                     self.solver.get_reason_unknown()
@@ -947,26 +948,25 @@ impl SolverFront {
         }
         self.stats.walk = self.walk.stats.clone();
         self.stats.time_s += t.elapsed().as_secs_f64();
-        if crate::debug::on(crate::debug::Topic::SolverAll)
-            || crate::debug::on(crate::debug::Topic::Solver)
-                && t.elapsed() > Duration::from_millis(200)
-        {
-            eprintln!(
-                "solver: {:?} ({by}) after {:.2}s on {} constraints:",
-                answer,
+        let every = crate::debug_on!("queries");
+        if every || crate::debug_on!("solver") && t.elapsed() > Duration::from_millis(200) {
+            let mut text = format!(
+                "solver: {answer:?} ({by}) after {:.2}s on {} constraints:",
                 t.elapsed().as_secs_f64(),
                 key.len()
             );
             for c in &key {
                 let s = pool.show(*c);
-                eprintln!(
-                    "  {}",
-                    if s.len() > 300 {
-                        format!("{}...", &s[..300])
-                    } else {
-                        s
-                    }
-                );
+                let s = if s.len() > 300 {
+                    format!("{}...", &s[..300])
+                } else {
+                    s
+                };
+                text.push_str(&format!("\n  {s}"));
+            }
+            match every {
+                true => crate::debug_log!("queries", "{text}"),
+                false => crate::debug_log!("solver", "{text}"),
             }
         }
         match &answer {
@@ -1056,8 +1056,8 @@ impl SolverFront {
         };
         let near = (self.small_models || self.magnitude_cap.is_some()).then_some(&near);
         let answer = self.z3.solve_near(pool, query, &[], timeout, near);
-        if crate::debug::on(crate::debug::Topic::Solver) {
-            eprintln!("z3: {answer:?} in {timeout:?}");
+        if crate::debug_on!("solver") {
+            crate::debug_log!("solver", "z3: {answer:?} in {timeout:?}");
         }
         match answer {
             Answer::Sat(a) => self.validated(pool, original, a, current),
@@ -1092,8 +1092,8 @@ impl SolverFront {
         if key.iter().all(|&c| pool.eval(c, &vals, &mut memo) & 1 == 1) {
             Answer::Sat(a)
         } else {
-            if crate::debug::on(crate::debug::Topic::Solver) {
-                eprintln!("solver: model {a:?} rejected");
+            if crate::debug_on!("solver") {
+                crate::debug_log!("solver", "solver: model {a:?} rejected");
             }
             self.stats.rejected_models += 1;
             Answer::Unknown

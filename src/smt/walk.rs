@@ -547,19 +547,19 @@ impl Walk {
                 tabu[x] = tabu_len;
             }
         }
-        if err != 0.0 && crate::debug::on(crate::debug::Topic::Walk) {
+        if err != 0.0 && crate::debug_on!("walk") {
             let vals: Vec<f64> = prob
                 .coords
                 .iter()
                 .zip(&cur)
                 .map(|(c, b)| c.value(*b))
                 .collect();
-            eprintln!("walk: gave up at error {err:e}, point {vals:?}");
+            crate::debug_log!("walk", "walk: gave up at error {err:e}, point {vals:?}");
             let v = prob.vals(&cur);
             for &c in prob.linear.iter().chain(&prob.nonlinear) {
                 if prob.pool.eval(c, &v, &mut Memo::default()) & 1 == 0 {
                     let t = prob.pool.show(c);
-                    eprintln!("  violated: {}", &t[..t.len().min(200)]);
+                    crate::debug_log!("walk", "  violated: {}", &t[..t.len().min(200)]);
                 }
             }
         }

@@ -91,7 +91,7 @@ pub fn invariants(
     deadline: Instant,
     progress: &mut Progress,
 ) -> Option<(Vec<ExprId>, HashSet<usize>)> {
-    let debug = crate::debug::on(crate::debug::Topic::Chc);
+    let debug = crate::debug_on!("chc");
     let shape = horn.shape();
     let truth = mc.model.pool.constant(1, 1);
     if progress.shape != shape {
@@ -152,7 +152,8 @@ pub fn invariants(
         let done = houdini(horn, mc, &progress.known, &mut cands, &mut todo, deadline);
         if debug {
             let n: usize = cands.iter().map(|c| c.len()).sum();
-            eprintln!(
+            crate::debug_log!(
+                "chc",
                 "guess {level:?}: Houdini {:.2}s, done: {}, {n} of {} kept",
                 t.elapsed().as_secs_f64(),
                 done.is_some(),
@@ -162,7 +163,7 @@ pub fn invariants(
         if debug {
             for (n, cs) in cands.iter().enumerate() {
                 for c in cs {
-                    eprintln!("  R{n}: {}", mc.model.pool.show(*c));
+                    crate::debug_log!("chc", "  R{n}: {}", mc.model.pool.show(*c));
                 }
             }
         }

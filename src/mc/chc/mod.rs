@@ -448,9 +448,9 @@ impl Horn {
                 Answer::Unsat => {}
                 Answer::Sat(_) => return Err(format!("clause {i} is not implied")),
                 Answer::Unknown => {
-                    if crate::debug::on(crate::debug::Topic::Chc) {
+                    if crate::debug_on!("chc") {
                         for c in &cons {
-                            eprintln!("  check: {}", mc.model.pool.show(*c));
+                            crate::debug_log!("chc", "  check: {}", mc.model.pool.show(*c));
                         }
                     }
                     return Err(format!("clause {i}: solver unknown"));
@@ -540,9 +540,7 @@ pub fn solve(
     timeout: Duration,
 ) -> Verdict {
     let (script, views) = smtlib::script(horn, mc, goals, enc);
-    if let Some(dir) =
-        crate::debug::dump_dir().filter(|_| crate::debug::on(crate::debug::Topic::Chc))
-    {
+    if let Some(dir) = crate::debug::dump_dir().filter(|_| crate::debug_on!("chc")) {
         static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let k = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let name = format!("query-{k}-{enc:?}.smt2").to_lowercase();
@@ -550,13 +548,14 @@ pub fn solve(
     }
     let t0 = Instant::now();
     let answer = smtlib::run_z3(&script, enc, timeout);
-    if crate::debug::on(crate::debug::Topic::Chc) {
+    if crate::debug_on!("chc") {
         let what = match &answer {
             smtlib::Answer::Unreachable(c) => format!("unreachable: {c}"),
             smtlib::Answer::Reachable => "reachable".into(),
             smtlib::Answer::Unknown(w) => format!("unknown: {w}"),
         };
-        eprintln!(
+        crate::debug_log!(
+            "chc",
             "chc {enc:?} {} goals, {:.2}s of {:.2}s: {what}",
             goals.len(),
             t0.elapsed().as_secs_f64(),
@@ -792,8 +791,8 @@ fn attempt(
                         out.check_failures += 1;
                         out.cut |= !e.contains("not implied");
                         let note = format!("{enc:?} invariant rejected by the check: {e}");
-                        if crate::debug::on(crate::debug::Topic::Chc) {
-                            eprintln!("chc {note}");
+                        if crate::debug_on!("chc") {
+                            crate::debug_log!("chc", "chc {note}");
                         }
                         if !out.notes.contains(&note) {
                             out.notes.push(note);

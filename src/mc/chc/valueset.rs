@@ -112,9 +112,10 @@ pub fn invariants(horn: &Horn, mc: &mut ModelChecker, deadline: Instant) -> Opti
             }
         }
     }
-    if crate::debug::on(crate::debug::Topic::Chc) {
+    if crate::debug_on!("chc") {
         let parts: usize = states.iter().map(|s| s.len()).sum();
-        eprintln!(
+        crate::debug_log!(
+            "chc",
             "value sets: {} state variables, {parts} parts in {n} relations",
             state.len()
         );
@@ -153,7 +154,7 @@ pub fn rule_out(
     wanted: &HashSet<usize>,
     deadline: Instant,
 ) -> Option<HashSet<usize>> {
-    let debug = crate::debug::on(crate::debug::Topic::Chc);
+    let debug = crate::debug_on!("chc");
     let print = horn.fingerprint();
     // A fifth of the turn, at least a second, for the analysis and as much for the check;
     // after a cut, twice the time before (past the turn's share if need be: on a loaded
@@ -186,7 +187,7 @@ pub fn rule_out(
                 ValueSets::Refuted => "refuted by the check".to_string(),
                 ValueSets::CutShort(t) => format!("cut short at {t:?}"),
             };
-            eprintln!("value sets: {what}");
+            crate::debug_log!("chc", "value sets: {what}");
         }
         mc.value_sets.insert(print, outcome);
     }
@@ -196,7 +197,7 @@ pub fn rule_out(
     let inv = inv.clone();
     let ruled_out = horn.contradicted(mc, &inv, wanted, deadline);
     if debug {
-        eprintln!("value sets rule out {ruled_out:?} of {wanted:?}");
+        crate::debug_log!("chc", "value sets rule out {ruled_out:?} of {wanted:?}");
     }
     (!ruled_out.is_empty()).then_some(ruled_out)
 }
