@@ -127,7 +127,10 @@ impl DefUseProving {
         copy.unit = s.program.unit.clone();
         let tmp = TempDir::new("defuse-mc")?;
         let w = SuiteWriter::create(tmp.path(), tmp.path(), &copy.module, false)?;
-        let time = until.saturating_duration_since(Instant::now());
+        // The copy's session ends with the generation's (what the checker must never
+        // outlast); the pair's slice ends its turn (`until`). A slice's end as the session's
+        // would cut the invariant check the checker may finish past its turn.
+        let time = s.budget_end().saturating_duration_since(Instant::now());
         let budget = Budget {
             time,
             max_tests: None,
