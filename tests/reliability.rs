@@ -319,6 +319,9 @@ fn time_budget_holds_with_endless_runs_and_slow_queries() {
             3.0,
             &["--max-steps", "1000000000000000"][..],
         ),
+        // Runs that end at their step limit, natively endless: the fork server's first run
+        // waited up to 5 s (6.5 s for --time 2 before).
+        ("gen", "endless.c", 2.0, &["--max-steps", "100000"][..]),
         ("gen", "long_paths.c", 4.0, &[][..]),
         ("gen", "long_paths.c", 4.0, &["--prove"][..]),
         ("prove", "long_paths.c", 4.0, &[][..]),

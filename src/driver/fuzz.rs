@@ -200,7 +200,11 @@ impl Fuzzing {
                 false
             }
             Executor::Building(pending) => {
-                let started = pending.join().and_then(NativeExecutor::start);
+                // A program that never ends its first run must not hold the session past its
+                // deadline (it held an endless program's for 5 s).
+                let left = s.deadline().saturating_duration_since(Instant::now());
+                let limit = left.max(Duration::from_millis(1));
+                let started = pending.join().and_then(|b| NativeExecutor::start(b, limit));
                 self.exec = match started {
                     Ok(x) => Executor::Native(Box::new(x)),
                     Err(e) => Executor::Interpreted(Some(format!("{e:#}"))),

@@ -129,12 +129,12 @@ impl NativeExecutor {
         })
     }
 
-    /// Starts the fork server of a finished build.
-    pub fn start((build, dir, max_memory): Built) -> Result<NativeExecutor> {
+    /// Starts the fork server of a finished build; its first run (the server must answer
+    /// before it is trusted with the fuzzer's time) takes at most `limit`.
+    pub fn start((build, dir, max_memory): Built, limit: Duration) -> Result<NativeExecutor> {
         let mut persistent = server(&build.exe, build.goals, &dir, false, max_memory)?;
-        // The server must answer before it is trusted with the fuzzer's time.
         persistent
-            .run(b"", Duration::from_secs(5))
+            .run(b"", limit.min(Duration::from_secs(5)))
             .context("the native fork server does not answer")?;
         Ok(NativeExecutor {
             exe: build.exe,
@@ -148,7 +148,7 @@ impl NativeExecutor {
 
     /// Builds the session's program natively and starts its fork server (waits for the build).
     pub fn build_and_start(s: &Session, max_memory: u64) -> Result<NativeExecutor> {
-        Self::start(Self::build(s, max_memory)?.join()?)
+        Self::start(Self::build(s, max_memory)?.join()?, Duration::from_secs(5))
     }
 
     /// Runs `values` (test value texts, each ended by a NUL; 0 past their end) for at most
