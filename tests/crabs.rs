@@ -78,7 +78,8 @@ fn call_found_by(out: &Path) -> String {
 
 /// Crabs with `--under STRATEGY`: the call is covered, and when concolic search found it, the
 /// monitors steered it (depth-first search alone flips the deepest of the thirty branches and
-/// does not get there; CFG-directed search takes its distances in the product).
+/// does not get there; CFG-directed search takes its distances in the product; goal pursuit
+/// follows the branches after which the monitors still reach the call).
 fn covers_the_call_under(strategy: &str) {
     let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let dir = tmp("crabs");
@@ -92,8 +93,12 @@ fn covers_the_call_under(strategy: &str) {
     assert!(s["time_s"].as_f64().unwrap() < 30.0, "{s}");
     assert_eq!(s["strategy"], strategy, "{s}");
     if call_found_by(dir.path()) != "mc" && strategy == "dfs" {
-        // Branches leading to no open goal waited.
-        assert!(s["crabs"]["monitor_set_aside"].as_u64().unwrap() > 0, "{s}");
+        // Branches leading to no open goal waited, or pursuit followed the call's goal.
+        let steered = |k: &str| s["crabs"][k].as_u64().unwrap() > 0;
+        assert!(
+            steered("monitor_set_aside") || steered("pursuit_picks"),
+            "{s}"
+        );
     }
     assert_eq!(s["crabs"]["monitor_mismatches"], 0, "{s}");
     replays(&file, dir.path());
@@ -169,5 +174,41 @@ fn default_generation_on_two_workers_decides_what_crabs_decides() {
         let time = s["time_s"].as_f64().unwrap();
         assert!(time < 30.0, "{name}: decided only after {time}s");
         replays(&file, dir.path());
+    }
+}
+
+/// Programs of crabs' shape drawn by `tests/common/shapes.rs` (a loop of 30-odd inputs, a flag
+/// that stays set only while every input equals a constant, other flags, checks of which some
+/// no input passes): crabs decides every goal, and the goals it proves unreachable are exactly
+/// the generator's infeasible checks. The 50-program distribution is `cargo bench --bench
+/// shapes`.
+#[test]
+fn crabs_decides_generated_loop_and_flag_programs() {
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    for seed in [1, 15] {
+        let program = shapes::loop_flags(seed);
+        let dir = tmp(&format!("crabs-shape-{seed}"));
+        let file = dir.path().join(&program.name);
+        std::fs::write(&file, &program.source).unwrap();
+        let file = file.display().to_string();
+        let out = dir.path().join("out");
+        let s = generate(
+            &file,
+            &out,
+            &["--strategy", "crabs", "--time", "30s", "--jobs", "1"],
+        );
+        assert_eq!(
+            count(&s, "unknown"),
+            0,
+            "seed {seed}:\n{}\n{s}",
+            program.source
+        );
+        assert_eq!(
+            count(&s, "unreachable"),
+            program.infeasible_checks as u64,
+            "seed {seed}: proofs other than the infeasible checks:\n{}",
+            program.source
+        );
+        replays(&file, &out);
     }
 }

@@ -368,6 +368,8 @@ impl Concolic {
     pub fn set_product(&mut self, product: Product) {
         self.stats.monitors = product.monitors.len();
         self.product = product;
+        // The product's distances and reach are computed afresh at the next run.
+        self.dist_covered = usize::MAX;
     }
 
     /// Runs the program once with the symbolic shadow and the product's monitors; per
@@ -1174,6 +1176,7 @@ impl Technique for Concolic {
     fn stats(&self) -> serde_json::Map<String, serde_json::Value> {
         let mut m = serde_json::Map::new();
         m.insert("strategy".into(), self.strategy.name().into());
+        m.extend(self.strategy.stats());
         m.insert(
             "concolic".into(),
             serde_json::to_value(&self.stats).unwrap(),

@@ -12,6 +12,7 @@ use crate::driver::technique::Technique;
 use crate::exec::Config;
 use crate::mc::monitor::Monitor;
 use crate::search::product::Product;
+use crate::search::pursuit::Pursuit;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
@@ -37,8 +38,9 @@ pub struct Crabs<'p> {
     /// The shortest model-checking turn.
     min_mc: Duration,
     stats: CrabsStats,
-    /// Concolic statistics of the searches a new monitor replaced.
+    /// Concolic statistics of the searches a new monitor replaced, and their pursuit picks.
     earlier: Vec<ConcolicStats>,
+    earlier_pursuit: u64,
 }
 
 #[derive(Clone, Debug, Default, serde::Serialize)]
@@ -60,6 +62,19 @@ pub struct CrabsStats {
     pub monitor_blocked: u64,
     pub monitor_set_aside: u64,
     pub monitor_mismatches: u64,
+    /// Pending branches chosen in pursuit of one goal (`search::pursuit`), over every search.
+    pub pursuit_picks: u64,
+}
+
+/// `strategy` under goal pursuit in the product (`search::pursuit`).
+fn pursuing(strategy: &str) -> anyhow::Result<Box<dyn crate::search::Strategy>> {
+    let order = crate::search::by_name(strategy)
+        .ok_or_else(|| anyhow::anyhow!("unknown strategy `{strategy}`"))?;
+    Ok(Box::new(Pursuit::over(order)))
+}
+
+fn pursuit_picks(search: &Concolic) -> u64 {
+    search.stats()["pursuit"]["picks"].as_u64().unwrap_or(0)
 }
 
 impl<'p> Crabs<'p> {
@@ -70,8 +85,7 @@ impl<'p> Crabs<'p> {
         plan: &crate::driver::generate::Plan,
     ) -> anyhow::Result<Crabs<'p>> {
         let (seed, cfg, solver) = (plan.seed, &plan.cfg, &plan.solver);
-        let order = crate::search::by_name(strategy)
-            .ok_or_else(|| anyhow::anyhow!("unknown strategy `{strategy}`"))?;
+        let order = pursuing(strategy)?;
         Ok(Crabs {
             testing: Concolic::new(s, order, seed, cfg, solver)?,
             mc: {
@@ -89,6 +103,7 @@ impl<'p> Crabs<'p> {
             min_mc: (s.budget.time / 8).clamp(Duration::from_millis(500), Duration::from_secs(5)),
             stats: CrabsStats::default(),
             earlier: vec![],
+            earlier_pursuit: 0,
         })
     }
 
@@ -132,11 +147,12 @@ impl<'p> Crabs<'p> {
 
     /// A fresh concolic search over the current product (what is covered stays covered).
     fn restart_testing(&mut self, s: &Session) -> anyhow::Result<()> {
-        let order = crate::search::by_name(&self.strategy).unwrap();
+        let order = pursuing(&self.strategy)?;
         let seed = self.seed.wrapping_add(self.stats.monitors_built);
         let mut fresh = Concolic::new(s, order, seed, &self.cfg, &self.solver)?;
         fresh.set_product(self.product.clone());
         let old = std::mem::replace(&mut self.testing, fresh);
+        self.earlier_pursuit += pursuit_picks(&old);
         self.earlier.push(old.stats);
         Ok(())
     }
@@ -163,6 +179,7 @@ impl<'p> Crabs<'p> {
         self.stats.monitor_blocked = blocked;
         self.stats.monitor_set_aside = aside;
         self.stats.monitor_mismatches = mism;
+        self.stats.pursuit_picks = self.earlier_pursuit + pursuit_picks(&self.testing);
     }
 }
 

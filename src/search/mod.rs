@@ -6,6 +6,7 @@
 pub mod cutpoint;
 pub mod expectation;
 pub mod product;
+pub mod pursuit;
 pub mod registry;
 pub mod shallow;
 pub mod slow_goals;
@@ -74,6 +75,10 @@ pub trait Strategy {
     fn on_run(&mut self, _run: &Rc<RunPath>, _ctx: &mut Ctx) {}
     /// The next pending branch to try, or None when the strategy has nothing left.
     fn select(&mut self, pool: &PendingPool, ctx: &mut Ctx) -> Option<PendingId>;
+    /// Its own statistics, for summary.json (beside the search's).
+    fn stats(&self) -> serde_json::Map<String, serde_json::Value> {
+        serde_json::Map::new()
+    }
 }
 
 pub use registry::by_name;

@@ -68,6 +68,7 @@ impl Product {
 /// monitors' states once it is taken.
 #[derive(Default)]
 pub struct ProductDistances {
+    monitors: Vec<Rc<Monitor>>,
     per_monitor: Vec<Vec<u32>>,
     /// Per pending branch (tree node, outcome): where the monitors go when it is taken.
     pub next: HashMap<(u32, usize), Vec<Next>>,
@@ -76,7 +77,41 @@ pub struct ProductDistances {
 impl ProductDistances {
     /// Recomputes the monitors' distances for the goals open now.
     pub fn refresh(&mut self, p: &Product, open: &[bool]) {
+        self.monitors = p.monitors.clone();
         self.per_monitor = p.monitors.iter().map(|m| m.distances(open)).collect();
+    }
+
+    pub fn has_monitors(&self) -> bool {
+        !self.monitors.is_empty()
+    }
+
+    /// The goals every monitor still reaches once a pending branch is taken, as bit-set words
+    /// in `out`; false when no monitor follows the run there (the product knows nothing).
+    pub fn reach_into(&self, node: u32, outcome: usize, out: &mut Vec<u64>) -> bool {
+        let Some(next) = self.next.get(&(node, outcome)) else {
+            return false;
+        };
+        let mut known = false;
+        out.clear();
+        for (n, m) in next.iter().zip(&self.monitors) {
+            match n {
+                Next::Top => {}
+                Next::Blocked => {
+                    out.clear();
+                    return true;
+                }
+                Next::State(s) => {
+                    let words = m.reach_words(*s);
+                    if known {
+                        out.iter_mut().zip(words).for_each(|(o, w)| *o &= w);
+                    } else {
+                        out.extend_from_slice(words);
+                        known = true;
+                    }
+                }
+            }
+        }
+        known
     }
 
     /// From the product state a pending branch leads to, the fewest transitions to an open goal:

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod dataflow;
+pub mod shapes;
 
 use cairn::exec::{Config, InputValue, Program, RunResult};
 use cairn::ir::frontend::{CompileOptions, TempDir, load};

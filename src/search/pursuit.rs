@@ -1,0 +1,324 @@
+//! Goal pursuit in the product (crabs): a decorator that, while monitors are multiplied in,
+//! follows one open goal at a time along the latest runs. Of the pending branches after which
+//! the product still reaches the goal, it takes one of the latest run, shallowest first.
+//!
+//! Why: a goal behind a conjunction over loop iterations (every input equal to a constant) is
+//! one flip per iteration away, each on the run the previous flip made. The monitor knows which
+//! flip keeps the goal reachable (the abstraction tracks the flag) but a global order over all
+//! pending branches spreads its picks over the whole tree, where every iteration's other
+//! branches multiply the paths. Pursuit chains the flips; the strategy it decorates chooses
+//! whenever no pending branch of the latest runs leads to an open goal in the product.
+
+use super::tree::Pending;
+use super::{Ctx, PendingId, PendingPool, Strategy};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+/// Picks spent on one goal before the next open goal gets its turn (a goal no input reaches,
+/// not yet proven so, must not hold the search).
+const PICKS_PER_GOAL: u32 = 256;
+/// Runs scanned for a pending branch toward the goal, the latest first.
+const RUNS_SCANNED: usize = 32;
+/// Runs remembered (older ones are left to the decorated strategy).
+const RUNS_KEPT: usize = 4096;
+
+pub struct Pursuit {
+    inner: Box<dyn Strategy>,
+    /// Pending branches the product has a verdict on, by run (latest last), each run's by depth.
+    by_run: BTreeMap<usize, Vec<(usize, PendingId, u32, usize)>>,
+    goal: Option<usize>,
+    picks: u32,
+    /// Pending branches chosen in pursuit of a goal, and the goals pursued.
+    pursued: u64,
+    goals: u64,
+}
+
+impl Pursuit {
+    pub fn over(inner: Box<dyn Strategy>) -> Pursuit {
+        Pursuit {
+            inner,
+            by_run: BTreeMap::new(),
+            goal: None,
+            picks: 0,
+            pursued: 0,
+            goals: 0,
+        }
+    }
+
+    /// A pending branch of the latest runs after which the product reaches `goal`; every open
+    /// goal such a branch reaches is added to `seen`.
+    fn find(
+        &mut self,
+        goal: Option<usize>,
+        pool: &PendingPool,
+        ctx: &Ctx,
+        seen: &mut [u64],
+    ) -> Option<PendingId> {
+        let product = ctx.product?;
+        let mut reach = vec![];
+        for list in self.by_run.values_mut().rev().take(RUNS_SCANNED) {
+            list.retain(|e| pool.get(e.1).is_some());
+            for (i, &(_, id, node, outcome)) in list.iter().enumerate() {
+                if !product.reach_into(node, outcome, &mut reach) {
+                    continue;
+                }
+                for (w, (r, s)) in reach.iter().zip(seen.iter_mut()).enumerate() {
+                    let open = open_word(ctx.covered, w);
+                    *s |= r & open;
+                }
+                if goal.is_some_and(|g| reach.get(g / 64).is_some_and(|r| r >> (g % 64) & 1 != 0)) {
+                    list.remove(i);
+                    return Some(id);
+                }
+            }
+        }
+        self.by_run.retain(|_, l| !l.is_empty());
+        None
+    }
+}
+
+/// Bits of the open goals among `covered[64 w .. 64 w + 64]`.
+fn open_word(covered: &[bool], w: usize) -> u64 {
+    let mut bits = 0;
+    for (b, c) in covered.iter().skip(64 * w).take(64).enumerate() {
+        if !c {
+            bits |= 1 << b;
+        }
+    }
+    bits
+}
+
+impl Strategy for Pursuit {
+    fn name(&self) -> &'static str {
+        self.inner.name()
+    }
+
+    fn prepare(&mut self, program: &crate::exec::Program) {
+        self.inner.prepare(program);
+    }
+
+    fn add(&mut self, id: PendingId, p: &Pending, ctx: &mut Ctx) {
+        self.inner.add(id, p, ctx);
+        if ctx
+            .product
+            .is_some_and(|d| d.next.contains_key(&(p.node, p.outcome)))
+        {
+            let list = self.by_run.entry(p.run.id).or_default();
+            list.push((p.depth, id, p.node, p.outcome));
+        }
+    }
+
+    fn on_run(&mut self, run: &Rc<super::tree::RunPath>, ctx: &mut Ctx) {
+        self.inner.on_run(run, ctx);
+        if let Some(list) = self.by_run.get_mut(&run.id) {
+            list.sort_unstable();
+        }
+        while self.by_run.len() > RUNS_KEPT {
+            self.by_run.pop_first();
+        }
+    }
+
+    fn select(&mut self, pool: &PendingPool, ctx: &mut Ctx) -> Option<PendingId> {
+        if ctx.product.is_some_and(|d| d.has_monitors()) {
+            let prev = self.goal;
+            let open = |g: usize| !ctx.covered.get(g).copied().unwrap_or(true);
+            let keep = prev.filter(|g| open(*g) && self.picks < PICKS_PER_GOAL);
+            let mut seen = vec![0u64; ctx.covered.len().div_ceil(64)];
+            if let Some(id) = self.find(keep, pool, ctx, &mut seen) {
+                self.picks += 1;
+                self.pursued += 1;
+                return Some(id);
+            }
+            // The next open goal after the last one that some latest pending branch leads to.
+            let after = prev.map_or(0, |g| g + 1);
+            let reached = |g: &usize| seen[g / 64] >> (g % 64) & 1 != 0;
+            let n = ctx.covered.len();
+            self.goal = (after..n).chain(0..after).find(reached);
+            crate::debug_log!(
+                "monitor",
+                "pursuit: goal {:?} after {prev:?} ({} picks); open goals reached: {:?}",
+                self.goal,
+                self.picks,
+                (0..n).filter(reached).collect::<Vec<_>>()
+            );
+            self.picks = 0;
+            if self.goal.is_some()
+                && let Some(id) = self.find(self.goal, pool, ctx, &mut seen)
+            {
+                self.picks += 1;
+                self.pursued += 1;
+                self.goals += 1;
+                return Some(id);
+            }
+        }
+        self.inner.select(pool, ctx)
+    }
+
+    fn stats(&self) -> serde_json::Map<String, serde_json::Value> {
+        let mut m = self.inner.stats();
+        m.insert(
+            "pursuit".into(),
+            serde_json::json!({"picks": self.pursued, "goals": self.goals}),
+        );
+        m
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::cfg::Distances;
+    use crate::analysis::goals::{Goal, GoalKind, Goals};
+    use crate::mc::arg::{Arg, ArgNode};
+    use crate::mc::model::Loc;
+    use crate::mc::monitor::Monitor;
+    use crate::search::product::{Next, Product, ProductDistances};
+    use crate::search::shallow::Shallow;
+    use crate::search::tree::RunPath;
+    use rand::SeedableRng;
+
+    fn node(block: u32, parent: Option<usize>, edge: usize, goal: Option<u32>) -> ArgNode {
+        ArgNode {
+            loc: Loc {
+                func: 0,
+                block,
+                ip: 0,
+            },
+            stack: Rc::new(vec![]),
+            preds: vec![],
+            parent,
+            effects: vec![],
+            goal,
+            error_site: None,
+            covered_by: None,
+            edge: if parent.is_some() { edge } else { usize::MAX },
+            terminal: false,
+        }
+    }
+
+    /// A monitor with states root, `keeps` (goal 0 still reachable: a loop's flag still set) and
+    /// `lost` (from which only goal 1 is reachable).
+    fn monitor() -> Monitor {
+        let goals = Goals {
+            goals: (0..2)
+                .map(|id| Goal {
+                    id,
+                    kind: GoalKind::Branch,
+                    function: "main".into(),
+                    outcome: "true".into(),
+                    loc: Default::default(),
+                    target_loc: Default::default(),
+                    def_use: None,
+                })
+                .collect(),
+            num_branches: 2,
+            error_sites: vec![],
+            def_use_base: None,
+        };
+        let arg = Arg {
+            nodes: vec![
+                node(0, None, 0, None),
+                node(1, Some(0), 0, None),    // keeps
+                node(2, Some(0), 1, None),    // lost
+                node(3, Some(1), 0, Some(0)), // goal 0 from keeps
+                node(4, Some(2), 0, Some(1)), // goal 1 from lost
+            ],
+            complete: true,
+            ..Default::default()
+        };
+        Monitor::from_arg(&arg, &goals).unwrap()
+    }
+
+    fn run(id: usize) -> Rc<RunPath> {
+        Rc::new(RunPath {
+            id,
+            records: vec![],
+            inputs: vec![],
+            new_goals: 0,
+            bound: 0,
+            def_trace: vec![],
+        })
+    }
+
+    fn pending(node: u32, depth: usize, run: &Rc<RunPath>) -> Pending {
+        Pending {
+            node,
+            outcome: 0,
+            depth,
+            goal: u32::MAX,
+            target: (0, 0),
+            run: run.clone(),
+        }
+    }
+
+    #[test]
+    fn follows_the_goal_along_the_latest_run_then_leaves_the_rest_to_the_inner_strategy() {
+        let m = Rc::new(monitor());
+        let (keeps, lost) = (m.step(m.root, 0).unwrap().0, m.step(m.root, 1).unwrap().0);
+        let product = Product { monitors: vec![m] };
+        let mut dist = ProductDistances::default();
+        // Pending branches (node = id here): those after which the flag is still set.
+        let (old, new) = (run(1), run(2));
+        let all = [
+            (10, 3, &old, keeps),
+            (11, 1, &old, lost),
+            (20, 5, &new, keeps),
+            (21, 0, &new, lost),
+            (22, 2, &new, keeps),
+        ];
+        for (node, _, _, state) in all {
+            dist.next.insert((node, 0), vec![Next::State(state)]);
+        }
+        let mut covered = vec![false, false];
+        dist.refresh(&product, &[true, true]);
+        let mut pool = PendingPool::default();
+        let mut s = Pursuit::over(Box::new(Shallow::default()));
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(1);
+        let cfg = Distances::unknown();
+        let mut picks = vec![];
+        for round in 0..2 {
+            let mut ctx = Ctx {
+                rng: &mut rng,
+                covered: &covered,
+                dist: &cfg,
+                product: Some(&dist),
+            };
+            if round == 0 {
+                for (node, depth, r, _) in all {
+                    let p = pending(node, depth, r);
+                    let id = pool.add(p.clone());
+                    s.add(id, &p, &mut ctx);
+                }
+                s.on_run(&old, &mut ctx);
+                s.on_run(&new, &mut ctx);
+            }
+            let id = s.select(&pool, &mut ctx).unwrap();
+            picks.push(pool.take(id).unwrap().node);
+        }
+        // Goal 0 first (the lowest open goal some branch leads to): the latest run's shallowest.
+        assert_eq!(picks, [22, 20]);
+        // Goal 0 covered: goal 1 is reachable only after the lost branches, latest run first.
+        covered[0] = true;
+        let mut ctx = Ctx {
+            rng: &mut rng,
+            covered: &covered,
+            dist: &cfg,
+            product: Some(&dist),
+        };
+        let id = s.select(&pool, &mut ctx).unwrap();
+        assert_eq!(pool.take(id).unwrap().node, 21);
+        let id = s.select(&pool, &mut ctx).unwrap();
+        assert_eq!(pool.take(id).unwrap().node, 11);
+        // Nothing leads to an open goal any more: the inner strategy's order (shallowest).
+        covered[1] = true;
+        let mut ctx = Ctx {
+            rng: &mut rng,
+            covered: &covered,
+            dist: &cfg,
+            product: Some(&dist),
+        };
+        let id = s.select(&pool, &mut ctx).unwrap();
+        assert_eq!(pool.take(id).unwrap().node, 10);
+        assert!(s.select(&pool, &mut ctx).is_none());
+    }
+}
