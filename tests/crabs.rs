@@ -205,7 +205,7 @@ fn crabs_decides_generated_loop_and_flag_programs() {
         );
         assert_eq!(
             count(&s, "unreachable"),
-            program.infeasible_checks as u64,
+            program.infeasible_checks.unwrap() as u64,
             "seed {seed}: proofs other than the infeasible checks:\n{}",
             program.source
         );

@@ -183,3 +183,43 @@ fn lazy_names_must_be_functions_it_can_abstract() {
         assert!(text(&o).contains(msg), "{}", text(&o));
     }
 }
+
+/// Parsing programs drawn by `tests/common/shapes.rs` in Figure 1's order (every helper call
+/// first, then the branches on the results): lazy expansion covers every branch of the unit
+/// within 300 runs, depth-first search does not (it varies the later calls' paths under each
+/// path of the earlier ones). Budgets in runs. The 50-program distribution, both orders, is
+/// `cargo bench --bench shapes -- --shape parsing`.
+#[test]
+fn lazy_expansion_covers_generated_parsers_where_depth_first_search_does_not() {
+    for seed in [4, 5] {
+        let program = shapes::parsing(seed);
+        assert!(program.source.contains("int t0 = "), "{}", program.source);
+        let dir = tmp(&format!("lazy-shape-{seed}"));
+        let file = dir.path().join(&program.name);
+        std::fs::write(&file, &program.source).unwrap();
+        let file = file.display().to_string();
+        let covered = |technique: &[&str]| {
+            let out = dir.path().join(technique.join("-"));
+            let mut a: Vec<&str> = program.args.iter().map(String::as_str).collect();
+            a.extend(["--max-iterations", "300", "--time", "60s"]);
+            a.extend(technique);
+            generate(&file, &out, &a);
+            json(&out.join("goals.json"))
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|g| g["function"] == "testme")
+                .all(|g| g["status"] == "covered")
+        };
+        assert!(
+            covered(&["--lazy", "auto"]),
+            "seed {seed}:\n{}",
+            program.source
+        );
+        assert!(
+            !covered(&["--strategy", "dfs"]),
+            "seed {seed}:\n{}",
+            program.source
+        );
+    }
+}
