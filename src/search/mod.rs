@@ -11,6 +11,8 @@ pub mod registry;
 pub mod shallow;
 pub mod slow_goals;
 pub mod strategies;
+#[cfg(test)]
+mod synthetic;
 pub mod tree;
 
 use crate::analysis::cfg::Distances;

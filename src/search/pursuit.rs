@@ -174,7 +174,7 @@ mod tests {
     use crate::mc::monitor::Monitor;
     use crate::search::product::{Next, Product, ProductDistances};
     use crate::search::shallow::Shallow;
-    use crate::search::tree::RunPath;
+    use crate::search::synthetic::{pending, run};
     use rand::SeedableRng;
 
     fn node(block: u32, parent: Option<usize>, edge: usize, goal: Option<u32>) -> ArgNode {
@@ -229,28 +229,6 @@ mod tests {
         Monitor::from_arg(&arg, &goals).unwrap()
     }
 
-    fn run(id: usize) -> Rc<RunPath> {
-        Rc::new(RunPath {
-            id,
-            records: vec![],
-            inputs: vec![],
-            new_goals: 0,
-            bound: 0,
-            def_trace: vec![],
-        })
-    }
-
-    fn pending(node: u32, depth: usize, run: &Rc<RunPath>) -> Pending {
-        Pending {
-            node,
-            outcome: 0,
-            depth,
-            goal: u32::MAX,
-            target: (0, 0),
-            run: run.clone(),
-        }
-    }
-
     #[test]
     fn follows_the_goal_along_the_latest_run_then_leaves_the_rest_to_the_inner_strategy() {
         let m = Rc::new(monitor());
@@ -258,7 +236,7 @@ mod tests {
         let product = Product { monitors: vec![m] };
         let mut dist = ProductDistances::default();
         // Pending branches (node = id here): those after which the flag is still set.
-        let (old, new) = (run(1), run(2));
+        let (old, new) = (run(1, 0, 0), run(2, 0, 0));
         let all = [
             (10, 3, &old, keeps),
             (11, 1, &old, lost),
@@ -285,7 +263,7 @@ mod tests {
             };
             if round == 0 {
                 for (node, depth, r, _) in all {
-                    let p = pending(node, depth, r);
+                    let p = pending(node, depth, u32::MAX, r);
                     let id = pool.add(p.clone());
                     s.add(id, &p, &mut ctx);
                 }

@@ -197,3 +197,104 @@ impl Strategy for Generational {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::synthetic::{Driver, pending, run};
+
+    const NONE: u32 = NO_GOAL;
+
+    #[test]
+    fn depth_first_takes_the_latest_runs_deepest_branch_within_its_bound() {
+        let mut s = Dfs::new(5);
+        let mut d = Driver::new(0);
+        let (a, b) = (run(0, 0, 0), run(1, 0, 0));
+        let first = [pending(1, 0, NONE, &a), pending(2, 3, NONE, &a)];
+        d.feed(&mut s, &a, &first);
+        d.feed(
+            &mut s,
+            &b,
+            &[pending(3, 4, NONE, &b), pending(4, 9, NONE, &b)],
+        );
+        // Node 4 lies beyond the bound; a branch dropped meanwhile is skipped.
+        d.drop_node(2);
+        assert_eq!(d.select(&mut s, 10), [3, 1]);
+    }
+
+    #[test]
+    fn random_branch_negates_the_latest_path_before_earlier_ones() {
+        let mut s = RandomBranch::default();
+        let mut d = Driver::new(0);
+        let (a, b) = (run(0, 0, 0), run(1, 0, 0));
+        d.feed(
+            &mut s,
+            &a,
+            &[pending(1, 0, NONE, &a), pending(2, 1, NONE, &a)],
+        );
+        let first = d.select(&mut s, 1);
+        d.feed(
+            &mut s,
+            &b,
+            &[pending(3, 2, NONE, &b), pending(4, 3, NONE, &b)],
+        );
+        let next = d.select(&mut s, 1);
+        assert!([3, 4].contains(&next[0]), "{first:?} then {next:?}");
+        // One branch of each path was taken; the other two remain, in some order.
+        let mut rest = d.select(&mut s, 10);
+        rest.sort();
+        assert_eq!(rest.len(), 2);
+        assert!(rest.iter().all(|n| !first.contains(n) && !next.contains(n)));
+    }
+
+    #[test]
+    fn uniform_random_returns_every_branch_once() {
+        let mut s = UniformRandom::default();
+        let mut d = Driver::new(0);
+        let a = run(0, 0, 0);
+        let all: Vec<Pending> = (1..=20).map(|n| pending(n, n as usize, NONE, &a)).collect();
+        d.feed(&mut s, &a, &all);
+        let mut picks = d.select(&mut s, 100);
+        assert_ne!(picks, (1..=20).collect::<Vec<_>>(), "not in arrival order");
+        picks.sort();
+        assert_eq!(picks, (1..=20).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn cfg_directed_takes_a_branch_covering_an_open_goal_first_and_rekeys_when_goals_close() {
+        let mut s = CfgDirected::default();
+        let mut d = Driver::new(2);
+        let a = run(0, 0, 0);
+        // Without distances every other branch is equally far: the shallower first.
+        let branches = [
+            pending(1, 4, NONE, &a),
+            pending(2, 6, 0, &a),
+            pending(3, 2, NONE, &a),
+            pending(4, 8, 1, &a),
+        ];
+        d.feed(&mut s, &a, &branches);
+        assert_eq!(d.select(&mut s, 1), [2], "the branch covering open goal 0");
+        // Goal 1 closes: the branch that would cover it is no better than any other.
+        d.covered[1] = true;
+        assert_eq!(d.select(&mut s, 10), [3, 1, 4]);
+    }
+
+    #[test]
+    fn generational_expands_the_run_with_most_new_goals_beyond_its_bound() {
+        let mut s = Generational::default();
+        let mut d = Driver::new(0);
+        let (poor, rich) = (run(0, 1, 2), run(1, 5, 1));
+        d.feed(
+            &mut s,
+            &poor,
+            &[pending(1, 1, NONE, &poor), pending(2, 3, NONE, &poor)],
+        );
+        d.feed(
+            &mut s,
+            &rich,
+            &[pending(3, 1, NONE, &rich), pending(4, 2, NONE, &rich)],
+        );
+        // Node 1 lies above its run's bound (generated for a flip at depth 2): never expanded.
+        assert_eq!(d.select(&mut s, 10), [3, 4, 2]);
+    }
+}
