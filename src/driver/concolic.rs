@@ -78,6 +78,9 @@ pub struct Inexactness {
     pub step_limit_runs: u64,
     /// Runs stopped by a construct Cairn cannot execute.
     pub unsupported_runs: u64,
+    /// Runs cut short by the deadline, an interrupt or the memory limit: the tree holds only
+    /// their prefix, the branches after the cut are missing from it.
+    pub cut_runs: u64,
     /// Inputs given a fixed size or value: unit-mode pointer parameters (buffers of a fixed
     /// size), `main`'s argc/argv when the program reads them.
     pub bounded_inputs: u64,
@@ -482,6 +485,7 @@ impl Concolic {
         match r.outcome {
             Outcome::StepLimit => inexact.step_limit_runs += 1,
             Outcome::Unsupported { .. } => inexact.unsupported_runs += 1,
+            Outcome::Cut(_) => inexact.cut_runs += 1,
             _ => {}
         }
         self.classify_vars(&r.inputs);

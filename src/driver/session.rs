@@ -348,6 +348,12 @@ impl<'p> Session<'p> {
     pub fn record(&mut self, r: &RunResult, found_by: &str) -> Result<Vec<usize>> {
         self.iterations += 1;
         self.shared.count_run();
+        if r.layout_dependent {
+            self.shared.note_layout_dependence();
+        }
+        if r.layout_dependent {
+            self.shared.note_layout_dependence();
+        }
         if let Some(f) = &mut self.on_run {
             f(r);
         }
@@ -413,7 +419,7 @@ impl<'p> Session<'p> {
             steps: r.steps,
             iteration: self.shared.runs(),
             exit_indeterminate: r.exit_indeterminate,
-            layout_dependent: r.layout_dependent,
+            layout_dependent: r.layout_dependent || self.shared.layout_dependent(),
             returned: r.returned.clone(),
         };
         let kept = self

@@ -61,6 +61,8 @@ pub struct Shared {
     pub path_shard: std::sync::OnceLock<crate::driver::shard::Shard>,
     /// A worker explored this shard's share of the paths exactly.
     paths_exhausted: AtomicBool,
+    /// Some run's path depended on addresses (the symbolic shadow saw a branch on one).
+    layout_dependent: AtomicBool,
 }
 
 /// What offering a run to the shared results did.
@@ -92,6 +94,7 @@ impl Shared {
             heartbeats: Mutex::new(vec![]),
             path_shard: std::sync::OnceLock::new(),
             paths_exhausted: AtomicBool::new(false),
+            layout_dependent: AtomicBool::new(false),
         }
     }
 
@@ -152,6 +155,18 @@ impl Shared {
         let n = r.out.add(t)?;
         self.changed(&r);
         Ok(n)
+    }
+
+    /// A run's path depended on the memory layout.
+    pub fn note_layout_dependence(&self) {
+        self.layout_dependent.store(true, Ordering::Relaxed);
+    }
+
+    /// The program branches on addresses: a run no shadow followed (a native run, a plain
+    /// interpreted one) may have taken a path the layout decided, which native replay of the
+    /// test, in another layout, need not take.
+    pub fn layout_dependent(&self) -> bool {
+        self.layout_dependent.load(Ordering::Relaxed)
     }
 
     /// A worker explored this shard's share of the paths exactly.
