@@ -956,8 +956,7 @@ impl Concolic {
         self.solver.forget_terms();
         self.tree = Tree::default();
         self.pending = PendingPool::default();
-        let mut strategy = crate::search::by_name(self.strategy.name())
-            .expect("every strategy is known by its name");
+        let mut strategy = self.strategy.fresh();
         strategy.prepare(s.program);
         self.strategy = strategy;
         self.rng = SmallRng::seed_from_u64(self.seed.wrapping_add(self.stats.memory_restarts));

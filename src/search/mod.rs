@@ -77,6 +77,10 @@ pub trait Strategy {
     fn on_run(&mut self, _run: &Rc<RunPath>, _ctx: &mut Ctx) {}
     /// The next pending branch to try, or None when the strategy has nothing left.
     fn select(&mut self, pool: &PendingPool, ctx: &mut Ctx) -> Option<PendingId>;
+    /// A new strategy of the same composition, for a search that starts afresh.
+    fn fresh(&self) -> Box<dyn Strategy> {
+        by_name(self.name()).expect("every strategy is known by its name")
+    }
     /// Its own statistics, for summary.json (beside the search's).
     fn stats(&self) -> serde_json::Map<String, serde_json::Value> {
         serde_json::Map::new()

@@ -93,6 +93,10 @@ impl Strategy for Pursuit {
         self.inner.name()
     }
 
+    fn fresh(&self) -> Box<dyn Strategy> {
+        Box::new(Pursuit::over(self.inner.fresh()))
+    }
+
     fn prepare(&mut self, program: &crate::exec::Program) {
         self.inner.prepare(program);
     }
@@ -298,5 +302,13 @@ mod tests {
         let id = s.select(&pool, &mut ctx).unwrap();
         assert_eq!(pool.take(id).unwrap().node, 10);
         assert!(s.select(&pool, &mut ctx).is_none());
+    }
+
+    #[test]
+    fn a_fresh_search_keeps_the_decorator() {
+        let s = Pursuit::over(Box::new(Shallow::default()));
+        let f = s.fresh();
+        assert_eq!(f.name(), "shallow");
+        assert!(f.stats().contains_key("pursuit"));
     }
 }
