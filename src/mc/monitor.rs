@@ -184,14 +184,15 @@ impl Monitor {
     }
 }
 
+/// ARG nodes and goals for unit tests of the monitor and of what reads it.
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::analysis::goals::{Goal, GoalKind};
+pub(crate) mod fixtures {
+    use crate::analysis::goals::{Goal, GoalKind, Goals};
     use crate::mc::arg::ArgNode;
+    use crate::mc::model::Loc;
     use std::rc::Rc;
 
-    fn node(loc: u32, parent: Option<usize>, edge: usize, goal: Option<u32>) -> ArgNode {
+    pub fn node(loc: u32, parent: Option<usize>, edge: usize, goal: Option<u32>) -> ArgNode {
         ArgNode {
             loc: Loc {
                 func: 0,
@@ -210,7 +211,7 @@ mod tests {
         }
     }
 
-    fn goals(n: usize) -> Goals {
+    pub fn goals(n: usize) -> Goals {
         Goals {
             goals: (0..n)
                 .map(|id| Goal {
@@ -228,6 +229,12 @@ mod tests {
             def_use_base: None,
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixtures::{goals, node};
+    use super::*;
 
     /// root -> a; a -[0, goal 0]-> b; a -[1]-> c, covered by b; b -[0, goal 1]-> d (a leaf).
     fn arg(complete: bool) -> Arg {

@@ -171,54 +171,16 @@ impl Strategy for Pursuit {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::cfg::Distances;
-    use crate::analysis::goals::{Goal, GoalKind, Goals};
-    use crate::mc::arg::{Arg, ArgNode};
-    use crate::mc::model::Loc;
+    use crate::mc::arg::Arg;
     use crate::mc::monitor::Monitor;
+    use crate::mc::monitor::fixtures::{goals, node};
     use crate::search::product::{Next, Product, ProductDistances};
     use crate::search::shallow::Shallow;
-    use crate::search::synthetic::{pending, run};
-    use rand::SeedableRng;
-
-    fn node(block: u32, parent: Option<usize>, edge: usize, goal: Option<u32>) -> ArgNode {
-        ArgNode {
-            loc: Loc {
-                func: 0,
-                block,
-                ip: 0,
-            },
-            stack: Rc::new(vec![]),
-            preds: vec![],
-            parent,
-            effects: vec![],
-            goal,
-            error_site: None,
-            covered_by: None,
-            edge: if parent.is_some() { edge } else { usize::MAX },
-            terminal: false,
-        }
-    }
+    use crate::search::synthetic::{Driver, pending, run};
 
     /// A monitor with states root, `keeps` (goal 0 still reachable: a loop's flag still set) and
     /// `lost` (from which only goal 1 is reachable).
     fn monitor() -> Monitor {
-        let goals = Goals {
-            goals: (0..2)
-                .map(|id| Goal {
-                    id,
-                    kind: GoalKind::Branch,
-                    function: "main".into(),
-                    outcome: "true".into(),
-                    loc: Default::default(),
-                    target_loc: Default::default(),
-                    def_use: None,
-                })
-                .collect(),
-            num_branches: 2,
-            error_sites: vec![],
-            def_use_base: None,
-        };
         let arg = Arg {
             nodes: vec![
                 node(0, None, 0, None),
@@ -230,7 +192,7 @@ mod tests {
             complete: true,
             ..Default::default()
         };
-        Monitor::from_arg(&arg, &goals).unwrap()
+        Monitor::from_arg(&arg, &goals(2)).unwrap()
     }
 
     #[test]
@@ -240,68 +202,40 @@ mod tests {
         let product = Product { monitors: vec![m] };
         let mut dist = ProductDistances::default();
         // Pending branches (node = id here): those after which the flag is still set.
-        let (old, new) = (run(1, 0, 0), run(2, 0, 0));
-        let all = [
-            (10, 3, &old, keeps),
-            (11, 1, &old, lost),
-            (20, 5, &new, keeps),
-            (21, 0, &new, lost),
-            (22, 2, &new, keeps),
-        ];
-        for (node, _, _, state) in all {
+        for (node, state) in [
+            (10, keeps),
+            (11, lost),
+            (20, keeps),
+            (21, lost),
+            (22, keeps),
+        ] {
             dist.next.insert((node, 0), vec![Next::State(state)]);
         }
-        let mut covered = vec![false, false];
         dist.refresh(&product, &[true, true]);
-        let mut pool = PendingPool::default();
+        let mut d = Driver::new(2);
+        d.product = Some(dist);
         let mut s = Pursuit::over(Box::new(Shallow::default()));
-        let mut rng = rand::rngs::SmallRng::seed_from_u64(1);
-        let cfg = Distances::unknown();
-        let mut picks = vec![];
-        for round in 0..2 {
-            let mut ctx = Ctx {
-                rng: &mut rng,
-                covered: &covered,
-                dist: &cfg,
-                product: Some(&dist),
-            };
-            if round == 0 {
-                for (node, depth, r, _) in all {
-                    let p = pending(node, depth, u32::MAX, r);
-                    let id = pool.add(p.clone());
-                    s.add(id, &p, &mut ctx);
-                }
-                s.on_run(&old, &mut ctx);
-                s.on_run(&new, &mut ctx);
-            }
-            let id = s.select(&pool, &mut ctx).unwrap();
-            picks.push(pool.take(id).unwrap().node);
-        }
+        let (old, new) = (run(1, 0, 0), run(2, 0, 0));
+        let none = u32::MAX;
+        d.feed(
+            &mut s,
+            &old,
+            &[pending(10, 3, none, &old), pending(11, 1, none, &old)],
+        );
+        let latest = [
+            pending(20, 5, none, &new),
+            pending(21, 0, none, &new),
+            pending(22, 2, none, &new),
+        ];
+        d.feed(&mut s, &new, &latest);
         // Goal 0 first (the lowest open goal some branch leads to): the latest run's shallowest.
-        assert_eq!(picks, [22, 20]);
+        assert_eq!(d.select(&mut s, 2), [22, 20]);
         // Goal 0 covered: goal 1 is reachable only after the lost branches, latest run first.
-        covered[0] = true;
-        let mut ctx = Ctx {
-            rng: &mut rng,
-            covered: &covered,
-            dist: &cfg,
-            product: Some(&dist),
-        };
-        let id = s.select(&pool, &mut ctx).unwrap();
-        assert_eq!(pool.take(id).unwrap().node, 21);
-        let id = s.select(&pool, &mut ctx).unwrap();
-        assert_eq!(pool.take(id).unwrap().node, 11);
+        d.covered[0] = true;
+        assert_eq!(d.select(&mut s, 2), [21, 11]);
         // Nothing leads to an open goal any more: the inner strategy's order (shallowest).
-        covered[1] = true;
-        let mut ctx = Ctx {
-            rng: &mut rng,
-            covered: &covered,
-            dist: &cfg,
-            product: Some(&dist),
-        };
-        let id = s.select(&pool, &mut ctx).unwrap();
-        assert_eq!(pool.take(id).unwrap().node, 10);
-        assert!(s.select(&pool, &mut ctx).is_none());
+        d.covered[1] = true;
+        assert_eq!(d.select(&mut s, 10), [10]);
     }
 
     #[test]

@@ -36,6 +36,8 @@ pub fn pending(node: u32, depth: usize, goal: u32, run: &Rc<RunPath>) -> Pending
 pub struct Driver {
     pub pool: PendingPool,
     pub covered: Vec<bool>,
+    /// Distances in the product, for strategies that read the monitors.
+    pub product: Option<super::product::ProductDistances>,
     rng: SmallRng,
     dist: Distances,
 }
@@ -45,6 +47,7 @@ impl Driver {
         Driver {
             pool: PendingPool::default(),
             covered: vec![false; goals],
+            product: None,
             rng: SmallRng::seed_from_u64(7),
             dist: Distances::unknown(),
         }
@@ -55,7 +58,7 @@ impl Driver {
             rng: &mut self.rng,
             covered: &self.covered,
             dist: &self.dist,
-            product: None,
+            product: self.product.as_ref(),
         };
         for p in branches {
             let id = self.pool.add(p.clone());
@@ -71,7 +74,7 @@ impl Driver {
                 rng: &mut self.rng,
                 covered: &self.covered,
                 dist: &self.dist,
-                product: None,
+                product: self.product.as_ref(),
             };
             let Some(id) = s.select(&self.pool, &mut ctx) else {
                 break;
