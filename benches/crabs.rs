@@ -15,6 +15,9 @@
 //! checker), and concolic strategies alone (`--tests-only`). The issue asks that the pure
 //! strategies miss the call for 60 s: `--time 60 --techniques cfg,dfs,expectation,...`.
 
+#[path = "common/args.rs"]
+mod args;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -32,12 +35,7 @@ fn covered_at(out: &Path, goal: u64) -> Option<f64> {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let get = |name: &str| {
-        args.iter()
-            .position(|a| a == name)
-            .and_then(|i| args.get(i + 1).cloned())
-    };
+    let get = args::value;
     let time: u64 = get("--time").map_or(30, |t| t.parse().expect("--time SECS"));
     let seeds: u64 = get("--seeds").map_or(1, |t| t.parse().expect("--seeds N"));
     let techniques: Vec<String> = get("--techniques").map_or(
@@ -101,18 +99,8 @@ fn main() {
                 let out = std::env::temp_dir()
                     .join(format!("cairn-bench-crabs-{}-{file}", t.replace(':', "-")));
                 let _ = std::fs::remove_dir_all(&out);
-                let mut a: Vec<String> = vec![
-                    "gen".into(),
-                    path.display().to_string(),
-                    "--out".into(),
-                    out.display().to_string(),
-                    "--time".into(),
-                    format!("{time}s"),
-                    "--seed".into(),
-                    seed.to_string(),
-                    "--jobs".into(),
-                    "1".into(),
-                ];
+                let mut a = args::gen_one_worker(path, &out, time);
+                a.extend(["--seed".into(), seed.to_string()]);
                 match t.as_str() {
                     "crabs" => a.extend(["--strategy".into(), "crabs".into()]),
                     "gen" => {}

@@ -12,6 +12,9 @@
 //! whether the technique finished before the budget. `lazy` is `--lazy auto` (lazy expansion,
 //! then concolic search on what is left), `lazy-only` lazy expansion alone.
 
+#[path = "common/args.rs"]
+mod args;
+
 use cairn::driver::session::{Budget, Session};
 use cairn::exec::{Config, Outcome, Program};
 use cairn::ir::frontend::{CompileOptions, TempDir, load};
@@ -25,12 +28,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let get = |name: &str| {
-        args.iter()
-            .position(|a| a == name)
-            .and_then(|i| args.get(i + 1).cloned())
-    };
+    let get = args::value;
     let time: f64 = get("--time").map_or(10.0, |t| t.parse().expect("--time SECS"));
     let seeds: u64 = get("--seeds").map_or(1, |t| t.parse().expect("--seeds N"));
     let ops: Vec<u32> = get("--ops").map_or(vec![1, 2, 3], |o| {

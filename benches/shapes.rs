@@ -18,6 +18,8 @@
 //! One worker each. `--dump DIR` writes the programs there and runs nothing; `--cairn` runs
 //! another build (before/after a change).
 
+#[path = "common/args.rs"]
+mod args;
 #[path = "../tests/common/shapes.rs"]
 mod shapes;
 
@@ -85,12 +87,7 @@ fn runs_to_cover(out: &Path, function: &str) -> Option<u64> {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let get = |name: &str| {
-        args.iter()
-            .position(|a| a == name)
-            .and_then(|i| args.get(i + 1).cloned())
-    };
+    let get = args::value;
     let shape = get("--shape").unwrap_or("loop_flags".into());
     let count: u64 = get("--count").map_or(50, |c| c.parse().expect("--count N"));
     let first: u64 = get("--first").map_or(0, |c| c.parse().expect("--first SEED"));
@@ -138,16 +135,7 @@ fn main() {
     for (seed, path, g) in &generated {
         for (k, t) in techniques.iter().enumerate() {
             let out = dir.join(format!("out-{seed}-{}", t.replace(':', "-")));
-            let mut a: Vec<String> = vec![
-                "gen".into(),
-                path.display().to_string(),
-                "--out".into(),
-                out.display().to_string(),
-                "--time".into(),
-                format!("{time}s"),
-                "--jobs".into(),
-                "1".into(),
-            ];
+            let mut a = args::gen_one_worker(path, &out, time);
             a.extend(g.args.iter().cloned());
             a.extend(options(&shape, t));
             let o = Command::new(&cairn).args(&a).output().expect("run cairn");

@@ -1,6 +1,29 @@
 //! Command-line options shared by the search benchmarks.
+#![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+/// The value after `name` on the bench's command line.
+pub fn value(name: &str) -> Option<String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let i = args.iter().position(|a| a == name)?;
+    args.get(i + 1).cloned()
+}
+
+/// `gen PROGRAM --out OUT --time SECSs --jobs 1`: the benches compare techniques on one worker.
+pub fn gen_one_worker(program: &Path, out: &Path, secs: impl std::fmt::Display) -> Vec<String> {
+    [
+        "gen".into(),
+        program.display().to_string(),
+        "--out".into(),
+        out.display().to_string(),
+        "--time".into(),
+        format!("{secs}s"),
+        "--jobs".into(),
+        "1".into(),
+    ]
+    .into()
+}
 
 pub struct BenchArgs {
     pub time: f64,
