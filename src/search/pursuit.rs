@@ -45,13 +45,14 @@ impl Pursuit {
         }
     }
 
-    /// A pending branch of the latest runs after which the product reaches `goal`; every open
-    /// goal such a branch reaches is added to `seen`.
+    /// A pending branch of the latest runs after which the product reaches `goal`; every goal
+    /// of `open` (bit-set words) such a branch reaches is added to `seen`.
     fn find(
         &mut self,
         goal: Option<usize>,
         pool: &PendingPool,
         ctx: &Ctx,
+        open: &[u64],
         seen: &mut [u64],
     ) -> Option<PendingId> {
         let product = ctx.product?;
@@ -62,9 +63,8 @@ impl Pursuit {
                 if !product.reach_into(node, outcome, &mut reach) {
                     continue;
                 }
-                for (w, (r, s)) in reach.iter().zip(seen.iter_mut()).enumerate() {
-                    let open = open_word(ctx.covered, w);
-                    *s |= r & open;
+                for ((r, o), s) in reach.iter().zip(open).zip(seen.iter_mut()) {
+                    *s |= r & o;
                 }
                 if goal.is_some_and(|g| reach.get(g / 64).is_some_and(|r| r >> (g % 64) & 1 != 0)) {
                     list.remove(i);
@@ -77,15 +77,13 @@ impl Pursuit {
     }
 }
 
-/// Bits of the open goals among `covered[64 w .. 64 w + 64]`.
-fn open_word(covered: &[bool], w: usize) -> u64 {
-    let mut bits = 0;
-    for (b, c) in covered.iter().skip(64 * w).take(64).enumerate() {
-        if !c {
-            bits |= 1 << b;
-        }
+/// The goals not covered, as bit-set words.
+fn open_words(covered: &[bool]) -> Vec<u64> {
+    let mut words = vec![0u64; covered.len().div_ceil(64)];
+    for (g, _) in covered.iter().enumerate().filter(|(_, c)| !**c) {
+        words[g / 64] |= 1 << (g % 64);
     }
-    bits
+    words
 }
 
 impl Strategy for Pursuit {
@@ -127,8 +125,9 @@ impl Strategy for Pursuit {
             let prev = self.goal;
             let open = |g: usize| !ctx.covered.get(g).copied().unwrap_or(true);
             let keep = prev.filter(|g| open(*g) && self.picks < PICKS_PER_GOAL);
-            let mut seen = vec![0u64; ctx.covered.len().div_ceil(64)];
-            if let Some(id) = self.find(keep, pool, ctx, &mut seen) {
+            let open_goals = open_words(ctx.covered);
+            let mut seen = vec![0u64; open_goals.len()];
+            if let Some(id) = self.find(keep, pool, ctx, &open_goals, &mut seen) {
                 self.picks += 1;
                 self.pursued += 1;
                 return Some(id);
@@ -147,7 +146,7 @@ impl Strategy for Pursuit {
             );
             self.picks = 0;
             if self.goal.is_some()
-                && let Some(id) = self.find(self.goal, pool, ctx, &mut seen)
+                && let Some(id) = self.find(self.goal, pool, ctx, &open_goals, &mut seen)
             {
                 self.picks += 1;
                 self.pursued += 1;
