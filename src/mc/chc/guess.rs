@@ -113,7 +113,10 @@ pub fn invariants(
         } else {
             Duration::ZERO
         };
-        let until = t0 + (deadline.saturating_duration_since(t0) / 4).max(floor);
+        // The floor may outlast a turn, never the session: a first call in the last turn
+        // would otherwise overrun the user's budget by the whole floor.
+        let session_end = mc.session_end.unwrap_or(t0 + floor);
+        let until = (t0 + (deadline.saturating_duration_since(t0) / 4).max(floor)).min(session_end);
         let before: usize = progress.samples.iter().map(|s| s.len()).sum();
         progress.sampled = sample(horn, mc, until, progress.calls, &mut progress.samples);
         let after: usize = progress.samples.iter().map(|s| s.len()).sum();
