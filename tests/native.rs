@@ -129,6 +129,85 @@ fn persistent_runs_take_what_fresh_processes_take() {
 /// server did not report a runner killed while idle: the next runner took the word and ran the
 /// input again, and Cairn waited for that run (5 s past the session's deadline in CI) and
 /// failed if it hung.
+/// AFL's hit-count buckets, as the fuzzer's feedback (bit k: bucket k).
+fn bucket(n: u8) -> u8 {
+    match n {
+        0..=2 => n,
+        3 => 4,
+        4..=7 => 8,
+        8..=15 => 16,
+        16..=31 => 32,
+        32..=127 => 64,
+        _ => 128,
+    }
+}
+
+/// A batch stops at each run that reaches a bucket not seen, and nowhere else: the runs it
+/// reports are exactly those a run-by-run loop finds new, each with the hits and end a process
+/// of its own gives it, however the runs before it ended (exit deep in a call, abort, a crash).
+#[test]
+fn a_batch_reports_exactly_the_new_runs() {
+    let (f, p) = loaded("state_between_runs.c");
+    let tmp = TempDir::new("native-test").unwrap();
+    let s = session(&f, &p, tmp.path());
+    let mut x = NativeExecutor::build_and_start(&s, 1 << 30).unwrap();
+    let limit = Duration::from_secs(5);
+    let inputs: Vec<String> = [
+        "1", "1", "7", "7", "9", "2", "-1", "1", "3", "100", "101", "5", "2",
+    ]
+    .iter()
+    .cycle()
+    .take(39)
+    .map(|v| format!("{v}\0"))
+    .collect();
+    // Run by run, in fresh processes: which runs are new, and what each takes.
+    let mut seen = vec![0u8; s.goals.len()];
+    let mut expected = vec![];
+    let mut fresh = vec![];
+    for (i, v) in inputs.iter().enumerate() {
+        let (run, hits) = x.run_fresh(v.as_bytes(), limit).unwrap();
+        let mut new = run.aborted || matches!(run.status, NativeStatus::Signal(_));
+        for (s, &h) in seen.iter_mut().zip(hits) {
+            new |= bucket(h) & !*s != 0;
+            *s |= bucket(h);
+        }
+        if new {
+            expected.push(i);
+        }
+        fresh.push((run.status, run.aborted, hits.to_vec()));
+    }
+    // The same inputs in one batch, resumed after each run it reports.
+    let texts: Vec<&[u8]> = inputs.iter().map(|v| v.as_bytes()).collect();
+    assert_eq!(x.load(&texts), inputs.len());
+    x.seen_mut().fill(0);
+    let mut reported = vec![];
+    let mut from = 0;
+    while from < inputs.len() {
+        let (i, run) = x.resume(from, limit).unwrap();
+        let hits = x.hits().to_vec();
+        assert_eq!(
+            (run.status, run.aborted, &hits),
+            (fresh[i].0, fresh[i].1, &fresh[i].2),
+            "run {i}"
+        );
+        for (s, &h) in x.seen_mut().iter_mut().zip(&hits) {
+            *s |= bucket(h);
+        }
+        if i + 1 < inputs.len() {
+            reported.push(i);
+        }
+        from = i + 1;
+    }
+    expected.retain(|&i| i + 1 < inputs.len());
+    assert_eq!(reported, expected);
+    // Some runs were skipped as nothing new, and the crash and abort were reported.
+    assert!(expected.len() < 20, "{expected:?}");
+    assert!(
+        expected.contains(&4) && expected.contains(&6),
+        "{expected:?}"
+    );
+}
+
 #[test]
 fn a_run_killed_before_it_starts_is_a_time_out() {
     let (f, p) = loaded("hang.c");

@@ -50,7 +50,7 @@ use crate::driver::fuzz_native::{NativeExecutor, PendingBuild, native_result};
 use crate::driver::havoc::{self, Dictionary, Havoc};
 use crate::driver::session::Session;
 use crate::driver::technique::Technique;
-use crate::exec::forkserver::NativeStatus;
+use crate::exec::forkserver::{NativeRun, NativeStatus};
 use crate::exec::input::Replay;
 use crate::exec::input::{InputSource, InputValue, RandomInputs, Seeded};
 use crate::exec::machine::{Outcome, RunResult};
@@ -83,6 +83,9 @@ const NATIVE_PADDING: usize = 64;
 /// New native runs shorter than this are interpreted to become tests (the interpreter takes
 /// some hundred times as long); longer ones are recorded from a native run.
 const INTERPRET_BELOW: Duration = Duration::from_millis(2);
+
+/// Most runs in a native batch (`Fuzzing::batch_size`).
+const MAX_BATCH: usize = 128;
 
 /// Crashing native runs with nothing new that are interpreted anyway: the first few, then one
 /// in this many (the interpreter decides whether a crash is a new fault).
@@ -137,6 +140,8 @@ struct NativeCounts {
     slowest_ok: f64,
     /// Seconds the native runs took (fork to status), for their rate.
     seconds: f64,
+    /// Batches of runs sent to the fork server at once.
+    batches: u64,
 }
 
 /// AFL's buckets: 1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128 and more.
@@ -244,16 +249,96 @@ impl Fuzzing {
         values: Vec<InputValue>,
         texts: &str,
     ) -> anyhow::Result<()> {
-        let left = s.deadline().saturating_duration_since(Instant::now());
-        let limit = self.native_limit().min(left).max(Duration::from_millis(1));
+        let limit = self.run_limit(s);
         let Executor::Native(x) = &mut self.exec else {
             unreachable!("run_native without a native executor")
         };
         let run = x.run(texts.as_bytes(), limit)?;
-        s.count_run();
-        self.runs += 1;
-        self.native.runs += 1;
+        self.judge_native(s, values, texts, run, 1)
+    }
+
+    /// A native run's (or batch's) time limit, within the session's deadline.
+    fn run_limit(&self, s: &Session) -> Duration {
+        let left = s.deadline().saturating_duration_since(Instant::now());
+        self.native_limit().min(left).max(Duration::from_millis(1))
+    }
+
+    /// Runs in a native batch: one at first (their time is not known yet), then as many as
+    /// take a quarter of a run's time limit, so a batch is two context switches for many runs
+    /// and a run that times out in it is still one that outlasts the others several times.
+    fn batch_size(&self) -> usize {
+        if self.native.runs < 64 {
+            return 1;
+        }
+        let per_run = self.native.seconds / self.native.runs as f64;
+        let room = self.native_limit().as_secs_f64() / 4.0;
+        ((room / per_run.max(1e-7)) as usize).clamp(1, MAX_BATCH)
+    }
+
+    /// Mutates a batch of corpus entries and runs them natively; the run that ends the batch
+    /// early (a new one, a crash, a time-out) is judged as `run_native` judges one, and the
+    /// batch goes on after it. The runs before it reached nothing new.
+    fn run_native_batch(&mut self, s: &mut Session) -> anyhow::Result<()> {
+        let size = self.batch_size();
+        let mut batch = Vec::with_capacity(size);
+        let mut texts = Vec::with_capacity(size);
+        for _ in 0..size {
+            let base = self.pick();
+            let other = self.rng.gen_range(0..self.corpus.len());
+            let mut values = self.corpus[base].clone();
+            self.havoc
+                .mutate(&mut self.rng, &mut values, &self.corpus[other]);
+            let mut random = RandomInputs { rng: &mut self.rng };
+            values.extend((0..self.padding).map(|_| random.next_char()));
+            let mut t = String::new();
+            for v in &values {
+                v.write_text(&mut t);
+                t.push('\0');
+            }
+            batch.push(values);
+            texts.push(t);
+        }
+        let limit = self.run_limit(s);
+        let Executor::Native(x) = &mut self.exec else {
+            unreachable!("run_native_batch without a native executor")
+        };
+        let loaded = x.load(&texts.iter().map(|t| t.as_bytes()).collect::<Vec<_>>());
+        self.native.batches += 1;
+        let mut from = 0;
+        while from < loaded && !s.should_stop() {
+            let Executor::Native(x) = &mut self.exec else {
+                unreachable!()
+            };
+            let (i, run) = x.resume(from, limit)?;
+            let values = std::mem::take(&mut batch[i]);
+            self.judge_native(s, values, &texts[i], run, i - from + 1)?;
+            from = i + 1;
+        }
+        Ok(())
+    }
+
+    /// Judges the native `run` of `values` (`texts`), the last of `runs` (a batch's runs
+    /// before it reached nothing new): a new one becomes a test (see `run_native`).
+    fn judge_native(
+        &mut self,
+        s: &mut Session,
+        values: Vec<InputValue>,
+        texts: &str,
+        run: NativeRun,
+        runs: usize,
+    ) -> anyhow::Result<()> {
+        for _ in 0..runs {
+            s.count_run();
+        }
+        self.runs += runs as u64;
+        self.native.runs += runs as u64;
         self.native.seconds += run.time.as_secs_f64();
+        // A batch's time is its runs': the one judged is taken to be as long as their mean.
+        let time = run.time / runs as u32;
+        let limit = self.run_limit(s);
+        let Executor::Native(x) = &mut self.exec else {
+            unreachable!("judge_native without a native executor")
+        };
         let hits = x.hits();
         if self.goal_buckets.len() < hits.len() {
             self.goal_buckets.resize(hits.len(), 0);
@@ -265,6 +350,12 @@ impl Fuzzing {
                 *seen |= b;
                 novel = true;
             }
+        }
+        if novel {
+            // The server's copy, so its batches stop at the next new run, not this kind.
+            let seen = x.seen_mut();
+            let n = seen.len().min(self.goal_buckets.len());
+            seen[..n].copy_from_slice(&self.goal_buckets[..n]);
         }
         let crash = matches!(run.status, NativeStatus::Signal(_)) || run.aborted;
         self.native.crashes += crash as u64;
@@ -290,14 +381,14 @@ impl Fuzzing {
             }
             return self.keep(s, r, novel);
         }
-        self.native.slowest_ok = self.native.slowest_ok.max(run.time.as_secs_f64());
+        self.native.slowest_ok = self.native.slowest_ok.max(time.as_secs_f64());
         let sampled =
             crash && (self.native.crashes <= 16 || self.native.crashes % CRASH_SAMPLE == 0);
         if !novel && !sampled {
             return Ok(());
         }
         let interpreter_decides = s.program.def_use.is_some() || self.environment;
-        if interpreter_decides || run.time < INTERPRET_BELOW {
+        if interpreter_decides || time < INTERPRET_BELOW {
             self.native.interpreted += 1;
             let texts = texts.split_terminator('\0').map(str::to_string).collect();
             let r = s.program.run(&mut Replay::new(texts), &self.cfg);
@@ -464,13 +555,23 @@ impl Technique for Fuzzing {
                 self.run_one(s, vec![])?;
                 continue;
             }
-            let base = self.pick();
-            let other = self.rng.gen_range(0..self.corpus.len());
-            let mut values = self.corpus[base].clone();
-            self.havoc
-                .mutate(&mut self.rng, &mut values, &self.corpus[other]);
-            self.run_one(s, values)?;
-            if self.runs.is_multiple_of(256) {
+            let before = self.runs;
+            if matches!(self.exec, Executor::Native(_)) {
+                // A native executor that fails (its server killed) leaves the fuzzing to the
+                // interpreter, not the generation to an error.
+                if let Err(e) = self.run_native_batch(s) {
+                    self.exec =
+                        Executor::Interpreted(Some(format!("the native executor stopped: {e:#}")));
+                }
+            } else {
+                let base = self.pick();
+                let other = self.rng.gen_range(0..self.corpus.len());
+                let mut values = self.corpus[base].clone();
+                self.havoc
+                    .mutate(&mut self.rng, &mut values, &self.corpus[other]);
+                self.run_one(s, values)?;
+            }
+            if before / 256 != self.runs / 256 {
                 self.import_seeds(s)?;
             }
             s.tick(|| format!("fuzz runs {}, corpus {}", self.runs, self.corpus.len()));

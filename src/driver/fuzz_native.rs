@@ -157,6 +157,21 @@ impl NativeExecutor {
         self.persistent.run(values, limit)
     }
 
+    /// Lays out a batch of runs (see `ForkServer::load`); returns how many fit.
+    pub fn load(&mut self, batch: &[&[u8]]) -> usize {
+        self.persistent.load(batch)
+    }
+
+    /// Runs the batch from run `from` up to the first new one (see `ForkServer::resume`).
+    pub fn resume(&mut self, from: usize, limit: Duration) -> Result<(usize, NativeRun)> {
+        self.persistent.resume(from, limit)
+    }
+
+    /// The buckets seen per goal, which end a batch at a run that reaches another.
+    pub fn seen_mut(&mut self) -> &mut [u8] {
+        self.persistent.seen_mut()
+    }
+
     /// The process serving persistent runs (see `ForkServer::runner`).
     pub fn runner(&self) -> Option<i32> {
         self.persistent.runner()

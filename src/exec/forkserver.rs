@@ -2,9 +2,12 @@
 //! compiled with `-DCAIRN_FORKSERVER` (`output::harness`) starts once, sandboxed like every
 //! native run; it forks a process that runs the program up to a thousand times, its writable
 //! data restored between runs (AFL's persistent mode), and a fresh one when a run crashes or is
-//! killed. A run is a request on one pipe and a status on another; the input values and the
-//! goal hit counts pass through files in the scratch directory mapped shared, so a run costs a
-//! function call and a copy of the program's data, not an exec.
+//! killed. A request on one pipe runs a batch of inputs, up to the first run that reaches a
+//! new hit-count bucket (the server sees which buckets Cairn has seen), and a status on another
+//! pipe reports that run; the input values, the goal hit counts and the buckets seen pass
+//! through files in the scratch directory mapped shared. A run costs a function call and a copy
+//! of the program's data, not an exec, and a batch costs two context switches, not one per
+//! run.
 
 use anyhow::{Context, Result, bail};
 use std::fs::File;
@@ -14,11 +17,18 @@ use std::path::Path;
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-/// Room for the values of one run: a header (the number of values, the number the run read,
-/// the pid of the process running the program, whether it is between runs, how the run
-/// ended), then the values as NUL-separated text, as in a test file.
+/// Room for the values of a batch: a header (see the harness's `cairn_fuzz_main`), then a
+/// record per run: the number of values, the record's length, the values as NUL-separated
+/// text (as in a test file), padded to a word.
 const INPUT_MAP: usize = 8 << 20;
-const VALUES_AT: usize = 32;
+const RECORDS_AT: usize = 64;
+/// Header words.
+const BATCH_SIZE: usize = 0;
+const CONSUMED: usize = 1;
+const RUNNER: usize = 2;
+const ENDED_BY: usize = 4;
+const RUN_INDEX: usize = 5;
+const START_AT: usize = 6;
 /// Address space besides the program's own data: the binary, libc, the maps.
 const OVERHEAD: u64 = 64 << 20;
 
@@ -104,6 +114,10 @@ pub struct ForkServer {
     status: File,
     inputs: SharedMap,
     hits: SharedMap,
+    /// Per goal, the hit-count buckets Cairn has seen (a run reaching another ends a batch).
+    seen: SharedMap,
+    /// Runs of the batch loaded.
+    loaded: usize,
     pub runs: u64,
 }
 
@@ -140,6 +154,7 @@ impl ForkServer {
     ) -> Result<ForkServer> {
         let inputs = SharedMap::create(&scratch.join("inputs"), INPUT_MAP)?;
         let hits = SharedMap::create(&scratch.join("hits"), goals.max(1))?;
+        let seen = SharedMap::create(&scratch.join("seen"), goals.max(1))?;
         let (control_read, control_write) = pipe()?;
         let (status_read, status_write) = pipe()?;
         let (control, status) = unsafe {
@@ -157,6 +172,8 @@ impl ForkServer {
             .stderr(Stdio::null());
         if fresh {
             cmd.env("CAIRN_FORK_EACH_RUN", "1");
+        } else {
+            cmd.env("CAIRN_SEEN", scratch.join("seen"));
         }
         // The pipes' other ends close with `cmd`: the server alone holds them.
         let spawned = cmd.spawn();
@@ -175,6 +192,8 @@ impl ForkServer {
             status,
             inputs,
             hits,
+            seen,
+            loaded: 0,
             runs: 0,
         })
     }
@@ -184,26 +203,60 @@ impl ForkServer {
         self.hits.bytes()
     }
 
+    /// Each goal's hit-count buckets seen so far (bit k: AFL's bucket k): a run of a batch
+    /// reaching one not set here ends the batch. Set them as runs reach them.
+    pub fn seen_mut(&mut self) -> &mut [u8] {
+        self.seen.bytes_mut()
+    }
+
     /// Runs the program once on `values`, the values' texts (as in a test file) each ended
     /// by a NUL, for at most `limit`. Values that do not fit the map are left off (they read
     /// as 0).
     pub fn run(&mut self, values: &[u8], limit: Duration) -> Result<NativeRun> {
+        self.load(&[values]);
+        Ok(self.resume(0, limit)?.1)
+    }
+
+    /// Lays out a batch of runs' values (each as `run` takes them); returns how many fit (at
+    /// least the first, whose values past the map's room are left off).
+    pub fn load(&mut self, batch: &[&[u8]]) -> usize {
         let map = self.inputs.bytes_mut();
-        let room = map.len() - VALUES_AT;
-        let fits = match values.len() <= room {
-            true => values,
-            false => {
-                &values[..values[..room]
-                    .iter()
-                    .rposition(|&b| b == 0)
-                    .map_or(0, |i| i + 1)]
-            }
-        };
-        map[VALUES_AT..VALUES_AT + fits.len()].copy_from_slice(fits);
-        let n = fits.iter().filter(|&&b| b == 0).count() as u32;
-        map[0..4].copy_from_slice(&n.to_ne_bytes());
-        map[4..8].copy_from_slice(&0u32.to_ne_bytes());
-        map[16..20].copy_from_slice(&0u32.to_ne_bytes());
+        let mut at = RECORDS_AT;
+        let mut loaded = 0;
+        for values in batch {
+            let room = map.len() - at - 8;
+            let fits = match values.len() <= room {
+                true => *values,
+                false if loaded > 0 => break,
+                false => {
+                    &values[..values[..room]
+                        .iter()
+                        .rposition(|&b| b == 0)
+                        .map_or(0, |i| i + 1)]
+                }
+            };
+            let n = fits.iter().filter(|&&b| b == 0).count() as u32;
+            map[at..at + 4].copy_from_slice(&n.to_ne_bytes());
+            map[at + 4..at + 8].copy_from_slice(&(fits.len() as u32).to_ne_bytes());
+            map[at + 8..at + 8 + fits.len()].copy_from_slice(fits);
+            at += 8 + fits.len().next_multiple_of(4);
+            loaded += 1;
+        }
+        self.loaded = loaded;
+        self.set_header(BATCH_SIZE, loaded as u32);
+        loaded
+    }
+
+    /// Runs the loaded batch from run `from` until a run reaches a bucket not seen (or aborts,
+    /// crashes, or outlasts `limit`, which counts from here), or the batch ends; returns that
+    /// run's index and how it ended (its time: the runs' since `from`). The hit counts are
+    /// that run's.
+    pub fn resume(&mut self, from: usize, limit: Duration) -> Result<(usize, NativeRun)> {
+        debug_assert!(from < self.loaded);
+        self.set_header(CONSUMED, 0);
+        self.set_header(ENDED_BY, 0);
+        self.set_header(RUN_INDEX, from as u32);
+        self.set_header(START_AT, from as u32);
         self.hits.bytes_mut().fill(0);
         let start = Instant::now();
         self.control
@@ -215,10 +268,10 @@ impl ForkServer {
                 // The process running the program, which its server then reports killed. Its
                 // pid is 0 between a run's end and the next fork (a stale one is never used).
                 let since = Instant::now();
-                let mut pid = self.header(2) as i32;
+                let mut pid = self.header(RUNNER) as i32;
                 while pid <= 0 && since.elapsed() < Duration::from_secs(1) {
                     std::thread::sleep(Duration::from_micros(200));
-                    pid = self.header(2) as i32;
+                    pid = self.header(RUNNER) as i32;
                 }
                 if pid > 0 {
                     unsafe { libc::kill(pid, libc::SIGKILL) };
@@ -231,20 +284,24 @@ impl ForkServer {
                 NativeStatus::Timeout
             }
         };
-        self.runs += 1;
-        Ok(NativeRun {
-            status,
-            consumed: self.header(1),
-            assume_failed: self.header(4) & 1 != 0,
-            aborted: self.header(4) & 2 != 0,
-            time: start.elapsed(),
-        })
+        let index = (self.header(RUN_INDEX) as usize).clamp(from, self.loaded - 1);
+        self.runs += (index - from + 1) as u64;
+        Ok((
+            index,
+            NativeRun {
+                status,
+                consumed: self.header(CONSUMED),
+                assume_failed: self.header(ENDED_BY) & 1 != 0,
+                aborted: self.header(ENDED_BY) & 2 != 0,
+                time: start.elapsed(),
+            },
+        ))
     }
 
     /// The process that runs the program or waits for its next run (what a time-out kills);
     /// None between a run's end and the next fork.
     pub fn runner(&self) -> Option<i32> {
-        Some(self.header(2) as i32).filter(|&pid| pid > 0)
+        Some(self.header(RUNNER) as i32).filter(|&pid| pid > 0)
     }
 
     /// A new server in place of this one (which is killed with whatever it runs).
@@ -252,14 +309,27 @@ impl ForkServer {
         let l = self.launch.clone();
         unsafe { libc::kill(-(self.server.id() as i32), libc::SIGKILL) };
         let runs = self.runs;
+        // The batch and the buckets seen go on in the new server's maps.
+        let (inputs, seen, loaded) = (
+            self.inputs.bytes().to_vec(),
+            self.seen.bytes().to_vec(),
+            self.loaded,
+        );
         *self = ForkServer::start(&l.exe, l.goals, &l.scratch, l.fresh, l.max_memory)?;
         self.runs = runs;
+        self.loaded = loaded;
+        self.inputs.bytes_mut().copy_from_slice(&inputs);
+        self.seen.bytes_mut().copy_from_slice(&seen);
         Ok(())
     }
 
     /// Word `i` of the inputs map's header.
     fn header(&self, i: usize) -> u32 {
         u32::from_ne_bytes(self.inputs.bytes()[4 * i..4 * i + 4].try_into().unwrap())
+    }
+
+    fn set_header(&mut self, i: usize, word: u32) {
+        self.inputs.bytes_mut()[4 * i..4 * i + 4].copy_from_slice(&word.to_ne_bytes());
     }
 
     /// The next word of the status pipe; None if `limit` passed first.

@@ -589,6 +589,12 @@ void __cairn_probe_init(void) {{
   }}
   if (fd >= 0) close(fd);
 }}
+/* The hit counts, for the fork server (which clears them between the runs of a batch). */
+unsigned char *__cairn_probe_map(unsigned long *n) {{
+  __cairn_probe_init();
+  *n = cairn_nhits;
+  return cairn_hits;
+}}
 void {PROBE_FN}(unsigned goal) {{
   if (!cairn_ready) __cairn_probe_init();
   if (goal < cairn_nhits && cairn_hits[goal] != 255) cairn_hits[goal]++;

@@ -21,9 +21,11 @@ static char **cairn_vals;
 static int cairn_nvals = -1, cairn_pos;
 
 #ifdef CAIRN_FORKSERVER
-/* Cairn's native fuzzing: the values come from a map shared with Cairn (the header, then the
- * values NUL-separated), read in order; the run keeps the number read current. */
+/* Cairn's native fuzzing: the values come from a map shared with Cairn (the header, then one
+ * record per run of a batch: the number of values, the record's length, the values
+ * NUL-separated), read in order; the run keeps the number read current. */
 static char *cairn_shared_in, *cairn_cursor;
+#define CAIRN_RECORDS 64
 #endif
 
 static void cairn_load(void) {
@@ -31,8 +33,10 @@ static void cairn_load(void) {
   cairn_nvals = 0;
 #ifdef CAIRN_FORKSERVER
   if (cairn_shared_in) {
-    cairn_nvals = (int)*(unsigned *)cairn_shared_in;
-    cairn_cursor = cairn_shared_in + 32;
+    /* The current run's record: header word 7 (the run's data is restored between runs). */
+    char *record = cairn_shared_in + CAIRN_RECORDS + ((unsigned *)cairn_shared_in)[7];
+    cairn_nvals = (int)((unsigned *)record)[0];
+    cairn_cursor = record + 8;
     return;
   }
 #endif
@@ -81,15 +85,18 @@ static const char *cairn_next(void) {
 #ifdef CAIRN_FORKSERVER
 /* Cairn's native fuzzing. `main` starts, after the program's constructors, a process that
  * runs the program up to 1000 times (AFL's persistent mode): it waits for a request on fd 198,
- * runs the program, writes its status on fd 199, and restores the executable's writable data
- * (.data and .bss as they were before the first run); the program's exit (renamed to
- * __cairn_exit in the build) returns to the loop. `main` itself waits for that process and,
- * when it dies during a run (a crash, a kill at the time limit), writes the run's status, then
- * starts the next one. The maps (inputs, goal hit counts) are set up once and inherited. The
- * loops make their own system calls: the program or the harness may define `read`, `write` or
- * `kill`. Header of the inputs map: the number of values, the number read, the running
- * process's pid, whether it waits between runs, how the run ended (1: at a failed
- * assumption; 2: at abort; Cairn clears it before a run). */
+ * runs the program on each record of a batch until one reaches a new hit-count bucket (or
+ * aborts, or the batch ends), writes that run's status on fd 199, and restores the executable's
+ * writable data (.data and .bss as they were before the first run) before each run; the
+ * program's exit (renamed to __cairn_exit in the build) returns to the loop. `main` itself
+ * waits for that process and, when it dies during a run (a crash, a kill at the time limit),
+ * writes the run's status, then starts the next one. The maps (inputs, goal hit counts, the
+ * buckets Cairn has seen) are set up once and inherited. The loops make their own system
+ * calls: the program or the harness may define `read`, `write` or `kill`. Header of the inputs
+ * map, in words: the batch's size, the number of values the run read, the running process's
+ * pid, whether it waits between runs, how the run ended (1: at a failed assumption; 2: at
+ * abort), the index of the run (the one reported), the index to start at, the offset of the
+ * run's record. */
 #include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -125,6 +132,23 @@ void __cairn_assert_fail(const char *a, const char *f, unsigned l, const char *f
 /* Writable data up to this size is restored between runs; past it, a process per run. */
 #define CAIRN_MAX_SNAPSHOT (8 << 20)
 #define CAIRN_RUNS_PER_PROCESS 1000
+extern unsigned char *__cairn_probe_map(unsigned long *);
+/* Per goal, the hit-count buckets some run reached (Cairn's, mapped read-only): a run that
+ * reaches a new one ends its batch, so Cairn sees its hits. Without it every run is new. */
+static const unsigned char *cairn_seen;
+static unsigned char cairn_bucket(unsigned char n) {
+  return n <= 2 ? n : n == 3 ? 4 : n <= 7 ? 8 : n <= 15 ? 16 : n <= 31 ? 32 : n <= 127 ? 64 : 128;
+}
+static int cairn_novel(const unsigned char *hits, unsigned long n) {
+  if (!cairn_seen || !hits) return 1;
+  for (unsigned long i = 0; i < n; i++)
+    if (cairn_bucket(hits[i]) & ~cairn_seen[i]) return 1;
+  return 0;
+}
+static unsigned cairn_record_size(unsigned at) {
+  unsigned len = ((unsigned *)(cairn_shared_in + CAIRN_RECORDS + at))[1];
+  return 8 + ((len + 3) & ~3u);
+}
 int cairn_fuzz_main(int argc, char **argv, char **envp) __asm__("main");
 int cairn_fuzz_main(int argc, char **argv, char **envp) {
   const char *in = getenv("CAIRN_INPUTS");
@@ -137,6 +161,13 @@ int cairn_fuzz_main(int argc, char **argv, char **envp) {
   close(fd);
   cairn_shared_in = m;
   volatile unsigned *header = m;
+  const char *seen = getenv("CAIRN_SEEN");
+  int sfd = seen ? open(seen, O_RDONLY) : -1;
+  if (sfd >= 0 && fstat(sfd, &st) == 0 && st.st_size > 0) {
+    void *sm = mmap(0, st.st_size, PROT_READ, MAP_SHARED, sfd, 0);
+    if (sm != MAP_FAILED) cairn_seen = sm;
+  }
+  if (sfd >= 0) close(sfd);
   __cairn_probe_init();
   jmp_buf end;
   cairn_run_end = &end;
@@ -172,20 +203,38 @@ int cairn_fuzz_main(int argc, char **argv, char **envp) {
     if (report && syscall(SYS_write, 199, &status, 4) != 4) _exit(0);
   }
   header[2] = (unsigned)syscall(SYS_getpid);
-  for (volatile int n = 0;; n++) {
+  unsigned long nhits;
+  unsigned char *hits = __cairn_probe_map(&nhits);
+  volatile int runs = 0;
+  for (;;) {
     unsigned go;
     header[3] = 1;
     if (syscall(SYS_read, 198, &go, 4) != 4) _exit(0);
     header[3] = 0;
-    if (n > 0) memcpy(__data_start, snapshot, size);
-    int code;
-    if (setjmp(end) == 0) code = cairn_entry(argc, argv, envp);
-    else code = cairn_exit_code;
-    if (!persistent) _exit(code);
-    int status = (code & 0xff) << 8;
+    /* Runs from header word 6 to the batch's end (word 0); the first new one, or one that
+     * aborts, ends the batch early (a crash or a kill ends it in the server). */
+    volatile unsigned k = header[6], at = 0;
+    for (unsigned j = 0; j < k; j++) at += cairn_record_size(at);
+    int status;
+    for (;; k++) {
+      header[5] = k;
+      header[7] = at;
+      header[4] = 0;
+      header[1] = 0;
+      if (runs > 0) memcpy(__data_start, snapshot, size);
+      runs++;
+      if (hits) memset(hits, 0, nhits);
+      int code;
+      if (setjmp(end) == 0) code = cairn_entry(argc, argv, envp);
+      else code = cairn_exit_code;
+      if (!persistent) _exit(code);
+      status = (code & 0xff) << 8;
+      if (k + 1 >= header[0] || (header[4] & 2) || cairn_novel(hits, nhits)) break;
+      at += cairn_record_size(at);
+    }
     /* Raised before the report: a runner that dies after it must not be reported again. */
     header[3] = 1;
-    if (syscall(SYS_write, 199, &status, 4) != 4 || n + 1 >= CAIRN_RUNS_PER_PROCESS) _exit(0);
+    if (syscall(SYS_write, 199, &status, 4) != 4 || runs >= CAIRN_RUNS_PER_PROCESS) _exit(0);
   }
 }
 #endif
