@@ -122,6 +122,8 @@ pub struct Fuzzing {
     texts: String,
     /// Random values after each native run's list.
     padding: usize,
+    /// A native batch's mutants and their texts (kept to reuse the allocations).
+    batch: (Vec<Vec<InputValue>>, Vec<String>),
     /// The program may act on an environment Cairn does not model: a native run is a test only
     /// once the interpreter agrees (see [`Program::touches_environment`]).
     environment: bool,
@@ -183,6 +185,7 @@ impl Fuzzing {
             native: NativeCounts::default(),
             texts: String::new(),
             padding: NATIVE_PADDING,
+            batch: Default::default(),
             environment: program.touches_environment(),
         }
     }
@@ -280,41 +283,58 @@ impl Fuzzing {
     /// batch goes on after it. The runs before it reached nothing new.
     fn run_native_batch(&mut self, s: &mut Session) -> anyhow::Result<()> {
         let size = self.batch_size();
-        let mut batch = Vec::with_capacity(size);
-        let mut texts = Vec::with_capacity(size);
-        for _ in 0..size {
+        // The random values past each mutant's own are the batch's (drawing and spelling them
+        // per run would cost more than the run).
+        let mut random = RandomInputs { rng: &mut self.rng };
+        let padding: Vec<InputValue> = (0..self.padding).map(|_| random.next_char()).collect();
+        let mut padding_text = String::new();
+        for v in &padding {
+            v.write_text(&mut padding_text);
+            padding_text.push('\0');
+        }
+        // The mutants' values and texts, in buffers kept from batch to batch.
+        let (mut batch, mut texts) = std::mem::take(&mut self.batch);
+        batch.resize_with(size, Vec::new);
+        texts.resize_with(size, String::new);
+        for (values, t) in batch.iter_mut().zip(texts.iter_mut()) {
             let base = self.pick();
             let other = self.rng.gen_range(0..self.corpus.len());
-            let mut values = self.corpus[base].clone();
-            self.havoc
-                .mutate(&mut self.rng, &mut values, &self.corpus[other]);
-            let mut random = RandomInputs { rng: &mut self.rng };
-            values.extend((0..self.padding).map(|_| random.next_char()));
-            let mut t = String::new();
-            for v in &values {
-                v.write_text(&mut t);
+            values.clear();
+            values.extend_from_slice(&self.corpus[base]);
+            self.havoc.mutate(&mut self.rng, values, &self.corpus[other]);
+            t.clear();
+            for v in values.iter() {
+                v.write_text(t);
                 t.push('\0');
             }
-            batch.push(values);
-            texts.push(t);
+            t.push_str(&padding_text);
         }
         let limit = self.run_limit(s);
         let Executor::Native(x) = &mut self.exec else {
             unreachable!("run_native_batch without a native executor")
         };
-        let loaded = x.load(&texts.iter().map(|t| t.as_bytes()).collect::<Vec<_>>());
+        let loaded = x.load(&texts[..size].iter().map(|t| t.as_bytes()).collect::<Vec<_>>());
         self.native.batches += 1;
         let mut from = 0;
-        while from < loaded && !s.should_stop() {
+        let mut judged = Ok(());
+        while from < loaded && !s.should_stop() && judged.is_ok() {
             let Executor::Native(x) = &mut self.exec else {
                 unreachable!()
             };
-            let (i, run) = x.resume(from, limit)?;
-            let values = std::mem::take(&mut batch[i]);
-            self.judge_native(s, values, &texts[i], run, i - from + 1)?;
+            let (i, run) = match x.resume(from, limit) {
+                Ok(r) => r,
+                Err(e) => {
+                    judged = Err(e);
+                    break;
+                }
+            };
+            let mut values = batch[i].clone();
+            values.extend_from_slice(&padding);
+            judged = self.judge_native(s, values, &texts[i], run, i - from + 1);
             from = i + 1;
         }
-        Ok(())
+        self.batch = (batch, texts);
+        judged
     }
 
     /// Judges the native `run` of `values` (`texts`), the last of `runs` (a batch's runs

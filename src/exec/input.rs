@@ -19,6 +19,29 @@ pub struct InputValue {
     pub name: String,
 }
 
+/// `n` in decimal, without the formatting machinery (the native fuzzer spells every value of
+/// every run).
+fn push_unsigned(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.push_str(std::str::from_utf8(&digits[i..]).unwrap());
+}
+
+fn push_decimal(out: &mut String, n: i64) {
+    if n < 0 {
+        out.push('-');
+    }
+    push_unsigned(out, n.unsigned_abs());
+}
+
 impl InputValue {
     /// The result of an unmodelled external function (not an input call of the program).
     pub fn is_extern_result(&self) -> bool {
@@ -59,10 +82,13 @@ impl InputValue {
                 }
                 Ok(())
             }
-            k => match k.int_info(64).is_some_and(|i| i.1) {
-                true => write!(out, "{}", crate::ir::ops::sext(self.bits, self.width)),
-                false => write!(out, "{}", self.bits),
-            },
+            k => {
+                match k.int_info(64).is_some_and(|i| i.1) {
+                    true => push_decimal(out, crate::ir::ops::sext(self.bits, self.width)),
+                    false => push_unsigned(out, self.bits),
+                }
+                Ok(())
+            }
         };
     }
 
@@ -364,5 +390,27 @@ impl<R: Rng> InputSource for Seeded<R> {
             }
             _ => self.fallback.next(kind, width, len),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_spelled_as_rust_formats_them() {
+        for n in [0i64, 1, -1, 9, 10, -10, 12345, i64::MIN, i64::MAX] {
+            let mut s = String::new();
+            push_decimal(&mut s, n);
+            assert_eq!(s, n.to_string());
+        }
+        for n in [0u64, 7, 100, u64::MAX] {
+            let mut s = String::new();
+            push_unsigned(&mut s, n);
+            assert_eq!(s, n.to_string());
+        }
+        let mut s = String::new();
+        InputValue::int(InputKind::Char, 8, 0xff).write_text(&mut s);
+        assert_eq!(s, "-1");
     }
 }
