@@ -46,6 +46,7 @@ fn main() {
         seeds,
         strategies,
         files,
+        ..
     } = args::parse(5.0, 1, &{
         // Random testing, then every branch strategy the registry has (a new one joins here).
         let mut all = vec!["random"];

@@ -30,9 +30,11 @@ pub struct BenchArgs {
     pub seeds: u64,
     pub strategies: Vec<String>,
     pub files: Vec<PathBuf>,
+    /// `--cflags "FLAGS"`: compiler flags for every program (`-I DIR`, `-std=gnu89`).
+    pub cflags: Vec<String>,
 }
 
-/// `[--time SECS] [--seeds N] [--strategies a,b,..] [FILE.c ...]`; without files, every program
+/// `[--time SECS] [--seeds N] [--strategies a,b,..] [--cflags FLAGS] [FILE.c ...]`; without files, every program
 /// in tests/programs/concolic and tests/programs/search.
 pub fn parse(time: f64, seeds: u64, strategies: &[&str]) -> BenchArgs {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -41,6 +43,7 @@ pub fn parse(time: f64, seeds: u64, strategies: &[&str]) -> BenchArgs {
         seeds,
         strategies: strategies.iter().map(|s| s.to_string()).collect(),
         files: vec![],
+        cflags: vec![],
     };
     let mut i = 0;
     while i < args.len() {
@@ -48,6 +51,7 @@ pub fn parse(time: f64, seeds: u64, strategies: &[&str]) -> BenchArgs {
         match (args[i].as_str(), value) {
             ("--time", Some(v)) => a.time = v.parse().expect("--time SECS"),
             ("--seeds", Some(v)) => a.seeds = v.parse().expect("--seeds N"),
+            ("--cflags", Some(v)) => a.cflags = v.split_whitespace().map(str::to_string).collect(),
             ("--strategies", Some(v)) => {
                 a.strategies = v.split(',').map(|s| s.to_string()).collect()
             }

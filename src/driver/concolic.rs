@@ -278,6 +278,8 @@ pub struct SymbolicRun {
     pub path: Vec<BranchRecord>,
     /// Where the decisions fall short of the run's input dependence.
     pub exactness: Exactness,
+    /// The last input read as a character of stdin.
+    pub last_char: Option<usize>,
 }
 
 /// Runs the program once with a symbolic shadow.
@@ -294,6 +296,7 @@ pub fn symbolic_run(
         result,
         path: shadow.path,
         exactness: shadow.exactness,
+        last_char: shadow.last_char,
     }
 }
 
@@ -410,6 +413,7 @@ impl Concolic {
                 result,
                 path: shadow.path,
                 exactness: shadow.exactness,
+                last_char: shadow.last_char,
             },
             decisions,
         )
@@ -464,6 +468,7 @@ impl Concolic {
                 result: mut r,
                 path: records,
                 exactness,
+                last_char,
             },
             decisions,
         ) = if self.product.monitors.is_empty() {
@@ -502,7 +507,7 @@ impl Concolic {
             self.news_at = Instant::now();
         }
         if !fresh.is_empty()
-            && let Some(ended) = self.ended_after_news(&records, &r, &fresh)
+            && let Some(ended) = self.ended_after_news(&records, &r, &fresh, last_char)
         {
             self.ended_inputs.push(ended);
         }
@@ -589,12 +594,14 @@ impl Concolic {
     /// does when its input ends right after something new is a goal of its own (a table that
     /// was complete, then end of input: the only way tot_info totals its tables), and the end
     /// of input is one character among hundreds read after it: a flip of those is rarely the
-    /// one picked. None when the decision was concrete or nothing was read after it.
+    /// one picked. None when the decision was concrete or no character of stdin was read
+    /// after it (the run then reads nothing that could end).
     fn ended_after_news(
         &mut self,
         records: &[BranchRecord],
         r: &RunResult,
         news: &[usize],
+        last_char: Option<usize>,
     ) -> Option<Vec<InputValue>> {
         let first = records
             .iter()
@@ -607,7 +614,7 @@ impl Concolic {
             }
         }
         let cut = last? + 1;
-        if cut >= r.inputs.len() {
+        if cut >= r.inputs.len() || last_char.is_none_or(|c| c < cut) {
             return None;
         }
         let mut ended = r.inputs[..cut].to_vec();

@@ -301,7 +301,8 @@ impl Fuzzing {
             let other = self.rng.gen_range(0..self.corpus.len());
             values.clear();
             values.extend_from_slice(&self.corpus[base]);
-            self.havoc.mutate(&mut self.rng, values, &self.corpus[other]);
+            self.havoc
+                .mutate(&mut self.rng, values, &self.corpus[other]);
             t.clear();
             for v in values.iter() {
                 v.write_text(t);
@@ -313,7 +314,12 @@ impl Fuzzing {
         let Executor::Native(x) = &mut self.exec else {
             unreachable!("run_native_batch without a native executor")
         };
-        let loaded = x.load(&texts[..size].iter().map(|t| t.as_bytes()).collect::<Vec<_>>());
+        let loaded = x.load(
+            &texts[..size]
+                .iter()
+                .map(|t| t.as_bytes())
+                .collect::<Vec<_>>(),
+        );
         self.native.batches += 1;
         let mut from = 0;
         let mut judged = Ok(());

@@ -71,6 +71,8 @@ pub struct Shadow<'p> {
     pub pool: &'p mut Pool,
     /// `exit` was called with a status that depends on an indeterminate value.
     pub exit_indeterminate: bool,
+    /// The last input read as a character of stdin.
+    pub last_char: Option<usize>,
     /// Per register of every active frame (indexed like `View::regs`).
     regs: Vec<ExprId>,
     /// Per memory byte.
@@ -187,6 +189,7 @@ impl<'p> Shadow<'p> {
         Shadow {
             pool,
             exit_indeterminate: false,
+            last_char: None,
             regs: vec![],
             mem: BTreeMap::new(),
             path: vec![],
@@ -412,6 +415,7 @@ impl Observer for Shadow<'_> {
                 self.ret = self.fit(e, w, signed);
             }
             InputUse::Char => {
+                self.last_char = Some(index);
                 // v == -1 ? -1 : (v & 0xff)
                 let e = var(self.pool, 0, 32);
                 let p = &mut *self.pool;
