@@ -2,7 +2,9 @@
 //! cover all reachable branches, and the coverage it reaches within the budget, averaged over
 //! seeds, with the ratio expectation / other per program.
 //!
-//! `cargo bench --bench expectation -- [--time SECS] [--seeds N] [--strategies a,b,..] [FILE.c ...]`
+//! `cargo bench --bench expectation -- [--time SECS] [--seeds N] [--strategies a,b,..]
+//! [--cflags FLAGS] [--env "MIN MAX LEN [FILES SIZE]"] [FILE.c ...]` (`--env`: argv and files as
+//! inputs, as `gen --sym-args/--sym-files`)
 //! (default: tests/programs/concolic and tests/programs/search, 3 s, 10 seeds,
 //! expectation,cfg,random-branch,uniform-random).
 //!
@@ -104,7 +106,19 @@ fn main() {
                 continue;
             }
         };
-        let p = Program::new(m);
+        let mut p = Program::new(m);
+        // `--env "MIN MAX LEN [FILES SIZE]"`: argv (and files) as inputs, as `--sym-args`.
+        if let Some(env) = args::value("--env") {
+            let n: Vec<u32> = env.split_whitespace().map(|x| x.parse().unwrap()).collect();
+            let env = cairn::exec::env::SymEnv {
+                args_min: n[0],
+                args_max: n[1],
+                arg_len: n[2],
+                files: n.get(3).copied().unwrap_or(0),
+                file_size: n.get(4).copied().unwrap_or(0),
+            };
+            p.set_env(&env).expect("--env");
+        }
         let infeasible = infeasible_count(f);
         let name = f.file_name().unwrap().to_string_lossy().to_string();
         let all_runs: Vec<Vec<Run>> = strategies

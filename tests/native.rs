@@ -208,6 +208,26 @@ fn a_batch_reports_exactly_the_new_runs() {
     );
 }
 
+/// A fuzzing run of a program that never ends stops after a thousand values past its own (as
+/// libFuzzer's harness does), flagged as a time-out, instead of spending its time limit on
+/// zeros; a run that ends on its own is untouched.
+#[test]
+fn a_run_of_an_endless_program_ends_a_thousand_values_past_its_own() {
+    let (f, p) = loaded("endless.c");
+    let tmp = TempDir::new("native-endless").unwrap();
+    let s = session(&f, &p, tmp.path());
+    let mut x = NativeExecutor::build_and_start(&s, 1 << 30).unwrap();
+    let limit = Duration::from_secs(20);
+    let endless = x.run(b"1\0" as &[u8], limit).unwrap();
+    assert_eq!(endless.status, NativeStatus::Timeout);
+    assert!(endless.out_of_values);
+    assert_eq!(endless.consumed, 1 + 1001);
+    let alarm = x.run(b"3\05\08\0", limit).unwrap();
+    assert_eq!(alarm.status, NativeStatus::Exit(1));
+    assert!(!alarm.out_of_values);
+    assert_eq!(alarm.consumed, 3);
+}
+
 #[test]
 fn a_run_killed_before_it_starts_is_a_time_out() {
     let (f, p) = loaded("hang.c");

@@ -133,6 +133,8 @@ pub struct Fuzzing {
 struct NativeCounts {
     runs: u64,
     timeouts: u64,
+    /// Of the time-outs: runs ended after reading a thousand values past their own.
+    out_of_values: u64,
     crashes: u64,
     /// Runs also interpreted (new, or a sampled crash).
     interpreted: u64,
@@ -387,7 +389,10 @@ impl Fuzzing {
         self.native.crashes += crash as u64;
         if run.status == NativeStatus::Timeout {
             self.native.timeouts += 1;
-            if run.consumed as usize >= values.len() {
+            self.native.out_of_values += run.out_of_values as u64;
+            // (A run that ran out of values ends on its own: more of them would only make
+            // every run of a program that never ends longer.)
+            if run.consumed as usize >= values.len() && !run.out_of_values {
                 // It read past every value (zeros from there: a loop waiting for a nonzero
                 // choice never ends): later runs get more random values.
                 self.padding = (self.padding * 4).min(havoc::MAX_INPUTS);

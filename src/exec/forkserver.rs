@@ -37,6 +37,8 @@ const OVERHEAD: u64 = 64 << 20;
 pub enum NativeStatus {
     Exit(i32),
     Signal(i32),
+    /// Outlasted its time limit, or read a thousand values past its own (a fuzzing run of a
+    /// program that never ends stops there).
     Timeout,
 }
 
@@ -49,6 +51,8 @@ pub struct NativeRun {
     pub assume_failed: bool,
     /// The run called `abort` or failed an `assert` (in a persistent process: no signal).
     pub aborted: bool,
+    /// The run read a thousand values past its own and was ended there (status `Timeout`).
+    pub out_of_values: bool,
     pub time: Duration,
 }
 
@@ -284,6 +288,11 @@ impl ForkServer {
                 NativeStatus::Timeout
             }
         };
+        // A run that read too far past its values ends as one that outlasts its limit would.
+        let status = match self.header(ENDED_BY) & 4 != 0 {
+            true => NativeStatus::Timeout,
+            false => status,
+        };
         let index = (self.header(RUN_INDEX) as usize).clamp(from, self.loaded - 1);
         self.runs += (index - from + 1) as u64;
         Ok((
@@ -293,6 +302,7 @@ impl ForkServer {
                 consumed: self.header(CONSUMED),
                 assume_failed: self.header(ENDED_BY) & 1 != 0,
                 aborted: self.header(ENDED_BY) & 2 != 0,
+                out_of_values: self.header(ENDED_BY) & 4 != 0,
                 time: start.elapsed(),
             },
         ))

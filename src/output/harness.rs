@@ -66,11 +66,22 @@ static void cairn_load(void) {
   }
 }
 
+#ifdef CAIRN_FORKSERVER
+/* A fuzzing run that reads this many values past its own ends there, flagged (4): a program
+ * that never ends (a reactive loop) would otherwise spend every run's time limit on zeros. */
+#define CAIRN_MAX_MISSING 1000
+void __cairn_exit(int);
+#endif
+
 static const char *cairn_next(void) {
   cairn_load();
 #ifdef CAIRN_FORKSERVER
   if (cairn_shared_in) {
     ((unsigned *)cairn_shared_in)[1] = (unsigned)++cairn_pos;
+    if (cairn_pos > cairn_nvals + CAIRN_MAX_MISSING) {
+      ((unsigned *)cairn_shared_in)[4] |= 4;
+      __cairn_exit(0);
+    }
     if (cairn_pos > cairn_nvals) return "0";
     const char *v = cairn_cursor;
     cairn_cursor += strlen(v) + 1;
@@ -95,7 +106,7 @@ static const char *cairn_next(void) {
  * calls: the program or the harness may define `read`, `write` or `kill`. Header of the inputs
  * map, in words: the batch's size, the number of values the run read, the running process's
  * pid, whether it waits between runs, how the run ended (1: at a failed assumption; 2: at
- * abort), the index of the run (the one reported), the index to start at, the offset of the
+ * abort; 4: out of values, see CAIRN_MAX_MISSING), the index of the run (the one reported), the index to start at, the offset of the
  * run's record. */
 #include <fcntl.h>
 #include <setjmp.h>
