@@ -136,8 +136,9 @@ struct NativeCounts {
     /// Of the time-outs: runs ended after reading a thousand values past their own.
     out_of_values: u64,
     crashes: u64,
-    /// Runs also interpreted (new, or a sampled crash).
+    /// Runs also interpreted (new, or a sampled crash), and the seconds that took.
     interpreted: u64,
+    interpreting: f64,
     /// Runs recorded from a native run in a fresh process.
     recorded: u64,
     /// Seconds of the slowest run that ended (the time limit is ten times as much).
@@ -419,10 +420,15 @@ impl Fuzzing {
             return Ok(());
         }
         let interpreter_decides = s.program.def_use.is_some() || self.environment;
-        if interpreter_decides || time < INTERPRET_BELOW {
+        // Interpreting new runs may take as long as the native runs themselves, no longer: on
+        // a program where runs are often new, it would otherwise be most of the fuzzer's time.
+        let interpreting_pays = self.native.interpreting <= self.native.seconds;
+        if interpreter_decides || time < INTERPRET_BELOW && interpreting_pays {
             self.native.interpreted += 1;
             let texts = texts.split_terminator('\0').map(str::to_string).collect();
+            let started = Instant::now();
             let r = s.program.run(&mut Replay::new(texts), &self.cfg);
+            self.native.interpreting += started.elapsed().as_secs_f64();
             // Def-use pairs are seen only by the interpreter, and a run that acts on the
             // environment is a test only as the interpreter sees it; otherwise a run the
             // interpreter cannot end (inline assembly, its step limit) is the native run's.
