@@ -72,6 +72,8 @@ fn no_wrong_proofs_on_library_results_constructors_addresses_and_jumps() {
         ("quick_exit.c", &[(11, "true")]),
         // What %p prints is the layout's: no outcome decided on it is unreachable.
         ("printed_address.c", &[]),
+        // A file absent from the scratch directory may exist where the program runs.
+        ("absent_file.c", &[]),
     ];
     for (name, unreachable) in cases {
         let src = root().join("tests/programs/trust").join(name);
@@ -87,6 +89,14 @@ fn no_wrong_proofs_on_library_results_constructors_addresses_and_jumps() {
                         "{name} ({mode}): {outcome} at line {line} proven unreachable, but it is reachable natively"
                     );
                 }
+            }
+            // The absent file is a test of its own: the first open fails, as natively.
+            if *name == "absent_file.c" {
+                let statuses = goal_statuses(&out);
+                assert!(
+                    statuses.contains(&("true".into(), 10, "covered".into())),
+                    "{name} ({mode}): {statuses:?}"
+                );
             }
             // And replay (the native probes) confirms every claim and contradicts no proof.
             let r = replay(&src, &out, &[]);

@@ -501,7 +501,7 @@ pub fn call(
             };
             Some(VarArg::Scalar(frac.to_bits(), Ty::F64))
         }
-        Nop => ret(0),
+        Nop | AbsentFile => ret(0),
         Indeterminate => Some(VarArg::Scalar(0, dst.map_or(Ty::Int(64), |d| d.ty()))),
         // The process id is an input read once (natively it differs from run to run); the
         // runtime's `kill` compares against it.

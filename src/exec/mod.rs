@@ -185,7 +185,7 @@ impl Program {
         }
         let calls = crate::analysis::defuse::library_calls(&self.module);
         if calls.contains("fopen") && env::SymEnv::of(&self.module).files == 0 {
-            out.push("the program reads files (`fopen`): give it files as inputs with --sym-files N SIZE (named A, B, ...; argv with --sym-args); without them runs stop at fopen".into());
+            out.push("the program reads files (`fopen`): give it files as inputs with --sym-files N SIZE (named A, B, ...; argv with --sym-args); without them a file named without a directory reads as absent (as natively in the replay's scratch directory) and runs stop at an fopen of any other".into());
         }
         out
     }

@@ -971,7 +971,7 @@ impl Shadow<'_> {
             // Data moves with its shadow; a symbolic length does not.
             Memcpy | Memmove => Some(&[0, 1]),
             Free => Some(&[]),
-            Time | GetPid | Unknown(_) => {
+            Time | GetPid | AbsentFile | Unknown(_) => {
                 self.exactness.unmodelled_calls += 1;
                 return;
             }

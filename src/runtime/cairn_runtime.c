@@ -13,6 +13,9 @@ extern void __cairn_unsupported(const char *) __attribute__((noreturn));
 /* An operation on the machine's environment (a file that is not an input, a thread schedule):
  * not even a native run of the same inputs decides what follows. */
 extern void __cairn_environment(const char *) __attribute__((noreturn));
+/* Null: a file named without a directory that is not a symbolic one does not exist in the
+ * replay's scratch directory. The environment may hold it: no proof rests on the null. */
+extern void *__cairn_absent_file(void);
 extern void *malloc(size_t);
 extern const unsigned short **__ctype_b_loc(void);
 extern const int **__ctype_tolower_loc(void);
@@ -817,9 +820,9 @@ W void *fopen(const char *name, const char *mode) {
    * computed from an input would be if-then-elses over every file. */
   for (int f = 0; f < file_count; f++)
     if (name[0] == 'A' + f && name[1] == 0 && mode[0] == 'r') return open_file(f);
-  if (file_count > 0 && mode[0] == 'r' && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..")) {
+  if (mode[0] == 'r' && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..")) {
     errno = ENOENT;
-    return NULL;
+    return __cairn_absent_file();
   }
   __cairn_environment("fopen of a file that is not one of the symbolic files A, B, ... (--sym-files)");
 }
@@ -842,9 +845,9 @@ W int open(const char *name, int flags, ...) {
         struct cairn_stream *s = open_file(f);
         return s ? CAIRN_FD_BASE + (int)(s - streams) : -1;
       }
-    if (file_count > 0 && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..")) {
+    if (!strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..")) {
       errno = ENOENT;
-      return -1;
+      return __cairn_absent_file() ? CAIRN_FD_BASE + CAIRN_STREAMS : -1;
     }
   }
   __cairn_environment("open of a file that is not one of the symbolic files A, B, ... (--sym-files)");
