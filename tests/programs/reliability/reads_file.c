@@ -1,5 +1,6 @@
-/* Reliability: a program whose input is a file. Cairn does not model files yet: it must say so
- * clearly, never end with no test and exit 0 as if all were well. */
+/* Reliability: a program whose input is a file, run without --sym-files. Cairn must say how
+ * to make the file an input; the file is absent (as in the replay's scratch directory), which
+ * is one test, and nothing past the open is proven unreachable. */
 #include <stdio.h>
 
 int main(void) {
