@@ -319,16 +319,19 @@ impl ForkServer {
         let l = self.launch.clone();
         unsafe { libc::kill(-(self.server.id() as i32), libc::SIGKILL) };
         let runs = self.runs;
-        // The batch and the buckets seen go on in the new server's maps.
-        let (inputs, seen, loaded) = (
-            self.inputs.bytes().to_vec(),
+        // The batch's records and the buckets seen go on in the new server's maps; the header
+        // is the new server's own (its runner's pid above all: a stale one must never be
+        // killed).
+        let (records, seen, loaded) = (
+            self.inputs.bytes()[RECORDS_AT..].to_vec(),
             self.seen.bytes().to_vec(),
             self.loaded,
         );
         *self = ForkServer::start(&l.exe, l.goals, &l.scratch, l.fresh, l.max_memory)?;
         self.runs = runs;
         self.loaded = loaded;
-        self.inputs.bytes_mut().copy_from_slice(&inputs);
+        self.inputs.bytes_mut()[RECORDS_AT..].copy_from_slice(&records);
+        self.set_header(BATCH_SIZE, loaded as u32);
         self.seen.bytes_mut().copy_from_slice(&seen);
         Ok(())
     }
