@@ -4,15 +4,20 @@
 //! concolic testing explores next. Every monitor makes the product more precise: branches it
 //! proves infeasible are never negated, and search backs off from product states that reach no
 //! open goal.
+//!
+//! The two parts take turns in the generic alternation (`technique::Alternate`, fixed shares):
+//! `ProductSearch` is the concolic search over the product, `MonitorBuilding` the model
+//! checker that multiplies each certified ARG's monitor into it. They share `Handoff`.
 
-use crate::driver::concolic::{Concolic, ConcolicStats, SolverOptions};
+use crate::driver::concolic::{Concolic, SolverOptions};
 use crate::driver::prove::ModelChecking;
 use crate::driver::session::Session;
-use crate::driver::technique::Technique;
+use crate::driver::technique::{Alternate, Technique};
 use crate::exec::Config;
 use crate::mc::monitor::Monitor;
 use crate::search::product::Product;
 use crate::search::pursuit::Pursuit;
+use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
@@ -23,29 +28,18 @@ const MAX_MONITORS: usize = 8;
 /// Predicates seeded from open goals' guards before each model-checking turn, at most.
 const SEED_CAP: usize = 48;
 
-pub struct Crabs<'p> {
-    testing: Concolic,
-    mc: ModelChecking<'p>,
+/// What crabs' two parts share: the product (the monitors multiplied in so far), and crabs'
+/// statistics, which both add to.
+#[derive(Default)]
+struct Handoff {
     product: Product,
-    /// How a fresh concolic search over a new product is made.
-    strategy: String,
-    seed: u64,
-    cfg: Config,
-    solver: SolverOptions,
-    /// The model checker's share of each round.
-    mc_share: f64,
-    first_slice: Duration,
-    /// The shortest model-checking turn.
-    min_mc: Duration,
+    /// The model checker can decide nothing more: no monitor will come.
+    checker_finished: bool,
     stats: CrabsStats,
-    /// Concolic statistics of the searches a new monitor replaced, and their pursuit picks.
-    earlier: Vec<ConcolicStats>,
-    earlier_pursuit: u64,
 }
 
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct CrabsStats {
-    pub rounds: u64,
     /// Monitors built (from complete, certified ARGs), and those multiplied in now.
     pub monitors_built: u64,
     pub monitors: usize,
@@ -66,6 +60,39 @@ pub struct CrabsStats {
     pub pursuit_picks: u64,
 }
 
+/// Crabs: the product search and the model checker in turns, `plan.mc_share` of each round the
+/// checker's; `strategy` orders the search under goal pursuit.
+pub fn crabs<'p>(
+    s: &Session<'p>,
+    strategy: &str,
+    plan: &crate::driver::generate::Plan,
+) -> anyhow::Result<Alternate<'p>> {
+    let handoff = Rc::new(RefCell::new(Handoff::default()));
+    let search = ProductSearch {
+        testing: Concolic::new(s, pursuing(strategy)?, plan.seed, &plan.cfg, &plan.solver)?,
+        monitors_seen: 0,
+        strategy: strategy.into(),
+        seed: plan.seed,
+        cfg: plan.cfg.clone(),
+        solver: plan.solver.clone(),
+        earlier: Totals::default(),
+        handoff: handoff.clone(),
+    };
+    let mut mc = ModelChecking::with_config(s, plan.mc.clone())?;
+    mc.cegar_first();
+    let building = MonitorBuilding {
+        mc,
+        min_turn: (s.budget.time / 8).clamp(Duration::from_millis(500), Duration::from_secs(5)),
+        handoff,
+    };
+    let first = (s.budget.time / 16).max(Duration::from_millis(500));
+    let parts: Vec<(Box<dyn Technique + 'p>, f64)> = vec![
+        (Box::new(search), 1.0 - plan.mc_share),
+        (Box::new(building), plan.mc_share),
+    ];
+    Ok(Alternate::new(parts, first).fixed_shares())
+}
+
 /// `strategy` under goal pursuit in the product (`search::pursuit`).
 fn pursuing(strategy: &str) -> anyhow::Result<Box<dyn crate::search::Strategy>> {
     let order = crate::search::by_name(strategy)
@@ -73,55 +100,132 @@ fn pursuing(strategy: &str) -> anyhow::Result<Box<dyn crate::search::Strategy>> 
     Ok(Box::new(Pursuit::over(order)))
 }
 
-fn pursuit_picks(search: &Concolic) -> u64 {
-    search.stats()["pursuit"]["picks"].as_u64().unwrap_or(0)
+/// Concolic search over the product; a new monitor starts a fresh search (what is covered
+/// stays covered; a search whose tree grows to half of Cairn's memory starts afresh by itself).
+struct ProductSearch {
+    testing: Concolic,
+    /// Monitors built when the current search started.
+    monitors_seen: u64,
+    strategy: String,
+    seed: u64,
+    cfg: Config,
+    solver: SolverOptions,
+    /// Of the searches a new monitor replaced.
+    earlier: Totals,
+    handoff: Rc<RefCell<Handoff>>,
 }
 
-impl<'p> Crabs<'p> {
-    /// Crabs with `strategy` under the monitors, the rest as `plan` says.
-    pub fn new(
-        s: &Session<'p>,
-        strategy: &str,
-        plan: &crate::driver::generate::Plan,
-    ) -> anyhow::Result<Crabs<'p>> {
-        let (seed, cfg, solver) = (plan.seed, &plan.cfg, &plan.solver);
-        let order = pursuing(strategy)?;
-        Ok(Crabs {
-            testing: Concolic::new(s, order, seed, cfg, solver)?,
-            mc: {
-                let mut mc = ModelChecking::with_config(s, plan.mc.clone())?;
-                mc.cegar_first();
-                mc
-            },
-            product: Product::default(),
-            strategy: strategy.into(),
-            seed,
-            cfg: cfg.clone(),
-            solver: solver.clone(),
-            mc_share: plan.mc_share,
-            first_slice: (s.budget.time / 16).max(Duration::from_millis(500)),
-            min_mc: (s.budget.time / 8).clamp(Duration::from_millis(500), Duration::from_secs(5)),
-            stats: CrabsStats::default(),
-            earlier: vec![],
-            earlier_pursuit: 0,
-        })
+/// Counts summed over concolic searches.
+#[derive(Default, Clone, Copy)]
+struct Totals {
+    paths: u64,
+    blocked: u64,
+    set_aside: u64,
+    mismatches: u64,
+    pursuit_picks: u64,
+}
+
+impl Totals {
+    fn of(search: &Concolic) -> Totals {
+        let m = search.monitor_stats();
+        Totals {
+            paths: search.stats.paths,
+            blocked: m.monitor_blocked,
+            set_aside: m.monitor_set_aside,
+            mismatches: m.monitor_mismatches,
+            pursuit_picks: search.stats()["pursuit"]["picks"].as_u64().unwrap_or(0),
+        }
     }
 
-    /// Multiplies the monitor of the model checker's last ARG into the product, and starts a
-    /// concolic search over the new product.
-    fn refine_product(&mut self, s: &Session) -> anyhow::Result<()> {
+    fn plus(self, o: Totals) -> Totals {
+        Totals {
+            paths: self.paths + o.paths,
+            blocked: self.blocked + o.blocked,
+            set_aside: self.set_aside + o.set_aside,
+            mismatches: self.mismatches + o.mismatches,
+            pursuit_picks: self.pursuit_picks + o.pursuit_picks,
+        }
+    }
+}
+
+impl ProductSearch {
+    /// A fresh concolic search over the product as it is now.
+    fn restart(&mut self, s: &Session) -> anyhow::Result<()> {
+        let (product, built) = {
+            let h = self.handoff.borrow();
+            (h.product.clone(), h.stats.monitors_built)
+        };
+        let seed = self.seed.wrapping_add(built);
+        let mut fresh = Concolic::new(s, pursuing(&self.strategy)?, seed, &self.cfg, &self.solver)?;
+        fresh.set_product(product);
+        let old = std::mem::replace(&mut self.testing, fresh);
+        self.earlier = self.earlier.plus(Totals::of(&old));
+        self.monitors_seen = built;
+        Ok(())
+    }
+}
+
+impl Technique for ProductSearch {
+    fn name(&self) -> &'static str {
+        "crabs search"
+    }
+
+    fn run(&mut self, s: &mut Session, until: Instant) -> anyhow::Result<()> {
+        if self.handoff.borrow().stats.monitors_built != self.monitors_seen {
+            self.restart(s)?;
+        }
+        if !self.testing.finished() {
+            self.testing.run(s, until)?;
+        }
+        let t = self.earlier.plus(Totals::of(&self.testing));
+        let stats = &mut self.handoff.borrow_mut().stats;
+        stats.paths = t.paths;
+        stats.monitor_blocked = t.blocked;
+        stats.monitor_set_aside = t.set_aside;
+        stats.monitor_mismatches = t.mismatches;
+        stats.pursuit_picks = t.pursuit_picks;
+        Ok(())
+    }
+
+    /// Exhausted, and no monitor is coming that would make a new product to search.
+    fn finished(&self) -> bool {
+        let h = self.handoff.borrow();
+        self.testing.finished()
+            && h.checker_finished
+            && h.stats.monitors_built == self.monitors_seen
+    }
+
+    fn stats(&self) -> serde_json::Map<String, serde_json::Value> {
+        self.testing.stats()
+    }
+}
+
+/// The model checker's turns, each ending with the monitor of its final ARG multiplied into
+/// the product.
+struct MonitorBuilding<'p> {
+    mc: ModelChecking<'p>,
+    /// The shortest turn: a turn too short to finish the ARG's abstract posts yields a monitor
+    /// that constrains nothing (posts cut by the deadline keep no predicate).
+    min_turn: Duration,
+    handoff: Rc<RefCell<Handoff>>,
+}
+
+impl MonitorBuilding<'_> {
+    /// Multiplies the monitor of the model checker's last ARG into the product.
+    fn refine_product(&mut self, s: &Session) {
+        let mut h = self.handoff.borrow_mut();
         let Some(arg) = self.mc.certified_arg() else {
-            self.stats.args_unusable += 1;
-            return Ok(());
+            h.stats.args_unusable += 1;
+            return;
         };
         let Some(m) = Monitor::from_arg(arg, &s.goals) else {
-            self.stats.args_unusable += 1;
-            return Ok(());
+            h.stats.args_unusable += 1;
+            return;
         };
         if let Some(dir) = crate::debug::dump_dir().filter(|_| crate::debug_on!("monitor")) {
             if let Some(dot) = self.mc.arg_dot(s) {
-                let path = std::path::Path::new(&dir)
-                    .join(format!("arg{}.dot", self.stats.monitors_built));
+                let path =
+                    std::path::Path::new(&dir).join(format!("arg{}.dot", h.stats.monitors_built));
                 let _ = std::fs::write(path, dot);
             }
             for (i, l) in m.locs.iter().enumerate() {
@@ -135,102 +239,49 @@ impl<'p> Crabs<'p> {
                 );
             }
         }
-        self.stats.monitors_built += 1;
-        self.stats.monitor_states.push(m.len());
-        if self.product.monitors.len() >= MAX_MONITORS {
-            self.product.monitors.remove(0);
+        h.stats.monitors_built += 1;
+        h.stats.monitor_states.push(m.len());
+        if h.product.monitors.len() >= MAX_MONITORS {
+            h.product.monitors.remove(0);
         }
-        self.product.monitors.push(Rc::new(m));
-        self.stats.monitors = self.product.monitors.len();
-        self.restart_testing(s)
-    }
-
-    /// A fresh concolic search over the current product (what is covered stays covered).
-    fn restart_testing(&mut self, s: &Session) -> anyhow::Result<()> {
-        let order = pursuing(&self.strategy)?;
-        let seed = self.seed.wrapping_add(self.stats.monitors_built);
-        let mut fresh = Concolic::new(s, order, seed, &self.cfg, &self.solver)?;
-        fresh.set_product(self.product.clone());
-        let old = std::mem::replace(&mut self.testing, fresh);
-        self.earlier_pursuit += pursuit_picks(&old);
-        self.earlier.push(old.stats);
-        Ok(())
-    }
-
-    /// Concolic testing until `until` (a search whose tree grows to half of Cairn's memory
-    /// starts afresh by itself).
-    fn test(&mut self, s: &mut Session, until: Instant) -> anyhow::Result<()> {
-        if !self.testing.finished() {
-            self.testing.run(s, until)?;
-        }
-        Ok(())
-    }
-
-    fn totals(&mut self) {
-        let all = self.earlier.iter().chain([&self.testing.stats]);
-        let (mut paths, mut blocked, mut aside, mut mism) = (0, 0, 0, 0);
-        for c in all {
-            paths += c.paths;
-            blocked += c.monitor_blocked;
-            aside += c.monitor_set_aside;
-            mism += c.monitor_mismatches;
-        }
-        self.stats.paths = paths;
-        self.stats.monitor_blocked = blocked;
-        self.stats.monitor_set_aside = aside;
-        self.stats.monitor_mismatches = mism;
-        self.stats.pursuit_picks = self.earlier_pursuit + pursuit_picks(&self.testing);
+        h.product.monitors.push(Rc::new(m));
+        h.stats.monitors = h.product.monitors.len();
     }
 }
 
-impl Technique for Crabs<'_> {
+impl Technique for MonitorBuilding<'_> {
     fn name(&self) -> &'static str {
-        "crabs"
+        "crabs model checking"
     }
 
-    /// Rounds of testing then model checking; the rounds double, so short ones catch easy
-    /// goals and long ones deep goals (the paper's fixed tc and tm, grown geometrically).
     fn run(&mut self, s: &mut Session, until: Instant) -> anyhow::Result<()> {
-        while !s.should_stop() && Instant::now() < until {
-            let slice = self
-                .first_slice
-                .mul_f64(2f64.powi(self.stats.rounds.min(30) as i32));
-            self.stats.rounds += 1;
-            let tc = slice.mul_f64(1.0 - self.mc_share);
-            self.test(s, (Instant::now() + tc).min(until))?;
-            if s.should_stop() || Instant::now() >= until {
-                break;
-            }
-            // A turn too short to finish the ARG's abstract posts yields a monitor that
-            // constrains nothing (posts cut by the deadline keep no predicate).
-            let tm = slice.mul_f64(self.mc_share).max(self.min_mc);
-            if !self.mc.finished() {
-                self.stats.seeded_predicates += self.mc.seed_goal_guards(s, SEED_CAP);
-                self.mc.run(s, (Instant::now() + tm).min(until))?;
-                self.refine_product(s)?;
-                // Refinement cut by the turn's end rarely completes an ARG later (its
-                // predicates only grow, and each post gets dearer): the next turn, twice as
-                // long, refines afresh from the goals' guards.
-                if self.mc.certified_arg().is_none() && self.mc.predicate_count() > 0 {
-                    self.mc.forget_predicates();
-                    self.stats.predicates_forgotten += 1;
-                }
-            } else if self.testing.finished() {
-                break;
-            }
+        let seeded = self.mc.seed_goal_guards(s, SEED_CAP);
+        self.handoff.borrow_mut().stats.seeded_predicates += seeded;
+        self.mc.run(s, until)?;
+        self.refine_product(s);
+        // Refinement cut by the turn's end rarely completes an ARG later (its predicates only
+        // grow, and each post gets dearer): the next turn, twice as long, refines afresh from
+        // the goals' guards.
+        if self.mc.certified_arg().is_none() && self.mc.predicate_count() > 0 {
+            self.mc.forget_predicates();
+            self.handoff.borrow_mut().stats.predicates_forgotten += 1;
         }
-        self.totals();
+        self.handoff.borrow_mut().checker_finished = self.mc.finished();
         Ok(())
     }
 
     fn finished(&self) -> bool {
-        self.testing.finished() && self.mc.finished()
+        self.mc.finished()
+    }
+
+    fn min_turn(&self) -> Duration {
+        self.min_turn
     }
 
     fn stats(&self) -> serde_json::Map<String, serde_json::Value> {
-        let mut m = self.testing.stats();
-        m.extend(self.mc.stats());
-        m.insert("crabs".into(), serde_json::to_value(&self.stats).unwrap());
+        let mut m = self.mc.stats();
+        let crabs = serde_json::to_value(&self.handoff.borrow().stats).unwrap();
+        m.insert("crabs".into(), crabs);
         m
     }
 }

@@ -2,7 +2,6 @@
 //! against one session until every goal is decided or the budget ends.
 
 use crate::driver::concolic::{Concolic, SolverOptions};
-use crate::driver::crabs::Crabs;
 use crate::driver::dataflow::DefUseProving;
 use crate::driver::fuzz::Fuzzing;
 use crate::driver::lazy::LazyExpansion;
@@ -163,7 +162,7 @@ pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Tec
                 "--strategy crabs runs the model checker: not with --tests-only or --lazy"
             );
         }
-        return Ok(Box::new(Crabs::new(s, under, plan)?));
+        return Ok(Box::new(crate::driver::crabs::crabs(s, under, plan)?));
     }
     if plan.jobs > 1 {
         let single = Plan {

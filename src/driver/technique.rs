@@ -56,12 +56,14 @@ impl<T: Technique + ?Sized> Technique for &mut T {
 /// A part that overruns its turn has the excess taken off its next turns.
 /// A part that decided nothing in its turn (and learned nothing it could decide with later)
 /// gets half its weight next round (down to a tenth of its base share), so the time goes where
-/// goals are being decided.
+/// goals are being decided — unless the shares are fixed (parts that feed each other, as
+/// crabs' model checker feeds its search monitors).
 pub struct Alternate<'p> {
     parts: Vec<Part<'p>>,
     first_slice: Duration,
     growth: f64,
     rounds: u64,
+    adaptive: bool,
 }
 
 struct Part<'p> {
@@ -89,7 +91,14 @@ impl<'p> Alternate<'p> {
             first_slice,
             growth: 2.0,
             rounds: 0,
+            adaptive: true,
         }
+    }
+
+    /// Every part keeps its base share, whatever it decides.
+    pub fn fixed_shares(mut self) -> Self {
+        self.adaptive = false;
+        self
     }
 }
 
@@ -141,7 +150,7 @@ impl Technique for Alternate<'_> {
                 p.debt = start.elapsed().saturating_sub(turn);
                 let progressed =
                     s.ledger.covered + s.ledger.unreachable > decided || p.technique.learning();
-                p.weight = if progressed {
+                p.weight = if progressed || !self.adaptive {
                     p.base
                 } else {
                     (p.weight / 2.0).max(p.base / 10.0)

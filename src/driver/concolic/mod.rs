@@ -1,6 +1,13 @@
 //! Concolic testing (Algorithm 1 of the abstraction-driven concolic testing paper): run, record
 //! the symbolic path, let the strategy pick a pending branch, solve its path condition, run the
-//! solution.
+//! solution. Its guests live beside it: crabs' monitors (`monitors`), the handling of runs cut
+//! by the step limit (`step_limit`), and inputs run besides the solver's (`seeds`).
+
+mod monitors;
+mod seeds;
+mod step_limit;
+
+pub use monitors::MonitorStats;
 
 use crate::analysis::cfg::{Distances, Icfg};
 use crate::analysis::ledger::Status;
@@ -9,17 +16,20 @@ use crate::driver::technique::Technique;
 use crate::exec::input::{RandomInputs, Seeded};
 use crate::exec::shadow::{BranchRecord, Exactness, Shadow};
 use crate::exec::{Config, InputKind, InputValue, Outcome, RunResult};
-use crate::search::product::{Product, ProductDistances, ProductTracker, WithMonitors};
+use crate::search::product::Product;
 use crate::search::slow_goals::SlowGoals;
 use crate::search::tree::{Pending, RunPath, Tree};
 use crate::search::{Ctx, PendingPool, Strategy};
 use crate::smt::expr::Pool;
 use crate::smt::solver::{Answer, SolverFront, SolverKind};
 use crate::smt::walk::WalkConfig;
+use monitors::MonitorGuide;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
+use seeds::WordSpelling;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
+use step_limit::{STEP_LIMIT_RETRIES, StepLimits, signed_magnitude};
 
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct ConcolicStats {
@@ -33,13 +43,6 @@ pub struct ConcolicStats {
     pub exhaustive_proofs: usize,
     /// Why the tree may not be exact, per reason (all zero: it is).
     pub inexact: Inexactness,
-    /// Exploring the product with monitors (crabs): the monitors multiplied in, the pending
-    /// branches no monitor allows (never negated), those set aside because no open goal is
-    /// reachable from their product state, and events the monitors could not follow.
-    pub monitors: usize,
-    pub monitor_blocked: u64,
-    pub monitor_set_aside: u64,
-    pub monitor_mismatches: u64,
     /// Solutions solved again with smaller values after their run hit the step limit.
     pub step_limit_retries: u64,
     /// Of those, retries that finished within the limit.
@@ -207,27 +210,14 @@ pub struct Concolic {
     /// Retries of pending branches the walk did not solve, by (tree node, outcome).
     walk_tries: std::collections::HashMap<(u32, usize), u32>,
     walk_retries: u32,
-    /// The product explored (crabs); empty: the program itself.
-    product: Product,
-    /// Where pending branches lead in the product, and how far open goals are from there.
-    product_dist: ProductDistances,
-    /// Pending branches from whose product state no open goal is reachable: tried only when
-    /// nothing else is left.
-    set_aside: Vec<Pending>,
-    released: std::collections::HashSet<(u32, usize)>,
-    /// Pending branches deep in step-limited runs (tried once nothing else is pending).
-    deep_pending: Vec<Pending>,
-    /// Runs cut by the step limit not yet recorded: recorded at the end of each slice of
-    /// `run`, they get a test only if they cover a goal no finished run covered by then.
-    step_limited: Vec<(RunResult, String)>,
-    /// The last executed run hit the step limit.
-    last_step_limited: bool,
+    /// The product explored (crabs); without monitors: the program itself.
+    monitors: MonitorGuide,
+    step_limits: StepLimits,
     /// Variables of the pool already classified as floating-point or not.
     vars_classified: usize,
     /// Entries of the session's corpus already explored from.
     seeds_seen: usize,
-    /// The program's words were spelled into its latest tests (`spell_words`).
-    spelled: bool,
+    spelling: WordSpelling,
     /// Inputs of runs that covered something new, ended right after the decision that did
     /// (`ended_after_news`): run before the next selection.
     ended_inputs: Vec<Vec<InputValue>>,
@@ -238,17 +228,6 @@ pub struct Concolic {
 
 /// How often concolic search picks up what other workers found.
 const IMPORT_EVERY: Duration = Duration::from_millis(500);
-/// Runs before the program's words are spelled into its tests, and how many of the latest
-/// tests they are spelled into.
-const SPELL_AFTER_RUNS: usize = 200;
-const SPELLING_TEMPLATES: usize = 4;
-/// Smaller-valued retries of a solution whose run hit the step limit.
-const STEP_LIMIT_RETRIES: u32 = 4;
-/// Pending branches of a step-limited run this many decisions past the flipped one wait until
-/// nothing else is pending (the run's loops are long: flips deep inside them are too).
-const DEEP_IN_STEP_LIMITED: usize = 16;
-/// Deferred deep pending branches released at a time (the shallowest).
-const DEEP_RELEASE: usize = 32;
 /// Runs or time without new coverage after which a fresh random input is run (paths of
 /// thousands of decisions run a few a second).
 const FRESH_START_AFTER: (usize, Duration) = (500, Duration::from_secs(2));
@@ -354,16 +333,11 @@ impl Concolic {
             slow_goals: SlowGoals::default(),
             walk_tries: Default::default(),
             walk_retries: opts.walk_retries,
-            product: Product::default(),
-            product_dist: Default::default(),
-            set_aside: vec![],
-            released: Default::default(),
-            deep_pending: vec![],
-            step_limited: vec![],
-            last_step_limited: false,
+            monitors: MonitorGuide::default(),
+            step_limits: StepLimits::default(),
             vars_classified: 0,
             seeds_seen: 0,
-            spelled: false,
+            spelling: WordSpelling::default(),
             ended_inputs: vec![],
             runs_without_news: 0,
             news_at: Instant::now(),
@@ -372,63 +346,28 @@ impl Concolic {
 
     /// Explores the product of the program with `product`'s monitors from now on.
     pub fn set_product(&mut self, product: Product) {
-        self.stats.monitors = product.monitors.len();
-        self.product = product;
+        self.monitors = MonitorGuide::new(product);
         // The product's distances and reach are computed afresh at the next run.
         self.dist_covered = usize::MAX;
     }
 
-    /// Runs the program once with the symbolic shadow and the product's monitors; per
-    /// recorded decision, the monitors' verdict on its outcomes.
-    fn product_run(
-        &mut self,
-        s: &Session,
-        input: &mut dyn crate::exec::InputSource,
-        cfg: &Config,
-    ) -> (
-        SymbolicRun,
-        Vec<Option<Rc<crate::search::product::Decision>>>,
-    ) {
-        let mut shadow = Shadow::new(&mut self.pool);
-        let mut both = WithMonitors {
-            shadow: &mut shadow,
-            tracker: ProductTracker::new(&self.product),
-            decisions: vec![],
-        };
-        let mut result = s.program.run_observed(input, cfg, &mut both);
-        let (decisions, mismatches) = (both.decisions, both.tracker.mismatches);
-        shadow.annotate(&mut result);
-        if crate::debug_on!("monitor") {
-            crate::debug_log!(
-                "monitor",
-                "product run: {} decisions, {} with a verdict, {mismatches} mismatches: {:?}",
-                decisions.len(),
-                decisions.iter().filter(|d| d.is_some()).count(),
-                decisions.iter().flatten().take(3).collect::<Vec<_>>()
-            );
-        }
-        self.stats.monitor_mismatches += mismatches;
-        (
-            SymbolicRun {
-                result,
-                path: shadow.path,
-                exactness: shadow.exactness,
-                last_char: shadow.last_char,
-            },
-            decisions,
-        )
+    /// What the product's monitors did (crabs).
+    pub fn monitor_stats(&self) -> &MonitorStats {
+        &self.monitors.stats
     }
 
-    /// No open goal is reachable in the product once `p` is taken.
-    fn hopeless(&self, p: &Pending, covered: &[bool]) -> bool {
-        let Some(next) = self.product_dist.next.get(&(p.node, p.outcome)) else {
-            return false;
+    /// Adds pending branches to the pool and to the strategy.
+    fn enqueue(&mut self, ps: Vec<Pending>, covered: &[bool]) {
+        let mut ctx = Ctx {
+            rng: &mut self.rng,
+            covered,
+            dist: &self.dist,
+            product: Some(self.monitors.distances()),
         };
-        if self.released.contains(&(p.node, p.outcome)) {
-            return false;
+        for p in ps {
+            let id = self.pending.add(p.clone());
+            self.strategy.add(id, &p, &mut ctx);
         }
-        let open: Vec<bool> = covered.iter().map(|c| !c).collect();
-        !self.product.hopeful(next, p.goal as usize, &open)
     }
 
     /// Goals the search no longer aims at. A shard aims at other shards' goals too: its share
@@ -447,10 +386,8 @@ impl Concolic {
             let covered = Self::covered(s);
             self.dist = Distances::compute(&self.icfg, &covered);
             self.dist_covered = c;
-            if !self.product.monitors.is_empty() {
-                let open: Vec<bool> = covered.iter().map(|c| !c).collect();
-                self.product_dist.refresh(&self.product, &open);
-            }
+            let open: Vec<bool> = covered.iter().map(|c| !c).collect();
+            self.monitors.refresh(&open);
         }
     }
 
@@ -471,10 +408,10 @@ impl Concolic {
                 last_char,
             },
             decisions,
-        ) = if self.product.monitors.is_empty() {
-            (symbolic_run(s, &mut self.pool, input, cfg), vec![])
+        ) = if self.monitors.active() {
+            self.monitors.run(s, &mut self.pool, input, cfg)
         } else {
-            self.product_run(s, input, cfg)
+            (symbolic_run(s, &mut self.pool, input, cfg), vec![])
         };
         if crate::debug_on!("paths") {
             crate::debug_log!(
@@ -494,8 +431,8 @@ impl Concolic {
             _ => {}
         }
         self.classify_vars(&r.inputs);
-        self.last_step_limited = r.outcome == Outcome::StepLimit;
-        let fresh = if self.last_step_limited {
+        self.step_limits.last = r.outcome == Outcome::StepLimit;
+        let fresh = if self.step_limits.last {
             vec![]
         } else {
             s.record(&r, found_by)?
@@ -507,7 +444,8 @@ impl Concolic {
             self.news_at = Instant::now();
         }
         if !fresh.is_empty()
-            && let Some(ended) = self.ended_after_news(&records, &r, &fresh, last_char)
+            && let Some(ended) =
+                seeds::ended_after_news(&mut self.pool, &records, &r, &fresh, last_char)
         {
             self.ended_inputs.push(ended);
         }
@@ -522,29 +460,10 @@ impl Concolic {
         });
         let mut new = self.tree.insert(&run);
         self.refresh_distances(s);
-        // Where each new pending branch leads in the product; those the monitors lack are
-        // infeasible: never negated.
-        new.retain(|p| {
-            let Some(Some(d)) = decisions.get(p.depth) else {
-                return true;
-            };
-            if d.blocked(p.outcome) {
-                self.stats.monitor_blocked += 1;
-                self.stats.inexact.monitor_blocked += 1;
-                return false;
-            }
-            self.product_dist
-                .next
-                .insert((p.node, p.outcome), d.outcomes[p.outcome].clone());
-            true
-        });
+        // Those the monitors lack are infeasible: never negated.
+        self.stats.inexact.monitor_blocked += self.monitors.admit(&decisions, &mut new);
         let covered = Self::covered(s);
-        let mut ctx = Ctx {
-            rng: &mut self.rng,
-            covered: &covered,
-            dist: &self.dist,
-            product: Some(&self.product_dist),
-        };
+        let mut kept = Vec::with_capacity(new.len());
         let path_shard = s.shared().path_shard.get().copied();
         for p in new {
             // Another shard explores the paths this branch leads to.
@@ -555,18 +474,23 @@ impl Concolic {
                     continue;
                 }
             }
-            if self.last_step_limited && p.depth > bound + DEEP_IN_STEP_LIMITED {
+            if self.step_limits.defers(&p, bound) {
                 self.stats.deep_deferred += 1;
-                self.deep_pending.push(p);
                 continue;
             }
-            let id = self.pending.add(p.clone());
-            self.strategy.add(id, &p, &mut ctx);
+            kept.push(p);
         }
+        self.enqueue(kept, &covered);
+        let mut ctx = Ctx {
+            rng: &mut self.rng,
+            covered: &covered,
+            dist: &self.dist,
+            product: Some(self.monitors.distances()),
+        };
         self.strategy.on_run(&run, &mut ctx);
         self.stats.tree_nodes = self.tree.len();
-        if self.last_step_limited {
-            self.step_limited.push((r, found_by.to_string()));
+        if self.step_limits.last {
+            self.step_limits.hold(r, found_by);
         }
         Ok(run)
     }
@@ -589,39 +513,6 @@ impl Concolic {
         self.execute(s, &mut src, cfg, 0, "concolic")
     }
 
-    /// The run's inputs up to the last one the decision that first covered one of `news`
-    /// depends on, then the end of input (-1: stdin ends there and stays ended). What a program
-    /// does when its input ends right after something new is a goal of its own (a table that
-    /// was complete, then end of input: the only way tot_info totals its tables), and the end
-    /// of input is one character among hundreds read after it: a flip of those is rarely the
-    /// one picked. None when the decision was concrete or no character of stdin was read
-    /// after it (the run then reads nothing that could end).
-    fn ended_after_news(
-        &mut self,
-        records: &[BranchRecord],
-        r: &RunResult,
-        news: &[usize],
-        last_char: Option<usize>,
-    ) -> Option<Vec<InputValue>> {
-        let first = records
-            .iter()
-            .position(|b| news.contains(&(b.outcomes[b.taken].1 as usize)))?;
-        let vars = self.pool.vars.clone();
-        let mut last = None;
-        for b in &records[..=first] {
-            for v in self.pool.vars_of(b.taken_cond()).iter() {
-                last = last.max(Some(vars[*v as usize].input as usize));
-            }
-        }
-        let cut = last? + 1;
-        if cut >= r.inputs.len() || last_char.is_none_or(|c| c < cut) {
-            return None;
-        }
-        let mut ended = r.inputs[..cut].to_vec();
-        ended.push(InputValue::int(InputKind::Int, 32, u32::MAX as u64));
-        Some(ended)
-    }
-
     /// Runs the inputs other techniques and workers found since the last call, so that the
     /// search goes on from them too (a model checker's deep counterexample, lazy expansion's
     /// concretized paths, another strategy's tests).
@@ -635,14 +526,6 @@ impl Concolic {
             }
             self.stats.seeds_imported += 1;
             self.run_values(s, cfg, seed.inputs, self.seed)?;
-        }
-        Ok(())
-    }
-
-    /// Records the held step-limited runs: a test only for goals no finished run covered.
-    fn record_step_limited(&mut self, s: &mut Session) -> anyhow::Result<()> {
-        for (r, by) in std::mem::take(&mut self.step_limited) {
-            s.record(&r, &by)?;
         }
         Ok(())
     }
@@ -710,54 +593,30 @@ impl Concolic {
                 rng: &mut self.rng,
                 covered: &covered,
                 dist: &self.dist,
-                product: Some(&self.product_dist),
+                product: Some(self.monitors.distances()),
             };
             self.strategy.select(&self.pending, &mut ctx)
         };
         let Some(id) = id else {
-            if !self.deep_pending.is_empty() {
-                let mut ctx = Ctx {
-                    rng: &mut self.rng,
-                    covered: &covered,
-                    dist: &self.dist,
-                    product: Some(&self.product_dist),
-                };
-                // The shallowest first, a few at a time.
-                self.deep_pending
-                    .sort_by_key(|p| std::cmp::Reverse(p.depth));
-                let keep = self.deep_pending.len().saturating_sub(DEEP_RELEASE);
-                for p in self.deep_pending.split_off(keep) {
-                    let id = self.pending.add(p.clone());
-                    self.strategy.add(id, &p, &mut ctx);
-                }
-                return Ok(true);
+            // Deferred deep branches of step-limited runs, then the set-aside ones: the
+            // product says they lead to no open goal.
+            let mut released = self.step_limits.release_shallowest();
+            if released.is_empty() {
+                released = self.monitors.release();
             }
-            // Set-aside branches last: the product says they lead to no open goal.
-            if !self.set_aside.is_empty() {
-                let mut ctx = Ctx {
-                    rng: &mut self.rng,
-                    covered: &covered,
-                    dist: &self.dist,
-                    product: Some(&self.product_dist),
-                };
-                for p in std::mem::take(&mut self.set_aside) {
-                    self.released.insert((p.node, p.outcome));
-                    let id = self.pending.add(p.clone());
-                    self.strategy.add(id, &p, &mut ctx);
-                }
-                return Ok(true);
+            if released.is_empty() {
+                self.stats.pending_left = self.pending.live();
+                return Ok(false);
             }
-            self.stats.pending_left = self.pending.live();
-            return Ok(false);
+            self.enqueue(released, &covered);
+            return Ok(true);
         };
         let Some(p) = self.pending.take(id) else {
             return Ok(true);
         };
-        if self.hopeless(&p, &covered) {
-            self.stats.monitor_set_aside += 1;
-            self.set_aside.push(p);
+        let Some(p) = self.monitors.unless_hopeless(p, &covered) else {
             return Ok(true);
-        }
+        };
         let (prefix, goal) = p.query();
         let ans = self.solve_pending(&p, &prefix, goal);
         if crate::debug_on!("paths") {
@@ -785,14 +644,7 @@ impl Concolic {
                 let tries = self.walk_tries.entry((p.node, p.outcome)).or_insert(0);
                 if self.solver.last_backend == "walk" && *tries < self.walk_retries {
                     *tries += 1;
-                    let mut ctx = Ctx {
-                        rng: &mut self.rng,
-                        covered: &covered,
-                        dist: &self.dist,
-                        product: Some(&self.product_dist),
-                    };
-                    let id = self.pending.add(p.clone());
-                    self.strategy.add(id, &p, &mut ctx);
+                    self.enqueue(vec![p], &covered);
                 } else {
                     self.stats.inexact.solver_unknown += 1;
                     self.undecided.push(p);
@@ -878,10 +730,10 @@ impl Concolic {
             if !followed {
                 self.stats.inexact.divergences += 1;
             }
-            if retries > 0 && !self.last_step_limited {
+            if retries > 0 && !self.step_limits.last {
                 self.stats.step_limit_recovered += 1;
             }
-            if !self.last_step_limited || retries == STEP_LIMIT_RETRIES || s.should_stop() {
+            if !self.step_limits.last || retries == STEP_LIMIT_RETRIES || s.should_stop() {
                 return Ok(());
             }
             let largest = a
@@ -918,27 +770,16 @@ impl Concolic {
         self.shrink_first_run(s, cfg)
     }
 
-    /// Runs the latest tests again spelling each word the program compares with (its
-    /// keywords) at the start of their text inputs, so that the search also goes on from paths
-    /// where a token has a keyword's length (see `analysis::words`). Once per search, after
-    /// its first runs have found tests that reach the comparisons (an argument that opens the
-    /// file, a command that reads the token).
+    /// Runs the program's keywords spelled into its latest tests, once (`seeds::WordSpelling`).
     fn spell_words(&mut self, s: &mut Session, cfg: &Config) -> anyhow::Result<()> {
-        let words = crate::analysis::words::compared_words(&s.program.module);
-        if words.is_empty() {
-            return Ok(());
-        }
-        let seeds = s.seeds_since(0);
         // Slow runs (long loops, step limits) must not make spelling the search's main work.
         let started = Instant::now();
         let share = s.budget.time / 20;
-        for template in seeds.iter().rev().take(SPELLING_TEMPLATES) {
-            for word in &words {
-                if s.should_stop() || started.elapsed() > share {
-                    return Ok(());
-                }
-                self.run_values(s, cfg, spelled(&template.inputs, word), self.seed)?;
+        for values in self.spelling.due(s, self.runs) {
+            if s.should_stop() || started.elapsed() > share {
+                break;
             }
+            self.run_values(s, cfg, values, self.seed)?;
         }
         Ok(())
     }
@@ -957,7 +798,7 @@ impl Concolic {
     /// another random seed): what is covered stays covered, and the statistics add up.
     /// Exhausting the new tree still proves what it leaves uncovered: it is a tree of its own.
     pub fn start_afresh(&mut self, s: &mut Session) -> anyhow::Result<()> {
-        self.record_step_limited(s)?;
+        self.step_limits.record_held(s)?;
         self.stats.memory_restarts += 1;
         self.pool = self.pool.emptied();
         self.solver.forget_terms();
@@ -968,13 +809,10 @@ impl Concolic {
         self.strategy = strategy;
         self.rng = SmallRng::seed_from_u64(self.seed.wrapping_add(self.stats.memory_restarts));
         self.dist_covered = usize::MAX;
-        self.product_dist = Default::default();
+        self.monitors.forget_tree();
         self.undecided.clear();
         self.walk_tries.clear();
-        self.set_aside.clear();
-        self.released.clear();
-        self.deep_pending.clear();
-        self.last_step_limited = false;
+        self.step_limits.forget_tree();
         self.vars_classified = 0;
         self.seeds_seen = 0;
         self.runs = 0;
@@ -986,54 +824,19 @@ impl Concolic {
     /// towards zero, until one finishes (a few times at most).
     fn shrink_first_run(&mut self, s: &mut Session, cfg: &Config) -> anyhow::Result<()> {
         for _ in 0..STEP_LIMIT_RETRIES {
-            if !self.last_step_limited || s.should_stop() {
+            if !self.step_limits.last || s.should_stop() {
                 return Ok(());
             }
-            let Some(last) = self.tree_last_inputs() else {
+            let Some(values) = self.step_limits.shrunk_last_inputs() else {
                 return Ok(());
             };
-            let mut shrunk = false;
-            let values: Vec<InputValue> = last
-                .into_iter()
-                .map(|mut iv| {
-                    if !matches!(
-                        iv.kind,
-                        InputKind::Float | InputKind::Double | InputKind::Bytes
-                    ) && iv.width >= 16
-                    {
-                        let m = signed_magnitude(iv.bits, iv.width);
-                        if m > 255 {
-                            let negative = m != iv.bits;
-                            let small = m >> 8;
-                            iv.bits = crate::ir::ops::mask(
-                                if negative {
-                                    small.wrapping_neg()
-                                } else {
-                                    small
-                                },
-                                iv.width,
-                            );
-                            shrunk = true;
-                        }
-                    }
-                    iv
-                })
-                .collect();
-            if !shrunk {
-                return Ok(());
-            }
             self.stats.step_limit_retries += 1;
             self.run_values(s, cfg, values, self.stats.paths)?;
-            if !self.last_step_limited {
+            if !self.step_limits.last {
                 self.stats.step_limit_recovered += 1;
             }
         }
         Ok(())
-    }
-
-    /// Inputs of the last held step-limited run.
-    fn tree_last_inputs(&self) -> Option<Vec<InputValue>> {
-        self.step_limited.last().map(|(r, _)| r.inputs.clone())
     }
 
     /// Queues again, with twice the solver time, the pending branches the solver could not
@@ -1046,17 +849,9 @@ impl Concolic {
         self.solver.timeout *= 2;
         self.solver.short_timeout *= 2;
         let covered = Self::covered(s);
-        let mut ctx = Ctx {
-            rng: &mut self.rng,
-            covered: &covered,
-            dist: &self.dist,
-            product: Some(&self.product_dist),
-        };
-        for p in std::mem::take(&mut self.undecided) {
-            self.stats.inexact.solver_unknown -= 1;
-            let id = self.pending.add(p.clone());
-            self.strategy.add(id, &p, &mut ctx);
-        }
+        let undecided = std::mem::take(&mut self.undecided);
+        self.stats.inexact.solver_unknown -= undecided.len() as u64;
+        self.enqueue(undecided, &covered);
         true
     }
 
@@ -1109,10 +904,7 @@ impl Technique for Concolic {
                 imported = Instant::now();
                 self.import_seeds(s, &cfg)?;
             }
-            if !self.spelled && self.runs >= SPELL_AFTER_RUNS {
-                self.spelled = true;
-                self.spell_words(s, &cfg)?;
-            }
+            self.spell_words(s, &cfg)?;
             if memory_checked.elapsed() >= MEMORY_CHECK {
                 memory_checked = Instant::now();
                 if self.holds_half_the_memory(s) {
@@ -1174,9 +966,9 @@ impl Technique for Concolic {
                 )
             });
         }
-        self.stats.pending_left = self.pending.live() + self.deep_pending.len();
+        self.stats.pending_left = self.pending.live() + self.step_limits.deferred();
         self.stall.left = Some(Instant::now());
-        self.record_step_limited(s)
+        self.step_limits.record_held(s)
     }
 
     fn finished(&self) -> bool {
@@ -1187,10 +979,15 @@ impl Technique for Concolic {
         let mut m = serde_json::Map::new();
         m.insert("strategy".into(), self.strategy.name().into());
         m.extend(self.strategy.stats());
-        m.insert(
-            "concolic".into(),
-            serde_json::to_value(&self.stats).unwrap(),
-        );
+        // The monitors' counts (crabs) sit with the search's.
+        let mut concolic = serde_json::to_value(&self.stats).unwrap();
+        if let (Some(c), serde_json::Value::Object(monitors)) = (
+            concolic.as_object_mut(),
+            serde_json::to_value(self.monitor_stats()).unwrap(),
+        ) {
+            c.extend(monitors);
+        }
+        m.insert("concolic".into(), concolic);
         m.insert(
             "solver".into(),
             serde_json::to_value(&self.solver.stats).unwrap(),
@@ -1209,90 +1006,4 @@ fn random_burst(s: &mut Session, seed: u64, cfg: &Config, end: Instant) -> anyho
         s.record(&r, "random")?;
     }
     Ok(())
-}
-
-/// |x| of a `w`-bit value read as signed.
-fn signed_magnitude(x: u64, w: u32) -> u64 {
-    if w == 0 || w > 64 {
-        return x;
-    }
-    let sign = 1u64 << (w - 1);
-    let x = if w == 64 { x } else { x & ((sign << 1) - 1) };
-    if x & sign != 0 {
-        (x ^ if w == 64 { u64::MAX } else { (sign << 1) - 1 }).wrapping_add(1)
-    } else {
-        x
-    }
-}
-
-/// `inputs` with `word` and a space at the start of every buffer that holds them and of the
-/// `int` reads (stdin's characters), the rest kept.
-fn spelled(inputs: &[InputValue], word: &[u8]) -> Vec<InputValue> {
-    let mut text = word.to_vec();
-    text.push(b' ');
-    let mut chars = text.iter();
-    let mut out: Vec<InputValue> = inputs
-        .iter()
-        .map(|v| {
-            let mut v = v.clone();
-            match v.kind {
-                InputKind::Bytes if v.bytes.len() >= text.len() => {
-                    v.bytes[..text.len()].copy_from_slice(&text);
-                }
-                InputKind::Int => {
-                    if let Some(&c) = chars.next() {
-                        v.bits = c as u64;
-                    }
-                }
-                _ => {}
-            }
-            v
-        })
-        .collect();
-    // A run that read some characters, fewer than the word's: the rest, then the end of input.
-    if (1..text.len()).contains(&chars.len()) {
-        out.extend(chars.map(|&c| InputValue::int(InputKind::Int, 32, c as u64)));
-        out.push(InputValue::int(InputKind::Int, 32, u64::MAX));
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn ints(vals: &[i64]) -> Vec<InputValue> {
-        vals.iter()
-            .map(|&v| InputValue::int(InputKind::Int, 32, v as u64))
-            .collect()
-    }
-
-    fn chars(v: &[InputValue]) -> Vec<i64> {
-        v.iter()
-            .map(|x| crate::ir::ops::sext(x.bits, 32) as i64)
-            .collect()
-    }
-
-    #[test]
-    fn words_are_spelled_into_buffers_and_character_reads() {
-        // A buffer that holds the word and its space gets them; a shorter one is kept.
-        let mut buf = InputValue::int(InputKind::Bytes, 0, 0);
-        buf.bytes = b"xxxxxx".to_vec();
-        let mut small = buf.clone();
-        small.bytes = b"A".to_vec();
-        let out = spelled(&[small, buf], b"and");
-        assert_eq!(out[0].bytes, b"A");
-        assert_eq!(out[1].bytes, b"and xx");
-        // Character reads: as many as the run made are replaced, the rest of the word and the
-        // end of input appended; a run with enough reads keeps its length.
-        assert_eq!(
-            chars(&spelled(&ints(&[120, -1]), b"if")),
-            [105, 102, 32, -1]
-        );
-        assert_eq!(
-            chars(&spelled(&ints(&[1, 2, 3, 4, -1]), b"if")),
-            [105, 102, 32, 4, -1]
-        );
-        assert!(spelled(&[], b"if").is_empty());
-    }
 }
