@@ -1,10 +1,12 @@
 //! Concolic testing (Algorithm 1 of the abstraction-driven concolic testing paper): run, record
 //! the symbolic path, let the strategy pick a pending branch, solve its path condition, run the
 //! solution. Its guests live beside it: crabs' monitors (`monitors`), the handling of runs cut
-//! by the step limit (`step_limit`), and inputs run besides the solver's (`seeds`).
+//! by the step limit (`step_limit`), inputs run besides the solver's (`seeds`), and what it does
+//! when it stops finding anything (`stall`).
 
 mod monitors;
 mod seeds;
+mod stall;
 mod step_limit;
 
 pub use monitors::MonitorStats;
@@ -27,6 +29,7 @@ use monitors::MonitorGuide;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use seeds::WordSpelling;
+use stall::Stalls;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 use step_limit::{STEP_LIMIT_RETRIES, StepLimits, signed_magnitude};
@@ -201,7 +204,7 @@ pub struct Concolic {
     runs: usize,
     cfg: Config,
     seed: u64,
-    stall: StallWatch,
+    stalls: Stalls,
     /// Pending branches the solver could not decide, kept for another try with more time
     /// once everything else is explored.
     undecided: Vec<Pending>,
@@ -221,16 +224,10 @@ pub struct Concolic {
     /// Inputs of runs that covered something new, ended right after the decision that did
     /// (`ended_after_news`): run before the next selection.
     ended_inputs: Vec<Vec<InputValue>>,
-    /// Runs since one covered something new, and when one last did (or a fresh start ran).
-    runs_without_news: usize,
-    news_at: Instant,
 }
 
 /// How often concolic search picks up what other workers found.
 const IMPORT_EVERY: Duration = Duration::from_millis(500);
-/// Runs or time without new coverage after which a fresh random input is run (paths of
-/// thousands of decisions run a few a second).
-const FRESH_START_AFTER: (usize, Duration) = (500, Duration::from_secs(2));
 /// How often the search checks Cairn's memory: as often as the session checks its limit
 /// (a search adding 15,000 paths in 2 s went from half the limit to all of it between two
 /// checks 500 ms apart, and stopped instead of starting afresh).
@@ -238,18 +235,6 @@ const MEMORY_CHECK: Duration = Duration::from_millis(50);
 /// A tree this small is not what fills the memory (another worker's is, or the model
 /// checker's): it is kept.
 const RESTART_MIN_NODES: usize = 100_000;
-
-/// When symbolic search stalls, a short burst of random testing (a hundred times more paths
-/// per second) often covers what the solver cannot; starting with one was measured to starve
-/// the CFG-directed search of its nearby targets, so it only runs on stalls.
-struct StallWatch {
-    covered: usize,
-    since: std::time::Instant,
-    bursts: u64,
-    /// When the last turn ended: a turn resumed right away (a caller running the search in
-    /// slices) continues the stall period instead of starting one.
-    left: Option<std::time::Instant>,
-}
 
 /// A run with its symbolic decisions.
 pub struct SymbolicRun {
@@ -323,12 +308,7 @@ impl Concolic {
             runs: 0,
             cfg: cfg.clone(),
             seed,
-            stall: StallWatch {
-                covered: 0,
-                since: std::time::Instant::now(),
-                bursts: 0,
-                left: None,
-            },
+            stalls: Stalls::default(),
             undecided: vec![],
             slow_goals: SlowGoals::default(),
             walk_tries: Default::default(),
@@ -339,8 +319,6 @@ impl Concolic {
             seeds_seen: 0,
             spelling: WordSpelling::default(),
             ended_inputs: vec![],
-            runs_without_news: 0,
-            news_at: Instant::now(),
         })
     }
 
@@ -437,12 +415,7 @@ impl Concolic {
         } else {
             s.record(&r, found_by)?
         };
-        if fresh.is_empty() {
-            self.runs_without_news += 1;
-        } else {
-            self.runs_without_news = 0;
-            self.news_at = Instant::now();
-        }
+        self.stalls.note_run(!fresh.is_empty());
         if !fresh.is_empty()
             && let Some(ended) =
                 seeds::ended_after_news(&mut self.pool, &records, &r, &fresh, last_char)
@@ -573,15 +546,11 @@ impl Concolic {
             self.run_values(s, cfg, values, self.stats.paths)?;
             return Ok(true);
         }
-        if self.runs_without_news >= FRESH_START_AFTER.0
-            || self.news_at.elapsed() >= FRESH_START_AFTER.1
-        {
-            self.news_at = Instant::now();
+        if self.stalls.fresh_start_due() {
             // Every flip near the paths explored so far may be caught in the same trap (a loop
             // bound parsed from the input's first line that every later path inherits): a new
             // random input adds paths elsewhere, and the strategies' picks from the latest path
             // start from it.
-            self.runs_without_news = 0;
             self.stats.fresh_starts += 1;
             self.run_values(s, cfg, vec![], self.seed ^ self.stats.paths)?;
             return Ok(true);
@@ -885,17 +854,7 @@ impl Technique for Concolic {
         if self.runs == 0 {
             self.first_run(s, &cfg)?;
         }
-        let burst =
-            (s.budget.time / 50).clamp(Duration::from_millis(20), Duration::from_millis(500));
-        let stall = (s.budget.time / 10).max(Duration::from_millis(200));
-        if self
-            .stall
-            .left
-            .is_none_or(|t| t.elapsed() > Duration::from_millis(50))
-        {
-            self.stall.covered = s.ledger.covered;
-            self.stall.since = Instant::now();
-        }
+        self.stalls.turn_starts(s.ledger.covered);
         let mut imported = Instant::now();
         let mut memory_checked = Instant::now();
         self.import_seeds(s, &cfg)?;
@@ -946,16 +905,7 @@ impl Technique for Concolic {
                 };
                 self.execute(s, &mut r, &cfg, 0, "concolic")?;
             }
-            if s.ledger.covered > self.stall.covered {
-                self.stall.covered = s.ledger.covered;
-                self.stall.since = Instant::now();
-            } else if self.stall.since.elapsed() >= stall {
-                self.stall.bursts += 1;
-                let end = (Instant::now() + burst).min(until);
-                random_burst(s, self.seed.wrapping_add(self.stall.bursts), &cfg, end)?;
-                self.stall.covered = s.ledger.covered;
-                self.stall.since = Instant::now();
-            }
+            self.stalls.after_step(s, self.seed, &cfg, until)?;
             s.tick(|| {
                 format!(
                     "paths {} | pending {} | solver {} calls {:.1}s",
@@ -967,7 +917,7 @@ impl Technique for Concolic {
             });
         }
         self.stats.pending_left = self.pending.live() + self.step_limits.deferred();
-        self.stall.left = Some(Instant::now());
+        self.stalls.turn_ends();
         self.step_limits.record_held(s)
     }
 
@@ -994,16 +944,4 @@ impl Technique for Concolic {
         );
         m
     }
-}
-
-/// Random runs until `end`.
-fn random_burst(s: &mut Session, seed: u64, cfg: &Config, end: Instant) -> anyhow::Result<()> {
-    let mut src = RandomInputs {
-        rng: SmallRng::seed_from_u64(seed ^ 0x5eed),
-    };
-    while Instant::now() < end && !s.should_stop() {
-        let r = s.program.run(&mut src, cfg);
-        s.record(&r, "random")?;
-    }
-    Ok(())
 }
