@@ -12,7 +12,7 @@ pub mod shallow;
 pub mod slow_goals;
 pub mod strategies;
 #[cfg(test)]
-mod synthetic;
+pub(crate) mod synthetic;
 pub mod tree;
 
 use crate::analysis::cfg::Distances;

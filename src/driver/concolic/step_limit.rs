@@ -114,3 +114,84 @@ pub fn signed_magnitude(x: u64, w: u32) -> u64 {
         x
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::synthetic::{pending, run};
+
+    fn result(inputs: Vec<InputValue>) -> RunResult {
+        RunResult {
+            outcome: crate::exec::Outcome::StepLimit,
+            stdout: vec![],
+            stderr: vec![],
+            inputs,
+            branches: vec![],
+            errors_hit: vec![],
+            steps: 0,
+            unknown_externs: vec![],
+            def_use: vec![],
+            def_trace: vec![],
+            exit_indeterminate: false,
+            layout_dependent: false,
+            abort_loc: None,
+            returned: None,
+        }
+    }
+
+    #[test]
+    fn deep_branches_of_step_limited_runs_wait_and_come_back_shallowest_first() {
+        let r = run(1, 0, 2);
+        let mut limits = StepLimits::default();
+        // A finished run defers nothing.
+        assert!(!limits.defers(&pending(0, 50, 0, &r), 2));
+        limits.last = true;
+        // Up to 16 decisions past the flip at depth 2 stay; deeper ones wait.
+        assert!(!limits.defers(&pending(1, 18, 0, &r), 2));
+        for d in (19..60).rev() {
+            assert!(limits.defers(&pending(d as u32, d, 0, &r), 2));
+        }
+        assert_eq!(limits.deferred(), 41);
+        let depths = |ps: Vec<Pending>| {
+            let mut d: Vec<usize> = ps.iter().map(|p| p.depth).collect();
+            d.sort();
+            d
+        };
+        assert_eq!(
+            depths(limits.release_shallowest()),
+            (19..51).collect::<Vec<_>>()
+        );
+        assert_eq!(
+            depths(limits.release_shallowest()),
+            (51..60).collect::<Vec<_>>()
+        );
+        assert!(limits.release_shallowest().is_empty());
+    }
+
+    #[test]
+    fn a_held_runs_large_integers_shrink_towards_zero() {
+        let int = |w, v: i64| InputValue::int(InputKind::Int, w, crate::ir::ops::mask(v as u64, w));
+        let mut limits = StepLimits::default();
+        assert!(limits.shrunk_last_inputs().is_none());
+        limits.hold(
+            result(vec![
+                int(32, 100_000),
+                int(32, -70_000),
+                int(8, -100),
+                int(32, 7),
+            ]),
+            "concolic",
+        );
+        let shrunk = limits.shrunk_last_inputs().unwrap();
+        let values: Vec<i64> = shrunk
+            .iter()
+            .map(|v| crate::ir::ops::sext(v.bits, v.width) as i64)
+            .collect();
+        // 8-bit inputs and small values are kept.
+        assert_eq!(values, [390, -273, -100, 7]);
+        limits.hold(result(vec![int(32, 255), int(32, -255)]), "concolic");
+        assert!(limits.shrunk_last_inputs().is_none());
+        assert_eq!(signed_magnitude(u64::MAX, 64), 1);
+        assert_eq!(signed_magnitude(0x80, 8), 128);
+    }
+}
