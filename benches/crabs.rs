@@ -4,7 +4,7 @@
 //! of hard and infeasible goals (tests/programs/crabs/mixed.c). Same budget for every technique.
 //!
 //! `cargo bench --bench crabs -- [--time SECS] [--techniques crabs,crabs:dfs,cfg,dfs,...] [--seeds N]
-//! [--dir DIR]`
+//! [--dir DIR] [--cairn BINARY]`
 //!
 //! Columns: covered, unreachable and unknown goals of the total, coverage as the paper counts it
 //! (covered / (total - unreachable)); `call` is when the hard call
@@ -96,8 +96,7 @@ fn main() {
         let file = path.file_name().unwrap().to_string_lossy().to_string();
         for t in &techniques {
             for seed in 0..seeds {
-                let out = std::env::temp_dir()
-                    .join(format!("cairn-bench-crabs-{}-{file}", t.replace(':', "-")));
+                let out = args::scratch(&format!("crabs-{}-{file}", t.replace(':', "-")));
                 let _ = std::fs::remove_dir_all(&out);
                 let mut a = args::gen_one_worker(path, &out, time);
                 a.extend(["--seed".into(), seed.to_string()]);
@@ -112,7 +111,7 @@ fn main() {
                     ]),
                     s => a.extend(["--strategy".into(), s.into(), "--tests-only".into()]),
                 }
-                let o = Command::new(env!("CARGO_BIN_EXE_cairn"))
+                let o = Command::new(args::cairn_binary())
                     .args(&a)
                     .output()
                     .expect("run cairn");

@@ -3,16 +3,19 @@
 //! total time (each shard gets half; they run one after the other, so that each gets the CPU
 //! the unsharded run got). The CPU time each configuration got is printed beside.
 //!
-//! `cargo bench --bench jobs -- [--time SECS] [--seeds N] [FILE.c|TASK.yml ...]`
+//! `cargo bench --bench jobs -- [--time SECS] [--seeds N] [--cairn BINARY] [FILE.c|TASK.yml ...]`
 //! (default: tests/programs/search, tests/programs/mc, tests/programs/exhaustive and the
 //! Test-Comp task; 10 s; 1 seed). Figures are goals covered / decided (covered or proven
 //! unreachable), summed over seeds, and the time the last of them was decided (mean).
+
+#[path = "common/args.rs"]
+mod args;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn cairn() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_cairn"))
+    Command::new(args::cairn_binary())
 }
 
 #[derive(Default, Clone, Copy)]
@@ -135,7 +138,7 @@ fn main() {
         }
         files.push(root.join("tests/programs/testcomp/sensor_log.yml"));
     }
-    let scratch = std::env::temp_dir().join(format!("cairn-bench-jobs-{}", std::process::id()));
+    let scratch = args::scratch("jobs");
     std::fs::create_dir_all(&scratch).unwrap();
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!(

@@ -102,8 +102,8 @@ fn main() {
         .split(',')
         .map(String::from)
         .collect();
-    let cairn = get("--cairn").unwrap_or(env!("CARGO_BIN_EXE_cairn").into());
-    let dir = std::env::temp_dir().join(format!("cairn-bench-shapes-{}", std::process::id()));
+    let cairn = args::cairn_binary();
+    let dir = args::scratch("shapes");
     let dump = get("--dump");
     let programs: PathBuf = dump.as_ref().map_or(dir.clone(), Into::into);
     std::fs::create_dir_all(&programs).unwrap();

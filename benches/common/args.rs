@@ -10,6 +10,17 @@ pub fn value(name: &str) -> Option<String> {
     args.get(i + 1).cloned()
 }
 
+/// The Cairn to run: `--cairn BINARY` (another build, to compare before and after a change
+/// in one run), else this build's.
+pub fn cairn_binary() -> String {
+    value("--cairn").unwrap_or(env!("CARGO_BIN_EXE_cairn").into())
+}
+
+/// A scratch directory of this bench process: two benches at once do not share one.
+pub fn scratch(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("cairn-bench-{name}-{}", std::process::id()))
+}
+
 /// `gen PROGRAM --out OUT --time SECSs --jobs 1`: the benches compare techniques on one worker.
 pub fn gen_one_worker(program: &Path, out: &Path, secs: impl std::fmt::Display) -> Vec<String> {
     [
