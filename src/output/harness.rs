@@ -73,6 +73,28 @@ static void cairn_load(void) {
 void __cairn_exit(int);
 #endif
 
+/* A hex digit's value, -1 for another character. */
+static int cairn_nibble(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  c |= 32;
+  return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* `n` bytes at `dst` from hex text, two digits each, 0 past its end: what sscanf's "%2x"
+ * byte by byte read from the digits Cairn writes, at a fraction of its cost
+ * (klee_make_symbolic's objects, buffers). */
+static __attribute__((unused)) void cairn_unhex(const char *h, void *dst, unsigned long n) {
+  for (unsigned long k = 0; k < n; k++) {
+    int v = 0;
+    if (h[0] && h[1]) {
+      int hi = cairn_nibble(h[0]), lo = cairn_nibble(h[1]);
+      v = hi < 0 ? 0 : lo < 0 ? hi : hi << 4 | lo;
+      h += 2;
+    }
+    ((unsigned char *)dst)[k] = (unsigned char)v;
+  }
+}
+
 static const char *cairn_next(void) {
   cairn_load();
 #ifdef CAIRN_FORKSERVER
@@ -397,7 +419,7 @@ pub fn harness_c(m: &Module) -> String {
             "__CrestShort" => crest("short"),
             "__CrestUShort" => crest("unsigned short"),
             "__CrestBool" => crest("_Bool"),
-            "klee_make_symbolic" => "void klee_make_symbolic(void *p, unsigned long n, const char *name) {\n  const char *h = cairn_next(); (void)name;\n  for (unsigned long i = 0; i < n; i++) { unsigned v = 0; if (h[0] && h[1]) { sscanf(h, \"%2x\", &v); h += 2; } ((unsigned char *)p)[i] = (unsigned char)v; }\n}\n".into(),
+            "klee_make_symbolic" => "void klee_make_symbolic(void *p, unsigned long n, const char *name) {\n  (void)name; cairn_unhex(cairn_next(), p, n);\n}\n".into(),
             "klee_assume" | "__VERIFIER_assume" | "assume_abort_if_not" => format!("void {name}(int c) {{ if (!c) cairn_assume_failed(); }}\n"),
             "reach_error" | "__VERIFIER_error" => format!("void {name}(void) {{ fprintf(stderr, \"reach_error\\n\"); abort(); }}\n"),
             _ => continue,
@@ -633,7 +655,8 @@ static int cairn_vscanf(const char *fmt, va_list ap) {
 "#;
 
 /// Reads the next test value (hex) into `n` bytes at `dst`.
-const READ_BYTES: &str = "static void cairn_bytes(void *dst, unsigned long n) {\n  const char *h = cairn_next();\n  for (unsigned long k = 0; k < n; k++) { unsigned v = 0; if (h[0] && h[1]) { sscanf(h, \"%2x\", &v); h += 2; } ((unsigned char *)dst)[k] = (unsigned char)v; }\n}\n";
+const READ_BYTES: &str =
+    "static void cairn_bytes(void *dst, unsigned long n) { cairn_unhex(cairn_next(), dst, n); }\n";
 
 /// The C type the harness declares a scalar parameter or return value of IR type `t` with
 /// (None: a first-class aggregate, which it cannot pass).
