@@ -7,7 +7,6 @@ use crate::driver::fuzz::Fuzzing;
 use crate::driver::lazy::LazyExpansion;
 use crate::driver::parallel::{Parallel, portfolio};
 use crate::driver::prove::{ModelChecking, static_check};
-use crate::driver::random::RandomTesting;
 use crate::driver::session::Session;
 use crate::driver::technique::{Alternate, Technique};
 use crate::exec::Config;
@@ -42,25 +41,35 @@ pub struct Plan {
     pub mc: crate::mc::arg::McConfig,
 }
 
-/// What searches for tests: random testing, a concolic strategy of the registry
-/// (`search::registry`), or crabs — a concolic strategy over the product of the program and
-/// the model checker's monitors, in turns with the checker. Written as on the command line
-/// (`random`, `dfs`, `crabs:cfg`).
+/// What searches for tests: a concolic strategy of `search::registry`, or a technique of
+/// `driver::registry` (random testing; crabs, with the concolic strategy it runs under the
+/// monitors). Written as on the command line (`dfs`, `random`, `crabs:cfg`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Search {
-    Random,
     Concolic(&'static str),
-    Crabs { under: &'static str },
+    Technique {
+        name: &'static str,
+        under: Option<&'static str>,
+    },
 }
 
 impl Search {
     /// The concolic strategy that orders the pending branches (crabs: the one under the
-    /// monitors); None for random testing.
+    /// monitors); None for a technique that runs none (random testing).
     pub fn concolic(self) -> Option<&'static str> {
         match self {
-            Search::Random => None,
-            Search::Concolic(s) | Search::Crabs { under: s } => Some(s),
+            Search::Concolic(s) => Some(s),
+            Search::Technique { under, .. } => under,
         }
+    }
+
+    /// A technique of `driver::registry` by name, with its default strategy under it.
+    pub fn technique(name: &str) -> Option<Search> {
+        let e = crate::driver::registry::by_name(name)?;
+        Some(Search::Technique {
+            name: e.name,
+            under: e.under,
+        })
     }
 }
 
@@ -76,29 +85,36 @@ impl std::str::FromStr for Search {
     type Err = anyhow::Error;
 
     fn from_str(s: &str) -> anyhow::Result<Search> {
-        Ok(match s.split_once(':') {
-            _ if s == "random" => Search::Random,
-            _ if s == "crabs" => Search::Crabs {
-                under: "expectation",
-            },
-            Some(("crabs", u)) => Search::Crabs {
-                under: registered(u).ok_or_else(|| {
-                    anyhow::anyhow!("crabs runs a concolic strategy under the monitors, not `{u}`")
-                })?,
-            },
-            _ => Search::Concolic(
-                registered(s).ok_or_else(|| anyhow::anyhow!("unknown strategy `{s}`"))?,
-            ),
-        })
+        if let Some(t) = Search::technique(s) {
+            return Ok(t);
+        }
+        if let Some((name, u)) = s.split_once(':') {
+            let technique = Search::technique(name).filter(|t| t.concolic().is_some());
+            let Some(Search::Technique { name, .. }) = technique else {
+                anyhow::bail!("`{name}` runs no concolic strategy (`{s}`)");
+            };
+            let under = registered(u)
+                .ok_or_else(|| anyhow::anyhow!("{name} runs a concolic strategy, not `{u}`"))?;
+            return Ok(Search::Technique {
+                name,
+                under: Some(under),
+            });
+        }
+        Ok(Search::Concolic(registered(s).ok_or_else(|| {
+            anyhow::anyhow!("unknown strategy `{s}`")
+        })?))
     }
 }
 
 impl std::fmt::Display for Search {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         match self {
-            Search::Random => write!(f, "random"),
             Search::Concolic(s) => write!(f, "{s}"),
-            Search::Crabs { under } => write!(f, "crabs:{under}"),
+            Search::Technique {
+                name,
+                under: Some(u),
+            } => write!(f, "{name}:{u}"),
+            Search::Technique { name, under: None } => write!(f, "{name}"),
         }
     }
 }
@@ -110,7 +126,7 @@ pub struct SearchArgs {
     /// Search strategy (all but `random` are concolic) [default: expectation].
     #[arg(long, value_parser = strategy_values())]
     pub strategy: Option<String>,
-    /// With `--strategy crabs`: the concolic strategy that searches the product of the
+    /// With `--strategy crabs` (a technique that runs one): the concolic strategy that searches the product of the
     /// program and the monitors (default `expectation`; `cfg` takes its distances in the
     /// product).
     #[arg(long, value_name = "STRATEGY", value_parser = strategy_values())]
@@ -122,47 +138,47 @@ pub struct SearchArgs {
 }
 
 impl SearchArgs {
-    /// The plan's search: crabs with `--under`'s strategy; `expectation` by default.
+    /// The plan's search: a technique with `--under`'s strategy; `expectation` by default.
     pub fn search(&self) -> anyhow::Result<Search> {
         let name = self.strategy.as_deref().unwrap_or("expectation");
+        let runs_one = Search::technique(name).is_some_and(|t| t.concolic().is_some());
         match (name, &self.under) {
-            ("crabs", Some(u)) => format!("crabs:{u}").parse(),
+            (t, Some(u)) if runs_one => format!("{t}:{u}").parse(),
             (_, Some(_)) => anyhow::bail!("--under needs --strategy crabs"),
             (s, None) => s.parse(),
         }
     }
 }
 
-/// The values of `--strategy`: random testing, every search strategy of the registry
-/// (`search::registry`), and crabs.
+/// The values of `--strategy`: every search strategy of `search::registry` and every
+/// technique of `driver::registry`.
 fn strategy_values() -> clap::builder::PossibleValuesParser {
     use clap::builder::PossibleValue;
-    let mut v =
-        vec![PossibleValue::new("random").help("Pure random testing (baseline, no solver)")];
-    v.extend(
-        crate::search::registry::STRATEGIES
-            .iter()
-            .map(|e| PossibleValue::new(e.name).help(e.help).hide(e.hidden)),
-    );
-    v.push(PossibleValue::new("crabs").help(
-        "Abstraction-driven concolic testing: concolic search (`--under`) over the product of the program and monitors from the model checker's ARGs, in turns with the model checker",
-    ));
-    clap::builder::PossibleValuesParser::new(v)
+    let strategies = crate::search::registry::STRATEGIES
+        .iter()
+        .map(|e| PossibleValue::new(e.name).help(e.help).hide(e.hidden));
+    let techniques = crate::driver::registry::TECHNIQUES
+        .iter()
+        .map(|e| PossibleValue::new(e.name).help(e.help));
+    clap::builder::PossibleValuesParser::new(strategies.chain(techniques))
 }
 
 /// The technique `plan` describes, for session `s`.
 pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Technique + 'p>> {
-    if let Search::Crabs { under } = plan.strategy {
-        // Abstraction-driven concolic testing: concolic search over the product of the program
-        // and the model checker's monitors, in turns with the model checker (one worker: the
-        // alternation is the technique). The default strategy is gen's: under the monitors it
-        // covered more than the paper's CFG-directed search on nsichneu and ddv-machzwd.
+    let technique = match plan.strategy {
+        Search::Technique { name, .. } => crate::driver::registry::by_name(name),
+        Search::Concolic(_) => None,
+    };
+    // A technique that decides goals itself (crabs: concolic search in turns with the model
+    // checker) is the whole run, on one worker.
+    if let Some(t) = technique.filter(|t| t.decides) {
         if plan.tests_only || plan.lazy.is_some() {
             anyhow::bail!(
-                "--strategy crabs runs the model checker: not with --tests-only or --lazy"
+                "--strategy {} runs the model checker: not with --tests-only or --lazy",
+                t.name
             );
         }
-        return Ok(Box::new(crate::driver::crabs::crabs(s, under, plan)?));
+        return (t.make)(s, plan, plan.strategy.concolic().unwrap_or_default());
     }
     if plan.jobs > 1 {
         let single = Plan {
@@ -175,7 +191,13 @@ pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Tec
             &single, plan.jobs, monitors,
         ))));
     }
-    let testing: Box<dyn Technique + 'p> = if let Search::Concolic(name) = plan.strategy {
+    let testing: Box<dyn Technique + 'p> = if let Some(t) = technique {
+        if plan.lazy.is_some() {
+            anyhow::bail!("--lazy needs a concolic strategy, not `{}`", t.name);
+        }
+        (t.make)(s, plan, plan.strategy.concolic().unwrap_or_default())?
+    } else {
+        let name = plan.strategy.concolic().expect("a concolic strategy");
         let strategy = crate::search::by_name(name).expect("a registered strategy");
         let concolic = Box::new(Concolic::new(
             s,
@@ -213,11 +235,6 @@ pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Tec
             }
             None => concolic,
         }
-    } else {
-        if plan.lazy.is_some() {
-            anyhow::bail!("--lazy needs a concolic strategy, not `random`");
-        }
-        Box::new(RandomTesting::new(plan.seed, &plan.cfg))
     };
     if plan.tests_only {
         return Ok(testing);

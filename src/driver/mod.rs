@@ -17,6 +17,7 @@ pub mod options;
 pub mod parallel;
 pub mod prove;
 pub mod random;
+pub mod registry;
 pub mod session;
 pub mod shard;
 pub mod shared;

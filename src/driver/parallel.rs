@@ -46,13 +46,17 @@ pub fn portfolio(plan: &Plan, jobs: usize, monitors: bool) -> Vec<Plan> {
             p.lazy = None;
             // One fuzzer: the corpus and the hit counts are one worker's.
             p.fuzz_share = 0.0;
-            if plan.strategy != Search::Random {
+            // Workers of random testing test at random too.
+            if plan.strategy.concolic().is_some() {
                 p.strategy = Search::Concolic(others[(i - 1) % others.len()]);
             }
             if i == 1 && !plan.tests_only {
                 p.mc_share = MC_WORKER_SHARE.max(plan.mc_share);
                 if let (true, Some(under)) = (monitors, p.strategy.concolic()) {
-                    p.strategy = Search::Crabs { under };
+                    p.strategy = Search::Technique {
+                        name: "crabs",
+                        under: Some(under),
+                    };
                 }
             } else {
                 p.tests_only = true;
