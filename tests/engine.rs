@@ -194,6 +194,47 @@ fn tables_read_by_line_and_number_are_complete_and_end_the_input() {
     replay_ok(&p, &out);
 }
 
+/// A table indexed by an input with no range check (tcas' `ALIM()`): a random first index
+/// reads past the table, into a neighbour or nothing. The decision "the address is inside the
+/// table" lets the solver bring the index back: every branch on the value read is covered
+/// within 15 runs with every seed (before: 4 of 8 goals with two seeds of eight, 7 with two).
+#[test]
+fn a_table_read_past_its_end_by_a_random_index_is_brought_back() {
+    let dir = tmp("engine-table-index");
+    let p = program("table_index.c");
+    for seed in 0..8 {
+        let out = dir.path().join(seed.to_string());
+        let o = cairn(&[
+            "gen",
+            &p,
+            "--out",
+            out.to_str().unwrap(),
+            "--jobs",
+            "1",
+            "--tests-only",
+            "--strategy",
+            "dfs",
+            "--max-iterations",
+            "15",
+            "--seed",
+            &seed.to_string(),
+            "--time",
+            "60s",
+        ]);
+        assert!(o.status.success(), "{}", text(&o));
+        let s: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap())
+                .unwrap();
+        assert_eq!(
+            s["goals"]["covered"],
+            8,
+            "seed {seed}: {:?}",
+            unknown_goals(&out)
+        );
+    }
+    replay_ok(&p, &dir.path().join("0"));
+}
+
 #[test]
 fn keywords_compared_with_whole_tokens_are_spelled_into_the_input() {
     // Tokens of stdin looked up in a keyword table with strcmp: a keyword matches only a token

@@ -19,7 +19,7 @@
 use super::libc::Ext;
 use super::observer::{Call, InputUse, Observer, Site, Target, View};
 use crate::ir::*;
-use crate::smt::expr::{ExprId, Pool, VarKey};
+use crate::smt::expr::{ExprId, Node, Pool, VarKey};
 use crate::smt::opaque::{MathFn, OpaqueFn};
 use std::collections::BTreeMap;
 
@@ -1440,7 +1440,10 @@ impl Shadow<'_> {
         });
     }
 
-    /// An access of `n` bytes through a symbolic pointer: in bounds of the object it hit.
+    /// An access of `n` bytes through a symbolic pointer: in bounds of the object its address
+    /// was computed from (`&table[i]`: the table), else of the object it hit. A table indexed
+    /// by a random input is read past its end, into a neighbour or nothing: the decision
+    /// "inside the table" lets the solver bring the index back.
     fn check_pointer(
         &mut self,
         v: &View,
@@ -1449,7 +1452,9 @@ impl Shadow<'_> {
         addr: u64,
         n: u32,
     ) {
-        let Some((base, size)) = v.mem.object_bounds(addr) else {
+        let computed_from =
+            constant_part(self.pool, addr_e, 8).and_then(|c| v.mem.object_bounds(c));
+        let Some((base, size)) = computed_from.or_else(|| v.mem.object_bounds(addr)) else {
             return;
         };
         if size < n as u64 {
@@ -1461,7 +1466,7 @@ impl Shadow<'_> {
         let off = pool.bin(BinOp::Sub, w, addr_e, b);
         let last = pool.constant(w, size - n as u64);
         let ok = pool.cmp(IPred::Ule, off, last);
-        self.check(v, site, ok, addr - base <= size - n as u64);
+        self.check(v, site, ok, addr.wrapping_sub(base) <= size - n as u64);
     }
 
     /// A load through a symbolic pointer: an if-then-else over the elements of the object.
@@ -1599,5 +1604,29 @@ impl Shadow<'_> {
             }
             _ => {}
         }
+    }
+}
+
+/// The sum of the constants added into address `e` (`&table[i]`: the table's address), looking
+/// `depth` additions deep; None when no constant is added.
+fn constant_part(pool: &Pool, e: ExprId, depth: u32) -> Option<u64> {
+    match pool.node(e) {
+        Node::Const { v, .. } => Some(*v),
+        Node::Bin {
+            op: BinOp::Add,
+            a,
+            b,
+            ..
+        } if depth > 0 => {
+            let (a, b) = (
+                constant_part(pool, *a, depth - 1),
+                constant_part(pool, *b, depth - 1),
+            );
+            match (a, b) {
+                (Some(x), Some(y)) => Some(x.wrapping_add(y)),
+                (x, None) | (None, x) => x,
+            }
+        }
+        _ => None,
     }
 }
