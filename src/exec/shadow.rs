@@ -1440,10 +1440,11 @@ impl Shadow<'_> {
         });
     }
 
-    /// An access of `n` bytes through a symbolic pointer: in bounds of the object its address
-    /// was computed from (`&table[i]`: the table), else of the object it hit. A table indexed
-    /// by a random input is read past its end, into a neighbour or nothing: the decision
-    /// "inside the table" lets the solver bring the index back.
+    /// An access of `n` bytes through a symbolic pointer: in bounds of the object it hit (the
+    /// loaded value's if-then-else ranges over that object: the path must stay inside it). A
+    /// table indexed by a random input is read past its end, into a neighbour or nothing: the
+    /// access is first checked against the object its address was computed from (`&table[i]`:
+    /// the table), so that the solver can bring the index back.
     fn check_pointer(
         &mut self,
         v: &View,
@@ -1452,11 +1453,27 @@ impl Shadow<'_> {
         addr: u64,
         n: u32,
     ) {
+        let hit = v.mem.object_bounds(addr);
         let computed_from =
             constant_part(self.pool, addr_e, 8).and_then(|c| v.mem.object_bounds(c));
-        let Some((base, size)) = computed_from.or_else(|| v.mem.object_bounds(addr)) else {
-            return;
-        };
+        if computed_from.is_some() && computed_from != hit {
+            self.check_within(v, site, addr_e, addr, n, computed_from.unwrap());
+        }
+        if let Some(object) = hit {
+            self.check_within(v, site, addr_e, addr, n, object);
+        }
+    }
+
+    /// The access of `n` bytes at `addr` lies within `(base, size)`.
+    fn check_within(
+        &mut self,
+        v: &View,
+        site: (FuncId, BlockId),
+        addr_e: ExprId,
+        addr: u64,
+        n: u32,
+        (base, size): (u64, u64),
+    ) {
         if size < n as u64 {
             return;
         }
