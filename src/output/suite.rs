@@ -140,10 +140,54 @@ fn forget_recorded(dir: &Path) {
     }
 }
 
+/// Refuses `dir` as an output directory unless it is new, empty or Cairn's own (it holds a
+/// manifest): Cairn never deletes what it did not write. Changes nothing, so a command checks
+/// it before any work (compiling the program).
+pub fn check_output_dir(dir: &Path) -> Result<()> {
+    if !dir.exists() || dir.join(MANIFEST).is_file() {
+        return Ok(());
+    }
+    if !dir.is_dir() {
+        bail!("--out {}: exists and is not a directory", dir.display());
+    }
+    // The files there, one directory deep (`tests/test_parser.c`).
+    let mut entries: Vec<String> = vec![];
+    for e in fs::read_dir(dir)
+        .with_context(|| format!("cannot read {}", dir.display()))?
+        .filter_map(|e| e.ok())
+    {
+        let name = e.file_name().to_string_lossy().into_owned();
+        match fs::read_dir(e.path()) {
+            Ok(sub) if e.path().is_dir() => entries.extend(
+                sub.filter_map(|s| s.ok())
+                    .map(|s| format!("{name}/{}", s.file_name().to_string_lossy())),
+            ),
+            Ok(_) => entries.push(format!("{name}/")),
+            _ => entries.push(name),
+        }
+    }
+    if !entries.is_empty() {
+        entries.sort();
+        let more = if entries.len() > 5 {
+            format!(" and {} more", entries.len() - 5)
+        } else {
+            String::new()
+        };
+        entries.truncate(5);
+        bail!(
+            "--out {}: the directory is not empty ({}{more}) and has no {MANIFEST}, so Cairn did not make it; Cairn reuses only a new, an empty or its own output directory, and never deletes anything else",
+            dir.display(),
+            entries.join(", ")
+        );
+    }
+    Ok(())
+}
+
 /// Makes `dir` ready for a run: creates it, or removes exactly the files its manifest says an
 /// earlier run of Cairn wrote there (the user's own files stay). A non-empty directory without
-/// a manifest is refused: Cairn never deletes what it did not write.
+/// a manifest is refused (`check_output_dir`).
 pub fn prepare_output_dir(dir: &Path) -> Result<()> {
+    check_output_dir(dir)?;
     let manifest = dir.join(MANIFEST);
     if !dir.exists() {
         fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
@@ -151,40 +195,8 @@ pub fn prepare_output_dir(dir: &Path) -> Result<()> {
         forget_recorded(dir);
         return Ok(());
     }
-    if !dir.is_dir() {
-        bail!("--out {}: exists and is not a directory", dir.display());
-    }
     if !manifest.is_file() {
-        // The files there, one directory deep (`tests/test_parser.c`).
-        let mut entries: Vec<String> = vec![];
-        for e in fs::read_dir(dir)
-            .with_context(|| format!("cannot read {}", dir.display()))?
-            .filter_map(|e| e.ok())
-        {
-            let name = e.file_name().to_string_lossy().into_owned();
-            match fs::read_dir(e.path()) {
-                Ok(sub) if e.path().is_dir() => entries.extend(
-                    sub.filter_map(|s| s.ok())
-                        .map(|s| format!("{name}/{}", s.file_name().to_string_lossy())),
-                ),
-                Ok(_) => entries.push(format!("{name}/")),
-                _ => entries.push(name),
-            }
-        }
-        if !entries.is_empty() {
-            entries.sort();
-            let more = if entries.len() > 5 {
-                format!(" and {} more", entries.len() - 5)
-            } else {
-                String::new()
-            };
-            entries.truncate(5);
-            bail!(
-                "--out {}: the directory is not empty ({}{more}) and has no {MANIFEST}, so Cairn did not make it; Cairn reuses only a new, an empty or its own output directory, and never deletes anything else",
-                dir.display(),
-                entries.join(", ")
-            );
-        }
+        // New or empty: Cairn's from now on.
         fs::write(&manifest, "").with_context(|| format!("cannot write {}", manifest.display()))?;
         forget_recorded(dir);
         return Ok(());

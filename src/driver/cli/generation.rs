@@ -155,6 +155,8 @@ fn gen_entry(
     shard: Option<Shard>,
 ) -> Result<i32> {
     let goals = a.goals.unwrap_or(GoalSet::Branches);
+    // A directory Cairn may not write to is refused before the program is compiled.
+    crate::output::suite::check_output_dir(out)?;
     // `--time` includes loading: the search gets what compiling and lowering left.
     let loading = Instant::now();
     crate::ir::frontend::set_deadline(Some(loading + time));

@@ -50,6 +50,7 @@ pub fn run(mut a: ProveArgs) -> Result<i32> {
         a.property.as_deref(),
     )?;
     let goals = a.goals.unwrap_or(GoalSet::Branches);
+    crate::output::suite::check_output_dir(&a.out)?;
     let loading = Instant::now();
     crate::ir::frontend::set_deadline(Some(loading + a.time));
     let p = load_program(&files, &a.front, Criterion::Branches)?;
