@@ -63,6 +63,7 @@ pub struct Alternate<'p> {
     first_slice: Duration,
     growth: f64,
     rounds: u64,
+    /// Weights follow what parts decide, and overruns are taken off later turns.
     adaptive: bool,
 }
 
@@ -95,7 +96,9 @@ impl<'p> Alternate<'p> {
         }
     }
 
-    /// Every part keeps its base share, whatever it decides.
+    /// Every part keeps its base share and its whole turn, whatever it decides or overran
+    /// (parts that feed each other: a model checker's turn cut short by its debt would build
+    /// no monitor at all).
     pub fn fixed_shares(mut self) -> Self {
         self.adaptive = false;
         self
@@ -147,7 +150,9 @@ impl Technique for Alternate<'_> {
                 let start = Instant::now();
                 let end = (start + turn).min(s.deadline());
                 p.technique.run(s, end)?;
-                p.debt = start.elapsed().saturating_sub(turn);
+                if self.adaptive {
+                    p.debt = start.elapsed().saturating_sub(turn);
+                }
                 let progressed =
                     s.ledger.covered + s.ledger.unreachable > decided || p.technique.learning();
                 p.weight = if progressed || !self.adaptive {
