@@ -277,8 +277,10 @@ fn shards_split_the_goals_and_merge_by_goal() {
         &prog("tests/programs/search/tokenizer.c"),
         "--out",
         other.to_str().unwrap(),
+        "--max-iterations",
+        "20",
         "--time",
-        "1",
+        "30",
     ]);
     assert!(o.status.success());
     let o = cairn(&[
@@ -321,7 +323,7 @@ fn shards_split_entry_functions() {
             "--out",
             out.to_str().unwrap(),
             "--time",
-            "2",
+            "10",
             "--jobs",
             "1",
             "--shard",
@@ -469,7 +471,7 @@ fn shards_explore_shares_of_the_paths_and_merge_proves_together() {
             "--out",
             out.to_str().unwrap(),
             "--time",
-            "5",
+            "8",
             "--jobs",
             "1",
         ];

@@ -460,6 +460,7 @@ fn a_search_that_fills_the_memory_starts_afresh() {
         "--jobs",
         "1",
     ];
+    let started = std::time::Instant::now();
     let mut child = Command::new(env!("CARGO_BIN_EXE_cairn"))
         .args(args)
         .stdout(Stdio::null())
@@ -467,6 +468,7 @@ fn a_search_that_fills_the_memory_starts_afresh() {
         .spawn()
         .unwrap();
     let (code, peak) = wait_with_peak_rss(&mut child);
+    let wall = started.elapsed().as_secs_f64();
     println!(
         "gen wide_paths.c: peak RSS {} MB (limit 600 MB)",
         peak >> 20
@@ -474,9 +476,9 @@ fn a_search_that_fills_the_memory_starts_afresh() {
     assert_eq!(code, 0);
     assert!(peak < 600 << 20, "peak RSS {} MB", peak >> 20);
     let s = json(&out.join("summary.json"));
-    // Before: the search stopped at 300 MB, after about 5 s of the 8 (of which loading the
-    // program takes up to a second under load).
-    assert!(s["time_s"].as_f64().unwrap() >= 7.0, "{s}");
+    // Before: the search stopped at 300 MB, after about 5 s of the 8. The process runs to its
+    // budget (loading included: under load it takes seconds of it).
+    assert!(wall >= 7.5, "ended after {wall:.1} s: {s}");
     assert!(
         s["concolic"]["memory_restarts"].as_u64().unwrap() >= 1,
         "{s}"

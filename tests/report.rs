@@ -85,7 +85,7 @@ fn report_renders_in_chromium_with_every_kind_of_goal() {
         "--out",
         out.to_str().unwrap(),
         "--time",
-        "6",
+        "10",
         "--seed",
         "1",
     ]);
