@@ -793,6 +793,51 @@ fn programs_reading_files_get_a_clear_message() {
     assert_eq!(s["goals"]["unreachable"], 0, "{s}");
 }
 
+/// Cairn's temporary directories of a process killed by SIGKILL are removed by a later run once
+/// they are an hour old; a recent one, or one of a live process, stays.
+#[test]
+fn temporary_directories_of_killed_runs_are_swept_later() {
+    let mut gone = Command::new("true").spawn().unwrap();
+    gone.wait().unwrap();
+    let dead = gone.id();
+    let tmp_root = std::env::temp_dir();
+    let stale = tmp_root.join(format!("cairn-fe-{dead}-0"));
+    let recent = tmp_root.join(format!("cairn-fe-{dead}-1"));
+    let live = tmp_root.join(format!("cairn-fe-{}-7", std::process::id()));
+    for d in [&stale, &recent, &live] {
+        std::fs::create_dir_all(d).unwrap();
+        std::fs::write(d.join("0.bc"), "x").unwrap();
+    }
+    for d in [&stale, &live] {
+        let o = Command::new("touch")
+            .args(["-d", "2 hours ago"])
+            .arg(d)
+            .output()
+            .unwrap();
+        assert!(o.status.success());
+    }
+    let dir = tmp("rel-sweep-tmp");
+    let out = dir.path().join("o");
+    let o = cairn(&[
+        "gen",
+        &prog("old_style.c"),
+        "--out",
+        out.to_str().unwrap(),
+        "--max-iterations",
+        "5",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let (stale_left, recent_left, live_left) = (stale.exists(), recent.exists(), live.exists());
+    for d in [&stale, &recent, &live] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+    assert!(!stale_left, "an hour-old directory of a dead process stays");
+    assert!(
+        recent_left && live_left,
+        "a recent or live process's directory went"
+    );
+}
+
 /// Every team program `gen` accepts, replayed natively: no mismatch, every outcome confirmed or
 /// explained; and each session within a second of its 2 s budget. A measurement (about three
 /// minutes), run with

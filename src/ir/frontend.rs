@@ -333,10 +333,57 @@ fn build_bitcode(
 /// A private temporary directory removed on drop.
 pub struct TempDir(pub PathBuf);
 
+/// The tags of Cairn's temporary directories (`cairn-TAG-PID-N`).
+const TEMP_TAGS: &[&str] = &[
+    "fe",
+    "native",
+    "defuse-mc",
+    "export",
+    "replay",
+    "expectation",
+];
+
+/// A temporary directory of a Cairn process that ended without removing it (killed by
+/// SIGKILL) is removed by the next Cairn's first one: its process is gone, and it has not
+/// changed for an hour (a process of another PID namespace sharing the directory may be alive).
+fn remove_stale_temp_dirs() {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for e in entries.filter_map(|e| e.ok()) {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some(pid) = stale_dir_pid(&name) else {
+            continue;
+        };
+        let alive = unsafe { libc::kill(pid, 0) } == 0
+            || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH);
+        let old = e
+            .metadata()
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| t.elapsed().is_ok_and(|a| a.as_secs() >= 3600));
+        if !alive && old && pid as u32 != std::process::id() {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
+}
+
+/// The PID in a name of Cairn's temporary directories.
+fn stale_dir_pid(name: &str) -> Option<i32> {
+    let rest = name.strip_prefix("cairn-")?;
+    let rest = TEMP_TAGS
+        .iter()
+        .find_map(|t| rest.strip_prefix(t)?.strip_prefix('-'))?;
+    let (pid, n) = rest.split_once('-')?;
+    n.parse::<u64>().ok()?;
+    pid.parse().ok().filter(|&p: &i32| p > 0)
+}
+
 impl TempDir {
     pub fn new(tag: &str) -> std::io::Result<TempDir> {
         use std::sync::atomic::{AtomicU64, Ordering};
         static N: AtomicU64 = AtomicU64::new(0);
+        static SWEPT: std::sync::Once = std::sync::Once::new();
+        SWEPT.call_once(remove_stale_temp_dirs);
         let p = std::env::temp_dir().join(format!(
             "cairn-{tag}-{}-{}",
             std::process::id(),
@@ -390,5 +437,23 @@ fn name_variables(m: &mut super::Module, names: &SourceNames) {
     }
     for g in &mut m.globals {
         g.source_name = names.globals.get(&g.name).cloned();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stale_dir_pid;
+
+    #[test]
+    fn only_cairns_own_temporary_directories_are_recognized() {
+        assert_eq!(stale_dir_pid("cairn-fe-123-0"), Some(123));
+        assert_eq!(stale_dir_pid("cairn-defuse-mc-77-3"), Some(77));
+        assert_eq!(stale_dir_pid("cairn-native-5-12"), Some(5));
+        // The test suite's own directories, other names, malformed ones.
+        assert_eq!(stale_dir_pid("cairn-dataflow-123-textfmt.c"), None);
+        assert_eq!(stale_dir_pid("cairn-fe-123-textfmt.c"), None);
+        assert_eq!(stale_dir_pid("cairn-fe-x-0"), None);
+        assert_eq!(stale_dir_pid("cairn-fe-0-0"), None);
+        assert_eq!(stale_dir_pid("other-fe-1-0"), None);
     }
 }
