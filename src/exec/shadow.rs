@@ -1456,8 +1456,8 @@ impl Shadow<'_> {
         let hit = v.mem.object_bounds(addr);
         let computed_from =
             constant_part(self.pool, addr_e, 8).and_then(|c| v.mem.object_bounds(c));
-        if computed_from.is_some() && computed_from != hit {
-            self.check_within(v, site, addr_e, addr, n, computed_from.unwrap());
+        if let Some(object) = computed_from.filter(|&o| Some(o) != hit) {
+            self.check_within(v, site, addr_e, addr, n, object);
         }
         if let Some(object) = hit {
             self.check_within(v, site, addr_e, addr, n, object);

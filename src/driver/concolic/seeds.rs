@@ -114,9 +114,7 @@ mod tests {
     }
 
     fn chars(v: &[InputValue]) -> Vec<i64> {
-        v.iter()
-            .map(|x| crate::ir::ops::sext(x.bits, 32) as i64)
-            .collect()
+        v.iter().map(|x| crate::ir::ops::sext(x.bits, 32)).collect()
     }
 
     #[test]

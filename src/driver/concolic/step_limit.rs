@@ -185,7 +185,7 @@ mod tests {
         let shrunk = limits.shrunk_last_inputs().unwrap();
         let values: Vec<i64> = shrunk
             .iter()
-            .map(|v| crate::ir::ops::sext(v.bits, v.width) as i64)
+            .map(|v| crate::ir::ops::sext(v.bits, v.width))
             .collect();
         // 8-bit inputs and small values are kept.
         assert_eq!(values, [390, -273, -100, 7]);
