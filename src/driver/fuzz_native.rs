@@ -245,19 +245,8 @@ pub fn native_result(
         NativeStatus::Timeout => Outcome::StepLimit,
     };
     RunResult {
-        outcome,
-        stdout: vec![],
-        stderr: vec![],
-        inputs,
         branches,
         errors_hit,
-        steps: 0,
-        unknown_externs: vec![],
-        def_use: vec![],
-        def_trace: vec![],
-        exit_indeterminate: false,
-        layout_dependent: false,
-        abort_loc: None,
-        returned: None,
+        ..RunResult::new(outcome, inputs)
     }
 }

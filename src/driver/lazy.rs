@@ -146,20 +146,7 @@ impl LazyRun {
         pool: &Pool,
         a: &Assignment,
     ) -> (Vec<InputValue>, HashMap<InputKey, InputValue>) {
-        let mut all = self.path.inputs.clone();
-        for (var, val) in a {
-            let key = pool.vars[*var as usize];
-            let Some(iv) = all.get_mut(key.input as usize) else {
-                continue;
-            };
-            if iv.kind == InputKind::Bytes {
-                if let Some(b) = iv.bytes.get_mut(key.byte as usize) {
-                    *b = *val as u8;
-                }
-            } else if key.w as u32 == iv.width {
-                iv.bits = crate::ir::ops::mask(*val, iv.width);
-            }
-        }
+        let all = crate::driver::concolic::with_solution(pool, self.path.inputs.clone(), a);
         let mut real = vec![];
         let mut abs = HashMap::new();
         for (v, tag) in all.into_iter().zip(&self.tags) {

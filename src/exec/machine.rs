@@ -179,6 +179,28 @@ pub struct RunResult {
     pub returned: Option<String>,
 }
 
+impl RunResult {
+    /// A run that ended with `outcome` on `inputs`, nothing else known of it (a native run).
+    pub fn new(outcome: Outcome, inputs: Vec<InputValue>) -> RunResult {
+        RunResult {
+            outcome,
+            stdout: vec![],
+            stderr: vec![],
+            inputs,
+            branches: vec![],
+            errors_hit: vec![],
+            steps: 0,
+            unknown_externs: vec![],
+            def_use: vec![],
+            def_trace: vec![],
+            exit_indeterminate: false,
+            layout_dependent: false,
+            abort_loc: None,
+            returned: None,
+        }
+    }
+}
+
 impl crate::analysis::goals::RunCoverage for RunResult {
     fn branch_counts(&self) -> &[u32] {
         &self.branches

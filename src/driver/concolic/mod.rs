@@ -523,21 +523,7 @@ impl Concolic {
     /// Inputs for a pending branch from a solver model: the inputs of the run it came from,
     /// with the solved variables replaced.
     fn inputs_for(&self, p: &Pending, a: &crate::smt::solver::Assignment) -> Vec<InputValue> {
-        let mut v = p.run.inputs.clone();
-        for (var, val) in a {
-            let key = self.pool.vars[*var as usize];
-            let Some(iv) = v.get_mut(key.input as usize) else {
-                continue;
-            };
-            if iv.kind == InputKind::Bytes {
-                if let Some(b) = iv.bytes.get_mut(key.byte as usize) {
-                    *b = *val as u8;
-                }
-            } else if key.w as u32 == iv.width {
-                iv.bits = crate::ir::ops::mask(*val, iv.width);
-            }
-        }
-        v
+        with_solution(&self.pool, p.run.inputs.clone(), a)
     }
 
     /// Tries one pending branch: solve, run. Returns false when no pending branch is left.
@@ -944,4 +930,27 @@ impl Technique for Concolic {
         );
         m
     }
+}
+
+/// `inputs` with the values of solution `a` in place: the variables of `pool` name which input
+/// (and which byte of a buffer) each is.
+pub fn with_solution(
+    pool: &Pool,
+    mut inputs: Vec<InputValue>,
+    a: &crate::smt::solver::Assignment,
+) -> Vec<InputValue> {
+    for (var, val) in a {
+        let key = pool.vars[*var as usize];
+        let Some(iv) = inputs.get_mut(key.input as usize) else {
+            continue;
+        };
+        if iv.kind == InputKind::Bytes {
+            if let Some(b) = iv.bytes.get_mut(key.byte as usize) {
+                *b = *val as u8;
+            }
+        } else if key.w as u32 == iv.width {
+            iv.bits = crate::ir::ops::mask(*val, iv.width);
+        }
+    }
+    inputs
 }

@@ -121,22 +121,7 @@ mod tests {
     use crate::search::synthetic::{pending, run};
 
     fn result(inputs: Vec<InputValue>) -> RunResult {
-        RunResult {
-            outcome: crate::exec::Outcome::StepLimit,
-            stdout: vec![],
-            stderr: vec![],
-            inputs,
-            branches: vec![],
-            errors_hit: vec![],
-            steps: 0,
-            unknown_externs: vec![],
-            def_use: vec![],
-            def_trace: vec![],
-            exit_indeterminate: false,
-            layout_dependent: false,
-            abort_loc: None,
-            returned: None,
-        }
+        RunResult::new(crate::exec::Outcome::StepLimit, inputs)
     }
 
     #[test]
