@@ -5,7 +5,8 @@
 
 use cairn::driver::fuzz_native::NativeExecutor;
 use cairn::driver::session::{Budget, Session};
-use cairn::exec::forkserver::NativeStatus;
+use cairn::exec::forkserver::{NativeStatus, Record};
+use cairn::exec::{InputKind, InputValue};
 use cairn::exec::{Program, Source};
 use cairn::ir::frontend::{CompileOptions, TempDir, load};
 use cairn::output::suite::SuiteWriter;
@@ -63,6 +64,19 @@ fn session<'p>(f: &Path, p: &'p Program, dir: &Path) -> Session<'p> {
     Session::new(p, w, budget, Arc::new(AtomicBool::new(false)))
 }
 
+/// `int` inputs, as the fuzzer passes them.
+fn ints(vs: &[i32]) -> Record {
+    let v: Vec<InputValue> = vs
+        .iter()
+        .map(|&v| InputValue::int(InputKind::Int, 32, v as u32 as u64))
+        .collect();
+    Record::of(&v)
+}
+
+fn int_record(v: &str) -> Record {
+    ints(&[v.parse().unwrap()])
+}
+
 /// Runs in a persistent process leave nothing behind: each input takes the goals it takes in
 /// a process of its own, and ends the same way (an exit deep in a call, abort, a crash).
 #[test]
@@ -76,13 +90,13 @@ fn persistent_runs_take_what_fresh_processes_take() {
     let mut taken = vec![0u32; s.goals.len()];
     for round in 0..3 {
         for v in ["1", "7", "9", "2", "-1", "3", "100", "101", "5"] {
-            let values = format!("{v}\0");
-            let persistent = x.run(values.as_bytes(), limit).unwrap();
+            let values = int_record(v);
+            let persistent = x.run(&values, limit).unwrap();
             let hits = x.hits().to_vec();
             for (t, h) in taken.iter_mut().zip(&hits) {
                 *t += *h as u32;
             }
-            let (fresh, fresh_hits) = x.run_fresh(values.as_bytes(), limit).unwrap();
+            let (fresh, fresh_hits) = x.run_fresh(&values, limit).unwrap();
             assert_eq!(hits, fresh_hits, "input {v}, round {round}: goals differ");
             assert_eq!(persistent.status, fresh.status, "input {v}");
             assert_eq!(persistent.aborted, fresh.aborted, "input {v}");
@@ -145,6 +159,7 @@ fn bucket(n: u8) -> u8 {
 /// A batch stops at each run that reaches a bucket not seen, and nowhere else: the runs it
 /// reports are exactly those a run-by-run loop finds new, each with the hits and end a process
 /// of its own gives it, however the runs before it ended (exit deep in a call, abort, a crash).
+/// An abort that reaches nothing new ends it only when the fuzzer asks (to sample aborts).
 #[test]
 fn a_batch_reports_exactly_the_new_runs() {
     let (f, p) = loaded("state_between_runs.c");
@@ -152,34 +167,57 @@ fn a_batch_reports_exactly_the_new_runs() {
     let s = session(&f, &p, tmp.path());
     let mut x = NativeExecutor::build_and_start(&s, 1 << 30).unwrap();
     let limit = Duration::from_secs(5);
-    let inputs: Vec<String> = [
+    let inputs: Vec<Record> = [
         "1", "1", "7", "7", "9", "2", "-1", "1", "3", "100", "101", "5", "2",
     ]
     .iter()
     .cycle()
     .take(39)
-    .map(|v| format!("{v}\0"))
+    .map(|v| int_record(v))
     .collect();
-    // Run by run, in fresh processes: which runs are new, and what each takes.
-    let mut seen = vec![0u8; s.goals.len()];
+    // Run by run, in fresh processes: what each takes.
+    let fresh: Vec<_> = inputs
+        .iter()
+        .map(|v| {
+            let (run, hits) = x.run_fresh(v, limit).unwrap();
+            (run.status, run.aborted, hits.to_vec())
+        })
+        .collect();
+    let on = batch_reports(&mut x, &inputs, &fresh, true);
+    // Some runs were skipped as nothing new, and the crash and every abort were reported.
+    assert!(on.len() < 20, "{on:?}");
+    assert!(on.contains(&4) && on.contains(&6) && on.contains(&17), "{on:?}");
+    // Aborts that are not new do not end a batch when the fuzzer says so.
+    let off = batch_reports(&mut x, &inputs, &fresh, false);
+    assert!(off.contains(&4) && off.contains(&6) && !off.contains(&17), "{off:?}");
+}
+
+/// Runs `inputs` in one batch, resumed after each run it reports, and checks each reported run
+/// ends and takes what it did in a process of its own (`fresh`) and that the runs reported are
+/// exactly those a run-by-run loop finds new (an abort new when `stop_at_abort`); returns them.
+fn batch_reports(
+    x: &mut NativeExecutor,
+    inputs: &[Record],
+    fresh: &[(NativeStatus, bool, Vec<u8>)],
+    stop_at_abort: bool,
+) -> Vec<usize> {
+    let mut seen = vec![0u8; fresh[0].2.len()];
     let mut expected = vec![];
-    let mut fresh = vec![];
-    for (i, v) in inputs.iter().enumerate() {
-        let (run, hits) = x.run_fresh(v.as_bytes(), limit).unwrap();
-        let mut new = run.aborted || matches!(run.status, NativeStatus::Signal(_));
+    for (i, (status, aborted, hits)) in fresh.iter().enumerate() {
+        let mut new = *aborted && stop_at_abort || matches!(status, NativeStatus::Signal(_));
         for (s, &h) in seen.iter_mut().zip(hits) {
             new |= bucket(h) & !*s != 0;
             *s |= bucket(h);
         }
-        if new {
+        if new && i + 1 < inputs.len() {
             expected.push(i);
         }
-        fresh.push((run.status, run.aborted, hits.to_vec()));
     }
-    // The same inputs in one batch, resumed after each run it reports.
-    let texts: Vec<&[u8]> = inputs.iter().map(|v| v.as_bytes()).collect();
-    assert_eq!(x.load(&texts), inputs.len());
+    let records: Vec<&Record> = inputs.iter().collect();
+    assert_eq!(x.load(&records), inputs.len());
+    x.stop_at_abort(stop_at_abort);
     x.seen_mut().fill(0);
+    let limit = Duration::from_secs(5);
     let mut reported = vec![];
     let mut from = 0;
     while from < inputs.len() {
@@ -198,14 +236,8 @@ fn a_batch_reports_exactly_the_new_runs() {
         }
         from = i + 1;
     }
-    expected.retain(|&i| i + 1 < inputs.len());
-    assert_eq!(reported, expected);
-    // Some runs were skipped as nothing new, and the crash and abort were reported.
-    assert!(expected.len() < 20, "{expected:?}");
-    assert!(
-        expected.contains(&4) && expected.contains(&6),
-        "{expected:?}"
-    );
+    assert_eq!(reported, expected, "stop at abort: {stop_at_abort}");
+    reported
 }
 
 /// A fuzzing run of a program that never ends stops after a thousand values past its own (as
@@ -218,11 +250,11 @@ fn a_run_of_an_endless_program_ends_a_thousand_values_past_its_own() {
     let s = session(&f, &p, tmp.path());
     let mut x = NativeExecutor::build_and_start(&s, 1 << 30).unwrap();
     let limit = Duration::from_secs(20);
-    let endless = x.run(b"1\0" as &[u8], limit).unwrap();
+    let endless = x.run(&ints(&[1]), limit).unwrap();
     assert_eq!(endless.status, NativeStatus::Timeout);
     assert!(endless.out_of_values);
     assert_eq!(endless.consumed, 1 + 1001);
-    let alarm = x.run(b"3\05\08\0", limit).unwrap();
+    let alarm = x.run(&ints(&[3, 5, 8]), limit).unwrap();
     assert_eq!(alarm.status, NativeStatus::Exit(1));
     assert!(!alarm.out_of_values);
     assert_eq!(alarm.consumed, 3);
@@ -236,16 +268,16 @@ fn a_run_killed_before_it_starts_is_a_time_out() {
     let mut x = NativeExecutor::build_and_start(&s, 1 << 30).unwrap();
     let limit = Duration::from_secs(5);
     for round in 0..3 {
-        let first = x.run(b"1\0", limit).unwrap();
+        let first = x.run(&ints(&[1]), limit).unwrap();
         assert_eq!(first.status, NativeStatus::Exit(0), "round {round}");
         // The runner waits for its next word; stopped, it cannot take it.
         let runner = x.runner().expect("a runner waits for the next run");
         unsafe { libc::kill(runner, libc::SIGSTOP) };
-        let stalled = x.run(b"7\0", Duration::from_millis(50));
+        let stalled = x.run(&ints(&[7]), Duration::from_millis(50));
         let stalled = stalled.unwrap_or_else(|e| panic!("round {round}: {e:#}"));
         assert_eq!(stalled.status, NativeStatus::Timeout, "round {round}");
         // A fresh runner serves the next run, with the program's own result.
-        let next = x.run(b"101\0", limit).unwrap();
+        let next = x.run(&ints(&[101]), limit).unwrap();
         assert_eq!(next.status, NativeStatus::Exit(1), "round {round}");
     }
     // A server that does not report the killed run (stopped here; a runner killed between
@@ -253,9 +285,9 @@ fn a_run_killed_before_it_starts_is_a_time_out() {
     let runner = x.runner().expect("a runner waits for the next run");
     let server = parent(runner).expect("the runner's server");
     unsafe { libc::kill(server, libc::SIGSTOP) };
-    let stalled = x.run(b"7\0", Duration::from_millis(50)).unwrap();
+    let stalled = x.run(&ints(&[7]), Duration::from_millis(50)).unwrap();
     assert_eq!(stalled.status, NativeStatus::Timeout);
-    let next = x.run(b"101\0", limit).unwrap();
+    let next = x.run(&ints(&[101]), limit).unwrap();
     assert_eq!(next.status, NativeStatus::Exit(1));
     unsafe { libc::kill(server, libc::SIGKILL) };
 }
@@ -327,4 +359,52 @@ fn native_fuzzing_covers_programs_the_interpreter_is_slow_on() {
         assert!(t.contains("unconfirmed: 0"), "{name}: {t}");
     }
     assert!(failures.is_empty(), "{failures:?}");
+}
+
+/// The fork server's binary values read as the interpreter reads their texts: every input kind
+/// (sign extension, widths, floats, bytes shorter than their object), and zero past the values.
+#[test]
+fn native_runs_read_every_kind_of_value_as_the_interpreter_does() {
+    use cairn::exec::input::Replay;
+    use cairn::exec::{Config, Outcome};
+    let (f, p) = loaded("every_kind.c");
+    let tmp = TempDir::new("native-kinds").unwrap();
+    let s = session(&f, &p, tmp.path());
+    let mut x = NativeExecutor::build_and_start(&s, 1 << 30).unwrap();
+    use InputKind::*;
+    let given = [
+        (Char, "-3"),
+        (UChar, "250"),
+        (Short, "-1000"),
+        (UShort, "60000"),
+        (Int, "-123456"),
+        (UInt, "4000000000"),
+        (Long, "-1099511627776"),
+        (ULong, "9223372036854775813"),
+        (Bool, "1"),
+        (Float, "1.5"),
+        (Double, "-2.25"),
+        (Bytes, "0102ff"),
+    ];
+    let values: Vec<InputValue> = given
+        .iter()
+        .map(|&(k, t)| InputValue::parse(k, k.int_info(64).map_or(64, |i| i.0), t).unwrap())
+        .collect();
+    let run = x.run(&Record::of(&values), Duration::from_secs(5)).unwrap();
+    assert_eq!(run.status, NativeStatus::Exit(0), "natively");
+    assert_eq!(run.consumed, 13);
+    let texts = values.iter().map(InputValue::to_text).collect();
+    let r = p.run(&mut Replay::new(texts), &Config::default());
+    assert_eq!(r.outcome, Outcome::Exit(0), "in the interpreter");
+    // A value off by one in each position is caught there, natively.
+    for i in 0..values.len() {
+        let mut off = values.clone();
+        match off[i].kind {
+            Bytes => off[i].bytes[0] ^= 1,
+            Float | Double => off[i] = InputValue::parse(off[i].kind, 64, "0.5").unwrap(),
+            _ => off[i].bits ^= 1,
+        }
+        let run = x.run(&Record::of(&off), Duration::from_secs(5)).unwrap();
+        assert_eq!(run.status, NativeStatus::Exit(i as i32 + 1), "value {i}");
+    }
 }

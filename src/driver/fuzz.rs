@@ -50,7 +50,7 @@ use crate::driver::fuzz_native::{NativeExecutor, PendingBuild, native_result};
 use crate::driver::havoc::{self, Dictionary, Havoc};
 use crate::driver::session::Session;
 use crate::driver::technique::Technique;
-use crate::exec::forkserver::{NativeRun, NativeStatus};
+use crate::exec::forkserver::{NativeRun, NativeStatus, Record};
 use crate::exec::input::Replay;
 use crate::exec::input::{InputSource, InputValue, RandomInputs, Seeded};
 use crate::exec::machine::{Outcome, RunResult};
@@ -90,6 +90,7 @@ const MAX_BATCH: usize = 128;
 /// Crashing native runs with nothing new that are interpreted anyway: the first few, then one
 /// in this many (the interpreter decides whether a crash is a new fault).
 const CRASH_SAMPLE: u64 = 256;
+const CRASH_FIRST: u64 = 16;
 
 /// Where the runs go.
 enum Executor {
@@ -118,12 +119,12 @@ pub struct Fuzzing {
     /// Per goal, the hit-count buckets some native run reached.
     goal_buckets: Vec<u8>,
     native: NativeCounts,
-    /// The texts of a native run's values (kept to reuse the allocation).
-    texts: String,
+    /// A native run's values as the fork server reads them (kept to reuse the allocation).
+    record: Record,
     /// Random values after each native run's list.
     padding: usize,
-    /// A native batch's mutants and their texts (kept to reuse the allocations).
-    batch: (Vec<Vec<InputValue>>, Vec<String>),
+    /// A native batch's mutants and their records (kept to reuse the allocations).
+    batch: (Vec<Vec<InputValue>>, Vec<Record>),
     /// The program may act on an environment Cairn does not model: a native run is a test only
     /// once the interpreter agrees (see [`Program::touches_environment`]).
     environment: bool,
@@ -186,7 +187,7 @@ impl Fuzzing {
             },
             goal_buckets: vec![],
             native: NativeCounts::default(),
-            texts: String::new(),
+            record: Record::default(),
             padding: NATIVE_PADDING,
             batch: Default::default(),
             environment: program.touches_environment(),
@@ -238,29 +239,20 @@ impl Fuzzing {
         // meets its end; the interpreter gets the same ones.
         let mut random = RandomInputs { rng: &mut self.rng };
         values.extend((0..self.padding).map(|_| random.next_char()));
-        let mut texts = std::mem::take(&mut self.texts);
-        texts.clear();
+        let mut record = std::mem::take(&mut self.record);
+        record.clear();
         for v in &values {
-            v.write_text(&mut texts);
-            texts.push('\0');
+            record.push(v);
         }
-        let r = self.run_native_texts(s, values, &texts);
-        self.texts = texts;
-        r
-    }
-
-    fn run_native_texts(
-        &mut self,
-        s: &mut Session,
-        values: Vec<InputValue>,
-        texts: &str,
-    ) -> anyhow::Result<()> {
         let limit = self.run_limit(s);
         let Executor::Native(x) = &mut self.exec else {
             unreachable!("run_native without a native executor")
         };
-        let run = x.run(texts.as_bytes(), limit)?;
-        self.judge_native(s, values, texts, run, 1)
+        let r = x
+            .run(&record, limit)
+            .and_then(|run| self.judge_native(s, values, &record, run, 1));
+        self.record = record;
+        r
     }
 
     /// A native run's (or batch's) time limit, within the session's deadline.
@@ -290,38 +282,32 @@ impl Fuzzing {
         // per run would cost more than the run).
         let mut random = RandomInputs { rng: &mut self.rng };
         let padding: Vec<InputValue> = (0..self.padding).map(|_| random.next_char()).collect();
-        let mut padding_text = String::new();
-        for v in &padding {
-            v.write_text(&mut padding_text);
-            padding_text.push('\0');
-        }
-        // The mutants' values and texts, in buffers kept from batch to batch.
-        let (mut batch, mut texts) = std::mem::take(&mut self.batch);
+        let padding_record = Record::of(&padding);
+        // The mutants' values and records, in buffers kept from batch to batch.
+        let (mut batch, mut records) = std::mem::take(&mut self.batch);
         batch.resize_with(size, Vec::new);
-        texts.resize_with(size, String::new);
-        for (values, t) in batch.iter_mut().zip(texts.iter_mut()) {
+        records.resize_with(size, Record::default);
+        for (values, r) in batch.iter_mut().zip(records.iter_mut()) {
             let base = self.pick();
             let other = self.rng.gen_range(0..self.corpus.len());
             values.clear();
             values.extend_from_slice(&self.corpus[base]);
             self.havoc
                 .mutate(&mut self.rng, values, &self.corpus[other]);
-            t.clear();
+            r.clear();
             for v in values.iter() {
-                v.write_text(t);
-                t.push('\0');
+                r.push(v);
             }
-            t.push_str(&padding_text);
+            r.append(&padding_record);
         }
         let limit = self.run_limit(s);
         let Executor::Native(x) = &mut self.exec else {
             unreachable!("run_native_batch without a native executor")
         };
-        let loaded = x.load(
-            &texts[..size]
-                .iter()
-                .map(|t| t.as_bytes())
-                .collect::<Vec<_>>(),
+        let loaded = x.load(&records[..size].iter().collect::<Vec<_>>());
+        // Aborting runs with nothing new are sampled as crashes are (see `judge_native`).
+        x.stop_at_abort(
+            self.native.crashes < CRASH_FIRST || self.native.batches % CRASH_SAMPLE == 0,
         );
         self.native.batches += 1;
         let mut from = 0;
@@ -339,20 +325,20 @@ impl Fuzzing {
             };
             let mut values = batch[i].clone();
             values.extend_from_slice(&padding);
-            judged = self.judge_native(s, values, &texts[i], run, i - from + 1);
+            judged = self.judge_native(s, values, &records[i], run, i - from + 1);
             from = i + 1;
         }
-        self.batch = (batch, texts);
+        self.batch = (batch, records);
         judged
     }
 
-    /// Judges the native `run` of `values` (`texts`), the last of `runs` (a batch's runs
+    /// Judges the native `run` of `values` (`record`), the last of `runs` (a batch's runs
     /// before it reached nothing new): a new one becomes a test (see `run_native`).
     fn judge_native(
         &mut self,
         s: &mut Session,
         values: Vec<InputValue>,
-        texts: &str,
+        record: &Record,
         run: NativeRun,
         runs: usize,
     ) -> anyhow::Result<()> {
@@ -403,7 +389,7 @@ impl Fuzzing {
             }
             // What it took before the limit, from a fresh process: a test held for goals no
             // run that ended covers (as the interpreter's step-limited runs are).
-            let (fresh, hits) = x.run_fresh(texts.as_bytes(), limit)?;
+            let (fresh, hits) = x.run_fresh(record, limit)?;
             let r = native_result(&s.goals, &values, &fresh, hits);
             self.native.recorded += 1;
             if self.corpus_values < MAX_CORPUS_VALUES {
@@ -415,7 +401,7 @@ impl Fuzzing {
         }
         self.native.slowest_ok = self.native.slowest_ok.max(time.as_secs_f64());
         let sampled =
-            crash && (self.native.crashes <= 16 || self.native.crashes % CRASH_SAMPLE == 0);
+            crash && (self.native.crashes <= CRASH_FIRST || self.native.crashes % CRASH_SAMPLE == 0);
         if !novel && !sampled {
             return Ok(());
         }
@@ -425,7 +411,7 @@ impl Fuzzing {
         let interpreting_pays = self.native.interpreting <= self.native.seconds;
         if interpreter_decides || time < INTERPRET_BELOW && interpreting_pays {
             self.native.interpreted += 1;
-            let texts = texts.split_terminator('\0').map(str::to_string).collect();
+            let texts = values.iter().map(InputValue::to_text).collect();
             let started = Instant::now();
             let r = s.program.run(&mut Replay::new(texts), &self.cfg);
             self.native.interpreting += started.elapsed().as_secs_f64();
@@ -447,7 +433,7 @@ impl Fuzzing {
         let Executor::Native(x) = &mut self.exec else {
             unreachable!()
         };
-        let (fresh, hits) = x.run_fresh(texts.as_bytes(), limit)?;
+        let (fresh, hits) = x.run_fresh(record, limit)?;
         if fresh.status == NativeStatus::Timeout {
             return Ok(());
         }

@@ -8,7 +8,7 @@
 use crate::analysis::goals::Goals;
 use crate::driver::session::Session;
 use crate::exec::InputValue;
-use crate::exec::forkserver::{ForkServer, NativeRun, NativeStatus};
+use crate::exec::forkserver::{ForkServer, NativeRun, NativeStatus, Record};
 use crate::exec::machine::{Outcome, RunResult};
 use crate::exec::native::ProbeBuild;
 use crate::ir::frontend::TempDir;
@@ -134,7 +134,7 @@ impl NativeExecutor {
     pub fn start((build, dir, max_memory): Built, limit: Duration) -> Result<NativeExecutor> {
         let mut persistent = server(&build.exe, build.goals, &dir, false, max_memory)?;
         persistent
-            .run(b"", limit.min(Duration::from_secs(5)))
+            .run(&Record::default(), limit.min(Duration::from_secs(5)))
             .context("the native fork server does not answer")?;
         Ok(NativeExecutor {
             exe: build.exe,
@@ -151,20 +151,24 @@ impl NativeExecutor {
         Self::start(Self::build(s, max_memory)?.join()?, Duration::from_secs(5))
     }
 
-    /// Runs `values` (test value texts, each ended by a NUL; 0 past their end) for at most
-    /// `limit`.
-    pub fn run(&mut self, values: &[u8], limit: Duration) -> Result<NativeRun> {
+    /// Runs `values` (0 past their end) for at most `limit`.
+    pub fn run(&mut self, values: &Record, limit: Duration) -> Result<NativeRun> {
         self.persistent.run(values, limit)
     }
 
     /// Lays out a batch of runs (see `ForkServer::load`); returns how many fit.
-    pub fn load(&mut self, batch: &[&[u8]]) -> usize {
+    pub fn load(&mut self, batch: &[&Record]) -> usize {
         self.persistent.load(batch)
     }
 
     /// Runs the batch from run `from` up to the first new one (see `ForkServer::resume`).
     pub fn resume(&mut self, from: usize, limit: Duration) -> Result<(usize, NativeRun)> {
         self.persistent.resume(from, limit)
+    }
+
+    /// Whether a run of a batch that aborts ends it (see `ForkServer::stop_at_abort`).
+    pub fn stop_at_abort(&mut self, on: bool) {
+        self.persistent.stop_at_abort(on);
     }
 
     /// The buckets seen per goal, which end a batch at a run that reaches another.
@@ -184,7 +188,7 @@ impl NativeExecutor {
 
     /// Runs `values` in a process of their own, as replay runs a test; returns the run and its
     /// hit counts.
-    pub fn run_fresh(&mut self, values: &[u8], limit: Duration) -> Result<(NativeRun, &[u8])> {
+    pub fn run_fresh(&mut self, values: &Record, limit: Duration) -> Result<(NativeRun, &[u8])> {
         if self.fresh.is_none() {
             self.fresh = Some(server(
                 &self.exe,

@@ -9,6 +9,7 @@
 //! of the program's data, not an exec, and a batch costs two context switches, not one per
 //! run.
 
+use super::input::{InputKind, InputValue};
 use anyhow::{Context, Result, bail};
 use std::fs::File;
 use std::io::{Read, Write};
@@ -18,8 +19,7 @@ use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 /// Room for the values of a batch: a header (see the harness's `cairn_fuzz_main`), then a
-/// record per run: the number of values, the record's length, the values as NUL-separated
-/// text (as in a test file), padded to a word.
+/// record per run: the number of values, the record's length, the values (`Record`).
 const INPUT_MAP: usize = 8 << 20;
 const RECORDS_AT: usize = 64;
 /// Header words.
@@ -29,8 +29,95 @@ const RUNNER: usize = 2;
 const ENDED_BY: usize = 4;
 const RUN_INDEX: usize = 5;
 const START_AT: usize = 6;
+/// Whether a run that aborts ends its batch (as a new run does).
+const STOP_AT_ABORT: usize = 8;
 /// Address space besides the program's own data: the binary, libc, the maps.
 const OVERHEAD: u64 = 64 << 20;
+
+/// A run's values as the fork server reads them: binary, not text (the program would spend
+/// more time parsing text than running). Each value is its length in bytes (a word), then its
+/// bytes padded to a word; a number is 8 bytes, as a `long long` (signed kinds sign-extended)
+/// or a `double` (floats widened), so the harness reads any kind from it as it would the text.
+#[derive(Clone, Debug, Default)]
+pub struct Record {
+    bytes: Vec<u8>,
+    count: u32,
+}
+
+impl Record {
+    pub fn of(values: &[InputValue]) -> Record {
+        let mut r = Record::default();
+        for v in values {
+            r.push(v);
+        }
+        r
+    }
+
+    pub fn clear(&mut self) {
+        self.bytes.clear();
+        self.count = 0;
+    }
+
+    pub fn push(&mut self, v: &InputValue) {
+        let word = |w: u64| w.to_ne_bytes();
+        let number;
+        let payload: &[u8] = match v.kind {
+            InputKind::Bytes => &v.bytes,
+            InputKind::Float => {
+                number = word((f32::from_bits(v.bits as u32) as f64).to_bits());
+                &number
+            }
+            InputKind::Double => {
+                number = word(v.bits);
+                &number
+            }
+            k => {
+                let signed = k.int_info(64).is_some_and(|i| i.1);
+                number = word(match signed {
+                    true => crate::ir::ops::sext(v.bits, v.width) as u64,
+                    false => v.bits,
+                });
+                &number
+            }
+        };
+        self.bytes
+            .extend_from_slice(&(payload.len() as u32).to_ne_bytes());
+        self.bytes.extend_from_slice(payload);
+        self.bytes.resize(self.bytes.len().next_multiple_of(4), 0);
+        self.count += 1;
+    }
+
+    /// `other`'s values after these.
+    pub fn append(&mut self, other: &Record) {
+        self.bytes.extend_from_slice(&other.bytes);
+        self.count += other.count;
+    }
+
+    pub fn len(&self) -> usize {
+        self.count as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// The first values whose bytes fit in `room`: their count and bytes.
+    fn prefix(&self, room: usize) -> (u32, &[u8]) {
+        if self.bytes.len() <= room {
+            return (self.count, &self.bytes);
+        }
+        let (mut at, mut n) = (0, 0);
+        while at + 4 <= self.bytes.len() {
+            let len = u32::from_ne_bytes(self.bytes[at..at + 4].try_into().unwrap()) as usize;
+            let next = at + 4 + len.next_multiple_of(4);
+            if next > room {
+                break;
+            }
+            (at, n) = (next, n + 1);
+        }
+        (n, &self.bytes[..at])
+    }
+}
 
 /// How a native run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,6 +210,8 @@ pub struct ForkServer {
     /// Runs of the batch loaded.
     loaded: usize,
     pub runs: u64,
+    /// A run that aborts ends its batch (see `stop_at_abort`).
+    stop_at_abort: bool,
 }
 
 #[derive(Clone)]
@@ -199,6 +288,7 @@ impl ForkServer {
             seen,
             loaded: 0,
             runs: 0,
+            stop_at_abort: true,
         })
     }
 
@@ -213,37 +303,29 @@ impl ForkServer {
         self.seen.bytes_mut()
     }
 
-    /// Runs the program once on `values`, the values' texts (as in a test file) each ended
-    /// by a NUL, for at most `limit`. Values that do not fit the map are left off (they read
-    /// as 0).
-    pub fn run(&mut self, values: &[u8], limit: Duration) -> Result<NativeRun> {
+    /// Runs the program once on `values` for at most `limit`. Values that do not fit the map
+    /// are left off (they read as 0).
+    pub fn run(&mut self, values: &Record, limit: Duration) -> Result<NativeRun> {
         self.load(&[values]);
         Ok(self.resume(0, limit)?.1)
     }
 
-    /// Lays out a batch of runs' values (each as `run` takes them); returns how many fit (at
-    /// least the first, whose values past the map's room are left off).
-    pub fn load(&mut self, batch: &[&[u8]]) -> usize {
+    /// Lays out a batch of runs' values; returns how many fit (at least the first, whose
+    /// values past the map's room are left off).
+    pub fn load(&mut self, batch: &[&Record]) -> usize {
         let map = self.inputs.bytes_mut();
         let mut at = RECORDS_AT;
         let mut loaded = 0;
         for values in batch {
             let room = map.len() - at - 8;
-            let fits = match values.len() <= room {
-                true => *values,
-                false if loaded > 0 => break,
-                false => {
-                    &values[..values[..room]
-                        .iter()
-                        .rposition(|&b| b == 0)
-                        .map_or(0, |i| i + 1)]
-                }
-            };
-            let n = fits.iter().filter(|&&b| b == 0).count() as u32;
+            let (n, fits) = values.prefix(room);
+            if n < values.count && loaded > 0 {
+                break;
+            }
             map[at..at + 4].copy_from_slice(&n.to_ne_bytes());
             map[at + 4..at + 8].copy_from_slice(&(fits.len() as u32).to_ne_bytes());
             map[at + 8..at + 8 + fits.len()].copy_from_slice(fits);
-            at += 8 + fits.len().next_multiple_of(4);
+            at += 8 + fits.len();
             loaded += 1;
         }
         self.loaded = loaded;
@@ -261,6 +343,7 @@ impl ForkServer {
         self.set_header(ENDED_BY, 0);
         self.set_header(RUN_INDEX, from as u32);
         self.set_header(START_AT, from as u32);
+        self.set_header(STOP_AT_ABORT, self.stop_at_abort as u32);
         self.hits.bytes_mut().fill(0);
         let start = Instant::now();
         self.control
@@ -306,6 +389,14 @@ impl ForkServer {
                 time: start.elapsed(),
             },
         ))
+    }
+
+    /// Whether a run of a batch that aborts (or fails an `assert`) ends the batch, as a new run
+    /// does; if not, it ends it only if it is new. On by default. A program whose assumptions
+    /// abort (sv-benchmarks' `assume_abort_if_not`) aborts in most runs, and a batch that ends
+    /// at each is a request per run.
+    pub fn stop_at_abort(&mut self, on: bool) {
+        self.stop_at_abort = on;
     }
 
     /// The process that runs the program or waits for its next run (what a time-out kills);

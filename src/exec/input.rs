@@ -7,7 +7,7 @@ use rand::Rng;
 pub use crate::ir::inputs::InputKind;
 
 /// One input value. Integers are kept as raw bits (zero-extended); floats as IEEE bits.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct InputValue {
     pub kind: InputKind,
     pub bits: u64,
@@ -19,27 +19,25 @@ pub struct InputValue {
     pub name: String,
 }
 
-/// `n` in decimal, without the formatting machinery (the native fuzzer spells every value of
-/// every run).
-fn push_unsigned(out: &mut String, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
+/// A number (no bytes, no name) is copied without a call per field: the fuzzer copies a
+/// corpus entry's values for every mutant.
+impl Clone for InputValue {
+    #[inline]
+    fn clone(&self) -> InputValue {
+        InputValue {
+            kind: self.kind,
+            bits: self.bits,
+            width: self.width,
+            bytes: match self.bytes.is_empty() {
+                true => Vec::new(),
+                false => self.bytes.clone(),
+            },
+            name: match self.name.is_empty() {
+                true => String::new(),
+                false => self.name.clone(),
+            },
         }
     }
-    out.push_str(std::str::from_utf8(&digits[i..]).unwrap());
-}
-
-fn push_decimal(out: &mut String, n: i64) {
-    if n < 0 {
-        out.push('-');
-    }
-    push_unsigned(out, n.unsigned_abs());
 }
 
 impl InputValue {
@@ -65,8 +63,7 @@ impl InputValue {
         s
     }
 
-    /// Appends `to_text` to `out` (the fuzzer writes a run's values this way, without a
-    /// string per value).
+    /// Appends `to_text` to `out`.
     pub fn write_text(&self, out: &mut String) {
         use std::fmt::Write;
         let _ = match self.kind {
@@ -82,13 +79,10 @@ impl InputValue {
                 }
                 Ok(())
             }
-            k => {
-                match k.int_info(64).is_some_and(|i| i.1) {
-                    true => push_decimal(out, crate::ir::ops::sext(self.bits, self.width)),
-                    false => push_unsigned(out, self.bits),
-                }
-                Ok(())
-            }
+            k => match k.int_info(64).is_some_and(|i| i.1) {
+                true => write!(out, "{}", crate::ir::ops::sext(self.bits, self.width)),
+                false => write!(out, "{}", self.bits),
+            },
         };
     }
 

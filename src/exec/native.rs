@@ -26,6 +26,20 @@ pub struct NativeEnd {
     pub stderr: String,
 }
 
+/// Runs a clang command of the probe build.
+fn clang(cmd: &mut Command) -> Result<()> {
+    let out = cmd
+        .output()
+        .with_context(|| format!("running {}", crate::ir::toolchain::clang()))?;
+    if !out.status.success() {
+        bail!(
+            "the native probe build failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    Ok(())
+}
+
 /// Runs `cmd` sandboxed to `scratch` (its working directory) for at most `limit`.
 pub fn run(
     cmd: &mut Command,
@@ -155,7 +169,7 @@ impl ProbeBuild {
             all.extend(du.sites.iter().cloned());
             runtime.push_str(&du.runtime_c());
         }
-        let mut probed = instrument(&bc, &probed_bc, &all, renames).map_err(anyhow::Error::msg)?;
+        let mut probed = instrument(&bc, &probed_bc, &all, renames, goals).map_err(anyhow::Error::msg)?;
         // A pair's claims are checked if its definition, its use and its frame are probed.
         for (goal, needs) in def_use.map_or(&[][..], |d| &d.needs[..]) {
             if needs.iter().all(|k| probed.contains(k)) {
@@ -166,26 +180,36 @@ impl ProbeBuild {
         let rt = dir.join("cairn_probes.c");
         std::fs::write(&rt, runtime)?;
         let exe = dir.join("prog");
-        let mut flags: Vec<String> = vec!["-O0".into(), "-g".into(), "-w".into()];
-        flags.extend(target_flags(opts));
-        flags.extend(DIALECT_FLAGS.iter().map(|s| s.to_string()));
-        let out = Command::new(crate::ir::toolchain::clang())
-            .args(&flags)
-            .arg(&probed_bc)
-            .arg(&rt)
-            .args(harness_flags)
-            .arg(harness)
-            .arg("-o")
-            .arg(&exe)
-            .arg("-lm")
-            .output()
-            .with_context(|| format!("running {}", crate::ir::toolchain::clang()))?;
-        if !out.status.success() {
-            bail!(
-                "the native probe build failed:\n{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
+        let mut common: Vec<String> = vec!["-g".into(), "-w".into()];
+        common.extend(target_flags(opts));
+        common.extend(DIALECT_FLAGS.iter().map(|s| s.to_string()));
+        // The probes and the harness optimized (every goal a run takes calls a probe, and
+        // fuzzing parses every value through the harness); the program as the interpreter
+        // runs it, unoptimized, as libFuzzer's builds of it are too.
+        let objects = [(&rt, &[][..]), (&harness.to_path_buf(), harness_flags)];
+        let mut linked = vec![probed_bc.clone()];
+        for (i, (src, extra)) in objects.iter().enumerate() {
+            let obj = dir.join(format!("cairn_{i}.o"));
+            clang(
+                Command::new(crate::ir::toolchain::clang())
+                    .args(&common)
+                    .args(["-O2", "-c"])
+                    .args(*extra)
+                    .arg(src)
+                    .arg("-o")
+                    .arg(&obj),
+            )?;
+            linked.push(obj);
         }
+        clang(
+            Command::new(crate::ir::toolchain::clang())
+                .args(&common)
+                .arg("-O0")
+                .args(&linked)
+                .arg("-o")
+                .arg(&exe)
+                .arg("-lm"),
+        )?;
         Ok(ProbeBuild {
             exe,
             probed,

@@ -17,6 +17,9 @@ use std::path::Path;
 
 /// The probe function the instrumented program calls; `probe_runtime_c` defines it.
 pub const PROBE_FN: &str = "__cairn_probe";
+/// The pointer inline probes count through, and the number of counters it points to.
+const HITS_AT: &str = "__cairn_hits_at";
+const HITS_ROOM: &str = "__cairn_hits_room";
 
 /// What a block covers when it runs to its end.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -220,12 +223,15 @@ pub fn probe_sites(m: &Module, error_goal: impl Fn(u32) -> Option<u32>) -> Vec<P
 
 /// Instruments `input` into `output` with a probe at every site found; applies `renames`
 /// (`main` when the harness has the `main`; declared functions such as `exit` to the
-/// harness's). Returns the goals probed.
+/// harness's). Returns the goals probed. A branch or error-call probe of a goal below `goals`
+/// is inline, a saturating increment of its counter (`HITS_AT`), as a fuzzer's coverage
+/// counters are: a call per goal a run takes would cost natively more than the branch.
 pub fn instrument(
     input: &Path,
     output: &Path,
     sites: &[ProbeSite],
     renames: &[(&str, &str)],
+    goals: usize,
 ) -> Result<BTreeSet<u32>, String> {
     unsafe {
         let ctx = LLVMContextCreate();
@@ -237,6 +243,12 @@ pub fn instrument(
         let pname = CString::new(PROBE_FN).unwrap();
         let probe = LLVMAddFunction(m, pname.as_ptr(), fty);
         let b = LLVMCreateBuilderInContext(ctx);
+        let hits_at = hit_counters(ctx, m, goals);
+        // A probe of goal `g` (an i32; `most`: the largest it can be).
+        let hit = |g: LLVMValueRef, most: u32| match (most as usize) < goals {
+            true => inline_hit(ctx, b, hits_at, g),
+            false => call(b, fty, probe, g),
+        };
         let mut probed = BTreeSet::new();
         // The def-use runtime's functions, declared when a def-use site asks for them.
         let mut params2 = [i32t, i32t];
@@ -279,7 +291,7 @@ pub fn instrument(
                     LLVMPositionBuilderBefore(b, term);
                     let c = LLVMGetCondition(term);
                     let g = LLVMBuildSelect(b, c, goal(*then_goal), goal(*else_goal), c"".as_ptr());
-                    call(b, fty, probe, g);
+                    hit(g, (*then_goal).max(*else_goal));
                     probed.extend([*then_goal, *else_goal]);
                 }
                 ProbeKind::Switch { cases, default } => {
@@ -305,7 +317,7 @@ pub fn instrument(
                         );
                         g = LLVMBuildSelect(b, eq, goal(*cg), g, c"".as_ptr());
                     }
-                    call(b, fty, probe, g);
+                    hit(g, cases.iter().map(|c| c.1).fold(*default, u32::max));
                     probed.insert(*default);
                     probed.extend(cases.iter().map(|c| c.1));
                 }
@@ -325,7 +337,7 @@ pub fn instrument(
                         continue;
                     }
                     LLVMPositionBuilderBefore(b, i);
-                    call(b, fty, probe, goal(*eg));
+                    hit(goal(*eg), *eg);
                     probed.insert(*eg);
                 }
                 ProbeKind::Def {
@@ -542,6 +554,44 @@ unsafe fn nth_access(
     }
 }
 
+/// The counters inline probes increment: `HITS_AT`, a pointer to `goals` bytes, at first to
+/// the module's own (so a probe never needs a check), set to the shared hit counts by the
+/// runtime before anything of the program runs (`probe_runtime_c`).
+unsafe fn hit_counters(ctx: LLVMContextRef, m: LLVMModuleRef, goals: usize) -> LLVMValueRef {
+    unsafe {
+        let i8t = LLVMInt8TypeInContext(ctx);
+        let room = LLVMArrayType2(i8t, goals.max(1) as u64);
+        let own = LLVMAddGlobal(m, room, c"__cairn_unmapped_hits".as_ptr());
+        LLVMSetInitializer(own, LLVMConstNull(room));
+        LLVMSetLinkage(own, llvm_sys::LLVMLinkage::LLVMInternalLinkage);
+        let name = CString::new(HITS_AT).unwrap();
+        let at = LLVMAddGlobal(m, LLVMPointerTypeInContext(ctx, 0), name.as_ptr());
+        LLVMSetInitializer(at, own);
+        let i64t = LLVMInt64TypeInContext(ctx);
+        let name = CString::new(HITS_ROOM).unwrap();
+        let n = LLVMAddGlobal(m, i64t, name.as_ptr());
+        LLVMSetInitializer(n, LLVMConstInt(i64t, goals.max(1) as u64, 0));
+        LLVMSetGlobalConstant(n, 1);
+        at
+    }
+}
+
+/// `HITS_AT[g]++`, saturating at 255.
+unsafe fn inline_hit(ctx: LLVMContextRef, b: LLVMBuilderRef, at: LLVMValueRef, g: LLVMValueRef) {
+    unsafe {
+        let i8t = LLVMInt8TypeInContext(ctx);
+        let base = LLVMBuildLoad2(b, LLVMPointerTypeInContext(ctx, 0), at, c"".as_ptr());
+        let mut index = [LLVMBuildZExt(b, g, LLVMInt64TypeInContext(ctx), c"".as_ptr())];
+        let counter = LLVMBuildGEP2(b, i8t, base, index.as_mut_ptr(), 1, c"".as_ptr());
+        let n = LLVMBuildLoad2(b, i8t, counter, c"".as_ptr());
+        let full = LLVMConstInt(i8t, 255, 0);
+        let below = LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntNE, n, full, c"".as_ptr());
+        let one_more = LLVMBuildZExt(b, below, i8t, c"".as_ptr());
+        let next = LLVMBuildAdd(b, n, one_more, c"".as_ptr());
+        LLVMBuildStore(b, next, counter);
+    }
+}
+
 unsafe fn call(b: LLVMBuilderRef, fty: LLVMTypeRef, f: LLVMValueRef, arg: LLVMValueRef) {
     unsafe {
         let mut args = [arg];
@@ -571,16 +621,22 @@ pub fn probe_runtime_c() -> String {
         r#"/* Cairn native goal probes: generated. */
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 static unsigned char *cairn_hits;
 static unsigned long cairn_nhits;
 static int cairn_ready;
-void __cairn_probe_init(void) {{
+/* The inline probes' counters (see `ir::probes::instrument`). */
+extern unsigned char *{HITS_AT};
+extern const unsigned long {HITS_ROOM};
+static void cairn_probe_map_from(char **envp) {{
   if (cairn_ready) return;
   cairn_ready = 1;
-  const char *p = getenv("CAIRN_PROBES");
+  const char *p = NULL;
+  for (char **e = envp; e && *e && !p; e++)
+    if (!strncmp(*e, "CAIRN_PROBES=", 13)) p = *e + 13;
   int fd = p ? open(p, O_RDWR) : -1;
   struct stat st;
   if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0) {{
@@ -588,7 +644,19 @@ void __cairn_probe_init(void) {{
     if (m != MAP_FAILED) {{ cairn_hits = m; cairn_nhits = st.st_size; }}
   }}
   if (fd >= 0) close(fd);
+  if (cairn_hits && cairn_nhits >= {HITS_ROOM}) {HITS_AT} = cairn_hits;
 }}
+extern char **environ;
+void __cairn_probe_init(void) {{ cairn_probe_map_from(environ); }}
+/* Before anything of the program (its constructors included), so the inline probes count from
+ * the first; `getenv` does not work yet, the environment is an argument. */
+static void cairn_probe_start(int argc, char **argv, char **envp) {{
+  (void)argc; (void)argv;
+  cairn_probe_map_from(envp);
+}}
+__attribute__((section(".preinit_array"), used)) static void (*cairn_probe_preinit)(int, char **,
+                                                                                   char **) =
+    cairn_probe_start;
 /* The hit counts, for the fork server (which clears them between the runs of a batch). */
 unsigned char *__cairn_probe_map(unsigned long *n) {{
   __cairn_probe_init();

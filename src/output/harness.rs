@@ -22,8 +22,10 @@ static int cairn_nvals = -1, cairn_pos;
 
 #ifdef CAIRN_FORKSERVER
 /* Cairn's native fuzzing: the values come from a map shared with Cairn (the header, then one
- * record per run of a batch: the number of values, the record's length, the values
- * NUL-separated), read in order; the run keeps the number read current. */
+ * record per run of a batch: the number of values, the record's length, the values), read in
+ * order; the run keeps the number read current. A value is binary, not text (parsing text
+ * would cost more than many runs): its length in bytes (a word), then its bytes, padded to a
+ * word; a number is 8 bytes, as a long long (signed kinds sign-extended) or a double. */
 static char *cairn_shared_in, *cairn_cursor;
 #define CAIRN_RECORDS 64
 #endif
@@ -95,24 +97,59 @@ static __attribute__((unused)) void cairn_unhex(const char *h, void *dst, unsign
   }
 }
 
+/* The next value's text (of a test file). */
 static const char *cairn_next(void) {
   cairn_load();
-#ifdef CAIRN_FORKSERVER
-  if (cairn_shared_in) {
-    ((unsigned *)cairn_shared_in)[1] = (unsigned)++cairn_pos;
-    if (cairn_pos > cairn_nvals + CAIRN_MAX_MISSING) {
-      ((unsigned *)cairn_shared_in)[4] |= 4;
-      __cairn_exit(0);
-    }
-    if (cairn_pos > cairn_nvals) return "0";
-    const char *v = cairn_cursor;
-    cairn_cursor += strlen(v) + 1;
-    return v;
-  }
-#endif
   if (cairn_pos < cairn_nvals) return cairn_vals[cairn_pos++];
   cairn_pos++;
   return "0";
+}
+
+#ifdef CAIRN_FORKSERVER
+/* In fuzzing, the next value's bytes (`*len` of them; none past the run's values). */
+static const unsigned char *cairn_take(unsigned *len) {
+  cairn_load();
+  ((unsigned *)cairn_shared_in)[1] = (unsigned)++cairn_pos;
+  if (cairn_pos > cairn_nvals + CAIRN_MAX_MISSING) {
+    ((unsigned *)cairn_shared_in)[4] |= 4;
+    __cairn_exit(0);
+  }
+  *len = 0;
+  if (cairn_pos > cairn_nvals) return NULL;
+  memcpy(len, cairn_cursor, 4);
+  const unsigned char *v = (const unsigned char *)cairn_cursor + 4;
+  cairn_cursor += 4 + ((*len + 3) & ~3u);
+  return v;
+}
+/* A number's 8 bytes (fewer: zero-extended). */
+static unsigned long long cairn_word(void) {
+  unsigned len;
+  const unsigned char *v = cairn_take(&len);
+  unsigned long long w = 0;
+  if (v) memcpy(&w, v, len < 8 ? len : 8);
+  return w;
+}
+#define CAIRN_BINARY (cairn_shared_in != NULL)
+#else
+#define CAIRN_BINARY 0
+static unsigned long long cairn_word(void) { return 0; }
+static const unsigned char *cairn_take(unsigned *len) { *len = 0; return NULL; }
+#endif
+
+/* `n` bytes at `dst` from the next value (0 past its end). */
+static __attribute__((unused)) void cairn_bytes(void *dst, unsigned long n) {
+  if (!CAIRN_BINARY) { cairn_unhex(cairn_next(), dst, n); return; }
+  unsigned len;
+  const unsigned char *v = cairn_take(&len);
+  unsigned long have = v ? (len < n ? len : n) : 0;
+  if (have) memcpy(dst, v, have);
+  memset((unsigned char *)dst + have, 0, n - have);
+}
+/* Skips the next value (counting it read). */
+static __attribute__((unused)) void cairn_skip(void) {
+  unsigned len;
+  if (CAIRN_BINARY) (void)cairn_take(&len);
+  else (void)cairn_next();
 }
 
 #ifdef CAIRN_FORKSERVER
@@ -129,7 +166,7 @@ static const char *cairn_next(void) {
  * map, in words: the batch's size, the number of values the run read, the running process's
  * pid, whether it waits between runs, how the run ended (1: at a failed assumption; 2: at
  * abort; 4: out of values, see CAIRN_MAX_MISSING), the index of the run (the one reported), the index to start at, the offset of the
- * run's record. */
+ * run's record, whether a run that aborts ends the batch. */
 #include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -174,7 +211,16 @@ static unsigned char cairn_bucket(unsigned char n) {
 }
 static int cairn_novel(const unsigned char *hits, unsigned long n) {
   if (!cairn_seen || !hits) return 1;
-  for (unsigned long i = 0; i < n; i++)
+  unsigned long i = 0;
+  /* Most goals are not hit in a run: skip them eight at a time. */
+  for (; i + 8 <= n; i += 8) {
+    unsigned long long w;
+    memcpy(&w, hits + i, 8);
+    if (!w) continue;
+    for (unsigned long j = i; j < i + 8; j++)
+      if (cairn_bucket(hits[j]) & ~cairn_seen[j]) return 1;
+  }
+  for (; i < n; i++)
     if (cairn_bucket(hits[i]) & ~cairn_seen[i]) return 1;
   return 0;
 }
@@ -245,7 +291,8 @@ int cairn_fuzz_main(int argc, char **argv, char **envp) {
     if (syscall(SYS_read, 198, &go, 4) != 4) _exit(0);
     header[3] = 0;
     /* Runs from header word 6 to the batch's end (word 0); the first new one, or one that
-     * aborts, ends the batch early (a crash or a kill ends it in the server). */
+     * aborts if word 8 says so, ends the batch early (a crash or a kill ends it in the
+     * server). */
     volatile unsigned k = header[6], at = 0;
     for (unsigned j = 0; j < k; j++) at += cairn_record_size(at);
     int status;
@@ -262,7 +309,7 @@ int cairn_fuzz_main(int argc, char **argv, char **envp) {
       else code = cairn_exit_code;
       if (!persistent) _exit(code);
       status = (code & 0xff) << 8;
-      if (k + 1 >= header[0] || (header[4] & 2) || cairn_novel(hits, nhits)) break;
+      if (k + 1 >= header[0] || ((header[4] & 2) && header[8]) || cairn_novel(hits, nhits)) break;
       at += cairn_record_size(at);
     }
     /* Raised before the report: a runner that dies after it must not be reported again. */
@@ -311,9 +358,19 @@ void cairn_use_values(const char *const *values, int n) {
 }
 #endif
 
-static unsigned long long cairn_u(void) { return strtoull(cairn_next(), NULL, 0); }
-static long long cairn_s(void) { return strtoll(cairn_next(), NULL, 0); }
-static double cairn_d(void) { return strtod(cairn_next(), NULL); }
+static unsigned long long cairn_u(void) {
+  return CAIRN_BINARY ? cairn_word() : strtoull(cairn_next(), NULL, 0);
+}
+static long long cairn_s(void) {
+  return CAIRN_BINARY ? (long long)cairn_word() : strtoll(cairn_next(), NULL, 0);
+}
+static double cairn_d(void) {
+  if (!CAIRN_BINARY) return strtod(cairn_next(), NULL);
+  unsigned long long w = cairn_word();
+  double d;
+  memcpy(&d, &w, sizeof d);
+  return d;
+}
 "#;
 
 fn nondet_def(name: &str, kind: InputKind) -> String {
@@ -419,7 +476,7 @@ pub fn harness_c(m: &Module) -> String {
             "__CrestShort" => crest("short"),
             "__CrestUShort" => crest("unsigned short"),
             "__CrestBool" => crest("_Bool"),
-            "klee_make_symbolic" => "void klee_make_symbolic(void *p, unsigned long n, const char *name) {\n  (void)name; cairn_unhex(cairn_next(), p, n);\n}\n".into(),
+            "klee_make_symbolic" => "void klee_make_symbolic(void *p, unsigned long n, const char *name) {\n  (void)name; cairn_bytes(p, n);\n}\n".into(),
             "klee_assume" | "__VERIFIER_assume" | "assume_abort_if_not" => format!("void {name}(int c) {{ if (!c) cairn_assume_failed(); }}\n"),
             "reach_error" | "__VERIFIER_error" => format!("void {name}(void) {{ fprintf(stderr, \"reach_error\\n\"); abort(); }}\n"),
             _ => continue,
@@ -534,7 +591,6 @@ fn stdio_defs(m: &Module) -> String {
         return s;
     }
     let (nf, size) = (env.files.max(1), env.file_size);
-    s.push_str(READ_BYTES);
     s.push_str(&format!(
         "static unsigned char cairn_file_data[{nf}][{}];\nstatic unsigned cairn_file_size[{nf}];\n",
         size + 1
@@ -602,7 +658,7 @@ static int cairn_stdin_getc(void) {
   if (cairn_unget >= 0) { int c = cairn_unget; cairn_unget = -1; return c; }
   if (cairn_eof) return -1; /* end of input stays the end */
   cairn_load();
-  if (cairn_pos >= cairn_nvals) { (void)cairn_next(); cairn_eof = 1; return -1; } /* past the values */
+  if (cairn_pos >= cairn_nvals) { cairn_skip(); cairn_eof = 1; return -1; } /* past the values */
   int c = (int)cairn_s();
   if (c == -1) { cairn_eof = 1; return -1; }
   return c & 0xff;
@@ -653,10 +709,6 @@ static int cairn_vscanf(const char *fmt, va_list ap) {
   return count;
 }
 "#;
-
-/// Reads the next test value (hex) into `n` bytes at `dst`.
-const READ_BYTES: &str =
-    "static void cairn_bytes(void *dst, unsigned long n) { cairn_unhex(cairn_next(), dst, n); }\n";
 
 /// The C type the harness declares a scalar parameter or return value of IR type `t` with
 /// (None: a first-class aggregate, which it cannot pass).
@@ -717,7 +769,6 @@ pub fn harness_c_for(m: &Module, entry: &str, unit: &crate::exec::Unit) -> Strin
         ));
         return s;
     };
-    s.push_str(READ_BYTES);
     s.push_str(&format!(
         "\nextern {ret} {entry}({});\n",
         if decl.is_empty() {
