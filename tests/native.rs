@@ -186,10 +186,16 @@ fn a_batch_reports_exactly_the_new_runs() {
     let on = batch_reports(&mut x, &inputs, &fresh, true);
     // Some runs were skipped as nothing new, and the crash and every abort were reported.
     assert!(on.len() < 20, "{on:?}");
-    assert!(on.contains(&4) && on.contains(&6) && on.contains(&17), "{on:?}");
+    assert!(
+        on.contains(&4) && on.contains(&6) && on.contains(&17),
+        "{on:?}"
+    );
     // Aborts that are not new do not end a batch when the fuzzer says so.
     let off = batch_reports(&mut x, &inputs, &fresh, false);
-    assert!(off.contains(&4) && off.contains(&6) && !off.contains(&17), "{off:?}");
+    assert!(
+        off.contains(&4) && off.contains(&6) && !off.contains(&17),
+        "{off:?}"
+    );
 }
 
 /// Runs `inputs` in one batch, resumed after each run it reports, and checks each reported run

@@ -400,8 +400,8 @@ impl Fuzzing {
             return self.keep(s, r, novel);
         }
         self.native.slowest_ok = self.native.slowest_ok.max(time.as_secs_f64());
-        let sampled =
-            crash && (self.native.crashes <= CRASH_FIRST || self.native.crashes % CRASH_SAMPLE == 0);
+        let sampled = crash
+            && (self.native.crashes <= CRASH_FIRST || self.native.crashes % CRASH_SAMPLE == 0);
         if !novel && !sampled {
             return Ok(());
         }

@@ -169,7 +169,8 @@ impl ProbeBuild {
             all.extend(du.sites.iter().cloned());
             runtime.push_str(&du.runtime_c());
         }
-        let mut probed = instrument(&bc, &probed_bc, &all, renames, goals).map_err(anyhow::Error::msg)?;
+        let mut probed =
+            instrument(&bc, &probed_bc, &all, renames, goals).map_err(anyhow::Error::msg)?;
         // A pair's claims are checked if its definition, its use and its frame are probed.
         for (goal, needs) in def_use.map_or(&[][..], |d| &d.needs[..]) {
             if needs.iter().all(|k| probed.contains(k)) {

@@ -1,6 +1,7 @@
-//! Native goal probes: the program's own bitcode, with a call `__cairn_probe(goal)` wherever a
-//! run covers one of Cairn's goals (a branch outcome, a switch case, an error call), so a
-//! native run says which goals it took at the goal's own granularity, not by line.
+//! Native goal probes: the program's own bitcode, with a probe wherever a run covers one of
+//! Cairn's goals (a branch outcome, a switch case, an error call: an inline increment of the
+//! goal's hit counter; def-use pairs through `__cairn_probe(goal)`), so a native run says which
+//! goals it took at the goal's own granularity, not by line.
 //!
 //! Sites are found by function name and block index in bitcode normalised as the interpreter's
 //! was (`frontend::compile_native_bitcode`), and a site is instrumented only if the block ends
@@ -581,7 +582,12 @@ unsafe fn inline_hit(ctx: LLVMContextRef, b: LLVMBuilderRef, at: LLVMValueRef, g
     unsafe {
         let i8t = LLVMInt8TypeInContext(ctx);
         let base = LLVMBuildLoad2(b, LLVMPointerTypeInContext(ctx, 0), at, c"".as_ptr());
-        let mut index = [LLVMBuildZExt(b, g, LLVMInt64TypeInContext(ctx), c"".as_ptr())];
+        let mut index = [LLVMBuildZExt(
+            b,
+            g,
+            LLVMInt64TypeInContext(ctx),
+            c"".as_ptr(),
+        )];
         let counter = LLVMBuildGEP2(b, i8t, base, index.as_mut_ptr(), 1, c"".as_ptr());
         let n = LLVMBuildLoad2(b, i8t, counter, c"".as_ptr());
         let full = LLVMConstInt(i8t, 255, 0);
