@@ -307,7 +307,7 @@ impl Fuzzing {
         let loaded = x.load(&records[..size].iter().collect::<Vec<_>>());
         // Aborting runs with nothing new are sampled as crashes are (see `judge_native`).
         x.stop_at_abort(
-            self.native.crashes < CRASH_FIRST || self.native.batches % CRASH_SAMPLE == 0,
+            self.native.crashes < CRASH_FIRST || self.native.batches.is_multiple_of(CRASH_SAMPLE),
         );
         self.native.batches += 1;
         let mut from = 0;
@@ -401,7 +401,8 @@ impl Fuzzing {
         }
         self.native.slowest_ok = self.native.slowest_ok.max(time.as_secs_f64());
         let sampled = crash
-            && (self.native.crashes <= CRASH_FIRST || self.native.crashes % CRASH_SAMPLE == 0);
+            && (self.native.crashes <= CRASH_FIRST
+                || self.native.crashes.is_multiple_of(CRASH_SAMPLE));
         if !novel && !sampled {
             return Ok(());
         }

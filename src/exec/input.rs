@@ -392,19 +392,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn values_are_spelled_as_rust_formats_them() {
-        for n in [0i64, 1, -1, 9, 10, -10, 12345, i64::MIN, i64::MAX] {
-            let mut s = String::new();
-            push_decimal(&mut s, n);
-            assert_eq!(s, n.to_string());
-        }
-        for n in [0u64, 7, 100, u64::MAX] {
-            let mut s = String::new();
-            push_unsigned(&mut s, n);
-            assert_eq!(s, n.to_string());
-        }
-        let mut s = String::new();
-        InputValue::int(InputKind::Char, 8, 0xff).write_text(&mut s);
-        assert_eq!(s, "-1");
+    fn integers_are_spelled_by_their_kind_signedness() {
+        let text = |k, w, bits| InputValue::int(k, w, bits).to_text();
+        assert_eq!(text(InputKind::Char, 8, 0xff), "-1");
+        assert_eq!(text(InputKind::UChar, 8, 0xff), "255");
+        assert_eq!(text(InputKind::Int, 32, 0x8000_0000), "-2147483648");
+        assert_eq!(text(InputKind::UInt, 32, u32::MAX as u64), "4294967295");
+        assert_eq!(
+            text(InputKind::LongLong, 64, i64::MIN as u64),
+            i64::MIN.to_string()
+        );
+        assert_eq!(
+            text(InputKind::ULongLong, 64, u64::MAX),
+            u64::MAX.to_string()
+        );
     }
 }
