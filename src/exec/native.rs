@@ -184,9 +184,9 @@ impl ProbeBuild {
         let mut common: Vec<String> = vec!["-g".into(), "-w".into()];
         common.extend(target_flags(opts));
         common.extend(DIALECT_FLAGS.iter().map(|s| s.to_string()));
-        // The probes and the harness optimized (every goal a run takes calls a probe, and
-        // fuzzing parses every value through the harness); the program as the interpreter
-        // runs it, unoptimized, as libFuzzer's builds of it are too.
+        // The probe runtime and the harness optimized (def-use probes call the runtime, and
+        // fuzzing reads every value through the harness); the program as the interpreter runs
+        // it, unoptimized, as libFuzzer's builds of it are too.
         let objects = [(&rt, &[][..]), (&harness.to_path_buf(), harness_flags)];
         let mut linked = vec![probed_bc.clone()];
         for (i, (src, extra)) in objects.iter().enumerate() {
