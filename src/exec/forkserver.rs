@@ -71,12 +71,8 @@ impl Record {
                 number = word(v.bits);
                 &number
             }
-            k => {
-                let signed = k.int_info(64).is_some_and(|i| i.1);
-                number = word(match signed {
-                    true => crate::ir::ops::sext(v.bits, v.width) as u64,
-                    false => v.bits,
-                });
+            _ => {
+                number = word(v.word());
                 &number
             }
         };
@@ -91,14 +87,6 @@ impl Record {
     pub fn append(&mut self, other: &Record) {
         self.bytes.extend_from_slice(&other.bytes);
         self.count += other.count;
-    }
-
-    pub fn len(&self) -> usize {
-        self.count as usize
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.count == 0
     }
 
     /// The first values whose bytes fit in `room`: their count and bytes.

@@ -63,6 +63,14 @@ impl InputValue {
         s
     }
 
+    /// An integer's 64 bits: sign-extended for signed kinds, as C widens it to `long long`.
+    pub fn word(&self) -> u64 {
+        match self.kind.int_info(64).is_some_and(|i| i.1) {
+            true => crate::ir::ops::sext(self.bits, self.width) as u64,
+            false => self.bits,
+        }
+    }
+
     /// Appends `to_text` to `out`.
     pub fn write_text(&self, out: &mut String) {
         use std::fmt::Write;
@@ -80,7 +88,7 @@ impl InputValue {
                 Ok(())
             }
             k => match k.int_info(64).is_some_and(|i| i.1) {
-                true => write!(out, "{}", crate::ir::ops::sext(self.bits, self.width)),
+                true => write!(out, "{}", self.word() as i64),
                 false => write!(out, "{}", self.bits),
             },
         };
