@@ -44,6 +44,9 @@ fn cairn_rate(p: &Program, f: &Path, native: bool, time: f64) -> (f64, String) {
         fuzz.run(&mut s, until).unwrap();
     }
     let stats = fuzz.stats();
+    if std::env::var_os("CAIRN_BENCH_STATS").is_some() {
+        eprintln!("{}", serde_json::Value::Object(stats.clone()));
+    }
     let runs = stats["fuzz"]["runs"].as_f64().unwrap_or(0.0);
     let executor = stats["fuzz"]["executor"]
         .as_str()

@@ -220,7 +220,7 @@ fn batch_reports(
         }
     }
     let records: Vec<&Record> = inputs.iter().collect();
-    assert_eq!(x.load(&records), inputs.len());
+    assert_eq!(x.load(&records, &Record::default()), inputs.len());
     x.stop_at_abort(stop_at_abort);
     x.seen_mut().fill(0);
     let limit = Duration::from_secs(5);
@@ -412,5 +412,33 @@ fn native_runs_read_every_kind_of_value_as_the_interpreter_does() {
         }
         let run = x.run(&Record::of(&off), Duration::from_secs(5)).unwrap();
         assert_eq!(run.status, NativeStatus::Exit(i as i32 + 1), "value {i}");
+    }
+    // In a batch, runs read the batch's tail past their own values: any split of the list
+    // into a run's own values and a tail reads as the whole list.
+    x.seen_mut().fill(0);
+    for k in 0..=values.len() {
+        let own = Record::of(&values[..k]);
+        assert_eq!(x.load(&[&own], &Record::of(&values[k..])), 1);
+        let (_, run) = x.resume(0, Duration::from_secs(5)).unwrap();
+        assert_eq!(
+            (run.status, run.consumed),
+            (NativeStatus::Exit(0), 13),
+            "{k} own"
+        );
+    }
+    // Runs of one batch share the tail: a value off in a run's own part or in the tail is
+    // caught at its position.
+    let mut off = values.clone();
+    off[2].bits ^= 1;
+    let (right, wrong) = (Record::of(&values[..5]), Record::of(&off[..5]));
+    let mut off_tail = values[5..].to_vec();
+    off_tail[3].bits ^= 1;
+    for (tail, want) in [(&values[5..], [0, 3, 0]), (&off_tail[..], [9, 3, 9])] {
+        assert_eq!(x.load(&[&right, &wrong, &right], &Record::of(tail)), 3);
+        for (i, code) in want.into_iter().enumerate() {
+            // Nothing seen: every run is new and reported.
+            let (at, run) = x.resume(i, Duration::from_secs(5)).unwrap();
+            assert_eq!((at, run.status), (i, NativeStatus::Exit(code)), "run {i}");
+        }
     }
 }

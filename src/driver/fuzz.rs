@@ -47,7 +47,7 @@ fn parse_fuzz_share(s: &str) -> Result<f64, String> {
 }
 
 use crate::driver::fuzz_native::{NativeExecutor, PendingBuild, native_result};
-use crate::driver::havoc::{self, Dictionary, Havoc};
+use crate::driver::havoc::{self, Dictionary, Havoc, LengthLimit};
 use crate::driver::session::Session;
 use crate::driver::technique::Technique;
 use crate::exec::forkserver::{NativeRun, NativeStatus, Record};
@@ -85,7 +85,7 @@ const NATIVE_PADDING: usize = 64;
 const INTERPRET_BELOW: Duration = Duration::from_millis(2);
 
 /// Most runs in a native batch (`Fuzzing::batch_size`).
-const MAX_BATCH: usize = 128;
+const MAX_BATCH: usize = 1024;
 
 /// Crashing native runs with nothing new that are interpreted anyway: the first few, then one
 /// in this many (the interpreter decides whether a crash is a new fault).
@@ -109,6 +109,8 @@ pub struct Fuzzing {
     havoc: Havoc,
     corpus: Vec<Vec<InputValue>>,
     corpus_values: usize,
+    /// How long mutants may grow.
+    lengths: LengthLimit,
     /// Per branch goal, the hit-count buckets some run reached (bit k: bucket k).
     buckets: Vec<u8>,
     seeds_seen: usize,
@@ -119,8 +121,6 @@ pub struct Fuzzing {
     /// Per goal, the hit-count buckets some native run reached.
     goal_buckets: Vec<u8>,
     native: NativeCounts,
-    /// A native run's values as the fork server reads them (kept to reuse the allocation).
-    record: Record,
     /// Random values after each native run's list.
     padding: usize,
     /// A native batch's mutants and their records (kept to reuse the allocations).
@@ -176,6 +176,7 @@ impl Fuzzing {
             },
             corpus: vec![],
             corpus_values: 0,
+            lengths: LengthLimit::default(),
             buckets: vec![0; program.module.branch_goals.len()],
             seeds_seen: 0,
             held: vec![],
@@ -187,7 +188,6 @@ impl Fuzzing {
             },
             goal_buckets: vec![],
             native: NativeCounts::default(),
-            record: Record::default(),
             padding: NATIVE_PADDING,
             batch: Default::default(),
             environment: program.touches_environment(),
@@ -239,20 +239,13 @@ impl Fuzzing {
         // meets its end; the interpreter gets the same ones.
         let mut random = RandomInputs { rng: &mut self.rng };
         values.extend((0..self.padding).map(|_| random.next_char()));
-        let mut record = std::mem::take(&mut self.record);
-        record.clear();
-        for v in &values {
-            record.push(v);
-        }
+        let record = Record::of(&values);
         let limit = self.run_limit(s);
         let Executor::Native(x) = &mut self.exec else {
             unreachable!("run_native without a native executor")
         };
-        let r = x
-            .run(&record, limit)
-            .and_then(|run| self.judge_native(s, values, &record, run, 1));
-        self.record = record;
-        r
+        let run = x.run(&record, limit)?;
+        self.judge_native(s, values, run, 1)
     }
 
     /// A native run's (or batch's) time limit, within the session's deadline.
@@ -282,7 +275,7 @@ impl Fuzzing {
         // per run would cost more than the run).
         let mut random = RandomInputs { rng: &mut self.rng };
         let padding: Vec<InputValue> = (0..self.padding).map(|_| random.next_char()).collect();
-        let padding_record = Record::of(&padding);
+        let tail = Record::of(&padding);
         // The mutants' values and records, in buffers kept from batch to batch.
         let (mut batch, mut records) = std::mem::take(&mut self.batch);
         batch.resize_with(size, Vec::new);
@@ -290,21 +283,23 @@ impl Fuzzing {
         for (values, r) in batch.iter_mut().zip(records.iter_mut()) {
             let base = self.pick();
             let other = self.rng.gen_range(0..self.corpus.len());
-            values.clear();
-            values.extend_from_slice(&self.corpus[base]);
-            self.havoc
-                .mutate(&mut self.rng, values, &self.corpus[other]);
+            values.clone_from(&self.corpus[base]);
+            self.havoc.mutate(
+                &mut self.rng,
+                values,
+                &self.corpus[other],
+                self.lengths.get(),
+            );
             r.clear();
             for v in values.iter() {
                 r.push(v);
             }
-            r.append(&padding_record);
         }
         let limit = self.run_limit(s);
         let Executor::Native(x) = &mut self.exec else {
             unreachable!("run_native_batch without a native executor")
         };
-        let loaded = x.load(&records[..size].iter().collect::<Vec<_>>());
+        let loaded = x.load(&records[..size].iter().collect::<Vec<_>>(), &tail);
         // Aborting runs with nothing new are sampled as crashes are (see `judge_native`).
         x.stop_at_abort(
             self.native.crashes < CRASH_FIRST || self.native.batches.is_multiple_of(CRASH_SAMPLE),
@@ -325,20 +320,19 @@ impl Fuzzing {
             };
             let mut values = batch[i].clone();
             values.extend_from_slice(&padding);
-            judged = self.judge_native(s, values, &records[i], run, i - from + 1);
+            judged = self.judge_native(s, values, run, i - from + 1);
             from = i + 1;
         }
         self.batch = (batch, records);
         judged
     }
 
-    /// Judges the native `run` of `values` (`record`), the last of `runs` (a batch's runs
-    /// before it reached nothing new): a new one becomes a test (see `run_native`).
+    /// Judges the native `run` of `values`, the last of `runs` (a batch's runs before it
+    /// reached nothing new): a new one becomes a test (see `run_native`).
     fn judge_native(
         &mut self,
         s: &mut Session,
         values: Vec<InputValue>,
-        record: &Record,
         run: NativeRun,
         runs: usize,
     ) -> anyhow::Result<()> {
@@ -389,7 +383,7 @@ impl Fuzzing {
             }
             // What it took before the limit, from a fresh process: a test held for goals no
             // run that ended covers (as the interpreter's step-limited runs are).
-            let (fresh, hits) = x.run_fresh(record, limit)?;
+            let (fresh, hits) = x.run_fresh(&Record::of(&values), limit)?;
             let r = native_result(&s.goals, &values, &fresh, hits);
             self.native.recorded += 1;
             if self.corpus_values < MAX_CORPUS_VALUES {
@@ -434,7 +428,7 @@ impl Fuzzing {
         let Executor::Native(x) = &mut self.exec else {
             unreachable!()
         };
-        let (fresh, hits) = x.run_fresh(record, limit)?;
+        let (fresh, hits) = x.run_fresh(&Record::of(&values), limit)?;
         if fresh.status == NativeStatus::Timeout {
             return Ok(());
         }
@@ -511,6 +505,7 @@ impl Fuzzing {
             if seed.session == s.id && seed.found_by == "fuzz" || s.should_stop() {
                 continue;
             }
+            self.lengths.admit(seed.inputs.len());
             self.run_one(s, seed.inputs)?;
         }
         Ok(())
@@ -579,7 +574,7 @@ impl Technique for Fuzzing {
                 self.run_one(s, vec![])?;
                 continue;
             }
-            let before = self.runs;
+            let (before, entries) = (self.runs, self.corpus.len());
             if matches!(self.exec, Executor::Native(_)) {
                 // A native executor that fails (its server killed) leaves the fuzzing to the
                 // interpreter, not the generation to an error.
@@ -591,10 +586,16 @@ impl Technique for Fuzzing {
                 let base = self.pick();
                 let other = self.rng.gen_range(0..self.corpus.len());
                 let mut values = self.corpus[base].clone();
-                self.havoc
-                    .mutate(&mut self.rng, &mut values, &self.corpus[other]);
+                self.havoc.mutate(
+                    &mut self.rng,
+                    &mut values,
+                    &self.corpus[other],
+                    self.lengths.get(),
+                );
                 self.run_one(s, values)?;
             }
+            self.lengths
+                .after(self.runs - before, self.corpus.len() > entries);
             if before / 256 != self.runs / 256 {
                 self.import_seeds(s)?;
             }
@@ -613,6 +614,7 @@ impl Technique for Fuzzing {
             serde_json::json!({
                 "runs": self.runs,
                 "corpus": self.corpus.len(),
+                "corpus_values": self.corpus.iter().map(Vec::len).sum::<usize>(),
                 "tests": self.tests,
                 "dictionary": self.havoc.dict.ints.len() + self.havoc.dict.words.len(),
                 "executor": match &self.exec {

@@ -156,9 +156,10 @@ impl NativeExecutor {
         self.persistent.run(values, limit)
     }
 
-    /// Lays out a batch of runs (see `ForkServer::load`); returns how many fit.
-    pub fn load(&mut self, batch: &[&Record]) -> usize {
-        self.persistent.load(batch)
+    /// Lays out a batch of runs, each reading `tail` past its own values (see
+    /// `ForkServer::load`); returns how many fit.
+    pub fn load(&mut self, batch: &[&Record], tail: &Record) -> usize {
+        self.persistent.load(batch, tail)
     }
 
     /// Runs the batch from run `from` up to the first new one (see `ForkServer::resume`).

@@ -264,7 +264,6 @@ const OVERDUE_GRACE: std::time::Duration = std::time::Duration::from_millis(100)
 
 /// Runs `t` on the session until the budget ends or every goal is decided, after the cheap
 /// static check; returns the statistics for summary.json.
-
 pub fn run(
     s: &mut Session,
     t: &mut dyn Technique,

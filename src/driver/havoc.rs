@@ -13,6 +13,56 @@ use rand::rngs::SmallRng;
 /// only slow the runs down).
 pub const MAX_INPUTS: usize = 4096;
 
+/// libFuzzer's length control: mutations grow an input only up to a limit that starts small
+/// and grows (by its logarithm) while the fuzzer finds nothing new, so short inputs, whose
+/// runs are fast and whose mutations hit what matters, are tried first. An input that is
+/// already longer (a seed, or a run that read random values past its list) is not cut.
+pub struct LengthLimit {
+    limit: usize,
+    /// Runs since the corpus last grew or the limit last did.
+    stalled: u64,
+}
+
+/// The first limit, in values.
+const FIRST_LENGTH_LIMIT: usize = 8;
+/// Fruitless runs per unit of the limit's logarithm before it grows (libFuzzer's
+/// `-len_control=100`).
+const LENGTH_CONTROL: u64 = 100;
+
+impl Default for LengthLimit {
+    fn default() -> LengthLimit {
+        LengthLimit {
+            limit: FIRST_LENGTH_LIMIT,
+            stalled: 0,
+        }
+    }
+}
+
+impl LengthLimit {
+    pub fn get(&self) -> usize {
+        self.limit
+    }
+
+    /// An input that joined the corpus from elsewhere: mutants of its length are fair.
+    pub fn admit(&mut self, len: usize) {
+        self.limit = self.limit.max(len).min(MAX_INPUTS);
+    }
+
+    /// After `runs` runs, of which some grew the corpus when `grew`.
+    pub fn after(&mut self, runs: u64, grew: bool) {
+        if grew {
+            self.stalled = 0;
+            return;
+        }
+        self.stalled += runs;
+        let log = self.limit.ilog2().max(1) as usize;
+        if self.stalled > LENGTH_CONTROL * log as u64 {
+            self.limit = (self.limit + log).min(MAX_INPUTS);
+            self.stalled = 0;
+        }
+    }
+}
+
 /// Values at which integer comparisons tend to split (AFL's interesting values, and a few
 /// sizes C programs compare counts with).
 const INTERESTING: [i64; 24] = [
@@ -45,12 +95,20 @@ fn char_value(c: i64) -> InputValue {
 
 impl Havoc {
     /// Applies 1, 2, 4 or 8 mutations to `v`; `other` is another corpus entry to splice from.
-    pub fn mutate(&self, rng: &mut SmallRng, v: &mut Vec<InputValue>, other: &[InputValue]) {
+    /// The result is no longer than `limit` or `v` was.
+    pub fn mutate(
+        &self,
+        rng: &mut SmallRng,
+        v: &mut Vec<InputValue>,
+        other: &[InputValue],
+        limit: usize,
+    ) {
+        let longest = limit.max(v.len()).min(MAX_INPUTS);
         let n = 1 << rng.gen_range(0..4);
         for _ in 0..n {
             self.mutate_once(rng, v, other);
         }
-        v.truncate(MAX_INPUTS);
+        v.truncate(longest);
     }
 
     fn mutate_once(&self, rng: &mut SmallRng, v: &mut Vec<InputValue>, other: &[InputValue]) {
@@ -310,8 +368,20 @@ fn add_small(rng: &mut SmallRng, v: &mut InputValue) {
     }
 }
 
-/// A value drawn afresh, as random testing draws it (text for a stdin character).
+/// A value drawn afresh, as random testing draws it (text for a stdin character); in a buffer
+/// of more than a few bytes, one of its words (or bytes): an object made symbolic whole is
+/// mostly an array of values, and drawing all of them would cost a draw per byte for a
+/// mutation that changes everything at once.
 fn fresh(rng: &mut SmallRng, v: &mut InputValue) {
+    let len = v.bytes.len();
+    if v.kind == InputKind::Bytes && len > 8 {
+        let word = if len % 4 == 0 { 4 } else { 1 };
+        let at = rng.gen_range(0..len / word) * word;
+        let mut r = RandomInputs { rng };
+        let x = r.next(InputKind::Int, 8 * word as u32, 0).bits as u32;
+        v.bytes[at..at + word].copy_from_slice(&x.to_le_bytes()[..word]);
+        return;
+    }
     let mut r = RandomInputs { rng };
     let mut new = match is_char(v) {
         true => r.next_char(),
@@ -356,7 +426,7 @@ mod tests {
             let mut v = vec![arg.clone()];
             v.extend(text(b"1 2 0.5\n"));
             let other = text(b"3\n");
-            h.mutate(&mut rng, &mut v, &other);
+            h.mutate(&mut rng, &mut v, &other, MAX_INPUTS);
             for x in &v {
                 match x.kind {
                     InputKind::Bytes => assert_eq!((x.bytes.len(), x.name.as_str()), (4, "arg01")),
@@ -365,6 +435,41 @@ mod tests {
             }
             assert!(v.len() <= MAX_INPUTS);
         }
+    }
+
+    /// Mutants grow only to the limit (an entry already longer keeps its length at most); the
+    /// limit grows while nothing new is found, and waits while the corpus grows.
+    #[test]
+    fn mutants_grow_to_the_length_limit() {
+        let h = havoc(vec![1, 2], vec![]);
+        let mut rng = SmallRng::seed_from_u64(3);
+        let long = text(b"a line of text that is longer than the limit\n");
+        let mut lengths = LengthLimit::default();
+        let mut grew_past_4 = false;
+        for _ in 0..2000 {
+            let mut v = text(b"abcd");
+            h.mutate(&mut rng, &mut v, &long, lengths.get());
+            assert!(v.len() <= FIRST_LENGTH_LIMIT, "{} values", v.len());
+            grew_past_4 |= v.len() > 4;
+            let mut w = long.clone();
+            h.mutate(&mut rng, &mut w, &long, lengths.get());
+            assert!(w.len() <= long.len());
+        }
+        assert!(grew_past_4, "no mutant grew at all");
+        // 100 fruitless runs per unit of log2(8) = 3, then the limit grows by 3.
+        lengths.after(300, false);
+        assert_eq!(lengths.get(), FIRST_LENGTH_LIMIT);
+        lengths.after(1, false);
+        assert_eq!(lengths.get(), FIRST_LENGTH_LIMIT + 3);
+        lengths.after(300, true);
+        lengths.after(300, false);
+        assert_eq!(
+            lengths.get(),
+            FIRST_LENGTH_LIMIT + 3,
+            "new entries restart the count"
+        );
+        lengths.admit(100);
+        assert_eq!(lengths.get(), 100);
     }
 
     /// A constant the program compares with reaches its text: spelled in decimal, in stdin

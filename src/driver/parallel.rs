@@ -10,9 +10,6 @@ use crate::driver::technique::Technique;
 use serde_json::{Map, Value};
 use std::time::{Duration, Instant};
 
-/// Strategies the testing workers take in turn after the one asked for: different orders of
-/// the pending branches find different goals first.
-
 /// The model checker's share in the worker that runs it next to a testing strategy.
 const MC_WORKER_SHARE: f64 = 0.6;
 

@@ -31,6 +31,9 @@ const RUN_INDEX: usize = 5;
 const START_AT: usize = 6;
 /// Whether a run that aborts ends its batch (as a new run does).
 const STOP_AT_ABORT: usize = 8;
+/// The batch's tail: values every run reads past its own (their count, and where they are).
+const TAIL_COUNT: usize = 9;
+const TAIL_AT: usize = 10;
 /// Address space besides the program's own data: the binary, libc, the maps.
 const OVERHEAD: u64 = 64 << 20;
 
@@ -81,12 +84,6 @@ impl Record {
         self.bytes.extend_from_slice(payload);
         self.bytes.resize(self.bytes.len().next_multiple_of(4), 0);
         self.count += 1;
-    }
-
-    /// `other`'s values after these.
-    pub fn append(&mut self, other: &Record) {
-        self.bytes.extend_from_slice(&other.bytes);
-        self.count += other.count;
     }
 
     /// The first values whose bytes fit in `room`: their count and bytes.
@@ -294,15 +291,19 @@ impl ForkServer {
     /// Runs the program once on `values` for at most `limit`. Values that do not fit the map
     /// are left off (they read as 0).
     pub fn run(&mut self, values: &Record, limit: Duration) -> Result<NativeRun> {
-        self.load(&[values]);
+        self.load(&[values], &Record::default());
         Ok(self.resume(0, limit)?.1)
     }
 
-    /// Lays out a batch of runs' values; returns how many fit (at least the first, whose
-    /// values past the map's room are left off).
-    pub fn load(&mut self, batch: &[&Record]) -> usize {
+    /// Lays out a batch of runs' values, each run reading `tail` past its own (one copy for
+    /// the batch: random values past a mutant's own are often most of its bytes); returns how
+    /// many runs fit (at least the first, whose values past the map's room are left off).
+    pub fn load(&mut self, batch: &[&Record], tail: &Record) -> usize {
         let map = self.inputs.bytes_mut();
-        let mut at = RECORDS_AT;
+        // The tail first, at the records' start, so that it always fits.
+        let (tail_count, tail_bytes) = tail.prefix((map.len() - RECORDS_AT) / 2);
+        map[RECORDS_AT..RECORDS_AT + tail_bytes.len()].copy_from_slice(tail_bytes);
+        let mut at = RECORDS_AT + tail_bytes.len();
         let mut loaded = 0;
         for values in batch {
             let room = map.len() - at - 8;
@@ -318,6 +319,8 @@ impl ForkServer {
         }
         self.loaded = loaded;
         self.set_header(BATCH_SIZE, loaded as u32);
+        self.set_header(TAIL_COUNT, tail_count);
+        self.set_header(TAIL_AT, tail_bytes.len() as u32);
         loaded
     }
 

@@ -38,6 +38,16 @@ impl Clone for InputValue {
             },
         }
     }
+
+    /// Reuses `self`'s buffers (the fuzzer's mutants are copied into the last batch's).
+    #[inline]
+    fn clone_from(&mut self, source: &InputValue) {
+        self.kind = source.kind;
+        self.bits = source.bits;
+        self.width = source.width;
+        self.bytes.clone_from(&source.bytes);
+        self.name.clone_from(&source.name);
+    }
 }
 
 impl InputValue {

@@ -18,15 +18,17 @@ const PRELUDE: &str = r#"/* Cairn replay harness: generated, do not edit.
 
 /* The test's values (the file's text, cut in place), allocated at the first read. */
 static char **cairn_vals;
-static int cairn_nvals = -1, cairn_pos;
+/* cairn_tail_n: values read past a fuzzing run's own (the fork server's batch tail). */
+static int cairn_nvals = -1, cairn_pos, cairn_tail_n;
 
 #ifdef CAIRN_FORKSERVER
-/* Cairn's native fuzzing: the values come from a map shared with Cairn (the header, then one
- * record per run of a batch: the number of values, the record's length, the values), read in
- * order; the run keeps the number read current. A value is binary, not text (parsing text
+/* Cairn's native fuzzing: the values come from a map shared with Cairn (the header, the
+ * batch's tail of values every run reads past its own, then one record per run of a batch: the
+ * number of values, the record's length, the values), read in order; the run keeps the number
+ * read current. A value is binary, not text (parsing text
  * would cost more than many runs): its length in bytes (a word), then its bytes, padded to a
  * word; a number is 8 bytes, as a long long (signed kinds sign-extended) or a double. */
-static char *cairn_shared_in, *cairn_cursor;
+static char *cairn_shared_in, *cairn_cursor, *cairn_tail;
 #define CAIRN_RECORDS 64
 #endif
 
@@ -39,6 +41,10 @@ static void cairn_load(void) {
     char *record = cairn_shared_in + CAIRN_RECORDS + ((unsigned *)cairn_shared_in)[7];
     cairn_nvals = (int)((unsigned *)record)[0];
     cairn_cursor = record + 8;
+    /* The batch's tail (header words 9 and 10: its count; its end, where the records start),
+     * read past the run's own values. */
+    cairn_tail_n = (int)((unsigned *)cairn_shared_in)[9];
+    cairn_tail = cairn_shared_in + CAIRN_RECORDS;
     return;
   }
 #endif
@@ -110,12 +116,13 @@ static const char *cairn_next(void) {
 static const unsigned char *cairn_take(unsigned *len) {
   cairn_load();
   ((unsigned *)cairn_shared_in)[1] = (unsigned)++cairn_pos;
-  if (cairn_pos > cairn_nvals + CAIRN_MAX_MISSING) {
+  if (cairn_pos > cairn_nvals + cairn_tail_n + CAIRN_MAX_MISSING) {
     ((unsigned *)cairn_shared_in)[4] |= 4;
     __cairn_exit(0);
   }
   *len = 0;
-  if (cairn_pos > cairn_nvals) return NULL;
+  if (cairn_pos == cairn_nvals + 1) cairn_cursor = cairn_tail;
+  if (cairn_pos > cairn_nvals + cairn_tail_n) return NULL;
   memcpy(len, cairn_cursor, 4);
   const unsigned char *v = (const unsigned char *)cairn_cursor + 4;
   cairn_cursor += 4 + ((*len + 3) & ~3u);
@@ -293,7 +300,7 @@ int cairn_fuzz_main(int argc, char **argv, char **envp) {
     /* Runs from header word 6 to the batch's end (word 0); the first new one, or one that
      * aborts if word 8 says so, ends the batch early (a crash or a kill ends it in the
      * server). */
-    volatile unsigned k = header[6], at = 0;
+    volatile unsigned k = header[6], at = header[10];
     for (unsigned j = 0; j < k; j++) at += cairn_record_size(at);
     int status;
     for (;; k++) {
@@ -658,7 +665,7 @@ static int cairn_stdin_getc(void) {
   if (cairn_unget >= 0) { int c = cairn_unget; cairn_unget = -1; return c; }
   if (cairn_eof) return -1; /* end of input stays the end */
   cairn_load();
-  if (cairn_pos >= cairn_nvals) { cairn_skip(); cairn_eof = 1; return -1; } /* past the values */
+  if (cairn_pos >= cairn_nvals + cairn_tail_n) { cairn_skip(); cairn_eof = 1; return -1; } /* past the values */
   int c = (int)cairn_s();
   if (c == -1) { cairn_eof = 1; return -1; }
   return c & 0xff;
