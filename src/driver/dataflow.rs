@@ -221,6 +221,12 @@ impl Technique for DefUseProving {
         self.done
     }
 
+    /// A pair's whole slice: a turn that ended inside it would skip the pair for the pass
+    /// (and a checker that only reaches its proof late in the slice would prove nothing).
+    fn min_turn(&self) -> Duration {
+        self.slice()
+    }
+
     fn stats(&self) -> serde_json::Map<String, serde_json::Value> {
         let mut m = serde_json::Map::new();
         m.insert(

@@ -601,6 +601,11 @@ const MAX_RELATIONAL_ARGS: usize = 24;
 /// How long Spacer looks first, before the guessed invariants (see `prove`).
 const PROBE: Duration = Duration::from_millis(300);
 
+/// How long an invariant's check may take past a short turn or probe: the invariant is found,
+/// and losing it to the clock wastes the work (on a slower machine every check of textfmt's
+/// def-use pairs, about 2 s each, missed a 1-s limit: no proof in 90 s where there were 14).
+const CHECK_GRACE: Duration = Duration::from_secs(3);
+
 /// Tries to prove `targets` unreachable within `time`: first all at once, then one by one
 /// while time remains; each query on the integer encoding first, then on bit-vectors.
 pub fn prove(
@@ -673,9 +678,7 @@ pub fn prove(
         out.queries += 1;
         // The check may outlast a short turn (as Spacer's does): Houdini has already shown
         // the invariant, losing it to the clock on a loaded machine wastes the work.
-        let check_until = deadline
-            .max(Instant::now() + Duration::from_secs(3))
-            .min(session_end);
+        let check_until = deadline.max(Instant::now() + CHECK_GRACE).min(session_end);
         match horn.check(mc, &inv, &ruled_out, check_until) {
             Ok(()) => {
                 let t = start.elapsed().as_secs_f64();
@@ -770,12 +773,17 @@ fn attempt(
         match solve(horn, mc, goals, enc, share) {
             Verdict::Safe(inv) => {
                 // A probe's invariant gets a short check: the full search comes later.
-                let check_floor = Duration::from_secs(if probe { 1 } else { 15 });
-                let check_until = Instant::now() + limit.max(check_floor);
+                let check_floor = if probe {
+                    CHECK_GRACE
+                } else {
+                    Duration::from_secs(15)
+                };
+                let check_until = (Instant::now() + limit.max(check_floor))
+                    .min(mc.session_end.unwrap_or(Instant::now() + check_floor));
                 // Integer invariants often lack the bounds that keep values from
                 // wrapping: add the bounds that hold (Houdini over the program's
                 // constants) before the final check.
-                let quick = (Instant::now() + Duration::from_secs(3)).min(check_until);
+                let quick = (Instant::now() + CHECK_GRACE).min(check_until);
                 let inv = if enc == Encoding::BitVec || horn.check(mc, &inv, goals, quick).is_ok() {
                     inv
                 } else {
