@@ -614,7 +614,7 @@ impl Technique for Fuzzing {
             serde_json::json!({
                 "runs": self.runs,
                 "corpus": self.corpus.len(),
-                "corpus_values": self.corpus.iter().map(Vec::len).sum::<usize>(),
+                "corpus_values": self.corpus_values,
                 "tests": self.tests,
                 "dictionary": self.havoc.dict.ints.len() + self.havoc.dict.words.len(),
                 "executor": match &self.exec {

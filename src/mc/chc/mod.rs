@@ -778,8 +778,8 @@ fn attempt(
                 } else {
                     Duration::from_secs(15)
                 };
-                let check_until = (Instant::now() + limit.max(check_floor))
-                    .min(mc.session_end.unwrap_or(Instant::now() + check_floor));
+                let check_until = Instant::now() + limit.max(check_floor);
+                let check_until = mc.session_end.map_or(check_until, |e| check_until.min(e));
                 // Integer invariants often lack the bounds that keep values from
                 // wrapping: add the bounds that hold (Houdini over the program's
                 // constants) before the final check.
