@@ -261,8 +261,9 @@ impl Technique for MonitorBuilding<'_> {
         self.refine_product(s);
         // Refinement cut by the turn's end rarely completes an ARG later (its predicates only
         // grow, and each post gets dearer): the next turn, twice as long, refines afresh from
-        // the goals' guards.
-        if self.mc.certified_arg().is_none() && self.mc.predicate_count() > 0 {
+        // the goals' guards. A complete ARG whose certificate ran out of time keeps them: the
+        // longer turn certifies it (on a loaded machine, forgetting lost every refinement).
+        if !self.mc.arg_complete() && self.mc.predicate_count() > 0 {
             self.mc.forget_predicates();
             self.handoff.borrow_mut().stats.predicates_forgotten += 1;
         }

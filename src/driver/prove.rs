@@ -138,8 +138,6 @@ impl<'p> ModelChecking<'p> {
         self.mc.seed_goal_guards(&open, cap)
     }
 
-    /// The last abstract reachability graph, when it is complete and certified (a monitor can
-    /// then rely on it).
     /// Predicates the abstraction holds now.
     pub fn predicate_count(&self) -> usize {
         self.mc.preds.values().map(Vec::len).sum()
@@ -147,14 +145,21 @@ impl<'p> ModelChecking<'p> {
 
     /// Drops every predicate: the next run refines from the start (see `Crabs::run`).
     pub fn forget_predicates(&mut self) {
-        self.mc.preds.clear();
+        self.mc.forget_predicates();
         self.predicates = 0;
     }
 
+    /// The last abstract reachability graph, when it is complete and certified (a monitor can
+    /// then rely on it).
     pub fn certified_arg(&self) -> Option<&Arg> {
         self.arg
             .as_ref()
             .filter(|a| self.certified && !a.nodes.is_empty())
+    }
+
+    /// The last run completed its abstract reachability graph (certified or not).
+    pub fn arg_complete(&self) -> bool {
+        self.arg.as_ref().is_some_and(|a| a.complete)
     }
 
     /// The last abstract reachability graph, as Graphviz DOT.
@@ -213,7 +218,7 @@ impl Technique for ModelChecking<'_> {
     /// A complete ARG with no goal path left unrefined for lack of time, and a Horn-clause
     /// prover that was not cut short, have decided everything this checker can.
     fn finished(&self) -> bool {
-        self.arg.as_ref().is_some_and(|a| a.complete) && self.mc.deferred == 0 && !self.mc.chc_cut
+        self.arg_complete() && self.mc.deferred == 0 && !self.mc.chc_cut
     }
 
     fn stats(&self) -> serde_json::Map<String, serde_json::Value> {

@@ -185,6 +185,9 @@ pub struct ModelChecker<'m> {
     post_cache: HashMap<PostKey, Option<Vec<ExprId>>>,
     /// The last post had every predicate decided (no solver timeout).
     post_exact: bool,
+    /// Every post of the current build was exact: a spurious path through a weakened post
+    /// needs no new predicate, only time.
+    build_exact: bool,
     /// Nothing runs past this: the end of refinement plus time to complete the ARG, within the
     /// session's budget.
     hard_deadline: Option<Instant>,
@@ -218,6 +221,7 @@ impl<'m> ModelChecker<'m> {
             entry,
             post_cache: HashMap::new(),
             post_exact: true,
+            build_exact: true,
             guessed: Default::default(),
             value_sets: HashMap::new(),
             hard_deadline: None,
@@ -667,6 +671,15 @@ impl<'m> ModelChecker<'m> {
         added
     }
 
+    /// Drops every predicate, with what was derived from them: the cached posts (their key
+    /// counts a location's predicates, which a fresh start reuses) and the goals given up for
+    /// lack of a new predicate.
+    pub fn forget_predicates(&mut self) {
+        self.preds.clear();
+        self.post_cache.clear();
+        self.given_up.clear();
+    }
+
     /// Seeds the abstraction with the guards of open branch goals (crabs): each guard at its
     /// branch, and its weakest preconditions back through the function's control flow until
     /// they become constant or mention a havoc. Refinement finds such predicates only from a
@@ -791,6 +804,7 @@ impl<'m> ModelChecker<'m> {
         deadline: Instant,
     ) -> anyhow::Result<Option<Arg>> {
         self.stats.arg_builds += 1;
+        self.build_exact = true;
         let built = Instant::now();
         let mut arg = Arg {
             complete: true,
@@ -890,6 +904,7 @@ impl<'m> ModelChecker<'m> {
                         if self.post_exact {
                             self.post_cache.insert(key, p.clone());
                         }
+                        self.build_exact &= self.post_exact;
                         p
                     }
                 };
@@ -982,8 +997,14 @@ impl<'m> ModelChecker<'m> {
                                     r.1 += added;
                                     return Ok(None);
                                 }
-                                self.given_up.insert(gid as u32);
-                                self.stats.unrefinable += 1;
+                                if self.build_exact {
+                                    self.given_up.insert(gid as u32);
+                                    self.stats.unrefinable += 1;
+                                } else {
+                                    // The path may pass a post a solver timeout weakened (a
+                                    // loaded machine): a later, exact build may refine it.
+                                    self.deferred += 1;
+                                }
                             }
                             Answer::Unknown => {
                                 // Out of time or beyond the solver: a later run may decide it.
