@@ -25,6 +25,10 @@ fn model_checker_proves_only_infeasible_text_formatting_pairs() {
         "1",
         "--pair-slices",
         "6,18",
+        // An invariant's check takes about 2 s alone, over 3 s (the default grace) beside a
+        // second copy of the suite: 2 proofs there.
+        "--mc-check-grace",
+        "20s",
     ];
     let (out, pairs) = generate(&src, &args);
     let p = load_dataflow(&src);

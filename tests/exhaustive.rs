@@ -89,13 +89,18 @@ fn exhaustive_proofs_are_never_contradicted() {
         let name = p.file_name().unwrap().to_string_lossy().to_string();
         let src = p.to_str().unwrap();
         let out = dir.path().join(format!("{name}-exh"));
+        // Budgets in iterations, with time to spare for loading on a loaded machine (1.5 s
+        // once did not cover compiling beside a second copy of the suite): the explorations
+        // that exhaust take at most 6,820 runs (nested_loops.c).
         cairn(&[
             "gen",
             src,
             "--out",
             out.to_str().unwrap(),
             "--time",
-            "3s",
+            "6s",
+            "--max-iterations",
+            "15000",
             "--tests-only",
         ]);
         let proven: HashSet<u64> = statuses(&out)
@@ -114,10 +119,21 @@ fn exhaustive_proofs_are_never_contradicted() {
                 "random",
                 "--tests-only",
                 "--time",
-                "1.5s",
+                "10s",
+                "--max-iterations",
+                "5000",
             ],
-            &["gen", "--strategy", "cfg", "--tests-only", "--time", "1.5s"],
-            &["prove", "--time", "3s"],
+            &[
+                "gen",
+                "--strategy",
+                "cfg",
+                "--tests-only",
+                "--time",
+                "10s",
+                "--max-iterations",
+                "5000",
+            ],
+            &["prove", "--time", "10s"],
         ];
         for (i, args) in runs.iter().enumerate() {
             let o = dir.path().join(format!("{name}-{i}"));

@@ -123,6 +123,13 @@ pub struct McConfig {
     #[arg(long = "mc-query-timeout", value_name = "TIME", default_value = "5s",
           value_parser = crate::units::parse_duration)]
     pub query_timeout: Duration,
+    /// How long an invariant's check may run past a short turn or probe (e.g. 3s): the
+    /// invariant is found, and losing it to the clock wastes the work (on a slower machine
+    /// every check of textfmt's def-use pairs, about 2 s each, missed a 1-s limit: no proof
+    /// in 90 s where there were 14). Never past the session's budget.
+    #[arg(long = "mc-check-grace", value_name = "TIME", default_value = "3s",
+          value_parser = crate::units::parse_duration)]
+    pub check_grace: Duration,
     /// Horn-clause queries before CEGAR (off when a caller wants the ARG, as crabs does for
     /// its monitors: Spacer then only runs on what CEGAR leaves).
     #[arg(skip = true)]

@@ -804,8 +804,19 @@ impl Pool {
         v
     }
 
-    /// A short textual form (debugging, reports).
+    /// A short textual form (debugging, reports): at most `SHOW_NODES` nodes, the rest `...`.
+    /// Shared subterms print once per use, so a path condition's DAG can spell out to
+    /// gigabytes (`--log solver` on 31_libc_results.c ran for minutes into 11 GB).
     pub fn show(&self, e: ExprId) -> String {
+        let mut left = SHOW_NODES;
+        self.show_within(e, &mut left)
+    }
+
+    fn show_within(&self, e: ExprId, left: &mut usize) -> String {
+        if *left == 0 {
+            return "...".into();
+        }
+        *left -= 1;
         match self.node(e) {
             Node::Const { w, v } => format!("{v}:{w}"),
             Node::Var { id, .. } => {
@@ -816,27 +827,53 @@ impl Pool {
                     format!("in{}", k.input)
                 }
             }
-            Node::Bin { op, a, b, .. } => format!("({:?} {} {})", op, self.show(*a), self.show(*b)),
-            Node::Cmp { pred, a, b } => format!("({:?} {} {})", pred, self.show(*a), self.show(*b)),
+            Node::Bin { op, a, b, .. } => format!(
+                "({:?} {} {})",
+                op,
+                self.show_within(*a, left),
+                self.show_within(*b, left)
+            ),
+            Node::Cmp { pred, a, b } => format!(
+                "({:?} {} {})",
+                pred,
+                self.show_within(*a, left),
+                self.show_within(*b, left)
+            ),
             Node::Ite { c, t, f, .. } => format!(
                 "(ite {} {} {})",
-                self.show(*c),
-                self.show(*t),
-                self.show(*f)
+                self.show_within(*c, left),
+                self.show_within(*t, left),
+                self.show_within(*f, left)
             ),
-            Node::ZExt { w, a } => format!("(zext{w} {})", self.show(*a)),
-            Node::SExt { w, a } => format!("(sext{w} {})", self.show(*a)),
-            Node::Extract { w, lo, a } => format!("(extract[{lo}+{w}] {})", self.show(*a)),
+            Node::ZExt { w, a } => format!("(zext{w} {})", self.show_within(*a, left)),
+            Node::SExt { w, a } => format!("(sext{w} {})", self.show_within(*a, left)),
+            Node::Extract { w, lo, a } => {
+                format!("(extract[{lo}+{w}] {})", self.show_within(*a, left))
+            }
             Node::Concat { hi, lo, .. } => {
-                format!("(concat {} {})", self.show(*hi), self.show(*lo))
+                format!(
+                    "(concat {} {})",
+                    self.show_within(*hi, left),
+                    self.show_within(*lo, left)
+                )
             }
             Node::FBin { op, a, b, .. } => {
-                format!("(f{:?} {} {})", op, self.show(*a), self.show(*b))
+                format!(
+                    "(f{:?} {} {})",
+                    op,
+                    self.show_within(*a, left),
+                    self.show_within(*b, left)
+                )
             }
             Node::FCmp { pred, a, b, .. } => {
-                format!("(f{:?} {} {})", pred, self.show(*a), self.show(*b))
+                format!(
+                    "(f{:?} {} {})",
+                    pred,
+                    self.show_within(*a, left),
+                    self.show_within(*b, left)
+                )
             }
-            Node::FCast { op, w, a } => format!("({:?}{w} {})", op, self.show(*a)),
+            Node::FCast { op, w, a } => format!("({:?}{w} {})", op, self.show_within(*a, left)),
             Node::Opaque { call, .. } => {
                 let c = &self.calls[*call as usize];
                 let name = match c.f {
@@ -846,12 +883,15 @@ impl Pool {
                         None => format!("fn{f}"),
                     },
                 };
-                let args: Vec<String> = c.args.iter().map(|a| self.show(*a)).collect();
+                let args: Vec<String> = c.args.iter().map(|a| self.show_within(*a, left)).collect();
                 format!("({name} {})", args.join(" "))
             }
         }
     }
 }
+
+/// Nodes `Pool::show` spells out before it elides the rest.
+const SHOW_NODES: usize = 400;
 
 /// Source and target types of a float conversion between `aw` and `w` bits.
 pub fn cast_tys(op: CastOp, aw: u8, w: u8) -> (Ty, Ty) {

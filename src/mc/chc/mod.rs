@@ -601,11 +601,6 @@ const MAX_RELATIONAL_ARGS: usize = 24;
 /// How long Spacer looks first, before the guessed invariants (see `prove`).
 const PROBE: Duration = Duration::from_millis(300);
 
-/// How long an invariant's check may take past a short turn or probe: the invariant is found,
-/// and losing it to the clock wastes the work (on a slower machine every check of textfmt's
-/// def-use pairs, about 2 s each, missed a 1-s limit: no proof in 90 s where there were 14).
-const CHECK_GRACE: Duration = Duration::from_secs(3);
-
 /// Tries to prove `targets` unreachable within `time`: first all at once, then one by one
 /// while time remains; each query on the integer encoding first, then on bit-vectors.
 pub fn prove(
@@ -678,7 +673,9 @@ pub fn prove(
         out.queries += 1;
         // The check may outlast a short turn (as Spacer's does): Houdini has already shown
         // the invariant, losing it to the clock on a loaded machine wastes the work.
-        let check_until = deadline.max(Instant::now() + CHECK_GRACE).min(session_end);
+        let check_until = deadline
+            .max(Instant::now() + mc.cfg.check_grace)
+            .min(session_end);
         match horn.check(mc, &inv, &ruled_out, check_until) {
             Ok(()) => {
                 let t = start.elapsed().as_secs_f64();
@@ -774,7 +771,7 @@ fn attempt(
             Verdict::Safe(inv) => {
                 // A probe's invariant gets a short check: the full search comes later.
                 let check_floor = if probe {
-                    CHECK_GRACE
+                    mc.cfg.check_grace
                 } else {
                     Duration::from_secs(15)
                 };
@@ -783,7 +780,7 @@ fn attempt(
                 // Integer invariants often lack the bounds that keep values from
                 // wrapping: add the bounds that hold (Houdini over the program's
                 // constants) before the final check.
-                let quick = (Instant::now() + CHECK_GRACE).min(check_until);
+                let quick = (Instant::now() + mc.cfg.check_grace).min(check_until);
                 let inv = if enc == Encoding::BitVec || horn.check(mc, &inv, goals, quick).is_ok() {
                     inv
                 } else {
