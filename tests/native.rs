@@ -74,7 +74,15 @@ fn ints(vs: &[i32]) -> Record {
 }
 
 fn int_record(v: &str) -> Record {
-    ints(&[v.parse().unwrap()])
+    Record::of(&int_values(v))
+}
+
+fn int_values(v: &str) -> Vec<InputValue> {
+    vec![InputValue::int(
+        InputKind::Int,
+        32,
+        v.parse::<i32>().unwrap() as u32 as u64,
+    )]
 }
 
 /// Runs in a persistent process leave nothing behind: each input takes the goals it takes in
@@ -96,8 +104,12 @@ fn persistent_runs_take_what_fresh_processes_take() {
             for (t, h) in taken.iter_mut().zip(&hits) {
                 *t += *h as u32;
             }
-            let (fresh, fresh_hits) = x.run_fresh(&values, limit).unwrap();
-            assert_eq!(hits, fresh_hits, "input {v}, round {round}: goals differ");
+            let (fresh, _) = x.run_fresh(&s.goals, &int_values(v), limit).unwrap();
+            assert_eq!(
+                hits,
+                x.fresh_hits(),
+                "input {v}, round {round}: goals differ"
+            );
             assert_eq!(persistent.status, fresh.status, "input {v}");
             assert_eq!(persistent.aborted, fresh.aborted, "input {v}");
             assert_eq!(persistent.consumed, 1, "input {v}");
@@ -167,20 +179,20 @@ fn a_batch_reports_exactly_the_new_runs() {
     let s = session(&f, &p, tmp.path());
     let mut x = NativeExecutor::build_and_start(&s, 1 << 30).unwrap();
     let limit = Duration::from_secs(5);
-    let inputs: Vec<Record> = [
+    let texts: Vec<&str> = [
         "1", "1", "7", "7", "9", "2", "-1", "1", "3", "100", "101", "5", "2",
     ]
-    .iter()
+    .into_iter()
     .cycle()
     .take(39)
-    .map(|v| int_record(v))
     .collect();
+    let inputs: Vec<Record> = texts.iter().map(|v| int_record(v)).collect();
     // Run by run, in fresh processes: what each takes.
-    let fresh: Vec<_> = inputs
+    let fresh: Vec<_> = texts
         .iter()
         .map(|v| {
-            let (run, hits) = x.run_fresh(v, limit).unwrap();
-            (run.status, run.aborted, hits.to_vec())
+            let (run, _) = x.run_fresh(&s.goals, &int_values(v), limit).unwrap();
+            (run.status, run.aborted, x.fresh_hits().to_vec())
         })
         .collect();
     let on = batch_reports(&mut x, &inputs, &fresh, true);
@@ -412,6 +424,43 @@ fn native_runs_read_every_kind_of_value_as_the_interpreter_does() {
         }
         let run = x.run(&Record::of(&off), Duration::from_secs(5)).unwrap();
         assert_eq!(run.status, NativeStatus::Exit(i as i32 + 1), "value {i}");
+    }
+    // A value made as another kind than the program reads (the fuzzer's random values past
+    // a run's own, a corpus entry read elsewhere) reads its binary record natively: a value of
+    // a 64-bit kind with the right record passes every check. The run's test spells each value
+    // as it was read, so its text replays what the native run did.
+    for i in 0..values.len() {
+        let word: u64 = match values[i].kind {
+            Bytes => u64::from_le_bytes([1, 2, 0xff, 0, 0, 0, 0, 0]),
+            Float => (1.5f64).to_bits(),
+            Double => values[i].bits,
+            _ => values[i].word(),
+        };
+        for other in [LongLong, ULongLong, Double, Bytes] {
+            if other == values[i].kind {
+                continue;
+            }
+            let mut mixed = values.clone();
+            mixed[i] = match other {
+                Bytes => InputValue {
+                    bytes: word.to_le_bytes().to_vec(),
+                    ..InputValue::int(Bytes, 0, 0)
+                },
+                k => InputValue::int(k, 64, word),
+            };
+            let (run, r) = x
+                .run_fresh(&s.goals, &mixed, Duration::from_secs(5))
+                .unwrap();
+            assert_eq!(run.status, NativeStatus::Exit(0), "value {i} as {other:?}");
+            let texts = r.inputs.iter().map(InputValue::to_text).collect();
+            let replayed = p.run(&mut Replay::new(texts), &Config::default());
+            assert_eq!(
+                replayed.outcome,
+                Outcome::Exit(0),
+                "value {i} as {other:?}, spelled {:?}",
+                r.inputs[i].to_text()
+            );
+        }
     }
     // In a batch, runs read the batch's tail past their own values: any split of the list
     // into a run's own values and a tail reads as the whole list.

@@ -46,7 +46,7 @@ fn parse_fuzz_share(s: &str) -> Result<f64, String> {
     }
 }
 
-use crate::driver::fuzz_native::{NativeExecutor, PendingBuild, native_result};
+use crate::driver::fuzz_native::{NativeExecutor, PendingBuild};
 use crate::driver::havoc::{self, Dictionary, Havoc, LengthLimit};
 use crate::driver::session::Session;
 use crate::driver::technique::Technique;
@@ -383,8 +383,7 @@ impl Fuzzing {
             }
             // What it took before the limit, from a fresh process: a test held for goals no
             // run that ended covers (as the interpreter's step-limited runs are).
-            let (fresh, hits) = x.run_fresh(&Record::of(&values), limit)?;
-            let r = native_result(&s.goals, &values, &fresh, hits);
+            let (_, r) = x.run_fresh(&s.goals, &values, limit)?;
             self.native.recorded += 1;
             if self.corpus_values < MAX_CORPUS_VALUES {
                 // Mutations build on it: most runs of a program that never ends are of this kind.
@@ -428,12 +427,11 @@ impl Fuzzing {
         let Executor::Native(x) = &mut self.exec else {
             unreachable!()
         };
-        let (fresh, hits) = x.run_fresh(&Record::of(&values), limit)?;
+        let (fresh, r) = x.run_fresh(&s.goals, &values, limit)?;
         if fresh.status == NativeStatus::Timeout {
             return Ok(());
         }
         self.native.recorded += 1;
-        let r = native_result(&s.goals, &values, &fresh, hits);
         self.keep(s, r, novel)
     }
 

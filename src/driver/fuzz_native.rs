@@ -8,7 +8,7 @@
 use crate::analysis::goals::Goals;
 use crate::driver::session::Session;
 use crate::exec::InputValue;
-use crate::exec::forkserver::{ForkServer, NativeRun, NativeStatus, Record};
+use crate::exec::forkserver::{ForkServer, NativeRun, NativeStatus, Record, as_read};
 use crate::exec::machine::{Outcome, RunResult};
 use crate::exec::native::ProbeBuild;
 use crate::ir::frontend::TempDir;
@@ -187,9 +187,19 @@ impl NativeExecutor {
         self.persistent.hits()
     }
 
-    /// Runs `values` in a process of their own, as replay runs a test; returns the run and its
-    /// hit counts.
-    pub fn run_fresh(&mut self, values: &Record, limit: Duration) -> Result<(NativeRun, &[u8])> {
+    /// Each goal's hit count in the last `run_fresh`.
+    pub fn fresh_hits(&self) -> &[u8] {
+        self.fresh.as_ref().map_or(&[], |f| f.hits())
+    }
+
+    /// Runs `values` in a process of their own, as replay runs a test; returns the run and
+    /// its result as the ledger records runs (see `native_result`).
+    pub fn run_fresh(
+        &mut self,
+        goals: &Goals,
+        values: &[InputValue],
+        limit: Duration,
+    ) -> Result<(NativeRun, RunResult)> {
         if self.fresh.is_none() {
             self.fresh = Some(server(
                 &self.exe,
@@ -200,8 +210,12 @@ impl NativeExecutor {
             )?);
         }
         let fresh = self.fresh.as_mut().unwrap();
-        let run = fresh.run(values, limit)?;
-        Ok((run, fresh.hits()))
+        let run = fresh.run(&Record::of(values), limit)?;
+        let read = values.len().min(run.consumed as usize);
+        let values: Vec<InputValue> = (values.iter().zip(fresh.reads(read)))
+            .map(|(v, how)| as_read(v, how))
+            .collect();
+        Ok((run, native_result(goals, &values, &run, fresh.hits())))
     }
 }
 
@@ -220,12 +234,7 @@ fn server(
 
 /// A native run as the ledger records runs: the goals its probes counted, how it ended, and
 /// the values it read (past `values` it read zeros, as a test's replay does).
-pub fn native_result(
-    goals: &Goals,
-    values: &[InputValue],
-    run: &NativeRun,
-    hits: &[u8],
-) -> RunResult {
+fn native_result(goals: &Goals, values: &[InputValue], run: &NativeRun, hits: &[u8]) -> RunResult {
     // Past the values a run reads zeros (and stdin's end), natively and in the interpreter.
     let inputs = values[..(run.consumed as usize).min(values.len())].to_vec();
     let branches = (0..goals.num_branches)

@@ -34,6 +34,11 @@ const STOP_AT_ABORT: usize = 8;
 /// The batch's tail: values every run reads past its own (their count, and where they are).
 const TAIL_COUNT: usize = 9;
 const TAIL_AT: usize = 10;
+/// Where the reads map is (a byte per value: how the harness read it, `Read`), and its size.
+const READS: usize = 11;
+const READS_LEN: usize = 12;
+const READS_AT: usize = INPUT_MAP - MAX_READS;
+const MAX_READS: usize = 1 << 16;
 /// Address space besides the program's own data: the binary, libc, the maps.
 const OVERHEAD: u64 = 64 << 20;
 
@@ -62,20 +67,11 @@ impl Record {
     }
 
     pub fn push(&mut self, v: &InputValue) {
-        let word = |w: u64| w.to_ne_bytes();
         let number;
         let payload: &[u8] = match v.kind {
             InputKind::Bytes => &v.bytes,
-            InputKind::Float => {
-                number = word((f32::from_bits(v.bits as u32) as f64).to_bits());
-                &number
-            }
-            InputKind::Double => {
-                number = word(v.bits);
-                &number
-            }
             _ => {
-                number = word(v.word());
+                number = number_word(v).to_ne_bytes();
                 &number
             }
         };
@@ -101,6 +97,72 @@ impl Record {
             (at, n) = (next, n + 1);
         }
         (n, &self.bytes[..at])
+    }
+}
+
+/// A number's record word: a `long long` (signed kinds sign-extended) or a `double`.
+fn number_word(v: &InputValue) -> u64 {
+    match v.kind {
+        InputKind::Float => (f32::from_bits(v.bits as u32) as f64).to_bits(),
+        InputKind::Double => v.bits,
+        _ => v.word(),
+    }
+}
+
+/// How the harness read a value of a run (the reads map's codes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum ReadAs {
+    Unknown = 0,
+    Unsigned = 1,
+    Signed = 2,
+    Double = 3,
+    Bytes = 4,
+}
+
+impl ReadAs {
+    pub fn of(code: u8) -> ReadAs {
+        match code {
+            1 => ReadAs::Unsigned,
+            2 => ReadAs::Signed,
+            3 => ReadAs::Double,
+            4 => ReadAs::Bytes,
+            _ => ReadAs::Unknown,
+        }
+    }
+}
+
+/// `v` as a test must spell it for a replay, which reads the text, to read what the run read
+/// from `v`'s binary record. They differ where the run read a value as another kind than it
+/// was made: a number read into a buffer (its 8 record bytes, where the text `50` would read
+/// as the hex byte 0x50), a buffer or a floating value read as an integer, an integer read as
+/// a `double`, an unsigned 64-bit value past `LLONG_MAX` read as signed (`strtoll` saturates).
+pub fn as_read(v: &InputValue, how: ReadAs) -> InputValue {
+    let floating = matches!(v.kind, InputKind::Float | InputKind::Double);
+    let word = || match v.kind {
+        InputKind::Bytes => {
+            let mut w = [0u8; 8];
+            let n = v.bytes.len().min(8);
+            w[..n].copy_from_slice(&v.bytes[..n]);
+            u64::from_ne_bytes(w)
+        }
+        _ => number_word(v),
+    };
+    let integer = |bits| InputValue::int(InputKind::LongLong, 64, bits);
+    match how {
+        ReadAs::Unknown => v.clone(),
+        ReadAs::Bytes if v.kind == InputKind::Bytes => v.clone(),
+        ReadAs::Bytes => InputValue {
+            bytes: word().to_ne_bytes().to_vec(),
+            ..InputValue::int(InputKind::Bytes, 0, 0)
+        },
+        ReadAs::Double if floating => v.clone(),
+        ReadAs::Double => InputValue::int(InputKind::Double, 64, word()),
+        _ if floating || v.kind == InputKind::Bytes => integer(word()),
+        ReadAs::Signed if v.word() >> 63 == 1 && !v.kind.int_info(64).is_some_and(|i| i.1) => {
+            integer(v.word())
+        }
+        _ => v.clone(),
     }
 }
 
@@ -230,7 +292,10 @@ impl ForkServer {
         fresh: bool,
         max_memory: u64,
     ) -> Result<ForkServer> {
-        let inputs = SharedMap::create(&scratch.join("inputs"), INPUT_MAP)?;
+        let mut inputs = SharedMap::create(&scratch.join("inputs"), INPUT_MAP)?;
+        let header = inputs.bytes_mut();
+        header[READS * 4..READS * 4 + 4].copy_from_slice(&(READS_AT as u32).to_ne_bytes());
+        header[READS_LEN * 4..READS_LEN * 4 + 4].copy_from_slice(&(MAX_READS as u32).to_ne_bytes());
         let hits = SharedMap::create(&scratch.join("hits"), goals.max(1))?;
         let seen = SharedMap::create(&scratch.join("seen"), goals.max(1))?;
         let (control_read, control_write) = pipe()?;
@@ -299,7 +364,7 @@ impl ForkServer {
     /// the batch: random values past a mutant's own are often most of its bytes); returns how
     /// many runs fit (at least the first, whose values past the map's room are left off).
     pub fn load(&mut self, batch: &[&Record], tail: &Record) -> usize {
-        let map = self.inputs.bytes_mut();
+        let map = &mut self.inputs.bytes_mut()[..READS_AT];
         // The tail first, at the records' start, so that it always fits.
         let (tail_count, tail_bytes) = tail.prefix((map.len() - RECORDS_AT) / 2);
         map[RECORDS_AT..RECORDS_AT + tail_bytes.len()].copy_from_slice(tail_bytes);
@@ -405,20 +470,26 @@ impl ForkServer {
         // is the new server's own (its runner's pid above all: a stale one must never be
         // killed).
         let (records, seen, loaded) = (
-            self.inputs.bytes()[RECORDS_AT..].to_vec(),
+            self.inputs.bytes()[RECORDS_AT..READS_AT].to_vec(),
             self.seen.bytes().to_vec(),
             self.loaded,
         );
         *self = ForkServer::start(&l.exe, l.goals, &l.scratch, l.fresh, l.max_memory)?;
         self.runs = runs;
         self.loaded = loaded;
-        self.inputs.bytes_mut()[RECORDS_AT..].copy_from_slice(&records);
+        self.inputs.bytes_mut()[RECORDS_AT..READS_AT].copy_from_slice(&records);
         self.set_header(BATCH_SIZE, loaded as u32);
         self.seen.bytes_mut().copy_from_slice(&seen);
         Ok(())
     }
 
     /// Word `i` of the inputs map's header.
+    /// How the last run read each of its first `n` values (`ReadAs`; `Unknown` past the map).
+    pub fn reads(&self, n: usize) -> impl Iterator<Item = ReadAs> + '_ {
+        let map = &self.inputs.bytes()[READS_AT..];
+        (0..n).map(|i| ReadAs::of(map.get(i).copied().unwrap_or(0)))
+    }
+
     fn header(&self, i: usize) -> u32 {
         u32::from_ne_bytes(self.inputs.bytes()[4 * i..4 * i + 4].try_into().unwrap())
     }

@@ -112,14 +112,21 @@ static const char *cairn_next(void) {
 }
 
 #ifdef CAIRN_FORKSERVER
-/* In fuzzing, the next value's bytes (`*len` of them; none past the run's values). */
-static const unsigned char *cairn_take(unsigned *len) {
+/* In fuzzing, the next value's bytes (`*len` of them; none past the run's values), read as
+ * `how` (1: an unsigned number, 2: a signed one, 3: a double, 4: bytes, 0: skipped): the
+ * reads map (header words 11, 12: where, how many values) tells Cairn, which spells the value
+ * in the run's test as it was read (a number read as bytes is its 8 bytes in binary, but its
+ * text would read as hex). */
+static const unsigned char *cairn_take(unsigned *len, unsigned char how) {
   cairn_load();
   ((unsigned *)cairn_shared_in)[1] = (unsigned)++cairn_pos;
   if (cairn_pos > cairn_nvals + cairn_tail_n + CAIRN_MAX_MISSING) {
     ((unsigned *)cairn_shared_in)[4] |= 4;
     __cairn_exit(0);
   }
+  unsigned reads_at = ((unsigned *)cairn_shared_in)[11];
+  if (reads_at && (unsigned)cairn_pos <= ((unsigned *)cairn_shared_in)[12])
+    ((unsigned char *)cairn_shared_in)[reads_at + cairn_pos - 1] = how;
   *len = 0;
   if (cairn_pos == cairn_nvals + 1) cairn_cursor = cairn_tail;
   if (cairn_pos > cairn_nvals + cairn_tail_n) return NULL;
@@ -129,9 +136,9 @@ static const unsigned char *cairn_take(unsigned *len) {
   return v;
 }
 /* A number's 8 bytes (fewer: zero-extended). */
-static unsigned long long cairn_word(void) {
+static unsigned long long cairn_word(unsigned char how) {
   unsigned len;
-  const unsigned char *v = cairn_take(&len);
+  const unsigned char *v = cairn_take(&len, how);
   unsigned long long w = 0;
   if (v) memcpy(&w, v, len < 8 ? len : 8);
   return w;
@@ -139,15 +146,17 @@ static unsigned long long cairn_word(void) {
 #define CAIRN_BINARY (cairn_shared_in != NULL)
 #else
 #define CAIRN_BINARY 0
-static unsigned long long cairn_word(void) { return 0; }
-static const unsigned char *cairn_take(unsigned *len) { *len = 0; return NULL; }
+static unsigned long long cairn_word(unsigned char how) { (void)how; return 0; }
+static const unsigned char *cairn_take(unsigned *len, unsigned char how) {
+  (void)how; *len = 0; return NULL;
+}
 #endif
 
 /* `n` bytes at `dst` from the next value (0 past its end). */
 static __attribute__((unused)) void cairn_bytes(void *dst, unsigned long n) {
   if (!CAIRN_BINARY) { cairn_unhex(cairn_next(), dst, n); return; }
   unsigned len;
-  const unsigned char *v = cairn_take(&len);
+  const unsigned char *v = cairn_take(&len, 4);
   unsigned long have = v ? (len < n ? len : n) : 0;
   if (have) memcpy(dst, v, have);
   memset((unsigned char *)dst + have, 0, n - have);
@@ -155,7 +164,7 @@ static __attribute__((unused)) void cairn_bytes(void *dst, unsigned long n) {
 /* Skips the next value (counting it read). */
 static __attribute__((unused)) void cairn_skip(void) {
   unsigned len;
-  if (CAIRN_BINARY) (void)cairn_take(&len);
+  if (CAIRN_BINARY) (void)cairn_take(&len, 0);
   else (void)cairn_next();
 }
 
@@ -366,14 +375,14 @@ void cairn_use_values(const char *const *values, int n) {
 #endif
 
 static unsigned long long cairn_u(void) {
-  return CAIRN_BINARY ? cairn_word() : strtoull(cairn_next(), NULL, 0);
+  return CAIRN_BINARY ? cairn_word(1) : strtoull(cairn_next(), NULL, 0);
 }
 static long long cairn_s(void) {
-  return CAIRN_BINARY ? (long long)cairn_word() : strtoll(cairn_next(), NULL, 0);
+  return CAIRN_BINARY ? (long long)cairn_word(2) : strtoll(cairn_next(), NULL, 0);
 }
 static double cairn_d(void) {
   if (!CAIRN_BINARY) return strtod(cairn_next(), NULL);
-  unsigned long long w = cairn_word();
+  unsigned long long w = cairn_word(3);
   double d;
   memcpy(&d, &w, sizeof d);
   return d;
