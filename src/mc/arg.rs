@@ -311,19 +311,24 @@ impl<'m> ModelChecker<'m> {
 
     /// Substitutes an effect's assignments into `e` (weakest precondition through it).
     pub(crate) fn wp(&mut self, e: ExprId, eff: &Effect) -> ExprId {
+        self.wp_all(&[e], eff)[0]
+    }
+
+    /// `wp` of each of `es`, sharing the work on their common subterms (an effect's
+    /// assignments share most of theirs).
+    pub(crate) fn wp_all(&mut self, es: &[ExprId], eff: &Effect) -> Vec<ExprId> {
         let map: HashMap<u32, ExprId> = eff.assigns.iter().copied().collect();
         let mut memo = HashMap::new();
-        self.model.pool.substitute(
-            e,
-            &mut |_, k| {
-                if k.byte == 0 {
-                    map.get(&k.input).copied()
-                } else {
-                    None
-                }
-            },
-            &mut memo,
-        )
+        let mut subst = |_: &mut crate::smt::expr::Pool, k: crate::smt::expr::VarKey| {
+            if k.byte == 0 {
+                map.get(&k.input).copied()
+            } else {
+                None
+            }
+        };
+        es.iter()
+            .map(|&e| self.model.pool.substitute(e, &mut subst, &mut memo))
+            .collect()
     }
 
     fn mentions_havoc(&mut self, e: ExprId) -> bool {

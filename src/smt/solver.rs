@@ -408,9 +408,13 @@ impl Z3Backend {
         if self.unusable() {
             return Answer::Unknown;
         }
+        // Translating and asserting count in the query's time: Z3 simplifies large terms as
+        // they are asserted, for seconds past any timeout.
+        let end = Instant::now() + timeout;
+        let end = self.work_until.map_or(end, |d| end.min(d));
         self.solver.push();
         for &c in constraints {
-            if self.past_deadline() {
+            if Instant::now() >= end {
                 self.solver.pop(1);
                 return Answer::Unknown;
             }
@@ -419,11 +423,8 @@ impl Z3Backend {
         }
         // One walk over the constraints' shared DAG, not one per constraint.
         let vars = collect_vars(pool, constraints);
-        // Asserting took part of the time: the checks get what is left before the deadline.
-        let timeout = match self.work_until {
-            Some(d) => timeout.min(d.saturating_duration_since(Instant::now())),
-            None => timeout,
-        };
+        // Asserting took part of the time: the checks get what is left.
+        let timeout = end.saturating_duration_since(Instant::now());
         if timeout.is_zero() {
             self.solver.pop(1);
             return Answer::Unknown;
@@ -923,8 +924,8 @@ impl SolverFront {
         let full = bounded_by(self.timeout, left);
         self.z3.set_deadline(self.deadline);
         self.z3.work_until = self.deadline;
-        let hard = key.iter().any(|&c| needs_short_z3(pool, c));
-        let short = if hard {
+        let terms = Terms::of(pool, &key);
+        let short = if terms.hard {
             full.min(self.short_timeout)
         } else {
             full
@@ -940,7 +941,7 @@ impl SolverFront {
                 self.stats.enumerated += 1;
                 (a, "enumeration")
             }
-            None => self.by_kind(pool, &key, short, full, current),
+            None => self.by_kind(pool, &key, &terms, short, full, current),
         };
         self.last_backend = by;
         if by == "walk" && matches!(answer, Answer::Sat(_)) {
@@ -985,6 +986,7 @@ impl SolverFront {
         &mut self,
         pool: &mut Pool,
         key: &[ExprId],
+        terms: &Terms,
         short: Duration,
         full: Duration,
         current: &dyn Fn(u32) -> u64,
@@ -1000,9 +1002,12 @@ impl SolverFront {
                 (self.run_z3(pool, &simple, key, full, current), "z3")
             }
             SolverKind::Portfolio => {
-                let opaque = key.iter().any(|&c| has_opaque(pool, c));
-                let float_arith = key.iter().any(|&c| has_float_arith(pool, c));
-                let float_nonlinear = key.iter().any(|&c| has_float_nonlinear(pool, c));
+                let Terms {
+                    opaque,
+                    float_arith,
+                    float_nonlinear,
+                    ..
+                } = *terms;
                 if opaque {
                     (self.run_walk(pool, key, current), "walk")
                 } else if float_nonlinear || (float_arith && self.float_strikes >= FLOAT_STRIKES) {
@@ -1101,36 +1106,42 @@ impl SolverFront {
     }
 }
 
-/// Floating-point, non-linear or opaque terms: Z3 gets the short timeout.
-fn needs_short_z3(pool: &Pool, e: ExprId) -> bool {
-    pool.reachable(&[e]).into_iter().any(|x| {
-        matches!(
-            pool.node(x),
-            Node::FBin { .. } | Node::FCmp { .. } | Node::FCast { .. } | Node::Opaque { .. }
-        ) || pool.is_nonlinear_node(x)
-    })
+/// What kinds of terms a query has, for the portfolio: one pass over its DAG (the
+/// constraints of a long path share most of their terms).
+#[derive(Clone, Copy, Default)]
+struct Terms {
+    /// Floating-point, non-linear or opaque terms: Z3 gets the short timeout.
+    hard: bool,
+    /// Opaque calls: the portfolio leaves these queries to the walk (Z3 can only treat most
+    /// of them as uninterpreted functions, and bit-blasts the others slowly).
+    opaque: bool,
+    /// Floating-point arithmetic.
+    float_arith: bool,
+    /// A floating-point product, quotient or remainder of two symbolic terms.
+    float_nonlinear: bool,
 }
 
-/// Opaque calls: the portfolio leaves these queries to the walk (Z3 can only treat most of them
-/// as uninterpreted functions, and bit-blasts the others slowly).
-fn has_opaque(pool: &Pool, e: ExprId) -> bool {
-    pool.reachable(&[e])
-        .into_iter()
-        .any(|x| matches!(pool.node(x), Node::Opaque { .. }))
-}
-
-/// Floating-point arithmetic.
-fn has_float_arith(pool: &Pool, e: ExprId) -> bool {
-    pool.reachable(&[e])
-        .into_iter()
-        .any(|x| matches!(pool.node(x), Node::FBin { .. }))
-}
-
-/// A floating-point product, quotient or remainder of two symbolic terms.
-fn has_float_nonlinear(pool: &Pool, e: ExprId) -> bool {
-    pool.reachable(&[e])
-        .into_iter()
-        .any(|x| matches!(pool.node(x), Node::FBin { .. }) && pool.is_nonlinear_node(x))
+impl Terms {
+    fn of(pool: &Pool, key: &[ExprId]) -> Terms {
+        let mut t = Terms::default();
+        for x in pool.reachable(key) {
+            let node = pool.node(x);
+            let fbin = matches!(node, Node::FBin { .. });
+            let nonlinear = pool.is_nonlinear_node(x);
+            t.opaque |= matches!(node, Node::Opaque { .. });
+            t.float_arith |= fbin;
+            t.float_nonlinear |= fbin && nonlinear;
+            t.hard |= nonlinear
+                || matches!(
+                    node,
+                    Node::FBin { .. }
+                        | Node::FCmp { .. }
+                        | Node::FCast { .. }
+                        | Node::Opaque { .. }
+                );
+        }
+        t
+    }
 }
 
 /// Failed Z3 attempts on floating-point arithmetic after which the portfolio asks the walk

@@ -143,11 +143,13 @@ pub enum Verdict {
 
 /// Builds the clauses of everything reachable from the initial state. `goal_of` names the
 /// goal a transition covers (if it is one of the goals of interest). None when the inlined
-/// automaton exceeds `max_nodes` or the call depth limit.
+/// automaton exceeds `max_nodes` or the call depth limit, or when building is not done by
+/// `until`.
 pub fn build(
     mc: &mut ModelChecker,
     goal_of: &dyn Fn(&Transition) -> Option<usize>,
     max_nodes: usize,
+    until: Instant,
 ) -> Option<Horn> {
     let mut index: HashMap<(Loc, Rc<Vec<Loc>>), usize> = HashMap::new();
     let mut nodes = vec![(INIT, Rc::new(vec![]))];
@@ -159,6 +161,9 @@ pub fn build(
     }];
     let mut queue = VecDeque::from([0usize]);
     while let Some(n) = queue.pop_front() {
+        if Instant::now() > until {
+            return None;
+        }
         let (loc, stack) = nodes[n].clone();
         for t in mc.transitions(loc) {
             let mut effects = vec![t.effect.clone()];
@@ -228,29 +233,33 @@ pub fn build(
         clauses,
         kept,
     };
-    horn.eliminate(mc);
+    horn.eliminate(mc, until)?;
     Some(horn)
 }
 
 /// Sequential composition: later effects read the state the earlier ones left.
 pub fn compose(mc: &mut ModelChecker, effects: &[Effect]) -> Effect {
     let mut acc = Effect::default();
+    // Where each variable's assignment is in `acc`.
+    let mut slot: HashMap<u32, usize> = HashMap::new();
     for e in effects {
-        for g in &e.guards {
-            let g = mc.wp(*g, &acc);
+        let exprs: Vec<ExprId> = (e.guards.iter().copied())
+            .chain(e.assigns.iter().map(|a| a.1))
+            .collect();
+        let pre = mc.wp_all(&exprs, &acc);
+        let (guards, values) = pre.split_at(e.guards.len());
+        for &g in guards {
             if mc.model.pool.as_const(g) != Some(1) {
                 acc.guards.push(g);
             }
         }
-        let new: Vec<(u32, ExprId)> = e
-            .assigns
-            .iter()
-            .map(|(v, x)| (*v, mc.wp(*x, &acc)))
-            .collect();
-        for (v, x) in new {
-            match acc.assigns.iter_mut().find(|a| a.0 == v) {
-                Some(a) => a.1 = x,
-                None => acc.assigns.push((v, x)),
+        for (&(v, _), &x) in e.assigns.iter().zip(values) {
+            match slot.get(&v) {
+                Some(&i) => acc.assigns[i].1 = x,
+                None => {
+                    slot.insert(v, acc.assigns.len());
+                    acc.assigns.push((v, x));
+                }
             }
         }
         acc.havocs.extend(e.havocs.iter().copied());
@@ -318,7 +327,8 @@ fn liveness(mc: &mut ModelChecker, n: usize, clauses: &[Clause]) -> Vec<Vec<u32>
 impl Horn {
     /// Large-block encoding: removes every relation that is not a loop head, as long as
     /// composing its incoming with its outgoing clauses does not multiply them.
-    fn eliminate(&mut self, mc: &mut ModelChecker) {
+    /// None when not done by `until`.
+    fn eliminate(&mut self, mc: &mut ModelChecker, until: Instant) -> Option<()> {
         let n = self.nodes.len();
         let mut clauses: Vec<Option<Clause>> = self.clauses.drain(..).map(Some).collect();
         let mut ins: Vec<Vec<usize>> = vec![vec![]; n];
@@ -359,6 +369,9 @@ impl Horn {
         for v in 0..n {
             if heads[v] {
                 continue;
+            }
+            if Instant::now() > until {
+                return None;
             }
             let (i_n, o_n) = (ins[v].len(), outs[v].len());
             if i_n * o_n > i_n + o_n + 2 {
@@ -413,6 +426,7 @@ impl Horn {
                     .any(|g| mc.model.pool.as_const(*g) == Some(0))
             })
             .collect();
+        Some(())
     }
 
     /// Checks that `inv` is an inductive invariant of every clause that ruling out `goals`
@@ -627,9 +641,15 @@ pub fn prove(
         })?;
         wanted.contains(&g).then_some(g)
     };
-    let Some(horn) = build(mc, &goal_of, max_nodes) else {
-        out.notes
-            .push("Horn clauses: the inlined program exceeds the size or call-depth limit".into());
+    // The clauses may take longer than a short turn to build (they are built again each
+    // turn), not longer than the session.
+    let session_end = mc.session_end.unwrap_or(deadline + time);
+    let Some(horn) = build(mc, &goal_of, max_nodes, session_end) else {
+        out.notes.push(
+            "Horn clauses: the inlined program exceeds the size or call-depth limit, \
+             or building them the session's time"
+                .into(),
+        );
         return out;
     };
     // Value sets first: one pass, and they settle state machines whose states no transition
@@ -663,7 +683,6 @@ pub fn prove(
     // Guessing's share counts from here: the probe must not shorten its sampling, whose
     // candidates are only as good as the states it saw.
     // Neither the floor nor the check's grace below may outlast the session's budget.
-    let session_end = mc.session_end.unwrap_or(deadline + time);
     let guess_until =
         (Instant::now() + (time / 2).min(Duration::from_secs(10)).max(floor)).min(session_end);
     let mut progress = std::mem::take(&mut mc.guessed);
