@@ -34,7 +34,7 @@ const STOP_AT_ABORT: usize = 8;
 /// The batch's tail: values every run reads past its own (their count, and where they are).
 const TAIL_COUNT: usize = 9;
 const TAIL_AT: usize = 10;
-/// Where the reads map is (a byte per value: how the harness read it, `Read`), and its size.
+/// Where the reads map is (a byte per value: how the harness read it, `ReadAs`), and its size.
 const READS: usize = 11;
 const READS_LEN: usize = 12;
 const READS_AT: usize = INPUT_MAP - MAX_READS;
