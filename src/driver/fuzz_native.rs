@@ -211,11 +211,12 @@ impl NativeExecutor {
         }
         let fresh = self.fresh.as_mut().unwrap();
         let run = fresh.run(&Record::of(values), limit)?;
+        // Past `values` a run reads zeros (and stdin's end), natively and in the interpreter.
         let read = values.len().min(run.consumed as usize);
-        let values: Vec<InputValue> = (values.iter().zip(fresh.reads(read)))
+        let inputs = (values.iter().zip(fresh.reads(read)))
             .map(|(v, how)| as_read(v, how))
             .collect();
-        Ok((run, native_result(goals, &values, &run, fresh.hits())))
+        Ok((run, native_result(goals, inputs, &run, fresh.hits())))
     }
 }
 
@@ -233,10 +234,13 @@ fn server(
 }
 
 /// A native run as the ledger records runs: the goals its probes counted, how it ended, and
-/// the values it read (past `values` it read zeros, as a test's replay does).
-fn native_result(goals: &Goals, values: &[InputValue], run: &NativeRun, hits: &[u8]) -> RunResult {
-    // Past the values a run reads zeros (and stdin's end), natively and in the interpreter.
-    let inputs = values[..(run.consumed as usize).min(values.len())].to_vec();
+/// the values it read (`inputs`).
+fn native_result(
+    goals: &Goals,
+    inputs: Vec<InputValue>,
+    run: &NativeRun,
+    hits: &[u8],
+) -> RunResult {
     let branches = (0..goals.num_branches)
         .map(|g| hits.get(g).copied().unwrap_or(0) as u32)
         .collect();

@@ -292,10 +292,7 @@ impl ForkServer {
         fresh: bool,
         max_memory: u64,
     ) -> Result<ForkServer> {
-        let mut inputs = SharedMap::create(&scratch.join("inputs"), INPUT_MAP)?;
-        let header = inputs.bytes_mut();
-        header[READS * 4..READS * 4 + 4].copy_from_slice(&(READS_AT as u32).to_ne_bytes());
-        header[READS_LEN * 4..READS_LEN * 4 + 4].copy_from_slice(&(MAX_READS as u32).to_ne_bytes());
+        let inputs = SharedMap::create(&scratch.join("inputs"), INPUT_MAP)?;
         let hits = SharedMap::create(&scratch.join("hits"), goals.max(1))?;
         let seen = SharedMap::create(&scratch.join("seen"), goals.max(1))?;
         let (control_read, control_write) = pipe()?;
@@ -322,7 +319,7 @@ impl ForkServer {
         let spawned = cmd.spawn();
         drop(cmd);
         let server = spawned.with_context(|| format!("starting {}", exe.display()))?;
-        Ok(ForkServer {
+        let mut started = ForkServer {
             server,
             launch: Launch {
                 exe: exe.to_path_buf(),
@@ -339,7 +336,12 @@ impl ForkServer {
             loaded: 0,
             runs: 0,
             stop_at_abort: true,
-        })
+        };
+        // Read by the harness at each value a run takes (a value read before, by a constructor,
+        // is not noted and keeps its spelling).
+        started.set_header(READS, READS_AT as u32);
+        started.set_header(READS_LEN, MAX_READS as u32);
+        Ok(started)
     }
 
     /// The hit count of every goal in the last run (saturating at 255).
