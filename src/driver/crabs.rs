@@ -255,7 +255,7 @@ impl Technique for MonitorBuilding<'_> {
     }
 
     fn run(&mut self, s: &mut Session, until: Instant) -> anyhow::Result<()> {
-        let seeded = self.mc.seed_goal_guards(s, SEED_CAP);
+        let seeded = self.mc.seed_goal_guards(s, SEED_CAP) + self.mc.seed_loop_relations();
         self.handoff.borrow_mut().stats.seeded_predicates += seeded;
         self.mc.run(s, until)?;
         self.refine_product(s);

@@ -138,6 +138,15 @@ impl<'p> ModelChecking<'p> {
         self.mc.seed_goal_guards(&open, cap)
     }
 
+    /// Adds relations between each loop's counters (`mc::loops`), unless the options turn
+    /// them off; returns how many predicates were added.
+    pub fn seed_loop_relations(&mut self) -> usize {
+        if !self.mc.cfg.loop_relations {
+            return 0;
+        }
+        self.mc.seed_loop_relations()
+    }
+
     /// Predicates the abstraction holds now.
     pub fn predicate_count(&self) -> usize {
         self.mc.preds.values().map(Vec::len).sum()

@@ -11,8 +11,8 @@
 //!   an if-then-else over every element of the object, so the solver can pick any entry of an
 //!   input-indexed table; larger objects are concretized. A store through a symbolic pointer into
 //!   an object of at most `MAX_SYMBOLIC_STORE` bytes makes every byte of the object "the stored
-//!   byte if the address hits it, else the old one" (up to `MAX_SYMBOLIC_STORES` per run);
-//!   others are concretized.
+//!   byte if the address hits it, else the old one" (up to `MAX_SYMBOLIC_STORES` per run and
+//!   `MAX_SYMBOLIC_STORES_PER_OBJECT` per object); others are concretized.
 //! - Library models that write memory clear the shadow of what they write; memcpy/memmove/memset
 //!   move or set it, with symbolic fill values and (into small objects) symbolic lengths.
 
@@ -99,8 +99,9 @@ pub struct Shadow<'p> {
     /// Shadow bytes a library call's write leaves (memset/memcpy/memmove with symbolic data or
     /// length), computed before the call and applied at its write event: (destination, bytes).
     after_write: Option<(u64, Vec<(u64, ExprId)>)>,
-    /// Stores through symbolic pointers modelled so far.
+    /// Stores through symbolic pointers modelled so far, in all and per object (its base).
     symbolic_stores: u32,
+    symbolic_stores_into: BTreeMap<u64, u32>,
     /// Bytes given shadows by modelled library writes so far.
     symbolic_written: u64,
 }
@@ -111,6 +112,11 @@ pub const MAX_SYMBOLIC_STORE: u64 = 512;
 /// Symbolic stores modelled per run: each grows the object's expressions; later ones are
 /// concretized.
 pub const MAX_SYMBOLIC_STORES: u32 = 256;
+/// Symbolic stores modelled per object: each nests every byte of the object one if-then-else
+/// deeper, and loads through symbolic pointers nest those again. A sort's swaps at addresses
+/// computed from a symbolic length made path constraints Z3 took seconds to assert (the
+/// fidelity program 31_libc_results.c); later stores into the object are concretized.
+pub const MAX_SYMBOLIC_STORES_PER_OBJECT: u32 = 8;
 /// Bytes one library write (memset/memcpy/memmove with symbolic data or length) may give
 /// shadows, and all of a run's such writes together: the shadow's memory stays bounded (a
 /// program filling megabytes in a loop would otherwise exhaust Cairn's).
@@ -204,6 +210,7 @@ impl<'p> Shadow<'p> {
             calling_function: false,
             after_write: None,
             symbolic_stores: 0,
+            symbolic_stores_into: BTreeMap::new(),
             symbolic_written: 0,
         }
     }
@@ -747,10 +754,12 @@ impl Shadow<'_> {
             || n > 8
             || size < n as u64
             || self.symbolic_stores >= MAX_SYMBOLIC_STORES
+            || self.symbolic_stores_into.get(&base) >= Some(&MAX_SYMBOLIC_STORES_PER_OBJECT)
         {
             return false;
         }
         self.symbolic_stores += 1;
+        *self.symbolic_stores_into.entry(base).or_default() += 1;
         let w = (n * 8) as u8;
         let aw = self.pool.width(addr_e);
         let mut bytes = Vec::with_capacity(size as usize);

@@ -143,6 +143,11 @@ pub struct McConfig {
     #[arg(long = "mc-loop-templates", value_name = "BOOL", default_value_t = true,
           action = clap::ArgAction::Set)]
     pub loop_templates: bool,
+    /// Crabs seeds every loop's head with relations between its counters (`f - i == 0`:
+    /// every iteration so far took `f`'s branch) and its bound (see `mc::loops`).
+    #[arg(long = "mc-loop-relations", value_name = "BOOL", default_value_t = true,
+          action = clap::ArgAction::Set)]
+    pub loop_relations: bool,
 }
 
 impl Default for McConfig {
@@ -331,7 +336,7 @@ impl<'m> ModelChecker<'m> {
             .collect()
     }
 
-    fn mentions_havoc(&mut self, e: ExprId) -> bool {
+    pub(super) fn mentions_havoc(&mut self, e: ExprId) -> bool {
         let vars = self.model.pool.vars_of(e);
         vars.iter().any(|v| {
             let k = self.model.pool.vars[*v as usize];
@@ -542,7 +547,7 @@ impl<'m> ModelChecker<'m> {
 
     /// Adds `g` (and its negation, and for strict comparisons the non-strict variant, which
     /// is what loop invariants usually need) to the predicates of `loc`.
-    fn add_predicate(&mut self, loc: Loc, g: ExprId) -> usize {
+    pub(super) fn add_predicate(&mut self, loc: Loc, g: ExprId) -> usize {
         use crate::ir::IPred::*;
         use crate::smt::expr::Node;
         let mut cands = vec![g];

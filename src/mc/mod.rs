@@ -5,5 +5,6 @@ pub mod arg;
 pub mod certify;
 pub mod chc;
 pub mod host;
+pub mod loops;
 pub mod model;
 pub mod monitor;
