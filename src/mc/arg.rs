@@ -143,8 +143,8 @@ pub struct McConfig {
     #[arg(long = "mc-loop-templates", value_name = "BOOL", default_value_t = true,
           action = clap::ArgAction::Set)]
     pub loop_templates: bool,
-    /// Crabs seeds every loop's head with relations between its counters (`f - i == 0`:
-    /// every iteration so far took `f`'s branch) and its bound (see `mc::loops`).
+    /// Crabs seeds every loop's head with relations between its counters (`f == i`: every
+    /// iteration so far took `f`'s branch) and its bound (see `mc::loops`).
     #[arg(long = "mc-loop-relations", value_name = "BOOL", default_value_t = true,
           action = clap::ArgAction::Set)]
     pub loop_relations: bool,

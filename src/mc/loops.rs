@@ -3,15 +3,15 @@
 //! A check after a loop such as `f == n`, where `f` counts the iterations that took some branch
 //! and `n` is the number of iterations, is reached only by runs that took that branch every
 //! time. To tell those runs apart while they are still in the loop, a monitor needs the
-//! relation `f - i == f0 - i0` at the loop's head; weakest preconditions of the check only
+//! relation `f - i == f0 - i0` (`f == i` from zero) at the loop's head; weakest preconditions of the check only
 //! unroll the loop (`f == n - 1` one iteration back, and so on) and run out of predicates
 //! long before 40 iterations. So for every loop we find its counters by executing each path
 //! through the body once, symbolically, from the head back to it: a variable whose value grows
 //! by the same constant on every path is an induction variable, one that grows by a constant
 //! on some paths and stays on the others counts. For each counter `v` (step `a`) and induction
 //! variable `w` (step `b`), `b*v - a*w` at the head is `d` on entry; the predicates
-//! `b*v - a*w == d` and `b*v - a*w <= d` go at the head, with the head's own guards (the
-//! bound), and their weakest preconditions through the body at every location of it.
+//! `b*v == a*w + d`, `b*v <= a*w + d` and `v0 <= v` go at the head, with the head's own guards
+//! (the bound), and their weakest preconditions through the body at every location of it.
 //! Predicates only split abstract states: a wrong guess costs precision of nothing but time.
 
 use super::arg::ModelChecker;
