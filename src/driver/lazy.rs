@@ -47,7 +47,7 @@ use crate::smt::solver::{Answer, Assignment, SolverFront};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use std::cell::RefCell;
-use std::collections::{BTreeMap, BinaryHeap, HashMap, VecDeque};
+use std::collections::{BTreeMap, BinaryHeap, HashMap, HashSet, VecDeque};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
@@ -78,6 +78,9 @@ pub struct LazyStats {
     pub concrete_paths: u64,
     /// Abstract paths turned into real runs.
     pub concretized: u64,
+    /// Abstract paths whose free inputs came from the real run of the path they were solved
+    /// from.
+    pub witness_inputs_reused: u64,
     /// Abstract paths no real run follows (their search ended).
     pub dropped: u64,
     /// Abstract paths given up: after `max_runs_per_path` runs, or cut by the instruction
@@ -158,6 +161,41 @@ impl LazyRun {
             }
         }
         (real, abs)
+    }
+
+    /// Takes into `real` (this run's program inputs, as `values` gave them) the values of
+    /// `witness` (a real run's) for the inputs and bytes no query variable in `used` names,
+    /// when both runs read the same kinds of input in the same order; true if it did.
+    fn adopt(
+        &self,
+        real: &mut [InputValue],
+        witness: &[InputValue],
+        used: &HashSet<(u32, u32)>,
+    ) -> bool {
+        let own: Vec<usize> = (0..self.tags.len())
+            .filter(|i| self.tags[*i].is_none())
+            .collect();
+        let same_shape = own.len() == real.len()
+            && real.len() == witness.len()
+            && real.iter().zip(witness).all(|(r, w)| {
+                r.kind == w.kind && r.width == w.width && r.bytes.len() == w.bytes.len()
+            });
+        if !same_shape {
+            return false;
+        }
+        for ((r, w), &i) in real.iter_mut().zip(witness).zip(&own) {
+            let i = i as u32;
+            if r.kind == InputKind::Bytes {
+                for (j, (rb, wb)) in r.bytes.iter_mut().zip(&w.bytes).enumerate() {
+                    if !used.contains(&(i, j as u32)) {
+                        *rb = *wb;
+                    }
+                }
+            } else if !used.contains(&(i, 0)) {
+                r.bits = w.bits;
+            }
+        }
+        true
     }
 
     /// Value of solver variable `v` in this run.
@@ -375,6 +413,11 @@ pub struct LazyExpansion {
     dist_covered: usize,
     /// The runs of the abstract tree, for the pending branches that come from them.
     runs_by_id: HashMap<usize, Rc<LazyRun>>,
+    /// Per abstract run concretized: the program's inputs of the real run that followed it.
+    /// An abstract path solved from it takes them where its query leaves them free, so the
+    /// calls it shares with its parent return what they must at once (with a call behind
+    /// each branch, every path re-expanded them otherwise).
+    witnesses: HashMap<usize, Vec<InputValue>>,
     // Concretization of one abstract path: a stack of expansions.
     levels: Vec<Level>,
     path_runs: u64,
@@ -412,6 +455,7 @@ impl LazyExpansion {
             dist: Distances::unknown(),
             dist_covered: usize::MAX,
             runs_by_id: HashMap::new(),
+            witnesses: HashMap::new(),
             levels: vec![],
             path_runs: 0,
             max_runs_per_path: 20_000,
@@ -654,7 +698,19 @@ impl LazyExpansion {
         let from = self.runs_by_id[&p.run.id].clone();
         let (prefix, goal) = p.query();
         if let Some(a) = self.solve(&from, &prefix, goal) {
-            let (real, abs) = from.values(&self.pool, &a);
+            let (mut real, abs) = from.values(&self.pool, &a);
+            if let Some(w) = self.witnesses.get(&p.run.id) {
+                let mut used = HashSet::new();
+                for &c in prefix.iter().chain([&goal]) {
+                    for &v in self.pool.vars_of(c).iter() {
+                        let k = self.pool.vars[v as usize];
+                        used.insert((k.input, k.byte));
+                    }
+                }
+                if from.adopt(&mut real, w, &used) {
+                    self.stats.witness_inputs_reused += 1;
+                }
+            }
             let run = self.execute(s, 0, real, abs)?;
             self.abstract_path(s, run);
         }
@@ -793,6 +849,9 @@ impl LazyExpansion {
                     // (kept as a test if it covered a goal first). Either way concolic search
                     // explores from it: what the callees hide on this path.
                     self.stats.concretized += 1;
+                    let root = self.levels[0].path.path.id;
+                    let (inputs, _) = run.values(&self.pool, &Assignment::new());
+                    self.witnesses.insert(root, inputs);
                     if run.path.new_goals == 0 {
                         s.add_seed(run.path.inputs.clone(), "lazy");
                     }
