@@ -207,6 +207,8 @@ pub struct ModelChecker<'m> {
     pub(crate) guessed: super::chc::guess::Progress,
     /// What the value sets gave on each Horn-clause system analysed, by its fingerprint.
     pub(crate) value_sets: HashMap<u64, super::chc::valueset::ValueSets>,
+    /// The loops' counter relations and where they go, once found (`mc::loops`).
+    pub(super) loop_seeds: Option<Vec<(Loc, ExprId)>>,
 }
 
 type PostKey = (Vec<ExprId>, Loc, usize, Option<Loc>, Loc, usize);
@@ -236,6 +238,7 @@ impl<'m> ModelChecker<'m> {
             build_exact: true,
             guessed: Default::default(),
             value_sets: HashMap::new(),
+            loop_seeds: None,
             hard_deadline: None,
         }
     }

@@ -3,16 +3,16 @@
 //! A check after a loop such as `f == n`, where `f` counts the iterations that took some branch
 //! and `n` is the number of iterations, is reached only by runs that took that branch every
 //! time. To tell those runs apart while they are still in the loop, a monitor needs the
-//! relation `f - i == f0 - i0` (`f == i` from zero) at the loop's head; weakest preconditions of the check only
-//! unroll the loop (`f == n - 1` one iteration back, and so on) and run out of predicates
-//! long before 40 iterations. So for every loop we find its counters by executing each path
+//! relation `f - i == f0 - i0` (`f == i` from zero) at the loop's head; weakest preconditions
+//! of the check only unroll the loop (`f == n - 1` one iteration back, and so on) and run out
+//! of predicates long before 40 iterations. So for every loop we find its counters by executing each path
 //! through the body once, symbolically, from the head back to it: a variable whose value grows
 //! by the same constant on every path is an induction variable, one that grows by a constant
 //! on some paths and stays on the others counts. For each counter `v` (step `a`) and induction
 //! variable `w` (step `b`), `b*v - a*w` at the head is `d` on entry; the predicates
 //! `b*v == a*w + d`, `b*v <= a*w + d` and `v0 <= v` go at the head, with the head's own guards
 //! (the bound), and their weakest preconditions through the body at every location of it.
-//! Predicates only split abstract states: a wrong guess costs precision of nothing but time.
+//! Predicates only split abstract states: a wrong guess costs time, never soundness.
 
 use super::arg::ModelChecker;
 use super::model::{Effect, Loc, Next};
@@ -51,20 +51,27 @@ enum Steps {
 
 impl ModelChecker<'_> {
     /// Adds the counter relations of every loop (module comment); returns how many
-    /// predicates were added.
+    /// predicates were added. They are found once and added again after the abstraction
+    /// forgets its predicates.
     pub fn seed_loop_relations(&mut self) -> usize {
-        let mut added = 0;
-        for fi in 0..self.model.m.functions.len() {
-            let fid = fi as FuncId;
-            if self.model.m.functions[fi].blocks.is_empty() || self.model.summarized.contains(&fid)
-            {
-                continue;
+        if self.loop_seeds.is_none() {
+            let mut seeds = vec![];
+            for fi in 0..self.model.m.functions.len() {
+                let fid = fi as FuncId;
+                if self.model.m.functions[fi].blocks.is_empty()
+                    || self.model.summarized.contains(&fid)
+                {
+                    continue;
+                }
+                let (loops, preds) = self.loops_of(fid);
+                for l in loops {
+                    self.seed_loop(&l, &preds, &mut seeds);
+                }
             }
-            let (loops, preds) = self.loops_of(fid);
-            for l in loops {
-                added += self.seed_loop(&l, &preds);
-            }
+            self.loop_seeds = Some(seeds);
         }
+        let seeds = self.loop_seeds.clone().unwrap_or_default();
+        let added = seeds.iter().map(|(l, p)| self.add_predicate(*l, *p)).sum();
         self.stats.predicates = self.preds.values().map(|v| v.len()).sum();
         added
     }
@@ -148,8 +155,8 @@ impl ModelChecker<'_> {
         (loops, preds)
     }
 
-    /// Seeds one loop's counter relations and bounds; returns the predicates added.
-    fn seed_loop(&mut self, l: &Loop, preds: &Preds) -> usize {
+    /// Adds to `seeds` one loop's counter relations and bounds, where they go.
+    fn seed_loop(&mut self, l: &Loop, preds: &Preds, seeds: &mut Vec<(Loc, ExprId)>) {
         let steps = self.steps_of(l);
         let mut induction: Vec<(u32, u64)> = vec![];
         let mut counters: Vec<(u32, u64)> = vec![];
@@ -165,6 +172,32 @@ impl ModelChecker<'_> {
         }
         induction.sort_unstable();
         counters.sort_unstable();
+        // The head's guards on induction variables: the bound (`i < n` adds `i <= n`). The
+        // variables they test are the loop's counters proper: the others are related to them
+        // only (each more pair multiplies the abstract states a monitor must tell apart).
+        let mut bounds = vec![];
+        let mut tested: Vec<u32> = vec![];
+        for t in self.transitions(l.head) {
+            for g in t.effect.guards {
+                let vars = self.model.pool.vars_of(g);
+                let mut on_counter = false;
+                for id in vars.iter() {
+                    let k = self.model.pool.vars[*id as usize];
+                    if k.byte == 0 && induction.iter().any(|(w, _)| *w == k.input) {
+                        on_counter = true;
+                        if !tested.contains(&k.input) {
+                            tested.push(k.input);
+                        }
+                    }
+                }
+                if on_counter {
+                    bounds.push(g);
+                }
+            }
+        }
+        if !tested.is_empty() {
+            induction.retain(|(w, _)| tested.contains(w));
+        }
         let mut relations: Vec<ExprId> = vec![];
         for &(w, b) in &induction {
             for &(v, a) in &counters {
@@ -185,31 +218,30 @@ impl ModelChecker<'_> {
                     continue;
                 };
                 // `b*v <= a*w + d` rather than `b*v - a*w <= d`: with the bound on `w`, no
-                // side wraps, where the difference may in the abstraction.
+                // side wraps, where the difference may in the abstraction. A counter that
+                // steps down stays above the line instead.
                 let pool = &mut self.model.pool;
                 let rhs = pool.bin(BinOp::Add, width, aw, d);
+                let below = if negative(a, width) {
+                    IPred::Sge
+                } else {
+                    IPred::Sle
+                };
                 relations.push(pool.cmp(IPred::Eq, bv, rhs));
-                relations.push(pool.cmp(IPred::Sle, bv, rhs));
+                relations.push(pool.cmp(below, bv, rhs));
             }
         }
-        // Each counter's start as its lower bound (`0 <= f`).
-        for &(v, _) in &counters {
+        // Each counter's start as its bound (`0 <= f`, or `f <= 0` counting down).
+        for &(v, a) in &counters {
+            let width = self.model.var_width(v);
             let ve = self.model.var_expr(v);
             if let Some(v0) = self.on_entry(l, preds, ve) {
-                relations.push(self.model.pool.cmp(IPred::Sle, v0, ve));
-            }
-        }
-        // The head's guards on induction variables: the bound (`i < n` adds `i <= n`).
-        let mut bounds = vec![];
-        for t in self.transitions(l.head) {
-            for g in t.effect.guards {
-                let vars = self.model.pool.vars_of(g);
-                if vars.iter().any(|id| {
-                    let k = self.model.pool.vars[*id as usize];
-                    k.byte == 0 && induction.iter().any(|(w, _)| *w == k.input)
-                }) {
-                    bounds.push(g);
-                }
+                let (lo, hi) = if negative(a, width) {
+                    (ve, v0)
+                } else {
+                    (v0, ve)
+                };
+                relations.push(self.model.pool.cmp(IPred::Sle, lo, hi));
             }
         }
         if crate::debug_on!("mc") {
@@ -220,16 +252,14 @@ impl ModelChecker<'_> {
                 .collect();
             crate::debug_log!(
                 "mc",
-                "loop at {:?} ({} locations): induction {induction:?}, counters {counters:?}: {show:?}",
+                "loop at {:?} ({} locations): counters {counters:?} against {induction:?}: {show:?}",
                 l.head,
                 l.body.len()
             );
         }
-        let mut added = 0;
         for p in relations.into_iter().chain(bounds) {
-            added += self.spread_through_body(l, preds, p);
+            self.spread_through_body(l, preds, p, seeds);
         }
-        added
     }
 
     /// The constant `term` (over the head's variables) has whenever the loop is entered, if
@@ -262,9 +292,16 @@ impl ModelChecker<'_> {
         found
     }
 
-    /// Adds `p` at the loop's head and its weakest preconditions at the body's locations.
-    fn spread_through_body(&mut self, l: &Loop, preds: &Preds, p: ExprId) -> usize {
-        let mut added = self.add_predicate(l.head, p);
+    /// `p` at the loop's head and its weakest preconditions at the body's locations, into
+    /// `seeds`.
+    fn spread_through_body(
+        &mut self,
+        l: &Loop,
+        preds: &Preds,
+        p: ExprId,
+        seeds: &mut Vec<(Loc, ExprId)>,
+    ) {
+        seeds.push((l.head, p));
         let mut seen: HashSet<(Loc, ExprId)> = HashSet::new();
         let mut work = vec![(l.head, p)];
         while let Some((at, q)) = work.pop() {
@@ -279,13 +316,12 @@ impl ModelChecker<'_> {
                 {
                     continue;
                 }
-                added += self.add_predicate(*src, r);
+                seeds.push((*src, r));
                 if *src != l.head {
                     work.push((*src, r));
                 }
             }
         }
-        added
     }
 
     /// Per variable, how it changes over one iteration, from every path through the body.
@@ -373,4 +409,9 @@ impl ModelChecker<'_> {
         );
         (d1 == d2).then_some(d1)
     }
+}
+
+/// Whether `step`, a `width`-bit value, is negative as a signed number.
+fn negative(step: u64, width: u8) -> bool {
+    width > 0 && width <= 64 && (step >> (width - 1)) & 1 == 1
 }
