@@ -41,7 +41,6 @@ struct Loop {
 type Preds = HashMap<Loc, Vec<(Loc, Effect)>>;
 
 /// How a variable changes over one iteration of a loop.
-#[derive(PartialEq)]
 enum Steps {
     /// By one of these constants on every path (0: unchanged).
     Constant(Vec<u64>),
