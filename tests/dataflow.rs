@@ -113,7 +113,7 @@ fn check_generation(name: &str, infeasible: &[&str]) {
                     .collect();
                 let r = p.run(&mut Replay::new(values), &Config::default());
                 assert!(
-                    r.def_use.contains(&(pair as u32)),
+                    pairs_of(&r).contains(&(pair as u32)),
                     "{name}: test {} does not cover {k} when run again",
                     g["test"]
                 );
@@ -221,7 +221,7 @@ fn cover_flag_copies_reach_their_goal_exactly_when_the_pair_is_covered() {
             .iter()
             .map(|i| {
                 let vals = i.iter().map(|s| s.to_string()).collect();
-                p.run(&mut Replay::new(vals), &Config::default()).def_use
+                pairs_of(&p.run(&mut Replay::new(vals), &Config::default()))
             })
             .collect();
         for pair in 0..du.pairs.len() {
@@ -322,7 +322,7 @@ fn constant_definitions_prove_only_pairs_no_run_covers() {
                 rng: rand::rngs::SmallRng::seed_from_u64(seed),
             };
             let r = p.run(&mut inputs, &Config::default());
-            for pair in &r.def_use {
+            for pair in &pairs_of(&r) {
                 assert!(
                     !proven.contains(pair),
                     "{}: pair {} proven infeasible, covered by a run",
@@ -376,14 +376,15 @@ fn redefinition_pruning_marks_branches_whose_definition_was_overwritten() {
         let mut shadow = Shadow::new(&mut pool);
         let mut src = Replay::new(inputs.iter().map(|s| s.to_string()).collect());
         let r = p.run_observed(&mut src, &Config::default(), &mut shadow);
-        assert!(!r.def_trace.is_empty());
+        let observed = r.observed.get::<cairn::exec::defuse::DefUseRun>();
+        assert!(!observed.unwrap().trace.is_empty());
         let run = Rc::new(RunPath {
             id: 1,
             records: std::mem::take(&mut shadow.path),
             inputs: r.inputs,
             new_goals: 0,
             bound: 0,
-            def_trace: r.def_trace,
+            observed: r.observed,
         });
         let mut tree = Tree::default();
         tree.insert(&run)
@@ -536,7 +537,7 @@ fn generation_decides_every_lexer_pair() {
         let mut inputs = cairn::exec::input::RandomInputs {
             rng: <rand::rngs::SmallRng as rand::SeedableRng>::seed_from_u64(seed),
         };
-        covered_by_random.extend(p.run(&mut inputs, &Config::default()).def_use);
+        covered_by_random.extend(pairs_of(&p.run(&mut inputs, &Config::default())));
     }
     for g in &pairs {
         let pair = g["id"].as_u64().unwrap() as usize - base;

@@ -538,7 +538,7 @@ impl LazyExpansion {
                 inputs: r.inputs,
                 new_goals,
                 bound: 0,
-                def_trace: r.def_trace,
+                observed: r.observed,
             }),
             trace,
             calls,

@@ -43,6 +43,15 @@ pub fn state_at(trace: &[DefEvent], def: DefId, step: u64) -> Option<DefState> {
         .map(|e| e.state)
 }
 
+/// What the def-use tracker found in one run (`RunResult::observed`).
+#[derive(Clone, Debug, Default)]
+pub struct DefUseRun {
+    /// Def-use pairs covered.
+    pub covered: Vec<PairId>,
+    /// When definitions started and stopped holding.
+    pub trace: Vec<DefEvent>,
+}
+
 pub struct DefUseTracker<'a> {
     du: &'a DefUse,
     /// start address -> (end, variable, last definition if it still holds).

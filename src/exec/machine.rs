@@ -161,10 +161,8 @@ pub struct RunResult {
     pub steps: u64,
     /// Names of unknown external functions whose results became inputs.
     pub unknown_externs: Vec<String>,
-    /// Def-use pairs covered (when the program tracks them).
-    pub def_use: Vec<u32>,
-    /// When definitions started and stopped holding (when the program tracks def-use pairs).
-    pub def_trace: Vec<crate::exec::defuse::DefEvent>,
+    /// What the observers the program tracks on every run found (def-use pairs).
+    pub observed: crate::exec::observer::Observations,
     /// The exit status came from an indeterminate value (`main` returned an uninitialized
     /// local): the interpreter read 0, a native run may exit with anything. Known only to
     /// runs with a symbolic shadow.
@@ -191,8 +189,7 @@ impl RunResult {
             errors_hit: vec![],
             steps: 0,
             unknown_externs: vec![],
-            def_use: vec![],
-            def_trace: vec![],
+            observed: Default::default(),
             exit_indeterminate: false,
             layout_dependent: false,
             abort_loc: None,
@@ -209,7 +206,9 @@ impl crate::analysis::goals::RunCoverage for RunResult {
         &self.errors_hit
     }
     fn def_use_pairs(&self) -> &[u32] {
-        &self.def_use
+        self.observed
+            .get::<crate::exec::defuse::DefUseRun>()
+            .map_or(&[], |d| &d.covered)
     }
 }
 
@@ -414,8 +413,7 @@ impl<'m> Machine<'m> {
             errors_hit: self.errors_hit,
             steps: self.steps,
             unknown_externs: self.libc.unknown_called.clone(),
-            def_use: vec![],
-            def_trace: vec![],
+            observed: Default::default(),
             exit_indeterminate: self.libc.main_status_unknown,
             layout_dependent: false,
         }

@@ -80,7 +80,7 @@ impl Program {
         }
     }
 
-    /// Tracks the def-use pairs of the program's variables on every run (`RunResult::def_use`).
+    /// Tracks the def-use pairs of the program's variables on every run (`RunResult::observed` gets a `DefUseRun`).
     pub fn track_def_use(&mut self) {
         let du = crate::analysis::defuse::DefUse::compute(&self.module, &self.entry);
         self.def_use = Some(std::sync::Arc::new(du));
@@ -145,8 +145,10 @@ impl Program {
             m.observe(&mut both);
             m.run_main(&self.entry)
         };
-        r.def_use = tracker.covered.into_iter().collect();
-        r.def_trace = tracker.trace;
+        r.observed.insert(defuse::DefUseRun {
+            covered: tracker.covered.into_iter().collect(),
+            trace: tracker.trace,
+        });
         r
     }
 

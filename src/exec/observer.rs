@@ -203,3 +203,83 @@ impl Observer for Observers<'_> {
         self.0.iter_mut().for_each(|o| o.assume(v, holds))
     }
 }
+
+/// What observers that a program tracks on every run found (the def-use tracker's pairs and
+/// trace), kept by their own types: a run's result carries them without naming them, and a
+/// reader asks for the type it knows (`r.observed.get::<DefUseRun>()`), as LibAFL's
+/// feedbacks read observers through handles.
+#[derive(Default)]
+pub struct Observations(Vec<Box<dyn Observation>>);
+
+/// A result an observer leaves on its run.
+pub trait Observation: std::any::Any + std::fmt::Debug + Send + Sync {
+    fn clone_box(&self) -> Box<dyn Observation>;
+    fn as_any(&self) -> &dyn std::any::Any;
+    fn into_any(self: Box<Self>) -> Box<dyn std::any::Any>;
+}
+
+impl<T: std::any::Any + std::fmt::Debug + Clone + Send + Sync> Observation for T {
+    fn clone_box(&self) -> Box<dyn Observation> {
+        Box::new(self.clone())
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+    fn into_any(self: Box<Self>) -> Box<dyn std::any::Any> {
+        self
+    }
+}
+
+impl Observations {
+    /// Keeps `o`, replacing an observation of the same type.
+    pub fn insert<T: Observation>(&mut self, o: T) {
+        self.take::<T>();
+        self.0.push(Box::new(o));
+    }
+
+    pub fn get<T: Observation>(&self) -> Option<&T> {
+        self.0.iter().find_map(|o| (**o).as_any().downcast_ref())
+    }
+
+    pub fn take<T: Observation>(&mut self) -> Option<T> {
+        let i = self.0.iter().position(|o| (**o).as_any().is::<T>())?;
+        self.0.swap_remove(i).into_any().downcast().ok().map(|b| *b)
+    }
+}
+
+impl Clone for Observations {
+    fn clone(&self) -> Self {
+        Observations(self.0.iter().map(|o| (**o).clone_box()).collect())
+    }
+}
+
+impl std::fmt::Debug for Observations {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(&self.0).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Observations;
+
+    #[derive(Clone, Debug, PartialEq)]
+    struct Pairs(Vec<u32>);
+    #[derive(Clone, Debug, PartialEq)]
+    struct Trace(u64);
+
+    #[test]
+    fn observations_are_found_by_type_and_replaced_by_type() {
+        let mut o = Observations::default();
+        assert_eq!(o.get::<Pairs>(), None);
+        o.insert(Pairs(vec![1, 2]));
+        o.insert(Trace(7));
+        o.insert(Pairs(vec![3]));
+        assert_eq!(o.get::<Pairs>(), Some(&Pairs(vec![3])));
+        let copy = o.clone();
+        assert_eq!(o.take::<Trace>(), Some(Trace(7)));
+        assert_eq!(o.get::<Trace>(), None);
+        assert_eq!(copy.get::<Trace>(), Some(&Trace(7)));
+        assert_eq!(copy.get::<Pairs>(), Some(&Pairs(vec![3])));
+    }
+}

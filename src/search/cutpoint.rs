@@ -23,7 +23,7 @@ use super::{Ctx, PendingId, PendingPool, Strategy};
 use crate::analysis::cfg::{Distances, Icfg};
 use crate::analysis::defuse::{DefSite, DefUse, PairId};
 use crate::analysis::dominators::Dominators;
-use crate::exec::defuse::{DefState, state_at};
+use crate::exec::defuse::{DefState, DefUseRun, state_at};
 use crate::ir::{BlockId, Callee, FuncId, Inst, Module};
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
@@ -88,7 +88,12 @@ impl DataFlowSearch {
 /// branch, so that `def` does not reach it (the redefinition pruning rule).
 pub fn redefined_before(p: &Pending, def: crate::analysis::defuse::DefId) -> bool {
     let step = p.run.records[p.depth].step;
-    state_at(&p.run.def_trace, def, step) == Some(DefState::Redefined)
+    let trace = p
+        .run
+        .observed
+        .get::<DefUseRun>()
+        .map_or(&[][..], |d| &d.trace);
+    state_at(trace, def, step) == Some(DefState::Redefined)
 }
 
 /// Call sites (caller, block) leading from `entry` to `to`, by fewest calls.

@@ -15,7 +15,7 @@ pub fn run(id: usize, new_goals: usize, bound: usize) -> Rc<RunPath> {
         inputs: vec![],
         new_goals,
         bound,
-        def_trace: vec![],
+        observed: Default::default(),
     })
 }
 

@@ -19,9 +19,9 @@ pub struct RunPath {
     pub new_goals: usize,
     /// Depth of the pending branch this run was generated for (generational search bound).
     pub bound: usize,
-    /// When the program's definitions started and stopped holding (def-use criterion only);
-    /// ordered against `records` by their steps.
-    pub def_trace: Vec<crate::exec::defuse::DefEvent>,
+    /// What the run's observers found (the def-use trace, whose steps order it against
+    /// `records`).
+    pub observed: crate::exec::observer::Observations,
 }
 
 #[derive(Clone, Debug)]

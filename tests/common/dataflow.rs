@@ -67,7 +67,18 @@ pub fn covered_on(p: &Program, inputs: &[&str]) -> Vec<String> {
     let du = p.def_use.as_ref().unwrap();
     let mut src = Replay::new(inputs.iter().map(|s| s.to_string()).collect());
     let r = p.run(&mut src, &Config::default());
-    r.def_use.iter().map(|&i| key(p, du, i as usize)).collect()
+    pairs_of(&r)
+        .iter()
+        .map(|&i| key(p, du, i as usize))
+        .collect()
+}
+
+/// The def-use pairs a run covered (its def-use tracker's observation).
+pub fn pairs_of(r: &cairn::exec::RunResult) -> Vec<u32> {
+    let run = r.observed.get::<cairn::exec::defuse::DefUseRun>();
+    run.expect("the program tracks def-use pairs")
+        .covered
+        .clone()
 }
 
 /// Runs `cairn gen --criterion def-use ARGS` on `src` into a fresh directory (removed by the

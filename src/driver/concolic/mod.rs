@@ -380,7 +380,7 @@ impl Concolic {
     ) -> anyhow::Result<Rc<RunPath>> {
         let (
             SymbolicRun {
-                result: mut r,
+                result: r,
                 path: records,
                 exactness,
                 last_char,
@@ -429,7 +429,8 @@ impl Concolic {
             inputs: r.inputs.clone(),
             new_goals: fresh.len(),
             bound,
-            def_trace: std::mem::take(&mut r.def_trace),
+            // A step-limited run is held with its observations, to be recorded later.
+            observed: r.observed.clone(),
         });
         let mut new = self.tree.insert(&run);
         self.refresh_distances(s);
