@@ -104,10 +104,10 @@ impl Task {
             Some(v) => return Err(bad(format!("format_version {v} (Cairn reads 2.0)"))),
             None => return Err(bad("no format_version (Cairn reads 2.0)".into())),
         }
-        if let Some(l) = &raw.options.language {
-            if !l.eq_ignore_ascii_case("C") {
-                return Err(bad(format!("language {l}: Cairn tests C programs")));
-            }
+        if let Some(l) = &raw.options.language
+            && !l.eq_ignore_ascii_case("C")
+        {
+            return Err(bad(format!("language {l}: Cairn tests C programs")));
         }
         let data_model = match raw.options.data_model.as_deref() {
             None => None,

@@ -66,18 +66,17 @@ fn reached_from(m: &Module, du: &DefUse, def: DefId) -> Option<HashSet<(UseId, O
                 killed = true;
                 break;
             }
-            if let Some(&u) = du.use_at.get(&(f, blk, k as u32)) {
-                if du.uses[u as usize].var == d.var {
-                    if let Inst::Load { dst, ty, .. } = inst {
-                        let exact =
-                            matches!(ty, Ty::Int(_)) && ty.store_size(m.data_model) == var.size;
-                        if exact {
-                            known.insert(*dst, ops::mask(value, ty.bits(m.data_model)));
-                        }
+            if let Some(&u) = du.use_at.get(&(f, blk, k as u32))
+                && du.uses[u as usize].var == d.var
+            {
+                if let Inst::Load { dst, ty, .. } = inst {
+                    let exact = matches!(ty, Ty::Int(_)) && ty.store_size(m.data_model) == var.size;
+                    if exact {
+                        known.insert(*dst, ops::mask(value, ty.bits(m.data_model)));
                     }
-                    loaded.push(u);
-                    continue;
                 }
+                loaded.push(u);
+                continue;
             }
             evaluate(func, inst, &mut known);
         }

@@ -79,12 +79,11 @@ pub fn dead_goals(m: &Module, entry: &str) -> Vec<(GoalId, &'static str)> {
             else_goal,
             ..
         } = &func.blocks[g.block as usize].term
+            && let Some(v) = constant(func, *cond)
         {
-            if let Some(v) = constant(func, *cond) {
-                let dead = if v & 1 == 1 { *else_goal } else { *then_goal };
-                if dead == gid as GoalId {
-                    out.push((gid as GoalId, "static: constant branch condition"));
-                }
+            let dead = if v & 1 == 1 { *else_goal } else { *then_goal };
+            if dead == gid as GoalId {
+                out.push((gid as GoalId, "static: constant branch condition"));
             }
         }
     }

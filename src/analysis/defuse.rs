@@ -286,10 +286,10 @@ impl DefUse {
                             } else {
                                 dropped.insert(v);
                             }
-                            if let Inst::Store { val, .. } = i {
-                                if let Some(w) = slot_var(self, *val) {
-                                    self.vars[w as usize].address_taken = true;
-                                }
+                            if let Inst::Store { val, .. } = i
+                                && let Some(w) = slot_var(self, *val)
+                            {
+                                self.vars[w as usize].address_taken = true;
                             }
                         }
                         Inst::Gep { base, .. } if slot_var(self, *base).is_some() => {
@@ -413,10 +413,10 @@ impl DefUse {
                         Inst::Call { args, .. } | Inst::CallExtern { args, .. } => {
                             same_use.clear();
                             for a in args {
-                                if let Val::Reg(r, _) = a {
-                                    if let Some(v) = var_of(self, *r) {
-                                        self.add_def(v, at, loc);
-                                    }
+                                if let Val::Reg(r, _) = a
+                                    && let Some(v) = var_of(self, *r)
+                                {
+                                    self.add_def(v, at, loc);
                                 }
                             }
                         }
@@ -494,13 +494,13 @@ impl DefUse {
             .collect();
         let mut block_in = block_in;
         let mut exit: Vec<BTreeSet<DefId>> = vec![BTreeSet::new(); nf];
-        if let Some(e) = self.entry {
-            if !m.functions[e as usize].blocks.is_empty() {
-                block_in[e as usize][0].extend(
-                    (0..self.defs.len() as DefId)
-                        .filter(|d| self.defs[*d as usize].site == DefSite::Entry),
-                );
-            }
+        if let Some(e) = self.entry
+            && !m.functions[e as usize].blocks.is_empty()
+        {
+            block_in[e as usize][0].extend(
+                (0..self.defs.len() as DefId)
+                    .filter(|d| self.defs[*d as usize].site == DefSite::Entry),
+            );
         }
         let kills = |du: &DefUse, set: &mut BTreeSet<DefId>, var: VarId| {
             set.retain(|d| du.defs[*d as usize].var != var);
@@ -697,10 +697,10 @@ fn indeterminate_values(m: &Module, f: &Function) -> BTreeSet<Reg> {
 fn flows_to(rest: &[Inst], from: Reg, decider: Reg, _t: &Terminator) -> bool {
     let mut derived = BTreeSet::from([from]);
     for i in rest {
-        if inst_operands(i).iter().any(|r| derived.contains(r)) {
-            if let Some(Val::Reg(d, _)) = crate::ir::operands::inst_dst(i) {
-                derived.insert(d);
-            }
+        if inst_operands(i).iter().any(|r| derived.contains(r))
+            && let Some(Val::Reg(d, _)) = crate::ir::operands::inst_dst(i)
+        {
+            derived.insert(d);
         }
     }
     derived.contains(&decider)

@@ -370,11 +370,10 @@ fn returns_of(f: &Function, rets: &[Values], dm: DataModel) -> (Values, Vec<(Blo
                 dst,
                 a,
             } = i
+                && *dst == reg
             {
-                if *dst == reg {
-                    casts.push((*op, width(*from), width(*to)));
-                    reg = *a;
-                }
+                casts.push((*op, width(*from), width(*to)));
+                reg = *a;
             }
         }
         let mut from_edges = false;
@@ -443,10 +442,10 @@ fn write_through(e: &mut FnEffects, o: &Origins) {
 fn origins_of(f: &Function, global_at: &dyn Fn(u64) -> Option<u32>) -> Vec<Origins> {
     let mut o: Vec<Origins> = vec![Origins::default(); f.num_regs as usize];
     for (r, v) in f.reg_init.iter().enumerate() {
-        if f.reg_tys.get(r) == Some(&Ty::Void) {
-            if let Some(g) = global_at(*v) {
-                o[r].globals.insert(g);
-            }
+        if f.reg_tys.get(r) == Some(&Ty::Void)
+            && let Some(g) = global_at(*v)
+        {
+            o[r].globals.insert(g);
         }
     }
     for (i, p) in f.params.iter().enumerate() {
@@ -528,10 +527,10 @@ fn facts_of(
         return Facts { effects: e, calls };
     }
     for (r, v) in f.reg_init.iter().enumerate() {
-        if f.reg_tys.get(r) == Some(&Ty::Void) {
-            if let Some(g) = global_at(*v) {
-                e.globals.insert(g);
-            }
+        if f.reg_tys.get(r) == Some(&Ty::Void)
+            && let Some(g) = global_at(*v)
+        {
+            e.globals.insert(g);
         }
     }
     e.may_loop = has_cycle(f);

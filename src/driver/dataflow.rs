@@ -162,11 +162,9 @@ impl DefUseProving {
             );
         }
         match &aux.ledger.status[goal] {
-            Status::Unreachable(_) => {
-                if s.ledger.status[base + pair] == Status::Unknown {
-                    s.prove_unreachable(base + pair, "model checker (def-use)")?;
-                    self.proved += 1;
-                }
+            Status::Unreachable(_) if s.ledger.status[base + pair] == Status::Unknown => {
+                s.prove_unreachable(base + pair, "model checker (def-use)")?;
+                self.proved += 1;
             }
             Status::Covered(_) => {
                 if let Some(inputs) = found.borrow().clone() {

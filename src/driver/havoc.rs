@@ -375,7 +375,7 @@ fn add_small(rng: &mut SmallRng, v: &mut InputValue) {
 fn fresh(rng: &mut SmallRng, v: &mut InputValue) {
     let len = v.bytes.len();
     if v.kind == InputKind::Bytes && len > 8 {
-        let word = if len % 4 == 0 { 4 } else { 1 };
+        let word = if len.is_multiple_of(4) { 4 } else { 1 };
         let at = rng.gen_range(0..len / word) * word;
         let mut r = RandomInputs { rng };
         let x = r.next(InputKind::Int, 8 * word as u32, 0).bits as u32;

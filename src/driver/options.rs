@@ -240,10 +240,10 @@ pub fn resolve_inputs(
         None => None,
     };
     let explicit = goals.as_ref().and_then(|g| **g);
-    if let (Some(c), Some(g)) = (from_property, explicit) {
-        if to_set(c) != g {
-            bail!("--goals contradicts the property file given with --property");
-        }
+    if let (Some(c), Some(g)) = (from_property, explicit)
+        && to_set(c) != g
+    {
+        bail!("--goals contradicts the property file given with --property");
     }
     let wanted = from_property.or(explicit.map(|g| match g {
         GoalSet::Branches => Coverage::Branches,

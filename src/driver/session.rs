@@ -208,11 +208,11 @@ impl<'p> Session<'p> {
 
     /// A technique's heartbeat: `what` is only formatted when progress is shown.
     pub fn tick(&mut self, what: impl FnOnce() -> String) {
-        if let Some(show) = &mut self.progress {
-            if self.last_tick.elapsed() >= Duration::from_millis(100) {
-                self.last_tick = Instant::now();
-                show(&self.ledger, self.shared.tests(), &what());
-            }
+        if let Some(show) = &mut self.progress
+            && self.last_tick.elapsed() >= Duration::from_millis(100)
+        {
+            self.last_tick = Instant::now();
+            show(&self.ledger, self.shared.tests(), &what());
         }
     }
 

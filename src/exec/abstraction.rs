@@ -281,10 +281,11 @@ impl<'s> Abstracting<'s> {
             budget -= size;
             let mut off = 0;
             while off + pb as u64 <= size {
-                if let Ok(p) = v.mem.read_uint(base + off, pb) {
-                    if p != 0 && v.mem.object_bounds(p).is_some() {
-                        work.push(p);
-                    }
+                if let Ok(p) = v.mem.read_uint(base + off, pb)
+                    && p != 0
+                    && v.mem.object_bounds(p).is_some()
+                {
+                    work.push(p);
                 }
                 off += pb as u64;
             }
@@ -384,10 +385,10 @@ impl Observer for Abstracting<'_> {
                 _ => InputKind::LongLong,
             };
             let mut fresh = super::input::zero(kind, 0, 0);
-            if let Some(set) = &self.policy.effects.funcs[callee as usize].returns {
-                if !set.contains(&0) {
-                    fresh.bits = set.iter().next().copied().unwrap_or(0);
-                }
+            if let Some(set) = &self.policy.effects.funcs[callee as usize].returns
+                && !set.contains(&0)
+            {
+                fresh.bits = set.iter().next().copied().unwrap_or(0);
             }
             self.keys.borrow_mut().push_back((key, fresh));
         }
@@ -408,10 +409,11 @@ impl Observer for Abstracting<'_> {
             .iter()
             .filter_map(|p| ptrs.get(*p as usize).copied().flatten());
         for a in globals.chain(params) {
-            if let Some((base, size)) = v.mem.writable_bounds(a) {
-                if size <= 4096 && !regions.contains(&(base, size)) {
-                    regions.push((base, size));
-                }
+            if let Some((base, size)) = v.mem.writable_bounds(a)
+                && size <= 4096
+                && !regions.contains(&(base, size))
+            {
+                regions.push((base, size));
             }
         }
         // Unless a run chose their bytes, the regions keep what they hold.
@@ -436,24 +438,24 @@ impl Observer for Abstracting<'_> {
     }
     fn ret(&mut self, v: &View, val: Option<Val>, rb: usize, caller: Option<(usize, Option<Val>)>) {
         self.shadow.ret(v, val, rb, caller);
-        if let Some(&(depth, index)) = self.open.last() {
-            if depth == v.depth {
-                self.open.pop();
-                self.calls[index].end = Some(self.point());
-            }
+        if let Some(&(depth, index)) = self.open.last()
+            && depth == v.depth
+        {
+            self.open.pop();
+            self.calls[index].end = Some(self.point());
         }
     }
     fn extern_returned(&mut self, v: &View, dst: Option<Val>, rb: usize) {
         self.calling = None;
         // An abstracted result is one of the values the callee can return, when known.
-        if let (Some(f), Some(Val::Reg(r, t))) = (self.abstracting.take(), dst) {
-            if let Some(set) = &self.policy.effects.funcs[f as usize].returns {
-                let w = t.bits(v.module.data_model);
-                let values: Vec<u64> = set.iter().map(|x| crate::ir::ops::mask(*x, w)).collect();
-                let now = v.reg(rb, r);
-                self.shadow
-                    .assume_result_in(v, &values, values.contains(&now));
-            }
+        if let (Some(f), Some(Val::Reg(r, t))) = (self.abstracting.take(), dst)
+            && let Some(set) = &self.policy.effects.funcs[f as usize].returns
+        {
+            let w = t.bits(v.module.data_model);
+            let values: Vec<u64> = set.iter().map(|x| crate::ir::ops::mask(*x, w)).collect();
+            let now = v.reg(rb, r);
+            self.shadow
+                .assume_result_in(v, &values, values.contains(&now));
         }
         self.shadow.extern_returned(v, dst, rb)
     }

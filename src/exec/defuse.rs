@@ -89,16 +89,16 @@ impl<'a> DefUseTracker<'a> {
     fn kill(&mut self, v: &View, a: u64, n: u64, why: DefState) {
         let end = a.saturating_add(n);
         for (_, s) in self.slots.range_mut(a.saturating_sub(8)..end) {
-            if s.0 > a {
-                if let Some(d) = s.2.take() {
-                    self.live[d as usize] -= 1;
-                    if self.live[d as usize] == 0 {
-                        self.trace.push(DefEvent {
-                            step: v.steps,
-                            def: d,
-                            state: why,
-                        });
-                    }
+            if s.0 > a
+                && let Some(d) = s.2.take()
+            {
+                self.live[d as usize] -= 1;
+                if self.live[d as usize] == 0 {
+                    self.trace.push(DefEvent {
+                        step: v.steps,
+                        def: d,
+                        state: why,
+                    });
                 }
             }
         }
@@ -150,10 +150,10 @@ impl Observer for DefUseTracker<'_> {
         }
         self.globals_defined = true;
         for (d, def) in self.du.defs.iter().enumerate() {
-            if def.site == DefSite::Entry {
-                if let Some(g) = self.du.vars[def.var as usize].global {
-                    self.define(v, v.module.globals[g as usize].addr, d as DefId);
-                }
+            if def.site == DefSite::Entry
+                && let Some(g) = self.du.vars[def.var as usize].global
+            {
+                self.define(v, v.module.globals[g as usize].addr, d as DefId);
             }
         }
     }
@@ -245,10 +245,10 @@ impl Observer for DefUseTracker<'_> {
             if rb != at.rb {
                 return true;
             }
-            if (f, b) == (at.func, at.block) {
-                if let Some(&p) = du.pair_of.get(&(d, u, outcome)) {
-                    covered.insert(p);
-                }
+            if (f, b) == (at.func, at.block)
+                && let Some(&p) = du.pair_of.get(&(d, u, outcome))
+            {
+                covered.insert(p);
             }
             false
         });

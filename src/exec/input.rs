@@ -125,7 +125,7 @@ impl InputValue {
             }
             InputKind::Bytes => {
                 let t = t.trim_start_matches("0x");
-                if t.len() % 2 != 0 {
+                if !t.len().is_multiple_of(2) {
                     return Err(format!("`{t}` is not a hex byte string"));
                 }
                 let bytes = (0..t.len())
@@ -337,7 +337,7 @@ impl<R: Rng> InputSource for RandomInputs<R> {
                 // A buffer of whole words is mostly integers (`klee_make_symbolic(&n, ...)`):
                 // each word drawn as one, small more often than not, as scalar inputs are.
                 let mut b = vec![0u8; len];
-                if len % 4 == 0 && self.rng.gen_bool(0.75) {
+                if len.is_multiple_of(4) && self.rng.gen_bool(0.75) {
                     for w in b.chunks_mut(4) {
                         w.copy_from_slice(&(self.int(32) as u32).to_le_bytes());
                     }

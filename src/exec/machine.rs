@@ -617,10 +617,10 @@ impl<'m> Machine<'m> {
     /// The deadline and the interrupt flag: also after library work that takes long in few
     /// steps (a `memset` of hundreds of megabytes).
     pub(crate) fn check_clock(&mut self) -> Result<(), Stop> {
-        if let Some(flag) = &self.cfg.interrupt {
-            if flag.load(Ordering::Relaxed) {
-                return Err(Stop::Cut(Limit::Interrupt));
-            }
+        if let Some(flag) = &self.cfg.interrupt
+            && flag.load(Ordering::Relaxed)
+        {
+            return Err(Stop::Cut(Limit::Interrupt));
         }
         if self.cfg.deadline.is_some_and(|d| Instant::now() >= d) {
             return Err(Stop::Cut(Limit::Deadline));
@@ -1185,7 +1185,7 @@ impl<'m> Machine<'m> {
                         // The exit status is the entry's return value when it is an integer
                         // (as the unit-mode harness returns it), else 0.
                         self.libc.main_ret = match rv {
-                            Some(VarArg::Scalar(v, Ty::Int(_))) => sext(v, 32) as i64,
+                            Some(VarArg::Scalar(v, Ty::Int(_))) => sext(v, 32),
                             _ => 0,
                         };
                         self.libc.entry_ret = clib::scalar_of(&rv);
@@ -1260,7 +1260,7 @@ impl<'m> Machine<'m> {
 
     fn resolve_fptr(&self, addr: u64) -> Result<CallTarget, Stop> {
         let m = self.module;
-        if addr >= layout::FUNC_BASE && (addr - layout::FUNC_BASE) % 16 == 0 {
+        if addr >= layout::FUNC_BASE && (addr - layout::FUNC_BASE).is_multiple_of(16) {
             let i = ((addr - layout::FUNC_BASE) / 16) as usize;
             if i < m.functions.len() {
                 return Ok(CallTarget::Func(i as FuncId));
@@ -1524,7 +1524,7 @@ impl<'m> Machine<'m> {
                     }
                     VarArg::Agg(b) => {
                         overflow_bytes.extend_from_slice(b);
-                        while overflow_bytes.len() % 8 != 0 {
+                        while !overflow_bytes.len().is_multiple_of(8) {
                             overflow_bytes.push(0);
                         }
                     }
@@ -1567,7 +1567,7 @@ impl<'m> Machine<'m> {
                     }
                     VarArg::Agg(b) => {
                         bytes.extend_from_slice(b);
-                        while bytes.len() % 4 != 0 {
+                        while !bytes.len().is_multiple_of(4) {
                             bytes.push(0);
                         }
                     }

@@ -350,10 +350,11 @@ impl Memory {
 
     fn find_global(&self, addr: u64) -> Option<usize> {
         let c = self.cache.get();
-        if let Some(o) = self.objs.get(c) {
-            if addr >= o.base && addr < o.base + o.size.max(1) {
-                return Some(c);
-            }
+        if let Some(o) = self.objs.get(c)
+            && addr >= o.base
+            && addr < o.base + o.size.max(1)
+        {
+            return Some(c);
         }
         let i = self.objs.partition_point(|o| o.base <= addr);
         if i == 0 {
@@ -365,10 +366,11 @@ impl Memory {
 
     fn find_stack(&self, addr: u64) -> Option<usize> {
         let c = self.stack_cache.get();
-        if let Some(o) = self.stack.get(c) {
-            if addr >= o.base && addr < o.base + o.size.max(1) {
-                return Some(c);
-            }
+        if let Some(o) = self.stack.get(c)
+            && addr >= o.base
+            && addr < o.base + o.size.max(1)
+        {
+            return Some(c);
         }
         let i = self.stack.partition_point(|o| o.base <= addr);
         if i == 0 {

@@ -100,12 +100,12 @@ impl Program {
             buffer: buffer.max(pointees + 1),
             globals: vec![],
         };
-        if symbolic_globals && entry != "main" {
-            if let Some(&f) = self.module.func_by_name.get(entry) {
-                let effects = crate::analysis::effects::Effects::compute(&self.module, &|_| false);
-                self.unit.globals =
-                    crate::analysis::effects::entry_globals(&self.module, &effects, f);
-            }
+        if symbolic_globals
+            && entry != "main"
+            && let Some(&f) = self.module.func_by_name.get(entry)
+        {
+            let effects = crate::analysis::effects::Effects::compute(&self.module, &|_| false);
+            self.unit.globals = crate::analysis::effects::entry_globals(&self.module, &effects, f);
         }
     }
 

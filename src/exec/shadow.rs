@@ -1334,10 +1334,8 @@ impl Shadow<'_> {
                 dst: Val::Agg(..),
                 args,
                 ..
-            } => {
-                if args.iter().any(|r| self.reg(rb, *r) != NONE) {
-                    self.concretize();
-                }
+            } if args.iter().any(|r| self.reg(rb, *r) != NONE) => {
+                self.concretize();
             }
             Inst::MemCopy { dst, src, len, .. } => {
                 let (d, s, n) = (
@@ -1507,7 +1505,7 @@ impl Shadow<'_> {
         }
         let w = (n * 8) as u8;
         let aw = v.ptr_bits as u8;
-        let stride = if (addr - base) % n as u64 == 0 {
+        let stride = if (addr - base).is_multiple_of(n as u64) {
             n as u64
         } else {
             1

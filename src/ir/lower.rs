@@ -43,12 +43,12 @@ struct Layout<'a> {
 
 impl<'a> Layout<'a> {
     fn resolve(&self, ty: &'a Type) -> &'a Type {
-        if let Type::NamedStructType { name } = ty {
-            if let Some(NamedStructDef::Defined(t)) = self.m.types.named_struct_def(name) {
-                // SAFETY of lifetimes: TypeRef is an Arc owned by the module's type table.
-                let t: &Type = t.as_ref();
-                return unsafe { &*(t as *const Type) };
-            }
+        if let Type::NamedStructType { name } = ty
+            && let Some(NamedStructDef::Defined(t)) = self.m.types.named_struct_def(name)
+        {
+            // SAFETY of lifetimes: TypeRef is an Arc owned by the module's type table.
+            let t: &Type = t.as_ref();
+            return unsafe { &*(t as *const Type) };
         }
         ty
     }
@@ -117,13 +117,7 @@ impl<'a> Layout<'a> {
                 FPType::Half | FPType::BFloat => 2,
                 FPType::Single => 4,
                 FPType::Double => 8,
-                FPType::X86_FP80 => {
-                    if self.dm == DataModel::ILP32 {
-                        12
-                    } else {
-                        16
-                    }
-                }
+                FPType::X86_FP80 if self.dm == DataModel::ILP32 => 12,
                 _ => 16,
             },
             Type::ArrayType {
@@ -310,7 +304,7 @@ impl<'a> Lowerer<'a> {
                     let t = m.types.type_of(c);
                     (
                         self.lay.size(&t),
-                        self.lay.align(&t).max(g.alignment as u64 / 1).max(1),
+                        self.lay.align(&t).max((g.alignment as u64)).max(1),
                     )
                 }
                 None => (64, 16), // external data (stdin, errno...): opaque zeroed storage
@@ -459,14 +453,12 @@ impl<'a> Lowerer<'a> {
         // llvm-ir 0.11 does not keep the source element type of constant GEPs; LLVM 19's
         // canonical constant GEPs are `getelementptr (i8, ptr @g, i64 N)` or index into the
         // global's value type. Recover it from the referenced global's initializer when possible.
-        if let Constant::GlobalReference { name, .. } = g.address.as_ref() {
-            if g.indices.len() > 1 {
-                if let Some(gv) = self.m.global_vars.iter().find(|v| &v.name == name) {
-                    if let Some(init) = &gv.initializer {
-                        return self.m.types.type_of(init);
-                    }
-                }
-            }
+        if let Constant::GlobalReference { name, .. } = g.address.as_ref()
+            && g.indices.len() > 1
+            && let Some(gv) = self.m.global_vars.iter().find(|v| &v.name == name)
+            && let Some(init) = &gv.initializer
+        {
+            return self.m.types.type_of(init);
         }
         self.m.types.i8()
     }
@@ -1225,40 +1217,40 @@ impl<'l, 'a> FnLower<'l, 'a> {
             args.push(self.operand(a, at)?);
         }
         let site = self.lw.out.call_sites.len() as u32;
-        if let Operand::ConstantOperand(c) = callee {
-            if let Constant::GlobalReference { name, .. } = c.as_ref() {
-                let name = name_str(name);
-                if let Some(&fid) = self.lw.out.func_by_name.get(&name) {
-                    self.lw.out.call_sites.push(loc);
-                    out.push(Inst::Call {
-                        callee: Callee::Func(fid),
-                        args,
-                        ret,
-                        site,
-                    });
-                    return Ok(());
-                }
-                if name.starts_with("llvm.") {
-                    return self.intrinsic(&name, args, ret, out, at);
-                }
-                let (rt, pts, va) = match x.function_ty.as_ref() {
-                    Type::FuncType {
-                        result_type,
-                        param_types,
-                        is_var_arg,
-                    } => (result_type.clone(), param_types.clone(), *is_var_arg),
-                    _ => (self.lw.m.types.void(), vec![], true),
-                };
-                let ext = self.lw.extern_decl(&name, &rt, pts, va);
+        if let Operand::ConstantOperand(c) = callee
+            && let Constant::GlobalReference { name, .. } = c.as_ref()
+        {
+            let name = name_str(name);
+            if let Some(&fid) = self.lw.out.func_by_name.get(&name) {
                 self.lw.out.call_sites.push(loc);
-                out.push(Inst::CallExtern {
-                    ext,
+                out.push(Inst::Call {
+                    callee: Callee::Func(fid),
                     args,
                     ret,
                     site,
                 });
                 return Ok(());
             }
+            if name.starts_with("llvm.") {
+                return self.intrinsic(&name, args, ret, out, at);
+            }
+            let (rt, pts, va) = match x.function_ty.as_ref() {
+                Type::FuncType {
+                    result_type,
+                    param_types,
+                    is_var_arg,
+                } => (result_type.clone(), param_types.clone(), *is_var_arg),
+                _ => (self.lw.m.types.void(), vec![], true),
+            };
+            let ext = self.lw.extern_decl(&name, &rt, pts, va);
+            self.lw.out.call_sites.push(loc);
+            out.push(Inst::CallExtern {
+                ext,
+                args,
+                ret,
+                site,
+            });
+            return Ok(());
         }
         let r = self.reg(callee, at)?;
         self.lw.out.call_sites.push(loc);

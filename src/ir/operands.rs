@@ -116,10 +116,10 @@ pub fn drop_unused_results(blocks: &mut [Block]) {
     }
     for b in blocks.iter_mut() {
         for i in &mut b.insts {
-            if let Inst::Call { ret, .. } | Inst::CallExtern { ret, .. } = i {
-                if matches!(ret, Some(Val::Reg(r, _)) if !used.contains(r)) {
-                    *ret = None;
-                }
+            if let Inst::Call { ret, .. } | Inst::CallExtern { ret, .. } = i
+                && matches!(ret, Some(Val::Reg(r, _)) if !used.contains(r))
+            {
+                *ret = None;
             }
         }
     }

@@ -626,12 +626,12 @@ impl<'m> ModelChecker<'m> {
                 .collect();
             let mut consts: Vec<u64> = vec![];
             for i in func.blocks.iter().flat_map(|b| &b.insts) {
-                if let Inst::ICmp { w: cw, a, b, .. } = i {
-                    if *cw == w {
-                        for r in [*a, *b] {
-                            if is_const(r) && !consts.contains(&func.reg_init[r as usize]) {
-                                consts.push(func.reg_init[r as usize]);
-                            }
+                if let Inst::ICmp { w: cw, a, b, .. } = i
+                    && *cw == w
+                {
+                    for r in [*a, *b] {
+                        if is_const(r) && !consts.contains(&func.reg_init[r as usize]) {
+                            consts.push(func.reg_init[r as usize]);
                         }
                     }
                 }
@@ -862,15 +862,15 @@ impl<'m> ModelChecker<'m> {
             );
             // Coverage by an earlier, weaker state at the same place.
             let key = (loc, stack.clone());
-            if let Some(others) = by_loc.get(&key) {
-                if let Some(&c) = others.iter().find(|&&o| {
+            if let Some(others) = by_loc.get(&key)
+                && let Some(&c) = others.iter().find(|&&o| {
                     o != n
                         && arg.nodes[o].covered_by.is_none()
                         && arg.nodes[o].preds.iter().all(|p| preds.contains(p))
-                }) {
-                    arg.nodes[n].covered_by = Some(c);
-                    continue;
-                }
+                })
+            {
+                arg.nodes[n].covered_by = Some(c);
+                continue;
             }
             by_loc.entry(key).or_default().push(n);
             for (ti, t) in self.transitions(loc).into_iter().enumerate() {

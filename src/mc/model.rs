@@ -211,12 +211,12 @@ impl<'m> Model<'m> {
             .map(|f| f.id)
             .collect();
         model.open_world = model.find_open_world();
-        if let Some(why) = &model.open_world {
-            if !model.escapes.escaping.is_empty() {
-                model.notes.push(format!(
-                    "calls through function pointers are not followed: {why}"
-                ));
-            }
+        if let Some(why) = &model.open_world
+            && !model.escapes.escaping.is_empty()
+        {
+            model.notes.push(format!(
+                "calls through function pointers are not followed: {why}"
+            ));
         }
         model.find_tracked_globals();
         model.find_tracked_slots();
@@ -367,18 +367,18 @@ impl<'m> Model<'m> {
                         }
                     }
                     for r in others {
-                        if let Some(a) = cst(r) {
-                            if let Some(g) = owner(a) {
-                                escaped.insert(g);
-                            }
+                        if let Some(a) = cst(r)
+                            && let Some(g) = owner(a)
+                        {
+                            escaped.insert(g);
                         }
                     }
                 }
                 for r in term_operands(&b.term) {
-                    if let Some(a) = cst(r) {
-                        if let Some(g) = owner(a) {
-                            escaped.insert(g);
-                        }
+                    if let Some(a) = cst(r)
+                        && let Some(g) = owner(a)
+                    {
+                        escaped.insert(g);
                     }
                 }
             }
@@ -390,10 +390,11 @@ impl<'m> Model<'m> {
                 let mut b = [0u8; 8];
                 b[..chunk.len()].copy_from_slice(chunk);
                 let a = u64::from_le_bytes(b);
-                if a >= layout::GLOBAL_BASE && a < m.globals_end {
-                    if let Some(o) = owner(a) {
-                        escaped.insert(o);
-                    }
+                if a >= layout::GLOBAL_BASE
+                    && a < m.globals_end
+                    && let Some(o) = owner(a)
+                {
+                    escaped.insert(o);
                 }
             }
         }
@@ -439,10 +440,10 @@ impl<'m> Model<'m> {
         for f in &self.m.functions {
             let mut ty: HashMap<Reg, Option<Ty>> = HashMap::new();
             for i in f.blocks.iter().flat_map(|b| &b.insts) {
-                if let Inst::Alloca { dst, count, .. } = i {
-                    if self.const_value(f.id, *count) == Some(1) {
-                        ty.insert(*dst, None);
-                    }
+                if let Inst::Alloca { dst, count, .. } = i
+                    && self.const_value(f.id, *count) == Some(1)
+                {
+                    ty.insert(*dst, None);
                 }
             }
             if ty.is_empty() {
@@ -457,14 +458,14 @@ impl<'m> Model<'m> {
                         Inst::Alloca { .. } => (None, vec![]),
                         _ => (None, inst_operands(i)),
                     };
-                    if let Some((a, t)) = addr {
-                        if let Some(seen) = ty.get_mut(&a) {
-                            match seen {
-                                None => *seen = Some(t),
-                                Some(s) if *s == t => {}
-                                _ => {
-                                    escaped.insert(a);
-                                }
+                    if let Some((a, t)) = addr
+                        && let Some(seen) = ty.get_mut(&a)
+                    {
+                        match seen {
+                            None => *seen = Some(t),
+                            Some(s) if *s == t => {}
+                            _ => {
+                                escaped.insert(a);
                             }
                         }
                     }
@@ -637,12 +638,12 @@ impl<'m> Model<'m> {
                 .iter()
                 .flat_map(|b| &b.insts)
             {
-                if let Inst::Store { addr, .. } = i {
-                    if let Some(a) = self.const_value(f, *addr) {
-                        if self.tracked.contains_key(&a) && !out.contains(&a) {
-                            out.push(a);
-                        }
-                    }
+                if let Inst::Store { addr, .. } = i
+                    && let Some(a) = self.const_value(f, *addr)
+                    && self.tracked.contains_key(&a)
+                    && !out.contains(&a)
+                {
+                    out.push(a);
                 }
             }
         }

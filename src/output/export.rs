@@ -150,13 +150,13 @@ pub fn export(e: &Export, format: Format, out: &Path) -> Result<(usize, Vec<Stri
 /// user's own CMakeLists.txt is refused.
 pub fn prepare_out(out: &Path) -> Result<()> {
     let cm = out.join("CMakeLists.txt");
-    if let Ok(text) = std::fs::read_to_string(&cm) {
-        if !text.starts_with(CMAKE_HEAD) {
-            bail!(
-                "{} is not one Cairn wrote: choose another directory with --out",
-                cm.display()
-            );
-        }
+    if let Ok(text) = std::fs::read_to_string(&cm)
+        && !text.starts_with(CMAKE_HEAD)
+    {
+        bail!(
+            "{} is not one Cairn wrote: choose another directory with --out",
+            cm.display()
+        );
     }
     std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))
 }
@@ -211,10 +211,10 @@ fn observe(exe: &Path, t: &Path, unit: bool, tmp: &Path) -> Result<Observed> {
                 o.ret = Some(v.to_string());
             } else if let Some(v) = line.strip_prefix("return-null ") {
                 o.ret = Some(format!("null {v}"));
-            } else if let Some(rest) = line.strip_prefix("buffer ") {
-                if let Some((i, hex)) = rest.split_once(' ') {
-                    o.buffers.push((i.parse().unwrap_or(0), hex.to_string()));
-                }
+            } else if let Some(rest) = line.strip_prefix("buffer ")
+                && let Some((i, hex)) = rest.split_once(' ')
+            {
+                o.buffers.push((i.parse().unwrap_or(0), hex.to_string()));
             }
         }
     } else {

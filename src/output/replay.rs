@@ -906,28 +906,28 @@ pub fn replay(
                     .push(format!("{name}: claims unknown goal {g}"));
                 continue;
             };
-            if let (Some(p), Some((end, taken))) = (&probes, &probe_run) {
-                if p.probed.contains(&(g as u32)) {
-                    if taken.contains(&(g as u32)) {
-                        let kind = match goal.kind {
-                            GoalKind::Branch => "branch outcomes",
-                            GoalKind::Error => "error calls",
-                            GoalKind::DefUse => "def-use pairs",
-                        };
-                        *rep.claims_probed.entry(kind.into()).or_insert(0) += 1;
-                    } else if end.code.is_none() {
-                        // Cut by the time limit: what it would have reached is not known.
-                        rep.claims_unchecked += 1;
-                    } else {
-                        rep.mismatches.push(format!(
+            if let (Some(p), Some((end, taken))) = (&probes, &probe_run)
+                && p.probed.contains(&(g as u32))
+            {
+                if taken.contains(&(g as u32)) {
+                    let kind = match goal.kind {
+                        GoalKind::Branch => "branch outcomes",
+                        GoalKind::Error => "error calls",
+                        GoalKind::DefUse => "def-use pairs",
+                    };
+                    *rep.claims_probed.entry(kind.into()).or_insert(0) += 1;
+                } else if end.code.is_none() {
+                    // Cut by the time limit: what it would have reached is not known.
+                    rep.claims_unchecked += 1;
+                } else {
+                    rep.mismatches.push(format!(
                             "{name}: claims goal {g} ({} {} at {}), but natively the test does not take it",
                             goal.function,
                             goal.outcome,
                             module.loc_string(goal.loc),
                         ));
-                    }
-                    continue;
                 }
+                continue;
             }
             // The first instruction executed at the branch target; for targets that are bare
             // jumps, the branch itself (a weaker check).

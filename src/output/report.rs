@@ -259,9 +259,9 @@ pub fn write_report(dir: &Path) -> Result<PathBuf> {
          <title>Cairn report: {}</title><style>{CSS}</style></head><body>\n",
         esc(&program)
     );
-    let _ = write!(
+    let _ = writeln!(
         h,
-        "<h1>Cairn report</h1><p class=\"sub\">{} — {}</p>\n",
+        "<h1>Cairn report</h1><p class=\"sub\">{} — {}</p>",
         esc(&program),
         esc(&dir.display().to_string())
     );
@@ -310,15 +310,15 @@ pub fn write_report(dir: &Path) -> Result<PathBuf> {
     if let Some(t) = summary["time_s"].as_f64() {
         row(&mut h, "time", format!("{t:.1} s"), "");
     }
-    if let Some(v) = summary["soundness_violations"].as_array() {
-        if !v.is_empty() {
-            row(
-                &mut h,
-                "SOUNDNESS VIOLATIONS",
-                format!("{v:?}").replace(['[', ']'], ""),
-                "unknown",
-            );
-        }
+    if let Some(v) = summary["soundness_violations"].as_array()
+        && !v.is_empty()
+    {
+        row(
+            &mut h,
+            "SOUNDNESS VIOLATIONS",
+            format!("{v:?}").replace(['[', ']'], ""),
+            "unknown",
+        );
     }
     h.push_str("</table>\n");
 
@@ -397,9 +397,9 @@ pub fn write_report(dir: &Path) -> Result<PathBuf> {
             ),
             o => o.to_string(),
         };
-        let _ = write!(
+        let _ = writeln!(
             h,
-            "<div class=\"test\" id=\"test-{n}\"><b>test {n}</b> <span class=\"meta\">found by {} at {:.2} s; {}{}</span><br><code>{}</code></div>\n",
+            "<div class=\"test\" id=\"test-{n}\"><b>test {n}</b> <span class=\"meta\">found by {} at {:.2} s; {}{}</span><br><code>{}</code></div>",
             esc(t["found_by"].as_str().unwrap_or("")),
             t["time_s"].as_f64().unwrap_or(0.0),
             esc(&outcome),
@@ -417,10 +417,10 @@ pub fn write_report(dir: &Path) -> Result<PathBuf> {
     let mut stats = serde_json::Map::new();
     if let Some(m) = summary.as_object() {
         for (k, v) in m {
-            if v.is_object() || v.is_array() || k == "strategy" || k == "seed" || k == "jobs" {
-                if !matches!(k.as_str(), "goals" | "proofs" | "soundness_violations") {
-                    stats.insert(k.clone(), v.clone());
-                }
+            if (v.is_object() || v.is_array() || k == "strategy" || k == "seed" || k == "jobs")
+                && !matches!(k.as_str(), "goals" | "proofs" | "soundness_violations")
+            {
+                stats.insert(k.clone(), v.clone());
             }
         }
     }

@@ -112,12 +112,11 @@ fn call_chain(m: &Module, entry: FuncId, to: FuncId) -> Vec<(FuncId, BlockId)> {
                     callee: Callee::Func(t),
                     ..
                 } = i
+                    && !seen[*t as usize]
                 {
-                    if !seen[*t as usize] {
-                        seen[*t as usize] = true;
-                        prev.insert(*t, (f, bi as BlockId));
-                        q.push_back(*t);
-                    }
+                    seen[*t as usize] = true;
+                    prev.insert(*t, (f, bi as BlockId));
+                    q.push_back(*t);
                 }
             }
         }

@@ -144,16 +144,16 @@ impl Strategy for Expectation {
         } else {
             self.stalled = self.stalled.saturating_add(1);
         }
-        if ctx.rng.gen_bool(EXPLORE) {
-            if let Some(id) = take_random(&mut self.all, pool, ctx) {
-                return Some(id);
-            }
+        if ctx.rng.gen_bool(EXPLORE)
+            && let Some(id) = take_random(&mut self.all, pool, ctx)
+        {
+            return Some(id);
         }
         let stall = self.stalled as f64 / (self.stalled + STALL_HALF) as f64;
-        if ctx.rng.gen_bool(stall) {
-            if let Some(id) = self.deepen(pool, ctx) {
-                return Some(id);
-            }
+        if ctx.rng.gen_bool(stall)
+            && let Some(id) = self.deepen(pool, ctx)
+        {
+            return Some(id);
         }
         loop {
             let mut best: Option<usize> = None;

@@ -218,10 +218,10 @@ impl Pool {
 
     pub fn bin(&mut self, op: BinOp, w: u8, a: ExprId, b: ExprId) -> ExprId {
         let (ca, cb) = (self.as_const(a), self.as_const(b));
-        if let (Some(x), Some(y)) = (ca, cb) {
-            if let Ok(v) = ops::bin(op, w, x, y) {
-                return self.constant(w, v);
-            }
+        if let (Some(x), Some(y)) = (ca, cb)
+            && let Ok(v) = ops::bin(op, w, x, y)
+        {
+            return self.constant(w, v);
         }
         use BinOp::*;
         let all = mask(u64::MAX, w as u32);
@@ -260,16 +260,15 @@ impl Pool {
                 b: c1e,
                 ..
             } = self.node(a).clone()
+                && let Some(c1) = self.as_const(c1e)
             {
-                if let Some(c1) = self.as_const(c1e) {
-                    let c = if op == Add {
-                        c1.wrapping_add(c2)
-                    } else {
-                        c1.wrapping_sub(c2)
-                    };
-                    let k = self.constant(w, c);
-                    return self.bin(Add, w, inner, k);
-                }
+                let c = if op == Add {
+                    c1.wrapping_add(c2)
+                } else {
+                    c1.wrapping_sub(c2)
+                };
+                let k = self.constant(w, c);
+                return self.bin(Add, w, inner, k);
             }
             if op == Sub {
                 let k = self.constant(w, c2.wrapping_neg());
@@ -282,24 +281,21 @@ impl Pool {
         } else {
             (a, b)
         };
-        if op == And {
-            if let Some(c) = self.as_const(b) {
-                if let Some(e) = self.and_mask(w, a, c) {
-                    return e;
-                }
-            }
+        if op == And
+            && let Some(c) = self.as_const(b)
+            && let Some(e) = self.and_mask(w, a, c)
+        {
+            return e;
         }
         // (x | c1) | c2 = x | (c1 | c2): flags set one by one stay one node deep.
-        if let (Or, Some(c2)) = (op, self.as_const(b)) {
-            if let Node::Bin {
+        if let (Or, Some(c2)) = (op, self.as_const(b))
+            && let Node::Bin {
                 op: Or, a: x, b: k, ..
             } = self.node(a).clone()
-            {
-                if let Some(c1) = self.as_const(k) {
-                    let m = self.constant(w, c1 | c2);
-                    return self.bin(Or, w, x, m);
-                }
-            }
+            && let Some(c1) = self.as_const(k)
+        {
+            let m = self.constant(w, c1 | c2);
+            return self.bin(Or, w, x, m);
         }
         // x86 masks shift counts; make it explicit so the solver sees the same semantics.
         // (Widths below 5 bits cannot hold a count that the mask would change.)
@@ -342,10 +338,9 @@ impl Pool {
             b,
             ..
         } = self.node(e)
+            && let Some(c) = self.as_const(*b)
         {
-            if let Some(c) = self.as_const(*b) {
-                return (*a, c);
-            }
+            return (*a, c);
         }
         (e, 0)
     }
@@ -438,24 +433,25 @@ impl Pool {
             return self.constant(1, v as u64);
         }
         // (zext c) == 1 / != 0 on booleans: the condition itself.
-        if w == 1 {
-            if let Some(c) = self.as_const(b) {
-                match (pred, c) {
-                    (IPred::Eq, 1) | (IPred::Ne, 0) => return a,
-                    (IPred::Eq, 0) | (IPred::Ne, 1) => return self.not(a),
-                    _ => {}
-                }
+        if w == 1
+            && let Some(c) = self.as_const(b)
+        {
+            match (pred, c) {
+                (IPred::Eq, 1) | (IPred::Ne, 0) => return a,
+                (IPred::Eq, 0) | (IPred::Ne, 1) => return self.not(a),
+                _ => {}
             }
         }
         // zext(bool) == c: a comparison of the boolean itself (or a constant).
-        if let (Node::ZExt { a: inner, .. }, Some(c)) = (self.node(a).clone(), self.as_const(b)) {
-            if self.width(inner) == 1 && matches!(pred, IPred::Eq | IPred::Ne) {
-                if c > 1 {
-                    return self.constant(1, (pred == IPred::Ne) as u64);
-                }
-                let k = self.constant(1, c);
-                return self.cmp(pred, inner, k);
+        if let (Node::ZExt { a: inner, .. }, Some(c)) = (self.node(a).clone(), self.as_const(b))
+            && self.width(inner) == 1
+            && matches!(pred, IPred::Eq | IPred::Ne)
+        {
+            if c > 1 {
+                return self.constant(1, (pred == IPred::Ne) as u64);
             }
+            let k = self.constant(1, c);
+            return self.cmp(pred, inner, k);
         }
         self.intern(Node::Cmp { pred, a, b })
     }
@@ -474,10 +470,9 @@ impl Pool {
             a,
             b,
         } = self.node(c).clone()
+            && self.as_const(b) == Some(1)
         {
-            if self.as_const(b) == Some(1) {
-                return a;
-            }
+            return a;
         }
         let one = self.constant(1, 1);
         self.intern(Node::Bin {
@@ -584,10 +579,10 @@ impl Pool {
         // Re-join adjacent extracts of the same value (bytes of a stored word loaded back).
         if let (Node::Extract { lo: hl, a: ha, .. }, Node::Extract { lo: ll, a: la, .. }) =
             (self.node(hi).clone(), self.node(lo).clone())
+            && ha == la
+            && ll + lw == hl
         {
-            if ha == la && ll + lw == hl {
-                return self.extract(w, ll, ha);
-            }
+            return self.extract(w, ll, ha);
         }
         // Zero high part: a zero extension.
         if self.as_const(hi) == Some(0) {
@@ -596,18 +591,16 @@ impl Pool {
         // concat(extract(x, hi-part), concat(extract(x, mid), rest)) → concat(extract(x, hi+mid), rest)
         if let (Node::Extract { lo: hl, a: ha, .. }, Node::Concat { hi: mh, lo: ml, .. }) =
             (self.node(hi).clone(), self.node(lo).clone())
-        {
-            if let Node::Extract {
+            && let Node::Extract {
                 lo: mlo,
                 a: ma,
                 w: mw,
             } = self.node(mh).clone()
-            {
-                if ma == ha && mlo + mw == hl {
-                    let joined = self.extract(hw + mw, mlo, ha);
-                    return self.concat(joined, ml);
-                }
-            }
+            && ma == ha
+            && mlo + mw == hl
+        {
+            let joined = self.extract(hw + mw, mlo, ha);
+            return self.concat(joined, ml);
         }
         self.intern(Node::Concat { w, hi, lo })
     }

@@ -184,7 +184,7 @@ impl Z3Backend {
         if let Some(x) = self.cache.get(&e) {
             return x.clone();
         }
-        let b = |x: &BV| -> z3::ast::Bool { x.eq(&BV::from_u64(1, 1)) };
+        let b = |x: &BV| -> z3::ast::Bool { x.eq(BV::from_u64(1, 1)) };
         let of_bool = |c: z3::ast::Bool| -> BV { c.ite(&BV::from_u64(1, 1), &BV::from_u64(0, 1)) };
         let r = match pool.node(e).clone() {
             Node::Const { w, v } => BV::from_u64(v, w as u32),
@@ -328,13 +328,13 @@ impl Z3Backend {
                 return vec![Answer::Unknown; extra.len()];
             }
             let x = self.bv(pool, c);
-            self.solver.assert(x.eq(&BV::from_u64(1, 1)));
+            self.solver.assert(x.eq(BV::from_u64(1, 1)));
         }
         let mut out = vec![];
         for &e in extra {
             self.solver.push();
             let x = self.bv(pool, e);
-            self.solver.assert(x.eq(&BV::from_u64(1, 1)));
+            self.solver.assert(x.eq(BV::from_u64(1, 1)));
             let t = Instant::now();
             let a = match self.solver.check() {
                 z3::SatResult::Sat => Answer::Sat(Assignment::new()),
@@ -419,7 +419,7 @@ impl Z3Backend {
                 return Answer::Unknown;
             }
             let x = self.bv(pool, c);
-            self.solver.assert(x.eq(&BV::from_u64(1, 1)));
+            self.solver.assert(x.eq(BV::from_u64(1, 1)));
         }
         // One walk over the constraints' shared DAG, not one per constraint.
         let vars = collect_vars(pool, constraints);
@@ -514,10 +514,10 @@ impl Z3Backend {
         let mut a = Assignment::new();
         if let Some(m) = self.solver.get_model() {
             for v in vars {
-                if let Some(x) = self.vars.get(v) {
-                    if let Some(val) = m.eval(x, true).and_then(|r| r.as_u64()) {
-                        a.insert(*v, val);
-                    }
+                if let Some(x) = self.vars.get(v)
+                    && let Some(val) = m.eval(x, true).and_then(|r| r.as_u64())
+                {
+                    a.insert(*v, val);
                 }
             }
         }
@@ -545,12 +545,12 @@ fn within(x: &z3::ast::BV, center: Option<u64>, bound: u64) -> z3::ast::Bool {
     use z3::ast::BV;
     let w = x.get_size();
     let d = match center {
-        Some(c) => x.bvsub(&BV::from_u64(mask(c, w), w)),
+        Some(c) => x.bvsub(BV::from_u64(mask(c, w), w)),
         None => x.clone(),
     };
     z3::ast::Bool::and(&[
-        d.bvsle(&BV::from_u64(mask(bound, w), w)),
-        d.bvsge(&BV::from_u64(mask(bound.wrapping_neg(), w), w)),
+        d.bvsle(BV::from_u64(mask(bound, w), w)),
+        d.bvsge(BV::from_u64(mask(bound.wrapping_neg(), w), w)),
     ])
 }
 
@@ -592,36 +592,37 @@ impl Backend for Z3Backend {
 /// concretely and usually rejected, which hands the query on to the walk).
 fn opaque_bv(f: OpaqueFn, w: u8, args: &[z3::ast::BV]) -> z3::ast::BV {
     use z3::ast::{Ast, BV};
-    if let OpaqueFn::Math(m) = f {
-        if m.z3_exact() && args.len() == m.arity() {
-            let x = fp_of(&args[0], w);
-            use z3::ast::RoundingMode as R;
-            let sign = BV::from_u64(1u64 << (w - 1), w as u32);
-            let rounded = |r: z3::ast::RoundingMode| x.round_to_integral_with_rounding_mode(&r);
-            return match m.op {
-                MathOp::Sqrt => x.sqrt().to_ieee_bv(),
-                MathOp::Floor => rounded(R::round_towards_negative()).to_ieee_bv(),
-                MathOp::Ceil => rounded(R::round_towards_positive()).to_ieee_bv(),
-                MathOp::Trunc => rounded(R::round_towards_zero()).to_ieee_bv(),
-                MathOp::Round => rounded(R::round_nearest_ties_to_away()).to_ieee_bv(),
-                MathOp::Rint => rounded(R::round_nearest_ties_to_even()).to_ieee_bv(),
-                MathOp::Fabs => args[0].bvand(&sign.bvnot()),
-                MathOp::CopySign => args[0].bvand(&sign.bvnot()).bvor(&args[1].bvand(&sign)),
-                MathOp::Fmin | MathOp::Fmax => {
-                    // C's fmin/fmax ignore a NaN operand.
-                    let y = fp_of(&args[1], w);
-                    let pick_x = if m.op == MathOp::Fmin {
-                        x.lt(&y)
-                    } else {
-                        x.gt(&y)
-                    };
-                    let ordered = pick_x.ite(&args[0], &args[1]);
-                    x.is_nan()
-                        .ite(&args[1], &y.is_nan().ite(&args[0], &ordered))
-                }
-                _ => unreachable!(),
-            };
-        }
+    if let OpaqueFn::Math(m) = f
+        && m.z3_exact()
+        && args.len() == m.arity()
+    {
+        let x = fp_of(&args[0], w);
+        use z3::ast::RoundingMode as R;
+        let sign = BV::from_u64(1u64 << (w - 1), w as u32);
+        let rounded = |r: z3::ast::RoundingMode| x.round_to_integral_with_rounding_mode(&r);
+        return match m.op {
+            MathOp::Sqrt => x.sqrt().to_ieee_bv(),
+            MathOp::Floor => rounded(R::round_towards_negative()).to_ieee_bv(),
+            MathOp::Ceil => rounded(R::round_towards_positive()).to_ieee_bv(),
+            MathOp::Trunc => rounded(R::round_towards_zero()).to_ieee_bv(),
+            MathOp::Round => rounded(R::round_nearest_ties_to_away()).to_ieee_bv(),
+            MathOp::Rint => rounded(R::round_nearest_ties_to_even()).to_ieee_bv(),
+            MathOp::Fabs => args[0].bvand(sign.bvnot()),
+            MathOp::CopySign => args[0].bvand(sign.bvnot()).bvor(args[1].bvand(&sign)),
+            MathOp::Fmin | MathOp::Fmax => {
+                // C's fmin/fmax ignore a NaN operand.
+                let y = fp_of(&args[1], w);
+                let pick_x = if m.op == MathOp::Fmin {
+                    x.lt(&y)
+                } else {
+                    x.gt(&y)
+                };
+                let ordered = pick_x.ite(&args[0], &args[1]);
+                x.is_nan()
+                    .ite(&args[1], &y.is_nan().ite(&args[0], &ordered))
+            }
+            _ => unreachable!(),
+        };
     }
     let name = match f {
         OpaqueFn::Math(m) => m.name(),
@@ -647,11 +648,11 @@ fn cvtt(x: &z3::ast::Float, w: u32) -> z3::ast::BV {
     let d = x.to_fp_with_rounding_mode(&rne, &z3::Sort::double());
     let top = 2f64.powi(w as i32 - 1);
     let low = if w == 64 {
-        d.ge(&Float::from_f64(-top))
+        d.ge(Float::from_f64(-top))
     } else {
-        d.gt(&Float::from_f64(-top - 1.0))
+        d.gt(Float::from_f64(-top - 1.0))
     };
-    let in_range = z3::ast::Bool::and(&[d.is_nan().not(), d.lt(&Float::from_f64(top)), low]);
+    let in_range = z3::ast::Bool::and(&[d.is_nan().not(), d.lt(Float::from_f64(top)), low]);
     in_range.ite(
         &x.to_sbv_with_rounding_mode(&rtz, w),
         &BV::from_u64(1u64 << (w - 1), w),
@@ -674,7 +675,7 @@ fn fp_to_int(x: &z3::ast::Float, w: u8, signed: bool) -> z3::ast::BV {
             let d = x.to_fp_with_rounding_mode(&rne, &z3::Sort::double());
             let two63 = z3::ast::Float::from_f64(2f64.powi(63));
             let high = cvtt(&d.sub_with_rounding_mode(&two63, &rne), 64)
-                .bvxor(&z3::ast::BV::from_u64(1u64 << 63, 64));
+                .bvxor(z3::ast::BV::from_u64(1u64 << 63, 64));
             d.ge(&two63).ite(&high, &cvtt(x, 64))
         }
         32 => cvtt(x, 64).extract(31, 0),
@@ -728,7 +729,7 @@ fn fp_rem(x: &z3::ast::Float, y: &z3::ast::Float) -> z3::ast::Float {
     let q = x
         .div_with_rounding_mode(y, &rtz)
         .round_to_integral_with_rounding_mode(&rtz);
-    x.sub_with_rounding_mode(&q.mul_with_rounding_mode(y, &rne), &rne)
+    x.sub_with_rounding_mode(q.mul_with_rounding_mode(y, &rne), &rne)
 }
 
 fn collect_vars(pool: &Pool, roots: &[ExprId]) -> HashSet<u32> {

@@ -509,12 +509,12 @@ impl Concolic {
     fn classify_vars(&mut self, inputs: &[InputValue]) {
         let vars = self.pool.vars.clone();
         for key in &vars[self.vars_classified..] {
-            if let Some(iv) = inputs.get(key.input as usize) {
-                if matches!(iv.kind, InputKind::Float | InputKind::Double) {
-                    let id = self.pool.var(*key);
-                    if let crate::smt::expr::Node::Var { id, .. } = self.pool.node(id) {
-                        self.solver.floats.insert(*id);
-                    }
+            if let Some(iv) = inputs.get(key.input as usize)
+                && matches!(iv.kind, InputKind::Float | InputKind::Double)
+            {
+                let id = self.pool.var(*key);
+                if let crate::smt::expr::Node::Var { id, .. } = self.pool.node(id) {
+                    self.solver.floats.insert(*id);
                 }
             }
         }

@@ -386,10 +386,10 @@ fn step(
                 }
             }
         }
-        if model.is_none() {
-            if let Answer::Sat(m) = ask(mc, &[])? {
-                model = Some(m);
-            }
+        if model.is_none()
+            && let Answer::Sat(m) = ask(mc, &[])?
+        {
+            model = Some(m);
         }
     }
     let model = model?;

@@ -81,29 +81,28 @@ pub fn invariants(
         let Sx::List(l) = x else { continue };
         if let (Some(Sx::Atom(eq)), Some(lhs), Some(body), 3) =
             (l.first(), l.get(1), l.get(2), l.len())
+            && eq == "="
         {
-            if eq == "=" {
-                let app = match lhs {
-                    Sx::Atom(r) if r.starts_with('R') => Some((r.clone(), vec![])),
-                    Sx::List(a) => match a.first() {
-                        Some(Sx::Atom(r)) if r.starts_with('R') => {
-                            let params: Option<Vec<String>> = a[1..]
-                                .iter()
-                                .map(|p| match p {
-                                    Sx::Atom(n) => Some(n.clone()),
-                                    _ => None,
-                                })
-                                .collect();
-                            params.map(|ps| (r.clone(), ps))
-                        }
-                        _ => None,
-                    },
+            let app = match lhs {
+                Sx::Atom(r) if r.starts_with('R') => Some((r.clone(), vec![])),
+                Sx::List(a) => match a.first() {
+                    Some(Sx::Atom(r)) if r.starts_with('R') => {
+                        let params: Option<Vec<String>> = a[1..]
+                            .iter()
+                            .map(|p| match p {
+                                Sx::Atom(n) => Some(n.clone()),
+                                _ => None,
+                            })
+                            .collect();
+                        params.map(|ps| (r.clone(), ps))
+                    }
                     _ => None,
-                };
-                if let Some((r, params)) = app {
-                    found.insert(r, (params, body.clone()));
-                    continue;
-                }
+                },
+                _ => None,
+            };
+            if let Some((r, params)) = app {
+                found.insert(r, (params, body.clone()));
+                continue;
             }
         }
         stack.extend(l);
@@ -185,7 +184,7 @@ fn scale(pool: &mut Pool, a: ExprId, b: ExprId) -> ExprId {
         (Some(k), _) => (k, b),
         _ => return pool.bin(BinOp::Mul, w, a, b),
     };
-    let signed = crate::ir::ops::sext(k, w as u32) as i64;
+    let signed = crate::ir::ops::sext(k, w as u32);
     let neg = signed < 0;
     let m = signed.unsigned_abs();
     if m > 1 << 16 {
@@ -316,11 +315,11 @@ impl Reader<'_> {
             };
             let mut vals = vec![];
             for b in binds {
-                if let Sx::List(p) = b {
-                    if let (Some(Sx::Atom(n)), Some(v)) = (p.first(), p.get(1)) {
-                        vals.push((n.clone(), self.term(pool, v, env)?));
-                        continue;
-                    }
+                if let Sx::List(p) = b
+                    && let (Some(Sx::Atom(n)), Some(v)) = (p.first(), p.get(1))
+                {
+                    vals.push((n.clone(), self.term(pool, v, env)?));
+                    continue;
                 }
                 return Err("bad let binding".into());
             }

@@ -58,10 +58,10 @@ pub fn script(
         let _ = writeln!(s, "(declare-rel R{i} ({}))", sorts.join(" "));
     }
     for c in &horn.clauses {
-        if let Head::Goal(g) = c.head {
-            if !goals.contains(&g) {
-                continue;
-            }
+        if let Head::Goal(g) = c.head
+            && !goals.contains(&g)
+        {
+            continue;
         }
         let mut p = Printer::new(enc, &views);
         let pool = &mut mc.model.pool;
@@ -620,12 +620,12 @@ pub fn run_z3(script: &str, enc: Encoding, timeout: Duration) -> Answer {
         let query = match queries {
             Some(q) if Z3_get_error_code(ctx) == ErrorCode::Ok => {
                 Z3_ast_vector_inc_ref(ctx, q);
-                let x = if Z3_ast_vector_size(ctx, q) == 1 {
+
+                if Z3_ast_vector_size(ctx, q) == 1 {
                     Z3_ast_vector_get(ctx, q, 0)
                 } else {
                     None
-                };
-                x
+                }
             }
             _ => None,
         };
@@ -646,10 +646,8 @@ pub fn run_z3(script: &str, enc: Encoding, timeout: Duration) -> Answer {
                 while !*finished {
                     let left = end.saturating_duration_since(Instant::now());
                     let stop = left.is_zero() || crate::smt::solver::solvers_interrupted();
-                    if stop {
-                        if let Some(c) = std::ptr::NonNull::new(ctx_addr as *mut _Z3_context) {
-                            Z3_interrupt(c);
-                        }
+                    if stop && let Some(c) = std::ptr::NonNull::new(ctx_addr as *mut _Z3_context) {
+                        Z3_interrupt(c);
                     }
                     let wait = if stop {
                         Duration::from_millis(20)
