@@ -392,6 +392,44 @@ fn static_check_proves_dead_code_unreachable() {
 }
 
 #[test]
+fn a_local_read_before_it_is_set_is_named_and_proves_nothing() {
+    let dir = tmp("cli-uninit");
+    let out = dir.path().join("o");
+    let o = cairn(&[
+        "gen",
+        &prog("uninitialized.c"),
+        "--out",
+        out.to_str().unwrap(),
+        "--max-iterations",
+        "300",
+        "--time",
+        "60s",
+    ]);
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(
+        t.contains("uninitialized.c:8:7: variable 'lim' is used uninitialized")
+            && t.contains("Cairn reads 0 there"),
+        "{t}"
+    );
+    // `lim == 77` holds natively only with what the stack held: never covered, never proven.
+    let goals: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("goals.json")).unwrap()).unwrap();
+    let goals = goals
+        .as_array()
+        .or(goals["goals"].as_array())
+        .unwrap()
+        .clone();
+    let garbage = goals
+        .iter()
+        .find(|g| g["line"] == 10 && g["outcome"] == "true")
+        .unwrap();
+    assert_eq!(garbage["status"], "unknown", "{goals:?}");
+    let covered = goals.iter().filter(|g| g["status"] == "covered").count();
+    assert_eq!(covered, 3, "{goals:?}");
+}
+
+#[test]
 fn error_goals_mode_finds_the_error_behind_an_assumption() {
     let dir = tmp("cli-error");
     let out = dir.path().join("e");

@@ -418,5 +418,10 @@ pub fn load_program(files: &[PathBuf], front: &Front, criterion: Criterion) -> R
     for w in p.extern_warnings() {
         eprintln!("cairn: warning: {w}");
     }
+    for w in &p.module.uninitialized_reads {
+        eprintln!(
+            "cairn: warning: {w}: Cairn reads 0 there, a native run whatever memory held, so no input steers decisions on it"
+        );
+    }
     Ok(p)
 }

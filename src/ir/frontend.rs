@@ -132,6 +132,8 @@ pub fn clang_flags(opts: &CompileOptions) -> Vec<String> {
         "-fno-stack-protector",
         "-fno-builtin",
         "-D_FORTIFY_SOURCE=0",
+        // Reads of unset locals are told to the user (`Module::uninitialized_reads`).
+        "-Wuninitialized",
     ]
     .iter()
     .chain(DIALECT_FLAGS)
@@ -214,6 +216,21 @@ pub struct Compiled {
     pub names: SourceNames,
     /// clang warned that `main` returns without a value (see `Module::main_status_unknown`).
     pub main_status_unknown: bool,
+    /// clang's warnings of locals read before they are set (see `Module::uninitialized_reads`).
+    pub uninitialized_reads: Vec<String>,
+}
+
+/// The `-Wuninitialized` warnings in clang's output, as `file:line:col: variable 'x' ...`.
+fn uninitialized_reads(stderr: &str) -> Vec<String> {
+    stderr
+        .lines()
+        .filter(|l| l.contains("[-Wuninitialized]") || l.contains("[-Wsometimes-uninitialized]"))
+        .filter_map(|l| {
+            let (at, what) = l.split_once(": warning: ")?;
+            let what = what.rsplit_once(" [-W").map_or(what, |(w, _)| w);
+            Some(format!("{at}: {what}"))
+        })
+        .collect()
 }
 
 /// Compiles `sources` into a single bitcode file inside `workdir`.
@@ -250,6 +267,7 @@ fn build_bitcode(
 ) -> Result<Compiled, FrontendError> {
     let mut bcs = Vec::new();
     let mut main_status_unknown = false;
+    let mut uninitialized = vec![];
     for (i, src) in all.iter().enumerate() {
         if !src.exists() {
             return Err(FrontendError::Compile {
@@ -273,8 +291,9 @@ fn build_bitcode(
                 diagnostics: String::from_utf8_lossy(&o.stderr).into_owned(),
             });
         }
-        main_status_unknown |= String::from_utf8_lossy(&o.stderr)
-            .contains("non-void function 'main' should return a value");
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        main_status_unknown |= stderr.contains("non-void function 'main' should return a value");
+        uninitialized.extend(uninitialized_reads(&stderr));
         bcs.push(out);
     }
     let linked = {
@@ -308,6 +327,7 @@ fn build_bitcode(
             bitcode: out,
             names,
             main_status_unknown,
+            uninitialized_reads: uninitialized,
         });
     }
     let args = vec![
@@ -327,6 +347,7 @@ fn build_bitcode(
         bitcode: out,
         names,
         main_status_unknown,
+        uninitialized_reads: uninitialized,
     })
 }
 
@@ -410,6 +431,7 @@ pub fn load(sources: &[PathBuf], opts: &CompileOptions) -> anyhow::Result<super:
     let mut m = super::lower::load_bitcode(&c.bitcode, opts.data_model)?;
     name_variables(&mut m, &c.names);
     m.main_status_unknown = c.main_status_unknown;
+    m.uninitialized_reads = c.uninitialized_reads;
     Ok(m)
 }
 

@@ -241,6 +241,7 @@ impl<'a> Lowerer<'a> {
                 branch_goals: vec![],
                 call_sites: vec![],
                 main_status_unknown: false,
+                uninitialized_reads: vec![],
             },
             files: HashMap::new(),
             global_addr: HashMap::new(),
@@ -304,7 +305,7 @@ impl<'a> Lowerer<'a> {
                     let t = m.types.type_of(c);
                     (
                         self.lay.size(&t),
-                        self.lay.align(&t).max((g.alignment as u64)).max(1),
+                        self.lay.align(&t).max(g.alignment as u64).max(1),
                     )
                 }
                 None => (64, 16), // external data (stdin, errno...): opaque zeroed storage

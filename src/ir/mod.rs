@@ -606,6 +606,10 @@ pub struct Module {
     /// `main` has a `return;` without a value (old C): clang's `main` then returns 0, a native
     /// build whatever its return register held, so a return from `main` predicts no status.
     pub main_status_unknown: bool,
+    /// Where clang saw a local read before it is set (`file:line:col: variable 'x' is ...`):
+    /// the interpreter reads 0 there, a native run whatever the stack held, so no input
+    /// steers decisions on it.
+    pub uninitialized_reads: Vec<String>,
 }
 
 /// Address-space layout shared by the lowering (globals, functions) and the executor (heap, stack).
