@@ -2,7 +2,7 @@
 //! `tests/common/shapes.rs`: programs of the shape the technique is for that nobody tuned it to.
 //! Prints one line per program and technique, then the distribution per technique.
 //!
-//! `cargo bench --bench shapes -- [--shape loop_flags|parsing] [--count 50] [--first 0]
+//! `cargo bench --bench shapes -- [--shape loop_flags|parsing|nonlinear|def_use] [--count 50] [--first 0]
 //!  [--time SECS] [--techniques a,b] [--dump DIR] [--cairn BINARY]`
 //!
 //! - `loop_flags` (crabs' shape; techniques `crabs` (default), `crabs:S` (strategy S under the
@@ -14,6 +14,13 @@
 //!   (default), both `--tests-only`): `runs` is the run after which every branch of the unit
 //!   was covered (`-`: not within the budget); the summary counts the programs where lazy
 //!   expansion needed at most half the runs of `dfs`.
+//! - `nonlinear` (the concolic walk's shape; techniques `walk` (`--solver portfolio`: Z3, then
+//!   the walk) and `z3` (Z3 alone), both concolic search alone: `--tests-only --fuzz-share 0`):
+//!   every check is feasible, so *decided* means every goal covered and any proof is UNSOUND.
+//! - `def_use` (data-flow testing's shape, criterion def-use; techniques `cut-point` (cut-point
+//!   guided search in turns with the model checker on the pairs left, the default) and `dfs`
+//!   (depth-first symbolic execution alone, `--tests-only`)): pairs covered, proven infeasible
+//!   and left unknown.
 //!
 //! One worker each. `--dump DIR` writes the programs there and runs nothing; `--cairn` runs
 //! another build (before/after a change).
@@ -59,6 +66,10 @@ fn options(shape: &str, t: &str) -> Vec<String> {
         }
         ("parsing", "lazy") => v(&["--lazy", "auto", "--tests-only"]),
         ("parsing", "dfs") => v(&["--strategy", "dfs", "--tests-only"]),
+        ("nonlinear", "walk") => v(&["--solver", "portfolio", "--tests-only", "--fuzz-share", "0"]),
+        ("nonlinear", "z3") => v(&["--solver", "z3", "--tests-only", "--fuzz-share", "0"]),
+        ("def_use", "cut-point") => v(&["--strategy", "cut-point", "--fuzz-share", "0"]),
+        ("def_use", "dfs") => v(&["--strategy", "dfs", "--tests-only", "--fuzz-share", "0"]),
         _ => panic!("technique {t} is not one for shape {shape}"),
     }
 }
@@ -95,7 +106,9 @@ fn main() {
     let (generate, default): (fn(u64) -> shapes::Generated, &str) = match shape.as_str() {
         "loop_flags" => (shapes::loop_flags, "crabs,gen"),
         "parsing" => (shapes::parsing, "dfs,lazy"),
-        s => panic!("unknown shape {s} (loop_flags, parsing)"),
+        "nonlinear" => (shapes::nonlinear, "z3,walk"),
+        "def_use" => (shapes::def_use_chains, "dfs,cut-point"),
+        s => panic!("unknown shape {s} (loop_flags, parsing, nonlinear, def_use)"),
     };
     let techniques: Vec<String> = get("--techniques")
         .unwrap_or(default.into())
@@ -130,6 +143,7 @@ fn main() {
     // Per technique: the time of each decided program, unknown goals, runs to cover the unit.
     let mut decided: Vec<Vec<f64>> = vec![vec![]; techniques.len()];
     let mut unknown: Vec<Vec<f64>> = vec![vec![]; techniques.len()];
+    let mut covered_goals: Vec<Vec<f64>> = vec![vec![]; techniques.len()];
     let mut runs: Vec<Vec<Option<u64>>> = vec![vec![]; techniques.len()];
     let mut unsound = 0;
     for (seed, path, g) in &generated {
@@ -154,6 +168,7 @@ fn main() {
                 decided[k].push(secs);
             }
             unknown[k].push(n("unknown") as f64);
+            covered_goals[k].push(n("covered") as f64);
             let unit_runs = if shape == "parsing" {
                 runs_to_cover(&out, "testme")
             } else {
@@ -193,6 +208,10 @@ fn main() {
             decided[k].len(),
             spread(decided[k].clone()),
             spread(unknown[k].clone())
+        );
+        println!(
+            "{t:<11} covered goals: {}",
+            spread(covered_goals[k].clone())
         );
         if shape == "parsing" {
             let covered: Vec<f64> = runs[k].iter().flatten().map(|r| *r as f64).collect();

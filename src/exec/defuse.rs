@@ -11,6 +11,7 @@
 use super::observer::{Observer, Site, View};
 use crate::analysis::defuse::{DefId, DefSite, DefUse, PairId, UseId, decider, outcome_index};
 use crate::ir::{FuncId, Inst, Terminator, Val};
+use std::collections::HashMap;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A definition starting or ceasing to hold (in any variable instance) during a run.
@@ -50,6 +51,34 @@ pub struct DefUseRun {
     pub covered: Vec<PairId>,
     /// When definitions started and stopped holding.
     pub trace: Vec<DefEvent>,
+    /// Positions in `trace` of each definition's events, built on first use: the cut-point
+    /// search asks about every pending branch of a run, and a definition the run never
+    /// executed made each question a scan of the whole trace.
+    by_def: std::sync::OnceLock<HashMap<DefId, Vec<u32>>>,
+}
+
+impl DefUseRun {
+    pub fn new(covered: Vec<PairId>, trace: Vec<DefEvent>) -> DefUseRun {
+        DefUseRun {
+            covered,
+            trace,
+            by_def: Default::default(),
+        }
+    }
+
+    /// [`state_at`] of this run's trace.
+    pub fn state_at(&self, def: DefId, step: u64) -> Option<DefState> {
+        let index = self.by_def.get_or_init(|| {
+            let mut m: HashMap<DefId, Vec<u32>> = HashMap::new();
+            for (i, e) in self.trace.iter().enumerate() {
+                m.entry(e.def).or_default().push(i as u32);
+            }
+            m
+        });
+        let at = index.get(&def)?;
+        let end = at.partition_point(|&i| self.trace[i as usize].step <= step);
+        end.checked_sub(1).map(|k| self.trace[at[k] as usize].state)
+    }
 }
 
 pub struct DefUseTracker<'a> {

@@ -145,10 +145,10 @@ impl Program {
             m.observe(&mut both);
             m.run_main(&self.entry)
         };
-        r.observed.insert(defuse::DefUseRun {
-            covered: tracker.covered.into_iter().collect(),
-            trace: tracker.trace,
-        });
+        r.observed.insert(defuse::DefUseRun::new(
+            tracker.covered.into_iter().collect(),
+            tracker.trace,
+        ));
         r
     }
 

@@ -23,8 +23,10 @@ use super::{Ctx, PendingId, PendingPool, Strategy};
 use crate::analysis::cfg::{Distances, Icfg};
 use crate::analysis::defuse::{DefSite, DefUse, PairId};
 use crate::analysis::dominators::Dominators;
-use crate::exec::defuse::{DefState, DefUseRun, state_at};
+use crate::exec::defuse::{DefState, DefUseRun};
 use crate::ir::{BlockId, Callee, FuncId, Inst, Module};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
@@ -41,11 +43,26 @@ pub struct DataFlowSearch {
     ranking: Ranking,
     /// Redefinition pruning (cut-point ranking only).
     prune: bool,
-    all: Vec<PendingId>,
+    /// Every pending branch added, in order (taken ones stay: the pool tells them apart).
+    added: Vec<PendingId>,
+    /// The same, for taking the latest when no pair is targeted.
+    latest: Vec<PendingId>,
+    /// Per target pair: its pending branches ranked best first, and how many of `added` were
+    /// ranked. A rank depends only on the branch and the target, so each is computed once per
+    /// target, not for every branch at every selection (which cost most of the search's time
+    /// on fast programs: the target changes every few selections).
+    ranked: HashMap<PairId, (BinaryHeap<Reverse<(Key, PendingId)>>, usize)>,
     state: Option<State>,
     target: Option<PairId>,
     tries: usize,
 }
+
+/// Ranked entries kept over all target pairs before the rankings start afresh.
+const MAX_RANKED: usize = 2_000_000;
+
+/// A pending branch's rank for the target pair, smallest first: not pruned, most cut points
+/// passed, nearest to the next one, shallowest.
+type Key = (bool, i64, u32, usize);
 
 struct State {
     module: Arc<Module>,
@@ -70,7 +87,9 @@ impl DataFlowSearch {
         DataFlowSearch {
             ranking,
             prune: ranking == Ranking::CutPoints,
-            all: vec![],
+            added: vec![],
+            latest: vec![],
+            ranked: HashMap::new(),
             state: None,
             target: None,
             tries: 0,
@@ -88,12 +107,8 @@ impl DataFlowSearch {
 /// branch, so that `def` does not reach it (the redefinition pruning rule).
 pub fn redefined_before(p: &Pending, def: crate::analysis::defuse::DefId) -> bool {
     let step = p.run.records[p.depth].step;
-    let trace = p
-        .run
-        .observed
-        .get::<DefUseRun>()
-        .map_or(&[][..], |d| &d.trace);
-    state_at(trace, def, step) == Some(DefState::Redefined)
+    let run = p.run.observed.get::<DefUseRun>();
+    run.and_then(|d| d.state_at(def, step)) == Some(DefState::Redefined)
 }
 
 /// Call sites (caller, block) leading from `entry` to `to`, by fewest calls.
@@ -219,16 +234,13 @@ impl Strategy for DataFlowSearch {
     }
 
     fn add(&mut self, id: PendingId, _: &Pending, _: &mut Ctx) {
-        self.all.push(id);
+        self.added.push(id);
+        self.latest.push(id);
     }
 
     fn select(&mut self, pool: &PendingPool, ctx: &mut Ctx) -> Option<PendingId> {
-        self.all.retain(|id| pool.get(*id).is_some());
-        if self.all.is_empty() {
-            return None;
-        }
         let Some(st) = &mut self.state else {
-            return self.all.pop();
+            return pop_live(&mut self.latest, pool);
         };
         // The target: the current pair while it is undecided and has tries left, else the
         // next undecided one.
@@ -246,17 +258,27 @@ impl Strategy for DataFlowSearch {
             self.tries = 0;
         }
         let Some(t) = self.target else {
-            return self.all.pop();
+            return pop_live(&mut self.latest, pool);
         };
         self.tries += 1;
+        // Rankings of pairs no longer open are dropped, and all of them past MAX_RANKED
+        // entries (about 80 MB; taken branches leave a ranking only when popped).
+        self.ranked.retain(|p, _| open(*p as usize));
+        let held: usize = self.ranked.values().map(|(h, _)| h.len()).sum();
+        if held > MAX_RANKED {
+            self.ranked.clear();
+            self.added.retain(|id| pool.get(*id).is_some());
+        }
         let (def, use_, points) = {
             let c = st.cuts(t);
             (c.def, c.use_, c.points.clone())
         };
         let target_def = st.du.pairs[t as usize].def;
-        let mut best: Option<(usize, (bool, i64, u32, usize))> = None;
-        for (i, id) in self.all.iter().enumerate() {
-            let p = pool.get(*id).unwrap();
+        let (ranked, seen) = self.ranked.entry(t).or_default();
+        for &id in &self.added[*seen..] {
+            let Some(p) = pool.get(id) else {
+                continue;
+            };
             let rec = &p.run.records[p.depth];
             let site = (rec.func, rec.block);
             let passed = st.passed(t, site);
@@ -276,11 +298,24 @@ impl Strategy for DataFlowSearch {
                     (false, 0, st.distance(p.target, points[aim]), p.depth)
                 }
             };
-            if best.is_none_or(|(_, k)| key < k) {
-                best = Some((i, key));
+            ranked.push(Reverse((key, id)));
+        }
+        *seen = self.added.len();
+        while let Some(Reverse((_, id))) = ranked.pop() {
+            if pool.get(id).is_some() {
+                return Some(id);
             }
         }
-        let (i, _) = best?;
-        Some(self.all.swap_remove(i))
+        None
     }
+}
+
+/// The latest pending branch still in the pool.
+fn pop_live(ids: &mut Vec<PendingId>, pool: &PendingPool) -> Option<PendingId> {
+    while let Some(id) = ids.pop() {
+        if pool.get(id).is_some() {
+            return Some(id);
+        }
+    }
+    None
 }
