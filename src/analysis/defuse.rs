@@ -709,8 +709,9 @@ fn flows_to(rest: &[Inst], from: Reg, decider: Reg, _t: &Terminator) -> bool {
 impl DefUse {
     /// Native probes for the pairs' claims (goal of pair `p`: `goal_base + p`): a probe at
     /// every store definition and every use, and at the entry and returns of functions with
-    /// local variables. Definitions by a call receiving the variable's address have none: their
-    /// pairs' claims are checked by line.
+    /// local variables. Definitions by a call receiving the variable's address have none, and
+    /// stores through pointers may redefine an address-taken variable unseen: the pairs of
+    /// such variables are checked by line.
     pub fn native_probes(&self, m: &Module, goal_base: usize) -> crate::ir::probes::DefUseProbes {
         use crate::ir::probes::{DefUseProbes, ProbeKind, ProbeSite, Storage};
         const KEY: u32 = 1 << 31;
@@ -859,11 +860,27 @@ impl DefUse {
             };
             out.func_vars[func as usize].push(v as u32);
         }
+        // A variable whose address is taken, or with a definition no probe marks (a call
+        // receiving its address), may be redefined where the native runtime cannot see it:
+        // its last definition there would be stale, so its pairs are checked by line only.
+        let mut unseen = vec![false; self.vars.len()];
+        for (v, var) in self.vars.iter().enumerate() {
+            unseen[v] |= var.address_taken;
+        }
+        for (d, def) in self.defs.iter().enumerate() {
+            if matches!(def.site, DefSite::At(_)) && !def_key.contains_key(&(d as DefId)) {
+                unseen[def.var as usize] = true;
+            }
+        }
         for (p, pair) in self.pairs.iter().enumerate() {
             let goal = (goal_base + p) as u32;
+            let var_id = self.uses[pair.use_ as usize].var;
+            if unseen[var_id as usize] {
+                continue;
+            }
             let outcome = pair.outcome.map_or(-1, |o| o as i32);
             out.use_pairs[pair.use_ as usize].push((pair.def, outcome, goal));
-            let var = &self.vars[self.uses[pair.use_ as usize].var as usize];
+            let var = &self.vars[var_id as usize];
             let mut needs = vec![];
             match self.defs[pair.def as usize].site {
                 DefSite::Entry => {}
