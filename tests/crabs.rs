@@ -200,8 +200,7 @@ fn crabs_decides_generated_loop_and_flag_programs() {
     for seed in [1, 14, 15] {
         let program = shapes::loop_flags(seed);
         let dir = tmp(&format!("crabs-shape-{seed}"));
-        let file = dir.path().join(&program.name);
-        std::fs::write(&file, &program.source).unwrap();
+        let file = program.write_in(dir.path());
         let file = file.display().to_string();
         let out = dir.path().join("out");
         let s = generate(

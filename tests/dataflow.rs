@@ -568,8 +568,7 @@ fn generated_def_use_chains_are_decided_soundly() {
     for seed in [0, 1, 2] {
         let program = common::shapes::def_use_chains(seed);
         let dir = common::tmp(&format!("dataflow-shape-{seed}"));
-        let src = dir.path().join(&program.name);
-        std::fs::write(&src, &program.source).unwrap();
+        let src = program.write_in(dir.path());
         let (out, pairs) = generate(&src, &["--jobs", "1", "--time", "20s", "--seed", "1"]);
         let p = load_dataflow(&src);
         let du = p.def_use.as_ref().unwrap();
@@ -615,8 +614,7 @@ fn generated_def_use_chains_are_decided_soundly() {
     }
     let program = common::shapes::def_use_chains(1);
     let dir = common::tmp("dataflow-shape-exhaust");
-    let src = dir.path().join(&program.name);
-    std::fs::write(&src, &program.source).unwrap();
+    let src = program.write_in(dir.path());
     let budget = [
         "--strategy",
         "cut-point",

@@ -201,8 +201,7 @@ fn lazy_expansion_covers_generated_parsers_where_depth_first_search_does_not() {
         let program = shapes::parsing(seed);
         assert!(program.source.contains("int t0 = "), "{}", program.source);
         let dir = tmp(&format!("lazy-shape-{seed}"));
-        let file = dir.path().join(&program.name);
-        std::fs::write(&file, &program.source).unwrap();
+        let file = program.write_in(dir.path());
         let file = file.display().to_string();
         let covered = |technique: &[&str]| {
             let out = dir.path().join(technique.join("-"));

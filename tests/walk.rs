@@ -134,8 +134,7 @@ fn walk_covers_generated_nonlinear_programs_where_z3_alone_does_not() {
     for seed in [0, 1, 2] {
         let program = common::shapes::nonlinear(seed);
         let dir = tmp(&format!("walk-shape-{seed}"));
-        let file = dir.path().join(&program.name);
-        std::fs::write(&file, &program.source).unwrap();
+        let file = program.write_in(dir.path());
         let file = file.display().to_string();
         let budget = [
             "--tests-only",

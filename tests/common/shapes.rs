@@ -18,6 +18,15 @@ pub struct Generated {
     pub args: Vec<String>,
 }
 
+impl Generated {
+    /// Writes the program into `dir` under its name; its path.
+    pub fn write_in(&self, dir: &std::path::Path) -> std::path::PathBuf {
+        let path = dir.join(&self.name);
+        std::fs::write(&path, &self.source).unwrap();
+        path
+    }
+}
+
 /// How a loop-and-flag program's flag is set from the input read in each iteration.
 #[derive(Clone, Copy)]
 enum Flag {
@@ -281,44 +290,20 @@ pub fn nonlinear(seed: u64) -> Generated {
             }
             2 => Target::Poly(format!("x * x + y * y == {} && x > y", a * a + b * b)),
             3 => Target::Poly(format!("x * x * x + y == {}", a * a * a + b)),
-            4 => {
-                let v = d.sin();
+            k => {
+                // (the C call, its value at the witness, the window's half-width relative to it)
+                let (call, v, rel) = match k {
+                    4 => ("sin(d)", d.sin(), None),
+                    5 => ("sqrt(d)", d.sqrt(), None),
+                    6 => ("log(d)", d.ln(), None),
+                    7 => ("exp(d / 8)", (d / 8.0).exp(), Some(1e-5)),
+                    _ => ("pow(d, 1.5)", d.powf(1.5), Some(1e-5)),
+                };
+                let half = rel.map_or(if k == 4 { 2e-4 } else { 1e-4 }, |r| v * r);
                 Target::Library(format!(
-                    "sin(d) > {:.6} && sin(d) < {:.6}",
-                    v - 2e-4,
-                    v + 2e-4
-                ))
-            }
-            5 => {
-                let v = d.sqrt();
-                Target::Library(format!(
-                    "sqrt(d) > {:.6} && sqrt(d) < {:.6}",
-                    v - 1e-4,
-                    v + 1e-4
-                ))
-            }
-            6 => {
-                let v = d.ln();
-                Target::Library(format!(
-                    "log(d) > {:.6} && log(d) < {:.6}",
-                    v - 1e-4,
-                    v + 1e-4
-                ))
-            }
-            7 => {
-                let v = (d / 8.0).exp();
-                Target::Library(format!(
-                    "exp(d / 8) > {:.6} && exp(d / 8) < {:.6}",
-                    v * (1.0 - 1e-5),
-                    v * (1.0 + 1e-5)
-                ))
-            }
-            _ => {
-                let v = d.powf(1.5);
-                Target::Library(format!(
-                    "pow(d, 1.5) > {:.6} && pow(d, 1.5) < {:.6}",
-                    v * (1.0 - 1e-5),
-                    v * (1.0 + 1e-5)
+                    "{call} > {:.6} && {call} < {:.6}",
+                    v - half,
+                    v + half
                 ))
             }
         };
