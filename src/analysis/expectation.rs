@@ -23,6 +23,10 @@
 //!   so shallow call sites come first) stops creating contexts: further calls are stepped over
 //!   like recursive ones, `truncated` is set, and decisions made inside the missing copies get
 //!   the largest weight among the copies that exist (`Target::Branch`).
+//! - A check the shadow records inside a block (a pointer in bounds, a divisor not 0) gets a node
+//!   per context for its passing outcome, whose ISBs are the first branches from the block's
+//!   start (calls earlier in the block included: the check's instruction is not recorded). Its
+//!   failing outcome ends the run and weighs nothing.
 //! - Calls to `exit`, `abort` etc. end a path because clang puts `unreachable` after noreturn
 //!   calls (and the runtime's `exit` never returns); no list of such functions is needed.
 
@@ -135,6 +139,8 @@ pub struct ExpectationGraph {
     isb: Vec<u32>,
     /// Per real branch block: node bases of its copies.
     copies: HashMap<(FuncId, BlockId), Vec<u32>>,
+    /// Per (context, block) that can hold a check: the node of the check's passing outcome.
+    checks: HashMap<(u32, BlockId), u32>,
     /// Per node: current weight (`update`).
     pub weights: Vec<f64>,
     /// The copy cap was hit (see the module comment).
@@ -179,6 +185,7 @@ impl ExpectationGraph {
             isb_start: vec![0],
             isb: vec![],
             copies: HashMap::new(),
+            checks: HashMap::new(),
             weights: vec![],
             truncated: false,
         };
@@ -259,7 +266,30 @@ impl ExpectationGraph {
             }
         }
         debug_assert_eq!(g.goal.len(), nodes);
-        g.weights = vec![0.0; nodes];
+
+        // A check (pointer in bounds, divisor not 0) recorded in a block: its passing outcome
+        // goes on through the block, so its ISBs are the block's first branches. It is no goal
+        // itself (rule 3 as a covered branch); without it, a table read past its end by a
+        // random index weighs nothing and the flip that brings the index back waits for a
+        // random pick while everything behind it stays uncovered.
+        for c in 0..g.ctxs.len() as u32 {
+            let f = &m.functions[g.ctxs[c as usize].func as usize];
+            for (bi, blk) in f.blocks.iter().enumerate() {
+                if g.goal.len() >= 2 * cap || !blk.insts.iter().any(|i| may_check(m, i)) {
+                    continue;
+                }
+                g.first_branches(m, &children, (c, bi as BlockId, 0), &mut seen, &mut sites);
+                for &(sc, sb) in &sites {
+                    let fbr = &g.fb[g.ctxs[sc as usize].func as usize];
+                    let base = g.ctxs[sc as usize].node_base + fbr.first[sb as usize];
+                    g.isb.extend(base..base + fbr.count[sb as usize]);
+                }
+                g.isb_start.push(g.isb.len() as u32);
+                g.checks.insert((c, bi as BlockId), g.goal.len() as u32);
+                g.goal.push(NO_GOAL);
+            }
+        }
+        g.weights = vec![0.0; g.goal.len()];
         g
     }
 
@@ -358,12 +388,19 @@ impl ExpectationGraph {
             return Target::Other;
         };
         let first = fb.first.get(block as usize).copied().unwrap_or(NONE);
-        // Checks are recorded at their block with the block itself as target.
+        // Checks are recorded at their block with the block itself as target; outcome 0 passes.
         if first == NONE
             || o as u32 >= fb.count[block as usize]
             || fb.targets[(first + o as u32) as usize] != target
         {
-            return Target::Other;
+            let check = self
+                .by_hash
+                .get(&ctx)
+                .filter(|&&c| self.ctxs[c as usize].func == func);
+            return match check.and_then(|&c| self.checks.get(&(c, block))) {
+                Some(&n) if o == 0 && target == block => Target::Copy(n),
+                _ => Target::Other,
+            };
         }
         match self.by_hash.get(&ctx) {
             Some(&c) if self.ctxs[c as usize].func == func => {
@@ -454,6 +491,21 @@ impl ExpectationGraph {
                 stack.pop();
             }
         }
+    }
+}
+
+/// Can the shadow record a check at this instruction (a memory access, a division, a call
+/// into the runtime or libc)?
+fn may_check(m: &Module, i: &Inst) -> bool {
+    use crate::ir::BinOp::*;
+    match i {
+        Inst::Load { .. } | Inst::Store { .. } | Inst::Alloca { .. } => true,
+        Inst::Bin { op, .. } => matches!(op, UDiv | SDiv | URem | SRem),
+        Inst::Call { callee, .. } => match callee {
+            Callee::Func(t) => m.functions[*t as usize].blocks.is_empty(),
+            Callee::Indirect(_) => true,
+        },
+        _ => false,
     }
 }
 
@@ -580,6 +632,32 @@ int main(void) {
             "{}",
             g.weights[first_copy_t as usize]
         );
+    }
+
+    #[test]
+    fn a_checks_passing_outcome_weighs_what_follows_it() {
+        let src = "extern int __VERIFIER_nondet_int(void);
+int table[4] = {1, 2, 3, 4};
+int main(void) {
+  int v = table[__VERIFIER_nondet_int()];
+  if (v > 2) {
+    if (v > 3)
+      return 1;
+    return 2;
+  }
+  return 0;
+}
+";
+        let (m, mut g) = graph(src);
+        g.update(&vec![false; m.branch_goals.len()]);
+        // The read's bounds check is recorded at the block of `v > 2`, with the block itself
+        // as target. Its ISBs are that branch's outcomes: 1 + (1 + 1) / 2 = 2 and 1, unequal,
+        // so it weighs their mean; failing it ends the run and weighs nothing.
+        let (f, b) = branch_at(&m, "main", 5);
+        let ctx = g.ctxs.iter().find(|c| c.func == f).unwrap().hash;
+        let pass = g.locate(ctx, f, b, 0, b);
+        assert!(close(g.weight(pass, &[]), 1.5), "{pass:?}");
+        assert_eq!(g.locate(ctx, f, b, 1, b), Target::Other);
     }
 
     #[test]

@@ -196,6 +196,7 @@ impl Strategy for Expectation {
             // The random numbering within the group: a random member gets the next number.
             let k = ctx.rng.gen_range(0..grp.members.len());
             grp.tried += 1;
+            crate::debug_log!("paths", "expectation: {:?} weighs {best_w:.3}", grp.target);
             return Some(grp.members.swap_remove(k));
         }
     }

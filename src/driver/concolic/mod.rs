@@ -391,14 +391,6 @@ impl Concolic {
         } else {
             (symbolic_run(s, &mut self.pool, input, cfg), vec![])
         };
-        if crate::debug_on!("paths") {
-            crate::debug_log!(
-                "paths",
-                "run: {} symbolic decisions, {exactness:?}, inputs {:?}",
-                records.len(),
-                r.inputs.iter().map(|i| i.to_text()).collect::<Vec<_>>()
-            );
-        }
         self.stats.paths += 1;
         let inexact = &mut self.stats.inexact;
         inexact.shadow.add(&exactness);
@@ -415,6 +407,15 @@ impl Concolic {
         } else {
             s.record(&r, found_by)?
         };
+        if crate::debug_on!("paths") {
+            crate::debug_log!(
+                "paths",
+                "run: {} symbolic decisions, {} goals new, {exactness:?}, inputs {:?}",
+                records.len(),
+                fresh.len(),
+                r.inputs.iter().map(|i| i.to_text()).collect::<Vec<_>>()
+            );
+        }
         self.stalls.note_run(!fresh.is_empty());
         if !fresh.is_empty()
             && let Some(ended) =
