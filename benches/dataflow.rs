@@ -130,6 +130,7 @@ fn run_one(p: &Program, f: &std::path::Path, strategy: &str, seed: u64, time: f6
         fuzz_native: false,
         jobs: 1,
         mc: Default::default(),
+        random_bursts: true,
     };
     let mut t = cairn::driver::generate::technique(&s, &plan).unwrap();
     cairn::driver::generate::run(&mut s, t.as_mut()).unwrap();

@@ -111,7 +111,7 @@ fn run_one(p: &Program, file: &std::path::Path, technique: &str, time: f64, seed
     let start = Instant::now();
     {
         let valid = valid.clone();
-        s.on_run(move |r| {
+        s.on_run(move |r, _| {
             if r.outcome == Outcome::Exit(1) {
                 let b = &r.inputs[0].bytes;
                 let text = b[..b.iter().position(|c| *c == 0).unwrap_or(b.len())].to_vec();
@@ -143,6 +143,7 @@ fn run_one(p: &Program, file: &std::path::Path, technique: &str, time: f64, seed
         fuzz_share: 0.0,
         fuzz_native: false,
         mc: Default::default(),
+        random_bursts: true,
     };
     let mut t = if technique == "lazy-only" {
         Box::new(

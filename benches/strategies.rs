@@ -141,6 +141,7 @@ fn run_one(p: &Program, f: &std::path::Path, strategy: &str, seed: u64, time: f6
         fuzz_share: 0.0,
         fuzz_native: false,
         mc: Default::default(),
+        random_bursts: true,
     };
     let mut t = cairn::driver::generate::technique(&s, &plan).unwrap();
     let stats = cairn::driver::generate::run(&mut s, t.as_mut()).unwrap();

@@ -143,7 +143,7 @@ impl DefUseProving {
         aux.ignore_goals((0..aux.goals.len()).filter(|&g| g != goal));
         let found: Rc<RefCell<Option<Vec<InputValue>>>> = Rc::default();
         let keep = found.clone();
-        aux.on_run(move |r| {
+        aux.on_run(move |r, _| {
             if r.branches.get(goal).is_some_and(|&n| n > 0) && keep.borrow().is_none() {
                 *keep.borrow_mut() = Some(r.inputs.clone());
             }

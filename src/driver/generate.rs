@@ -39,6 +39,9 @@ pub struct Plan {
     pub fuzz_native: bool,
     /// The model checker's limits.
     pub mc: crate::mc::arg::McConfig,
+    /// Random bursts when concolic search stalls (`driver::concolic::stall`); off to measure a
+    /// search strategy's own inputs.
+    pub random_bursts: bool,
 }
 
 /// What searches for tests: a concolic strategy of `search::registry`, or a technique of
@@ -199,13 +202,14 @@ pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Tec
     } else {
         let name = plan.strategy.concolic().expect("a concolic strategy");
         let strategy = crate::search::by_name(name).expect("a registered strategy");
-        let concolic = Box::new(Concolic::new(
+        let mut concolic = Box::new(Concolic::new(
             s,
             strategy,
             plan.seed,
             &plan.cfg,
             &plan.solver,
         )?);
+        concolic.stalls.random_bursts = plan.random_bursts;
         // Turns of testing techniques with each other start short (a quick goal each).
         let first = (s.budget.time / 32).max(Duration::from_millis(250));
         match &plan.lazy {

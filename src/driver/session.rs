@@ -22,6 +22,9 @@ pub struct Budget {
     pub max_iterations: Option<u64>,
 }
 
+/// Called with every run recorded and what found it.
+type RunHook<'p> = Box<dyn FnMut(&RunResult, &str) + 'p>;
+
 pub struct Session<'p> {
     pub program: &'p Program,
     pub goals: Goals,
@@ -52,7 +55,7 @@ pub struct Session<'p> {
     /// What the runs did that no test shows: cut short by a limit of Cairn's, or stopped at an
     /// unsupported construct (the first one described).
     pub runs: RunCounts,
-    on_run: Option<Box<dyn FnMut(&RunResult) + 'p>>,
+    on_run: Option<RunHook<'p>>,
     /// Stop once every goal is decided (benchmarks that count what techniques find beyond
     /// the goals, e.g. accepted inputs, turn this off).
     pub stop_when_decided: bool,
@@ -338,8 +341,9 @@ impl<'p> Session<'p> {
         self.shared.seeds_since(from)
     }
 
-    /// Calls `f` with every run recorded (benchmarks count valid inputs with it).
-    pub fn on_run(&mut self, f: impl FnMut(&RunResult) + 'p) {
+    /// Calls `f` with every run recorded and what found it (benchmarks count valid inputs
+    /// with it).
+    pub fn on_run(&mut self, f: impl FnMut(&RunResult, &str) + 'p) {
         self.on_run = Some(Box::new(f));
     }
 
@@ -351,11 +355,8 @@ impl<'p> Session<'p> {
         if r.layout_dependent {
             self.shared.note_layout_dependence();
         }
-        if r.layout_dependent {
-            self.shared.note_layout_dependence();
-        }
         if let Some(f) = &mut self.on_run {
-            f(r);
+            f(r, found_by);
         }
         match &r.outcome {
             // Its end is not the program's: no test can claim it.

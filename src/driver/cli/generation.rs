@@ -99,6 +99,7 @@ impl GenArgs {
                 .share(self.jobs.jobs == Some(1) && self.search.strategy.is_some()),
             fuzz_native: !self.fuzz.interpreted_fuzzing,
             mc: self.prover.checker.clone(),
+            random_bursts: true,
         })
     }
 }

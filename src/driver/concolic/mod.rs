@@ -10,6 +10,7 @@ mod stall;
 mod step_limit;
 
 pub use monitors::MonitorStats;
+pub use stall::STALL_BURST;
 
 use crate::analysis::cfg::{Distances, Icfg};
 use crate::analysis::ledger::Status;
@@ -204,7 +205,7 @@ pub struct Concolic {
     runs: usize,
     cfg: Config,
     seed: u64,
-    stalls: Stalls,
+    pub stalls: Stalls,
     /// Pending branches the solver could not decide, kept for another try with more time
     /// once everything else is explored.
     undecided: Vec<Pending>,

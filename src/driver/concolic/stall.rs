@@ -11,6 +11,9 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use std::time::{Duration, Instant};
 
+/// What the runs of a stall's random burst are found by (tests, and `Session::on_run`).
+pub const STALL_BURST: &str = "random burst";
+
 /// Runs or time without new coverage after which a fresh random input is run (paths of
 /// thousands of decisions run a few a second).
 const FRESH_START_AFTER: (usize, Duration) = (500, Duration::from_secs(2));
@@ -23,6 +26,8 @@ pub struct Stalls {
     covered: usize,
     since: Instant,
     pub bursts: u64,
+    /// Whether stalls get random bursts at all.
+    pub random_bursts: bool,
     /// When the last turn ended: a turn resumed right away (a caller running the search in
     /// slices) continues the stall period instead of starting one.
     left: Option<Instant>,
@@ -36,6 +41,7 @@ impl Default for Stalls {
             covered: 0,
             since: Instant::now(),
             bursts: 0,
+            random_bursts: true,
             left: None,
         }
     }
@@ -91,7 +97,7 @@ impl Stalls {
         if s.ledger.covered > self.covered {
             self.covered = s.ledger.covered;
             self.since = Instant::now();
-        } else if self.since.elapsed() >= stall {
+        } else if self.random_bursts && self.since.elapsed() >= stall {
             self.bursts += 1;
             let burst =
                 (s.budget.time / 50).clamp(Duration::from_millis(20), Duration::from_millis(500));
@@ -111,7 +117,7 @@ fn random_burst(s: &mut Session, seed: u64, cfg: &Config, end: Instant) -> anyho
     };
     while Instant::now() < end && !s.should_stop() {
         let r = s.program.run(&mut src, cfg);
-        s.record(&r, "random")?;
+        s.record(&r, STALL_BURST)?;
     }
     Ok(())
 }
