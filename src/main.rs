@@ -91,7 +91,11 @@ fn main() {
         Ok(code) => code,
         Err(e) => {
             eprintln!("cairn: error: {e:#}");
-            2
+            // Interrupted while loading: the shell's code for an interrupt, not bad input's.
+            match e.downcast_ref::<cairn::ir::frontend::FrontendError>() {
+                Some(cairn::ir::frontend::FrontendError::Interrupted { .. }) => 130,
+                _ => 2,
+            }
         }
     };
     // Not `exit`: a native build may still run on a thread of its own, inside LLVM, whose

@@ -309,6 +309,33 @@ fn ctrl_c_and_sigterm_stop_within_two_seconds_with_complete_outputs() {
     }
 }
 
+/// A signal while the program is being compiled ends the compiler's runs: the command stops
+/// at once with exit code 130 (or, landing after loading, completes as above), and leaves no
+/// scratch directory behind. Before, SIGTERM then killed Cairn with its directory in place.
+#[test]
+fn a_signal_while_loading_stops_at_once_and_leaves_no_scratch_directory() {
+    let dir = tmp("rel-load-sig");
+    let src = prog("hard_solver.c");
+    for (i, delay) in [20u64, 60, 120, 200, 300].into_iter().enumerate() {
+        let out = dir.path().join(format!("o{i}"));
+        let mut child = spawn(&["gen", &src, "--out", out.to_str().unwrap(), "--time", "60"]);
+        std::thread::sleep(Duration::from_millis(delay));
+        let (took, st) = signal_and_time_within(&mut child, libc::SIGTERM, Duration::from_secs(30));
+        assert!(
+            took < Duration::from_secs(2),
+            "{delay} ms: took {took:?} to stop"
+        );
+        assert!(st.success() || st.code() == Some(130), "{delay} ms: {st:?}");
+        let mine = format!("-{}-", child.id());
+        let left: Vec<_> = std::fs::read_dir(std::env::temp_dir())
+            .unwrap()
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter(|n| n.starts_with("cairn-") && n.contains(&mine))
+            .collect();
+        assert!(left.is_empty(), "{delay} ms: left behind {left:?}");
+    }
+}
+
 #[test]
 fn time_budget_holds_with_endless_runs_and_slow_queries() {
     let dir = tmp("rel-budget");

@@ -13,14 +13,22 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// Ctrl-C and SIGTERM set the flag and interrupt the solver queries in flight, so the run
-/// stops within moments with its outputs complete; a second one exits at once.
+/// stops within moments with its outputs complete; a second one exits at once. Installed once
+/// (the first call, before loading: an interrupt then ends the compiler's runs and leaves no
+/// scratch directory); later calls return the same flag.
 pub fn interrupt_flag() -> Arc<AtomicBool> {
+    static FLAG: std::sync::OnceLock<Arc<AtomicBool>> = std::sync::OnceLock::new();
+    FLAG.get_or_init(install_interrupt_handler).clone()
+}
+
+fn install_interrupt_handler() -> Arc<AtomicBool> {
     let interrupted = Arc::new(AtomicBool::new(false));
     let i = interrupted.clone();
     let _ = ctrlc::set_handler(move || {
         if i.swap(true, std::sync::atomic::Ordering::SeqCst) {
             std::process::exit(130);
         }
+        crate::ir::frontend::interrupt();
         // Again and again for a while: Z3 forgets an interrupt that comes just before a query
         // starts (with several workers, one of them is often there).
         std::thread::spawn(|| {

@@ -74,6 +74,8 @@ pub enum FrontendError {
     Tool { tool: String, err: String },
     #[error("{tool} did not finish within the time budget (--time includes loading the program)")]
     OutOfTime { tool: String },
+    #[error("interrupted while {tool} ran")]
+    Interrupted { tool: String },
     #[error("{tool} failed:\n{stderr}")]
     ToolFailed { tool: String, stderr: String },
     #[error("{0}")]
@@ -147,6 +149,7 @@ fn run(tool: &str, args: &[String]) -> Result<std::process::Output, FrontendErro
     let deadline = *DEADLINE.lock().unwrap_or_else(|e| e.into_inner());
     output_by(Command::new(tool).args(args), deadline).map_err(|e| match e.kind() {
         std::io::ErrorKind::TimedOut => FrontendError::OutOfTime { tool: tool.into() },
+        std::io::ErrorKind::Interrupted => FrontendError::Interrupted { tool: tool.into() },
         _ => FrontendError::Tool {
             tool: tool.into(),
             err: e.to_string(),
@@ -164,7 +167,17 @@ pub fn set_deadline(deadline: Option<std::time::Instant>) {
     *DEADLINE.lock().unwrap_or_else(|e| e.into_inner()) = deadline;
 }
 
-/// `cmd.output()`, but the process is killed at `deadline` (an error of kind `TimedOut`).
+/// Set by Ctrl-C or SIGTERM (`interrupt`): the tools still running are killed.
+static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Ends loading: the tools running now are killed, and none starts (errors of kind
+/// `Interrupted`), so the scratch directory goes with the error instead of staying behind.
+pub fn interrupt() {
+    INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// `cmd.output()`, but the process is killed at `deadline` (an error of kind `TimedOut`) or on
+/// `interrupt` (kind `Interrupted`).
 pub fn output_by(
     cmd: &mut Command,
     deadline: Option<std::time::Instant>,
@@ -192,13 +205,14 @@ pub fn output_by(
         if let Some(status) = child.try_wait()? {
             break status;
         }
-        if std::time::Instant::now() >= deadline {
+        let interrupted = INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed);
+        if interrupted || std::time::Instant::now() >= deadline {
             let _ = child.kill();
             let _ = child.wait();
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::TimedOut,
-                "out of time",
-            ));
+            return Err(match interrupted {
+                true => std::io::Error::new(std::io::ErrorKind::Interrupted, "interrupted"),
+                false => std::io::Error::new(std::io::ErrorKind::TimedOut, "out of time"),
+            });
         }
         std::thread::sleep(std::time::Duration::from_millis(5));
     };

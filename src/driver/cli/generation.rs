@@ -161,6 +161,7 @@ fn gen_entry(
     // `--time` includes loading: the search gets what compiling and lowering left.
     let loading = Instant::now();
     crate::ir::frontend::set_deadline(Some(loading + time));
+    crate::driver::command::interrupt_flag();
     let p = load_program(files, front, a.criterion)?;
     let time = time.saturating_sub(loading.elapsed());
     let record = run_record(files, front, a.criterion, goals);

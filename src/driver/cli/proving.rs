@@ -53,6 +53,7 @@ pub fn run(mut a: ProveArgs) -> Result<i32> {
     crate::output::suite::check_output_dir(&a.out)?;
     let loading = Instant::now();
     crate::ir::frontend::set_deadline(Some(loading + a.time));
+    crate::driver::command::interrupt_flag();
     let p = load_program(&files, &a.front, Criterion::Branches)?;
     let time = a.time.saturating_sub(loading.elapsed());
     let record = run_record(&files, &a.front, Criterion::Branches, goals);
