@@ -616,18 +616,11 @@ fn generated_def_use_chains_are_decided_soundly() {
     let dir = common::tmp("dataflow-shape-exhaust");
     let src = program.write_in(dir.path());
     let budget = [
-        "--strategy",
-        "cut-point",
-        "--tests-only",
-        "--fuzz-share",
-        "0",
-        "--jobs",
-        "1",
-        "--max-iterations",
-        "60000",
-        "--time",
-        "120s",
-    ];
+        &["--strategy", "cut-point"][..],
+        &common::SEARCH_ALONE,
+        &["--max-iterations", "60000", "--time", "120s"],
+    ]
+    .concat();
     let (out, pairs) = generate(&src, &budget);
     let unknown = pairs.iter().filter(|g| g["status"] == "unknown").count();
     assert_eq!(unknown, 0, "{}", program.source);

@@ -19,21 +19,22 @@ fn every_strategy_covers_nested_guards_in_one_run_per_flip() {
     for strategy in ["expectation", "cfg", "dfs"] {
         let dir = common::tmp("nested-guards");
         let out = dir.path().join("o");
-        let o = common::cairn(&[
-            "gen",
-            p.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--strategy",
-            strategy,
-            "--tests-only",
-            "--fuzz-share",
-            "0",
-            "--jobs",
-            "1",
-            "--max-iterations",
-            "5",
-        ]);
+        let o = common::cairn(
+            &[
+                &[
+                    "gen",
+                    p.to_str().unwrap(),
+                    "--out",
+                    out.to_str().unwrap(),
+                    "--strategy",
+                    strategy,
+                    "--max-iterations",
+                    "5",
+                ][..],
+                &common::SEARCH_ALONE,
+            ]
+            .concat(),
+        );
         assert!(o.status.success(), "{}", common::text(&o));
         let s = common::json(&out.join("summary.json"));
         assert_eq!(s["goals"]["covered"], 8, "{strategy}: {s}");

@@ -137,16 +137,10 @@ fn walk_covers_generated_nonlinear_programs_where_z3_alone_does_not() {
         let file = program.write_in(dir.path());
         let file = file.display().to_string();
         let budget = [
-            "--tests-only",
-            "--fuzz-share",
-            "0",
-            "--jobs",
-            "1",
-            "--max-iterations",
-            "300",
-            "--time",
-            "60s",
-        ];
+            &common::SEARCH_ALONE[..],
+            &["--max-iterations", "300", "--time", "60s"],
+        ]
+        .concat();
         let out = dir.path().join("walk");
         let s = generate(&file, &out, &budget);
         assert_eq!(

@@ -10,6 +10,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// `gen` flags for one concolic search alone (no model checker, no fuzzer, one worker): what a
+/// test counting a strategy's runs or tests needs.
+pub const SEARCH_ALONE: [&str; 5] = ["--tests-only", "--fuzz-share", "0", "--jobs", "1"];
+
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
