@@ -1,6 +1,7 @@
 //! The executor: runs a lowered program on concrete inputs.
 
 pub mod abstraction;
+pub mod choices;
 pub mod defuse;
 pub mod env;
 pub mod forkserver;

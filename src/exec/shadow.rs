@@ -1202,13 +1202,13 @@ impl Shadow<'_> {
                 let n = size_of(*ty, pb / 8);
                 let a = v.regs[rb + *addr as usize];
                 let sa = self.reg(rb, *addr);
-                if sa != NONE {
-                    self.check_pointer(v, site, sa, a, n);
-                }
-                let e = if sa != NONE {
-                    self.symbolic_load(v, sa, a, n)
-                } else {
+                let e = if sa == NONE {
                     self.mem_expr(v, a, n)
+                } else if let Some(e) = self.load_from_choices(v, site, sa, a, n) {
+                    e
+                } else {
+                    self.check_pointer(v, site, sa, a, n);
+                    self.symbolic_load(v, sa, a, n)
                 };
                 self.set_reg(rb, *dst, e);
             }
@@ -1218,6 +1218,18 @@ impl Shadow<'_> {
                 let sa = self.reg(rb, *addr);
                 let sv = self.reg(rb, *val);
                 if sa != NONE {
+                    if sv != NONE || n <= 8 {
+                        let ve = if sv != NONE {
+                            sv
+                        } else {
+                            let c = v.regs[rb + *val as usize];
+                            self.pool
+                                .constant((n * 8) as u8, super::ops::mask(c, n * 8))
+                        };
+                        if self.store_through_choices(v, site, sa, a, n, ve) {
+                            return;
+                        }
+                    }
                     self.check_pointer(v, site, sa, a, n);
                     let w = n * 8;
                     let ve = if sv != NONE {
@@ -1491,6 +1503,114 @@ impl Shadow<'_> {
         let last = pool.constant(w, size - n as u64);
         let ok = pool.cmp(IPred::Ule, off, last);
         self.check(v, site, ok, addr.wrapping_sub(base) <= size - n as u64);
+    }
+
+    /// The addresses a symbolic pointer chooses among (`choices`), if this access can be made
+    /// through each: with the path condition that it picks one holding `n` bytes. The
+    /// concrete address is always among them.
+    fn access_choices(
+        &mut self,
+        v: &View,
+        site: (FuncId, BlockId),
+        addr_e: ExprId,
+        addr: u64,
+        n: u32,
+    ) -> Option<Vec<u64>> {
+        if n == 0 || n > 8 {
+            return None;
+        }
+        let all = super::choices::addresses(self.pool, addr_e)?;
+        let fits = |c: u64| {
+            v.mem
+                .object_bounds(c)
+                .is_some_and(|(base, size)| c >= base && c + n as u64 <= base + size)
+        };
+        if !all.contains(&addr) || !fits(addr) {
+            return None;
+        }
+        let valid: Vec<u64> = all.iter().copied().filter(|&c| fits(c)).collect();
+        if valid.len() < all.len() {
+            let (yes, no) = (self.pool.constant(1, 1), self.pool.constant(1, 0));
+            let ok = super::choices::select(self.pool, addr_e, &|c| {
+                if valid.contains(&c) { yes } else { no }
+            });
+            self.check(v, site, ok, true);
+        }
+        Some(valid)
+    }
+
+    /// A load through a pointer that chooses among known addresses: the value at each,
+    /// chosen by the same conditions.
+    fn load_from_choices(
+        &mut self,
+        v: &View,
+        site: (FuncId, BlockId),
+        addr_e: ExprId,
+        addr: u64,
+        n: u32,
+    ) -> Option<ExprId> {
+        let valid = self.access_choices(v, site, addr_e, addr, n)?;
+        let w = (n * 8) as u8;
+        let mut values = std::collections::HashMap::new();
+        for c in valid {
+            let mut e = self.mem_expr(v, c, n);
+            if e == NONE {
+                e = self.pool.constant(w, v.mem.read_uint(c, n).unwrap_or(0));
+            }
+            values.insert(c, e);
+        }
+        // A choice the check above excludes reads as 0.
+        let none = self.pool.constant(w, 0);
+        Some(super::choices::select(self.pool, addr_e, &|c| {
+            values.get(&c).copied().unwrap_or(none)
+        }))
+    }
+
+    /// A store through a pointer that chooses among known addresses: each place it can write
+    /// becomes "the stored value if the pointer picks it, else the old value". False when the
+    /// pointer is no such choice or the budget of symbolic stores is spent.
+    fn store_through_choices(
+        &mut self,
+        v: &View,
+        site: (FuncId, BlockId),
+        addr_e: ExprId,
+        addr: u64,
+        n: u32,
+        val: ExprId,
+    ) -> bool {
+        if self.symbolic_stores >= MAX_SYMBOLIC_STORES
+            || super::choices::addresses(self.pool, addr_e).is_none_or(|all| {
+                all.iter().any(|&c| {
+                    let base = v.mem.object_bounds(c).map_or(c, |o| o.0);
+                    self.symbolic_stores_into.get(&base) >= Some(&MAX_SYMBOLIC_STORES_PER_OBJECT)
+                })
+            })
+        {
+            return false;
+        }
+        let Some(valid) = self.access_choices(v, site, addr_e, addr, n) else {
+            return false;
+        };
+        self.symbolic_stores += 1;
+        let aw = self.pool.width(addr_e);
+        for c in valid {
+            if let Some((base, _)) = v.mem.object_bounds(c) {
+                *self.symbolic_stores_into.entry(base).or_default() += 1;
+            }
+            let cc = self.pool.constant(aw, c);
+            let hit = self.pool.cmp(IPred::Eq, addr_e, cc);
+            for i in 0..n as u64 {
+                let old = self.byte_at(v, c + i);
+                let byte = self.pool.extract(8, (8 * i) as u8, val);
+                let e = self.pool.ite(hit, byte, old);
+                if self.pool.as_const(e).is_some() {
+                    self.mem.remove(&(c + i));
+                } else {
+                    self.mem.insert(c + i, e);
+                }
+            }
+        }
+        true
     }
 
     /// A load through a symbolic pointer: an if-then-else over the elements of the object.
