@@ -12,7 +12,8 @@
 //!   input-indexed table; larger objects are concretized. A store through a symbolic pointer into
 //!   an object of at most `MAX_SYMBOLIC_STORE` bytes makes every byte of the object "the stored
 //!   byte if the address hits it, else the old one" (up to `MAX_SYMBOLIC_STORES` per run and
-//!   `MAX_SYMBOLIC_STORES_PER_OBJECT` per object); others are concretized.
+//!   `MAX_SYMBOLIC_STORES_PER_OBJECT` per object); others are concretized. A pointer that
+//!   chooses among known addresses (`choices`) reads and writes every object it can point to.
 //! - Library models that write memory clear the shadow of what they write; memcpy/memmove/memset
 //!   move or set it, with symbolic fill values and (into small objects) symbolic lengths.
 
