@@ -85,6 +85,9 @@ pub struct Inexactness {
     pub step_limit_runs: u64,
     /// Runs stopped by a construct Cairn cannot execute.
     pub unsupported_runs: u64,
+    /// Runs stopped at a memory error a native run usually goes past (`natively_silent`): the
+    /// branches after it are natively reachable, and the tree does not hold them.
+    pub silent_fault_runs: u64,
     /// Runs cut short by the deadline, an interrupt or the memory limit: the tree holds only
     /// their prefix, the branches after the cut are missing from it.
     pub cut_runs: u64,
@@ -100,6 +103,18 @@ impl Inexactness {
     pub fn is_exact(&self) -> bool {
         *self == Inexactness::default()
     }
+}
+
+/// A fault the interpreter stops at but a native run usually goes past: glibc lets a read or
+/// write a little out of bounds, or into freed memory, through without a signal (an
+/// SV-COMP task reading `b[-2]` of a heap block takes a branch on what lies there). Null
+/// dereferences, division by zero and bad frees do stop the native run (SIGSEGV, SIGFPE,
+/// glibc's abort).
+fn natively_silent(kind: &str) -> bool {
+    use crate::exec::memory::MemFault;
+    [MemFault::OutOfBounds, MemFault::UseAfterFree]
+        .iter()
+        .any(|f| f.describe() == kind)
 }
 
 /// Inputs the harness fixes: pointer parameters of a unit-mode entry, argc/argv of a `main`
@@ -399,6 +414,9 @@ impl Concolic {
             Outcome::StepLimit => inexact.step_limit_runs += 1,
             Outcome::Unsupported { .. } => inexact.unsupported_runs += 1,
             Outcome::Cut(_) => inexact.cut_runs += 1,
+            Outcome::Fault { ref kind, .. } if natively_silent(kind) => {
+                inexact.silent_fault_runs += 1
+            }
             _ => {}
         }
         self.classify_vars(&r.inputs);
