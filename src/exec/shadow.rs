@@ -550,7 +550,13 @@ impl Shadow<'_> {
 
     /// Symbolic bytes of `[addr, addr+n)` as one little-endian expression, or NONE if all concrete.
     fn mem_expr(&mut self, v: &View, addr: u64, n: u32) -> ExprId {
-        if self.mem.is_empty() || self.mem.range(addr..addr + n as u64).next().is_none() {
+        if self.mem.is_empty()
+            || self
+                .mem
+                .range(addr..addr.saturating_add(n as u64))
+                .next()
+                .is_none()
+        {
             return NONE;
         }
         let mut e: Option<ExprId> = None;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 extern int __VERIFIER_nondet_int(void);
+extern unsigned long __VERIFIER_nondet_ulong(void);
 
 int depth(int n) {
   if (n <= 0)
@@ -61,6 +62,15 @@ int main(void) {
     return a[k - 5];
   case 10:
     return last_char();
+  case 11: {
+    /* An address from the input at the very top of the address space: the access's last
+     * byte lies past 2^64 (this panicked Cairn while a symbolic value was in memory). */
+    unsigned long addr = __VERIFIER_nondet_ulong();
+    int copy[1] = {k};
+    if (addr >= 0xfffffffffffffffdUL)
+      return *(int *)addr + copy[0];
+    return 0;
+  }
   }
   return 0;
 }
