@@ -278,6 +278,49 @@ fn a_queue_chosen_through_a_table_of_pointers_is_picked_by_the_solver() {
     replay_ok(&p, &dir.path().join("0"));
 }
 
+/// Lists of lists five levels deep, each built while an input is nonzero (SV-COMP's
+/// memory-safety tasks): a random first input runs to the step limit, and the retries with
+/// smaller values must end at 0, where every loop stops. Every goal within 100 runs with each
+/// seed, and no test of a step-limited run (before: values shrank to 1..255 and stopped
+/// there, 8 of 10 goals, and a test of about a million inputs).
+#[test]
+fn loops_that_go_on_while_an_input_is_nonzero_are_stopped_by_zeros() {
+    let dir = tmp("engine-nested-lists");
+    let p = program("nested_lists.c");
+    for seed in 0..4 {
+        let out = dir.path().join(seed.to_string());
+        let o = cairn(&[
+            "gen",
+            &p,
+            "--out",
+            out.to_str().unwrap(),
+            "--jobs",
+            "1",
+            "--max-iterations",
+            "100",
+            "--seed",
+            &seed.to_string(),
+            "--time",
+            "60s",
+        ]);
+        assert!(o.status.success(), "{}", text(&o));
+        let s: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap())
+                .unwrap();
+        assert_eq!(
+            s["goals"]["covered"],
+            10,
+            "seed {seed}: {:?}",
+            unknown_goals(&out)
+        );
+        for t in std::fs::read_dir(out.join("tests")).unwrap() {
+            let size = t.unwrap().metadata().unwrap().len();
+            assert!(size < 1 << 20, "seed {seed}: a test of {size} bytes");
+        }
+    }
+    replay_ok(&p, &dir.path().join("0"));
+}
+
 #[test]
 fn keywords_compared_with_whole_tokens_are_spelled_into_the_input() {
     // Tokens of stdin looked up in a keyword table with strcmp: a keyword matches only a token

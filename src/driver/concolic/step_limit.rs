@@ -7,6 +7,8 @@ use crate::driver::session::Session;
 use crate::exec::{InputKind, InputValue, RunResult};
 use crate::search::tree::Pending;
 
+/// Most inputs a step-limited run's test may have (see `record_held`).
+pub const MAX_HELD_INPUTS: usize = 1 << 16;
 /// Smaller-valued retries of a solution whose run hit the step limit.
 pub const STEP_LIMIT_RETRIES: u32 = 4;
 /// Pending branches of a step-limited run this many decisions past the flipped one wait until
@@ -31,10 +33,14 @@ impl StepLimits {
         self.held.push((r, found_by.to_string()));
     }
 
-    /// Records the held runs: a test only for goals no finished run covered.
+    /// Records the held runs: a test only for goals no finished run covered. A run that read
+    /// more than `MAX_HELD_INPUTS` inputs gets none: a loop reading an input per iteration
+    /// until the step limit made a 60 MB test, seconds past the budget to write.
     pub fn record_held(&mut self, s: &mut Session) -> anyhow::Result<()> {
         for (r, by) in std::mem::take(&mut self.held) {
-            s.record(&r, &by)?;
+            if r.inputs.len() <= MAX_HELD_INPUTS {
+                s.record(&r, &by)?;
+            }
         }
         Ok(())
     }
@@ -61,7 +67,9 @@ impl StepLimits {
     }
 
     /// The inputs of the last held run with every integer input of 16 bits or more shifted
-    /// 8 bits towards zero; None when none was larger than 255 (or no run is held).
+    /// 8 bits towards zero, so values below 256 become 0 (a loop that goes on while an input
+    /// is nonzero, `while (__VERIFIER_nondet_int())`, stops only there); None when all are 0
+    /// already (or no run is held).
     pub fn shrunk_last_inputs(&self) -> Option<Vec<InputValue>> {
         let (last, _) = self.held.last()?;
         let mut shrunk = false;
@@ -76,7 +84,7 @@ impl StepLimits {
                 );
                 if integer && iv.width >= 16 {
                     let m = signed_magnitude(iv.bits, iv.width);
-                    if m > 255 {
+                    if m > 0 {
                         let small = m >> 8;
                         let negative = m != iv.bits;
                         let v = if negative {
@@ -172,9 +180,12 @@ mod tests {
             .iter()
             .map(|v| crate::ir::ops::sext(v.bits, v.width))
             .collect();
-        // 8-bit inputs and small values are kept.
-        assert_eq!(values, [390, -273, -100, 7]);
+        // 8-bit inputs are kept; values below 256 become 0.
+        assert_eq!(values, [390, -273, -100, 0]);
         limits.hold(result(vec![int(32, 255), int(32, -255)]), "concolic");
+        let shrunk = limits.shrunk_last_inputs().unwrap();
+        assert!(shrunk.iter().all(|v| v.bits == 0), "{shrunk:?}");
+        limits.hold(result(vec![int(32, 0), int(8, 5)]), "concolic");
         assert!(limits.shrunk_last_inputs().is_none());
         assert_eq!(signed_magnitude(u64::MAX, 64), 1);
         assert_eq!(signed_magnitude(0x80, 8), 128);
