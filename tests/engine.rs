@@ -194,45 +194,58 @@ fn tables_read_by_line_and_number_are_complete_and_end_the_input() {
     replay_ok(&p, &out);
 }
 
-/// A table indexed by an input with no range check (tcas' `ALIM()`): a random first index
-/// reads past the table, into a neighbour or nothing. The decision "the address is inside the
-/// table" lets the solver bring the index back: every branch on the value read is covered
-/// within 15 runs with every seed (before: 4 of 8 goals with two seeds of eight, 7 with two).
-#[test]
-fn a_table_read_past_its_end_by_a_random_index_is_brought_back() {
-    let dir = tmp("engine-table-index");
-    let p = program("table_index.c");
-    for seed in 0..8 {
+/// Every goal of `name` covered with each of `seeds` within `iterations` runs of `gen --jobs 1`
+/// plus `more`, and no test of a megabyte; the first seed's suite replays natively.
+fn covered_within(name: &str, seeds: u64, iterations: &str, more: &[&str], goals: u64) {
+    let dir = tmp(&format!("engine-{name}"));
+    let p = program(name);
+    for seed in 0..seeds {
         let out = dir.path().join(seed.to_string());
-        let o = cairn(&[
+        let seed_s = seed.to_string();
+        let mut args = vec![
             "gen",
             &p,
             "--out",
             out.to_str().unwrap(),
             "--jobs",
             "1",
-            "--tests-only",
-            "--strategy",
-            "dfs",
             "--max-iterations",
-            "15",
+            iterations,
             "--seed",
-            &seed.to_string(),
+            &seed_s,
             "--time",
             "60s",
-        ]);
+        ];
+        args.extend_from_slice(more);
+        let o = cairn(&args);
         assert!(o.status.success(), "{}", text(&o));
         let s: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap())
                 .unwrap();
         assert_eq!(
             s["goals"]["covered"],
-            8,
+            goals,
             "seed {seed}: {:?}",
             unknown_goals(&out)
         );
+        // No test of a step-limited run of a million inputs.
+        for t in std::fs::read_dir(out.join("tests")).unwrap() {
+            let size = t.unwrap().metadata().unwrap().len();
+            assert!(size < 1 << 20, "seed {seed}: a test of {size} bytes");
+        }
     }
     replay_ok(&p, &dir.path().join("0"));
+}
+
+const DFS: &[&str] = &["--tests-only", "--strategy", "dfs"];
+
+/// A table indexed by an input with no range check (tcas' `ALIM()`): a random first index
+/// reads past the table, into a neighbour or nothing. The decision "the address is inside the
+/// table" lets the solver bring the index back: every branch on the value read is covered
+/// within 15 runs with every seed (before: 4 of 8 goals with two seeds of eight, 7 with two).
+#[test]
+fn a_table_read_past_its_end_by_a_random_index_is_brought_back() {
+    covered_within("table_index.c", 8, "15", DFS, 8);
 }
 
 /// Queues reached through a table of pointers, chosen by an input (the Siemens schedule's
@@ -243,82 +256,17 @@ fn a_table_read_past_its_end_by_a_random_index_is_brought_back() {
 /// queue the run used, and 7 of 8 seeds covered 12 or 13 of the 16 goals within 40 runs).
 #[test]
 fn a_queue_chosen_through_a_table_of_pointers_is_picked_by_the_solver() {
-    let dir = tmp("engine-queues");
-    let p = program("queues.c");
-    for seed in 0..8 {
-        let out = dir.path().join(seed.to_string());
-        let o = cairn(&[
-            "gen",
-            &p,
-            "--out",
-            out.to_str().unwrap(),
-            "--jobs",
-            "1",
-            "--tests-only",
-            "--strategy",
-            "dfs",
-            "--max-iterations",
-            "20",
-            "--seed",
-            &seed.to_string(),
-            "--time",
-            "60s",
-        ]);
-        assert!(o.status.success(), "{}", text(&o));
-        let s: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap())
-                .unwrap();
-        assert_eq!(
-            s["goals"]["covered"],
-            16,
-            "seed {seed}: {:?}",
-            unknown_goals(&out)
-        );
-    }
-    replay_ok(&p, &dir.path().join("0"));
+    covered_within("queues.c", 8, "20", DFS, 16);
 }
 
 /// Lists of lists five levels deep, each built while an input is nonzero (SV-COMP's
 /// memory-safety tasks): a random first input runs to the step limit, and the retries with
 /// smaller values must end at 0, where every loop stops. Every goal within 100 runs with each
 /// seed, and no test of a step-limited run (before: values shrank to 1..255 and stopped
-/// there, 8 of 10 goals, and a test of about a million inputs).
+/// there: 8 of 10 goals, and a 60 MB test of the step-limited first run).
 #[test]
 fn loops_that_go_on_while_an_input_is_nonzero_are_stopped_by_zeros() {
-    let dir = tmp("engine-nested-lists");
-    let p = program("nested_lists.c");
-    for seed in 0..4 {
-        let out = dir.path().join(seed.to_string());
-        let o = cairn(&[
-            "gen",
-            &p,
-            "--out",
-            out.to_str().unwrap(),
-            "--jobs",
-            "1",
-            "--max-iterations",
-            "100",
-            "--seed",
-            &seed.to_string(),
-            "--time",
-            "60s",
-        ]);
-        assert!(o.status.success(), "{}", text(&o));
-        let s: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap())
-                .unwrap();
-        assert_eq!(
-            s["goals"]["covered"],
-            10,
-            "seed {seed}: {:?}",
-            unknown_goals(&out)
-        );
-        for t in std::fs::read_dir(out.join("tests")).unwrap() {
-            let size = t.unwrap().metadata().unwrap().len();
-            assert!(size < 1 << 20, "seed {seed}: a test of {size} bytes");
-        }
-    }
-    replay_ok(&p, &dir.path().join("0"));
+    covered_within("nested_lists.c", 4, "100", &[], 10);
 }
 
 #[test]
