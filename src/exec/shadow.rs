@@ -579,6 +579,26 @@ impl Shadow<'_> {
     }
 
     /// Records the shadow of a store of `n` bytes (NONE clears).
+    /// The shadow of the byte at `a` (a constant leaves none).
+    fn set_byte(&mut self, a: u64, e: ExprId) {
+        if self.pool.as_const(e).is_some() {
+            self.mem.remove(&a);
+        } else {
+            self.mem.insert(a, e);
+        }
+    }
+
+    /// The `n` bytes at `addr`: their shadow, or their concrete value as a constant.
+    fn value_at(&mut self, v: &View, addr: u64, n: u32) -> ExprId {
+        match self.mem_expr(v, addr, n) {
+            NONE => {
+                let c = v.mem.read_uint(addr, n).unwrap_or(0);
+                self.pool.constant((n * 8) as u8, c)
+            }
+            e => e,
+        }
+    }
+
     fn set_mem(&mut self, addr: u64, n: u32, e: ExprId) {
         if e == NONE || self.pool.as_const(e).is_some() {
             self.clear_mem(addr, n as u64);
@@ -586,11 +606,7 @@ impl Shadow<'_> {
         }
         for i in 0..n {
             let b = self.pool.extract(8, (8 * i) as u8, e);
-            if self.pool.as_const(b).is_some() {
-                self.mem.remove(&(addr + i as u64));
-            } else {
-                self.mem.insert(addr + i as u64, b);
-            }
+            self.set_byte(addr + i as u64, b);
         }
     }
 
@@ -656,11 +672,7 @@ impl Shadow<'_> {
         }
         let (_, bytes) = self.after_write.take().unwrap();
         for (a, e) in bytes {
-            if self.pool.as_const(e).is_some() {
-                self.mem.remove(&a);
-            } else {
-                self.mem.insert(a, e);
-            }
+            self.set_byte(a, e);
         }
     }
 
@@ -740,11 +752,7 @@ impl Shadow<'_> {
         // Bytes past the concrete length are not written: their event does not cover them.
         let (within, past): (Vec<_>, Vec<_>) = bytes.into_iter().partition(|(a, _)| *a < dst + len);
         for (a, e) in past {
-            if self.pool.as_const(e).is_some() {
-                self.mem.remove(&a);
-            } else {
-                self.mem.insert(a, e);
-            }
+            self.set_byte(a, e);
         }
         self.after_write = Some((dst, within));
         true
@@ -784,11 +792,7 @@ impl Shadow<'_> {
             bytes.push((k, self.pool.ite(hit, byte, old)));
         }
         for (k, e) in bytes {
-            if self.pool.as_const(e).is_some() {
-                self.mem.remove(&k);
-            } else {
-                self.mem.insert(k, e);
-            }
+            self.set_byte(k, e);
         }
         true
     }
@@ -1512,17 +1516,9 @@ impl Shadow<'_> {
         self.check(v, site, ok, addr.wrapping_sub(base) <= size - n as u64);
     }
 
-    /// The addresses a symbolic pointer chooses among (`choices`), if this access can be made
-    /// through each: with the path condition that it picks one holding `n` bytes. The
-    /// concrete address is always among them.
-    fn access_choices(
-        &mut self,
-        v: &View,
-        site: (FuncId, BlockId),
-        addr_e: ExprId,
-        addr: u64,
-        n: u32,
-    ) -> Option<Vec<u64>> {
+    /// The addresses a symbolic pointer chooses among (`choices`) that can hold an access of
+    /// `n` bytes, if the concrete address is one of them; and whether some choice cannot.
+    fn choices(&self, v: &View, addr_e: ExprId, addr: u64, n: u32) -> Option<(Vec<u64>, bool)> {
         if n == 0 || n > 8 {
             return None;
         }
@@ -1530,20 +1526,23 @@ impl Shadow<'_> {
         let fits = |c: u64| {
             v.mem
                 .object_bounds(c)
-                .is_some_and(|(base, size)| c >= base && c + n as u64 <= base + size)
+                .is_some_and(|(base, size)| c >= base && c.saturating_add(n as u64) <= base + size)
         };
         if !all.contains(&addr) || !fits(addr) {
             return None;
         }
         let valid: Vec<u64> = all.iter().copied().filter(|&c| fits(c)).collect();
-        if valid.len() < all.len() {
-            let (yes, no) = (self.pool.constant(1, 1), self.pool.constant(1, 0));
-            let ok = super::choices::select(self.pool, addr_e, &|c| {
-                if valid.contains(&c) { yes } else { no }
-            });
-            self.check(v, site, ok, true);
-        }
-        Some(valid)
+        let some_invalid = valid.len() < all.len();
+        Some((valid, some_invalid))
+    }
+
+    /// The path condition that the pointer picks one of the `valid` choices.
+    fn require_choice(&mut self, v: &View, site: (FuncId, BlockId), addr_e: ExprId, valid: &[u64]) {
+        let (yes, no) = (self.pool.constant(1, 1), self.pool.constant(1, 0));
+        let ok = super::choices::select(self.pool, addr_e, &|c| {
+            if valid.contains(&c) { yes } else { no }
+        });
+        self.check(v, site, ok, true);
     }
 
     /// A load through a pointer that chooses among known addresses: the value at each,
@@ -1556,18 +1555,14 @@ impl Shadow<'_> {
         addr: u64,
         n: u32,
     ) -> Option<ExprId> {
-        let valid = self.access_choices(v, site, addr_e, addr, n)?;
-        let w = (n * 8) as u8;
-        let mut values = std::collections::HashMap::new();
-        for c in valid {
-            let mut e = self.mem_expr(v, c, n);
-            if e == NONE {
-                e = self.pool.constant(w, v.mem.read_uint(c, n).unwrap_or(0));
-            }
-            values.insert(c, e);
+        let (valid, some_invalid) = self.choices(v, addr_e, addr, n)?;
+        if some_invalid {
+            self.require_choice(v, site, addr_e, &valid);
         }
+        let values: std::collections::HashMap<u64, ExprId> =
+            valid.iter().map(|&c| (c, self.value_at(v, c, n))).collect();
         // A choice the check above excludes reads as 0.
-        let none = self.pool.constant(w, 0);
+        let none = self.pool.constant((n * 8) as u8, 0);
         Some(super::choices::select(self.pool, addr_e, &|c| {
             values.get(&c).copied().unwrap_or(none)
         }))
@@ -1585,36 +1580,38 @@ impl Shadow<'_> {
         n: u32,
         val: ExprId,
     ) -> bool {
-        if self.symbolic_stores >= MAX_SYMBOLIC_STORES
-            || super::choices::addresses(self.pool, addr_e).is_none_or(|all| {
-                all.iter().any(|&c| {
-                    let base = v.mem.object_bounds(c).map_or(c, |o| o.0);
-                    self.symbolic_stores_into.get(&base) >= Some(&MAX_SYMBOLIC_STORES_PER_OBJECT)
-                })
-            })
+        if self.symbolic_stores >= MAX_SYMBOLIC_STORES {
+            return false;
+        }
+        let Some((valid, some_invalid)) = self.choices(v, addr_e, addr, n) else {
+            return false;
+        };
+        let bases: Vec<u64> = valid
+            .iter()
+            .filter_map(|&c| v.mem.object_bounds(c).map(|o| o.0))
+            .collect();
+        if bases
+            .iter()
+            .any(|b| self.symbolic_stores_into.get(b) >= Some(&MAX_SYMBOLIC_STORES_PER_OBJECT))
         {
             return false;
         }
-        let Some(valid) = self.access_choices(v, site, addr_e, addr, n) else {
-            return false;
-        };
+        if some_invalid {
+            self.require_choice(v, site, addr_e, &valid);
+        }
         self.symbolic_stores += 1;
+        for base in bases {
+            *self.symbolic_stores_into.entry(base).or_default() += 1;
+        }
         let aw = self.pool.width(addr_e);
         for c in valid {
-            if let Some((base, _)) = v.mem.object_bounds(c) {
-                *self.symbolic_stores_into.entry(base).or_default() += 1;
-            }
             let cc = self.pool.constant(aw, c);
             let hit = self.pool.cmp(IPred::Eq, addr_e, cc);
             for i in 0..n as u64 {
                 let old = self.byte_at(v, c + i);
                 let byte = self.pool.extract(8, (8 * i) as u8, val);
                 let e = self.pool.ite(hit, byte, old);
-                if self.pool.as_const(e).is_some() {
-                    self.mem.remove(&(c + i));
-                } else {
-                    self.mem.insert(c + i, e);
-                }
+                self.set_byte(c + i, e);
             }
         }
         true
@@ -1630,7 +1627,6 @@ impl Shadow<'_> {
             self.concretize();
             return self.mem_expr(v, addr, n);
         }
-        let w = (n * 8) as u8;
         let aw = v.ptr_bits as u8;
         let stride = if (addr - base).is_multiple_of(n as u64) {
             n as u64
@@ -1640,13 +1636,7 @@ impl Shadow<'_> {
         let mut elems: Vec<(u64, ExprId)> = vec![];
         let mut off = 0u64;
         while off + n as u64 <= size {
-            let s = self.mem_expr(v, base + off, n);
-            let val = if s != NONE {
-                s
-            } else {
-                let v = v.mem.read_uint(base + off, n).unwrap_or(0);
-                self.pool.constant(w, v)
-            };
+            let val = self.value_at(v, base + off, n);
             elems.push((base + off, val));
             off += stride;
         }
