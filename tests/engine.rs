@@ -271,6 +271,22 @@ fn loops_that_go_on_while_an_input_is_nonzero_are_stopped_by_zeros() {
 }
 
 #[test]
+fn a_first_run_that_no_smaller_value_shortens_leaves_time_to_the_other_techniques() {
+    // Each interpreted run of this program takes the whole step limit (a few seconds here):
+    // the first run's retries with smaller values, five runs in all, once took the budget in
+    // one turn, and the model checker never ran. Now they take turns with it.
+    let dir = tmp("engine-long-first-run");
+    let p = program("long_first_run.c");
+    let out = dir.path().join("o");
+    let (s, _) = generate_with(&p, &out, "1", 9, &["--jobs", "1"]);
+    let goals: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(out.join("goals.json")).unwrap()).unwrap();
+    let error = goals.iter().find(|g| g["kind"] == "error").unwrap();
+    assert_eq!(error["status"], "unreachable", "{s}");
+    assert!(s["goals"]["covered"].as_u64().unwrap() >= 1, "{s}");
+}
+
+#[test]
 fn keywords_compared_with_whole_tokens_are_spelled_into_the_input() {
     // Tokens of stdin looked up in a keyword table with strcmp: a keyword matches only a token
     // of its length. Flipping one branch at a time, 27 of 32 goals in 10 s (3 of 3 seeds:

@@ -153,6 +153,16 @@ impl Technique for Alternate<'_> {
                 if self.adaptive {
                     p.debt = start.elapsed().saturating_sub(turn);
                 }
+                if crate::debug_on!("turns") {
+                    crate::debug_log!(
+                        "turns",
+                        "{} turn {:.2}s of {:.2}s (debt now {:.2}s)",
+                        p.technique.name(),
+                        start.elapsed().as_secs_f64(),
+                        turn.as_secs_f64(),
+                        p.debt.as_secs_f64()
+                    );
+                }
                 let progressed =
                     s.ledger.covered + s.ledger.unreachable > decided || p.technique.learning();
                 p.weight = if progressed || !self.adaptive {

@@ -742,8 +742,11 @@ impl Concolic {
         let mut first = RandomInputs {
             rng: SmallRng::seed_from_u64(self.seed.wrapping_add(self.stats.memory_restarts)),
         };
-        self.execute(s, &mut first, cfg, 0, "concolic")?;
-        self.shrink_first_run(s, cfg)
+        let run = self.execute(s, &mut first, cfg, 0, "concolic")?;
+        if self.step_limits.last {
+            self.step_limits.start_shrinking(run.inputs.clone());
+        }
+        Ok(())
     }
 
     /// Runs the program's keywords spelled into its latest tests, once (`seeds::WordSpelling`).
@@ -797,19 +800,26 @@ impl Concolic {
     }
 
     /// A first run cut by the step limit runs again with its integer inputs shifted 8 bits
-    /// towards zero, until one finishes (a few times at most).
-    fn shrink_first_run(&mut self, s: &mut Session, cfg: &Config) -> anyhow::Result<()> {
-        for _ in 0..STEP_LIMIT_RETRIES {
-            if !self.step_limits.last || s.should_stop() {
-                return Ok(());
-            }
-            let Some(values) = self.step_limits.shrunk_last_inputs() else {
+    /// towards zero, until one finishes (a few times at most), within the turn: each retry can
+    /// be as long as the first run, and the other techniques' turns must still come.
+    fn shrink_first_run(
+        &mut self,
+        s: &mut Session,
+        cfg: &Config,
+        until: Instant,
+    ) -> anyhow::Result<()> {
+        while !s.should_stop() && Instant::now() < until {
+            let Some(values) = self.step_limits.next_shrunk() else {
                 return Ok(());
             };
             self.stats.step_limit_retries += 1;
-            self.run_values(s, cfg, values, self.stats.paths)?;
-            if !self.step_limits.last {
+            let cut = self.stats.inexact.cut_runs;
+            let run = self.run_values(s, cfg, values, self.stats.paths)?;
+            if self.step_limits.last {
+                self.step_limits.retry_limited(run.inputs.clone());
+            } else if self.stats.inexact.cut_runs == cut {
                 self.stats.step_limit_recovered += 1;
+                self.step_limits.stop_shrinking();
             }
         }
         Ok(())
@@ -879,6 +889,8 @@ impl Technique for Concolic {
                     self.import_seeds(s, &cfg)?;
                 }
             }
+            // Within the loop: a restart's first run is retried as well.
+            self.shrink_first_run(s, &cfg, until)?;
             if !self.step(s, &cfg)? {
                 // Every pending branch the strategy offers has been tried.
                 if self.retry_undecided(s) {

@@ -25,6 +25,9 @@ pub struct StepLimits {
     held: Vec<(RunResult, String)>,
     /// The last executed run hit the step limit.
     pub last: bool,
+    /// The inputs of the first run, step-limited, while its retries with smaller values go on
+    /// (across turns: a turn may end after one long run), and the retries left.
+    shrinking: Option<(Vec<InputValue>, u32)>,
 }
 
 impl StepLimits {
@@ -66,47 +69,78 @@ impl StepLimits {
         self.deep.split_off(keep)
     }
 
-    /// The inputs of the last held run with every integer input of 16 bits or more shifted
-    /// 8 bits towards zero, so values below 256 become 0 (a loop that goes on while an input
-    /// is nonzero, `while (__VERIFIER_nondet_int())`, stops only there); None when all are 0
-    /// already (or no run is held).
-    pub fn shrunk_last_inputs(&self) -> Option<Vec<InputValue>> {
-        let (last, _) = self.held.last()?;
-        let mut shrunk = false;
-        let values = last
-            .inputs
-            .iter()
-            .cloned()
-            .map(|mut iv| {
-                let integer = !matches!(
-                    iv.kind,
-                    InputKind::Float | InputKind::Double | InputKind::Bytes
-                );
-                if integer && iv.width >= 16 {
-                    let m = signed_magnitude(iv.bits, iv.width);
-                    if m > 0 {
-                        let small = m >> 8;
-                        let negative = m != iv.bits;
-                        let v = if negative {
-                            small.wrapping_neg()
-                        } else {
-                            small
-                        };
-                        iv.bits = crate::ir::ops::mask(v, iv.width);
-                        shrunk = true;
-                    }
-                }
-                iv
-            })
-            .collect();
-        shrunk.then_some(values)
+    /// The first run hit the step limit with `inputs`: retry them with smaller values.
+    pub fn start_shrinking(&mut self, inputs: Vec<InputValue>) {
+        self.shrinking = Some((inputs, STEP_LIMIT_RETRIES));
+    }
+
+    /// A retry hit the step limit too, having read `inputs` (past the values it was given, a
+    /// loop reads more): the next retry shrinks those.
+    pub fn retry_limited(&mut self, inputs: Vec<InputValue>) {
+        if let Some((last, _)) = &mut self.shrinking {
+            *last = inputs;
+        }
+    }
+
+    /// A run finished (or no retry can help): no more retries.
+    pub fn stop_shrinking(&mut self) {
+        self.shrinking = None;
+    }
+
+    /// The next retry's inputs: the last retry's with every integer input of 16 bits or more
+    /// shifted 8 bits towards zero, so values below 256 become 0 (a loop that goes on while an
+    /// input is nonzero, `while (__VERIFIER_nondet_int())`, stops only there); None when no
+    /// retry is left or all are 0 already.
+    pub fn next_shrunk(&mut self) -> Option<Vec<InputValue>> {
+        let (inputs, left) = self.shrinking.as_mut()?;
+        let shrunk = shrunk(inputs).filter(|_| *left > 0);
+        match &shrunk {
+            Some(values) => {
+                *inputs = values.clone();
+                *left -= 1;
+            }
+            None => self.shrinking = None,
+        }
+        shrunk
     }
 
     /// The search starts afresh.
     pub fn forget_tree(&mut self) {
         self.deep.clear();
         self.last = false;
+        self.shrinking = None;
     }
+}
+
+/// `inputs` with every integer of 16 bits or more shifted 8 bits towards zero; None when all
+/// are 0 already.
+fn shrunk(inputs: &[InputValue]) -> Option<Vec<InputValue>> {
+    let mut any = false;
+    let values = inputs
+        .iter()
+        .cloned()
+        .map(|mut iv| {
+            let integer = !matches!(
+                iv.kind,
+                InputKind::Float | InputKind::Double | InputKind::Bytes
+            );
+            if integer && iv.width >= 16 {
+                let m = signed_magnitude(iv.bits, iv.width);
+                if m > 0 {
+                    let small = m >> 8;
+                    let v = if m != iv.bits {
+                        small.wrapping_neg()
+                    } else {
+                        small
+                    };
+                    iv.bits = crate::ir::ops::mask(v, iv.width);
+                    any = true;
+                }
+            }
+            iv
+        })
+        .collect();
+    any.then_some(values)
 }
 
 /// |x| of a `w`-bit value read as signed.
@@ -127,10 +161,6 @@ pub fn signed_magnitude(x: u64, w: u32) -> u64 {
 mod tests {
     use super::*;
     use crate::search::synthetic::{pending, run};
-
-    fn result(inputs: Vec<InputValue>) -> RunResult {
-        RunResult::new(crate::exec::Outcome::StepLimit, inputs)
-    }
 
     #[test]
     fn deep_branches_of_step_limited_runs_wait_and_come_back_shallowest_first() {
@@ -162,31 +192,31 @@ mod tests {
     }
 
     #[test]
-    fn a_held_runs_large_integers_shrink_towards_zero() {
+    fn a_step_limited_first_runs_large_integers_shrink_towards_zero() {
         let int = |w, v: i64| InputValue::int(InputKind::Int, w, crate::ir::ops::mask(v as u64, w));
         let mut limits = StepLimits::default();
-        assert!(limits.shrunk_last_inputs().is_none());
-        limits.hold(
-            result(vec![
-                int(32, 100_000),
-                int(32, -70_000),
-                int(8, -100),
-                int(32, 7),
-            ]),
-            "concolic",
-        );
-        let shrunk = limits.shrunk_last_inputs().unwrap();
-        let values: Vec<i64> = shrunk
-            .iter()
-            .map(|v| crate::ir::ops::sext(v.bits, v.width))
-            .collect();
+        assert!(limits.next_shrunk().is_none());
+        limits.start_shrinking(vec![
+            int(32, 100_000),
+            int(32, -70_000),
+            int(8, -100),
+            int(32, 7),
+        ]);
+        let values = |v: Vec<InputValue>| -> Vec<i64> {
+            v.iter()
+                .map(|v| crate::ir::ops::sext(v.bits, v.width))
+                .collect()
+        };
         // 8-bit inputs are kept; values below 256 become 0.
-        assert_eq!(values, [390, -273, -100, 0]);
-        limits.hold(result(vec![int(32, 255), int(32, -255)]), "concolic");
-        let shrunk = limits.shrunk_last_inputs().unwrap();
-        assert!(shrunk.iter().all(|v| v.bits == 0), "{shrunk:?}");
-        limits.hold(result(vec![int(32, 0), int(8, 5)]), "concolic");
-        assert!(limits.shrunk_last_inputs().is_none());
+        assert_eq!(values(limits.next_shrunk().unwrap()), [390, -273, -100, 0]);
+        assert_eq!(values(limits.next_shrunk().unwrap()), [1, -1, -100, 0]);
+        assert_eq!(values(limits.next_shrunk().unwrap()), [0, 0, -100, 0]);
+        // All 0: nothing left to shrink.
+        assert!(limits.next_shrunk().is_none());
+        // At most STEP_LIMIT_RETRIES retries.
+        limits.start_shrinking(vec![int(64, i64::MAX)]);
+        let retries = std::iter::from_fn(|| limits.next_shrunk()).count();
+        assert_eq!(retries, STEP_LIMIT_RETRIES as usize);
         assert_eq!(signed_magnitude(u64::MAX, 64), 1);
         assert_eq!(signed_magnitude(0x80, 8), 128);
     }
