@@ -418,6 +418,11 @@ pub fn load_program(files: &[PathBuf], front: &Front, criterion: Criterion) -> R
     for w in p.extern_warnings() {
         eprintln!("cairn: warning: {w}");
     }
+    for w in &p.module.not_interpreted {
+        eprintln!(
+            "cairn: warning: {w}: not interpreted; a run reaching it stops there, and native runs (the fuzzer's) execute it"
+        );
+    }
     for w in &p.module.uninitialized_reads {
         eprintln!(
             "cairn: warning: {w}: Cairn reads 0 there, a native run whatever memory held, so no input steers decisions on it"

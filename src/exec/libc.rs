@@ -531,6 +531,11 @@ pub fn call(
                 "inline assembly (its runs are native: the fuzzer's)".into(),
             ));
         }
+        NotInterpreted => {
+            return Err(Stop::Unsupported(
+                "an instruction the interpreter cannot execute, such as long double arithmetic (its runs are native: the fuzzer's)".into(),
+            ));
+        }
         Unsupported | Environment => {
             let environment = matches!(e, Environment);
             let what = String::from_utf8_lossy(&m.mem.cstr(a(0)).unwrap_or_default()).into_owned();

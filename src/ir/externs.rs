@@ -84,6 +84,8 @@ pub enum Ext {
     LongJmp,
     /// An inline assembly statement (`ir::INLINE_ASM`): not executed; the run stops there.
     InlineAsm,
+    /// An instruction the interpreter cannot execute (`ir::NOT_INTERPRETED`): as `InlineAsm`.
+    NotInterpreted,
     /// An external function Cairn has no model of: its result becomes an input.
     Unknown(String),
 }
@@ -167,6 +169,7 @@ fn resolve_name(name: &str) -> Ext {
         "setjmp" | "_setjmp" | "__sigsetjmp" | "sigsetjmp" => SetJmp,
         "longjmp" | "_longjmp" | "siglongjmp" | "__longjmp_chk" => LongJmp,
         super::INLINE_ASM => InlineAsm,
+        super::NOT_INTERPRETED => NotInterpreted,
         _ => match MathFn::by_name(name) {
             Some(f) => Math(f),
             None => Unknown(name.into()),

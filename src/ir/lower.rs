@@ -242,6 +242,7 @@ impl<'a> Lowerer<'a> {
                 call_sites: vec![],
                 main_status_unknown: false,
                 uninitialized_reads: vec![],
+                not_interpreted: vec![],
             },
             files: HashMap::new(),
             global_addr: HashMap::new(),
@@ -539,6 +540,7 @@ impl<'a> Lowerer<'a> {
                 .debugloc
                 .as_ref()
                 .is_some_and(|d| d.filename.ends_with(super::frontend::RUNTIME_FILE)),
+            opaque: Default::default(),
         };
         for (i, b) in f.basic_blocks.iter().enumerate() {
             fl.blocks.insert(b.name.clone(), i as BlockId);
@@ -552,7 +554,7 @@ impl<'a> Lowerer<'a> {
                 }
             }
             let at = format!("function {}", f.name);
-            let v = fl.new_val(&p.ty, &name_str(&p.name), &at)?;
+            let v = fl.new_val_or_opaque(&p.ty, &p.name, &at);
             fl.vals.insert(p.name.clone(), v);
             params.push(v);
         }
@@ -562,7 +564,7 @@ impl<'a> Lowerer<'a> {
                 if let Some(d) = inst.try_get_result() {
                     let ty = fl.lw.m.types.type_of(inst);
                     let at = fl.lw_loc_str(inst.get_debug_loc());
-                    let v = fl.new_val(&ty, &name_str(d), &at)?;
+                    let v = fl.new_val_or_opaque(&ty, d, &at);
                     fl.vals.insert(d.clone(), v);
                 }
             }
@@ -572,6 +574,10 @@ impl<'a> Lowerer<'a> {
         for (bi, b) in f.basic_blocks.iter().enumerate() {
             for inst in &b.instrs {
                 if let l::Instruction::Phi(phi) = inst {
+                    // Nothing interpreted reads an opaque phi.
+                    if fl.opaque.contains(&phi.dest) {
+                        continue;
+                    }
                     let dst = fl.vals[&phi.dest];
                     let mut seen = std::collections::HashSet::new();
                     for (op, pred) in &phi.incoming_values {
@@ -599,14 +605,29 @@ impl<'a> Lowerer<'a> {
                 let loc = fl.lw.loc(inst.get_debug_loc());
                 let at = fl.lw_loc_str(inst.get_debug_loc());
                 let before = insts.len();
-                fl.inst(inst, &mut insts, loc, &at)?;
+                if let Err(e) = fl.inst(inst, &mut insts, loc, &at) {
+                    insts.truncate(before);
+                    let dest = inst.try_get_result().map(|d| fl.vals[d]);
+                    fl.not_interpreted(e, &mut insts, loc, dest);
+                }
                 for _ in before..insts.len() {
                     locs.push(loc);
                 }
             }
             let term_loc = fl.lw.loc(b.term.get_debug_loc());
             let at = fl.lw_loc_str(b.term.get_debug_loc());
-            let term = fl.term(&b.term, bi as BlockId, id, term_loc, &moves, &at)?;
+            let term = match fl.term(&b.term, bi as BlockId, id, term_loc, &moves, &at) {
+                Ok(term) => term,
+                // Returning a value not modelled: the stop, then a return of any value (the
+                // model checker goes on past the call, as a native run does).
+                Err(e) if matches!(b.term, l::Terminator::Ret(_)) => {
+                    let any = Val::Reg(fl.new_reg("", 0), Ty::Int(64));
+                    fl.not_interpreted(e, &mut insts, term_loc, Some(any));
+                    locs.resize(insts.len(), term_loc);
+                    Terminator::Ret { val: Some(any) }
+                }
+                Err(e) => return Err(e),
+            };
             blocks.push(Block {
                 name: name_str(&b.name),
                 insts,
@@ -664,10 +685,8 @@ impl<'a> Lowerer<'a> {
             };
             g.target_loc = first_loc(&blocks[target as usize]);
         }
-        let ret = self.lay.ty(&f.return_type).map_err(|e| LowerError {
-            what: e,
-            loc: format!("function {}", f.name),
-        })?;
+        // A result of a type not modelled (long double): its `ret` is not interpreted.
+        let ret = self.lay.ty(&f.return_type).unwrap_or(Ty::Int(64));
         super::operands::drop_unused_results(&mut blocks);
         // Indeterminate initial values nothing reads cost a call each: gone.
         let externs = &self.out.externs;
@@ -755,6 +774,9 @@ struct FnLower<'l, 'a> {
     fname: String,
     /// Functions of Cairn's C runtime have no goals.
     in_runtime: bool,
+    /// Values of types the interpreter does not model (long double, vectors): placeholders
+    /// no interpreted instruction reads (a reader is itself not interpreted).
+    opaque: std::collections::HashSet<Name>,
 }
 
 impl<'l, 'a> FnLower<'l, 'a> {
@@ -784,6 +806,44 @@ impl<'l, 'a> FnLower<'l, 'a> {
         off as AggSlot
     }
 
+    /// `new_val`, or for a type the interpreter does not model a placeholder register that
+    /// only instructions not interpreted read.
+    fn new_val_or_opaque(&mut self, ty: &TypeRef, name: &Name, at: &str) -> Val {
+        self.new_val(ty, &name_str(name), at).unwrap_or_else(|_| {
+            self.opaque.insert(name.clone());
+            let t = Ty::Int(64);
+            let r = self.new_reg(&name_str(name), 0);
+            self.reg_tys[r as usize] = t;
+            Val::Reg(r, t)
+        })
+    }
+
+    /// An instruction the interpreter cannot execute (`why`): a run that reaches it stops
+    /// there, unsupported, and the model checker havocs over it as over inline assembly; the
+    /// program still loads, and its native runs execute it. Told to the user at loading.
+    /// `dest`, the instruction's result, is havocked by the model checker.
+    fn not_interpreted(
+        &mut self,
+        why: LowerError,
+        out: &mut Vec<Inst>,
+        loc: Loc,
+        dest: Option<Val>,
+    ) {
+        self.lw.out.not_interpreted.push(why.to_string());
+        let void = self.lw.m.types.void();
+        let ext = self
+            .lw
+            .extern_decl(super::NOT_INTERPRETED, &void, vec![], true);
+        let site = self.lw.out.call_sites.len() as u32;
+        self.lw.out.call_sites.push(loc);
+        out.push(Inst::CallExtern {
+            ext,
+            args: vec![],
+            ret: dest,
+            site,
+        });
+    }
+
     fn new_val(&mut self, ty: &TypeRef, name: &str, at: &str) -> Result<Val> {
         match self.lw.lay.ty(ty) {
             Ok(Ty::Agg(n)) => Ok(Val::Agg(self.new_agg(n), n)),
@@ -808,6 +868,9 @@ impl<'l, 'a> FnLower<'l, 'a> {
     fn operand(&mut self, op: &Operand, at: &str) -> Result<Val> {
         match op {
             Operand::LocalOperand { name, .. } => match self.vals.get(name) {
+                Some(_) if self.opaque.contains(name) => {
+                    unsupported(format!("a value of a type not modelled ({name})"), at)
+                }
                 Some(v) => Ok(*v),
                 None => unsupported(format!("use of undefined value {name}"), at),
             },

@@ -610,6 +610,9 @@ pub struct Module {
     /// the interpreter reads 0 there, a native run whatever the stack held, so no input
     /// steers decisions on it.
     pub uninitialized_reads: Vec<String>,
+    /// Instructions the interpreter cannot execute (`file:line:col (in f): unsupported: ...`):
+    /// lowered to a stop (`NOT_INTERPRETED`), so the program loads and runs natively.
+    pub not_interpreted: Vec<String>,
 }
 
 /// Address-space layout shared by the lowering (globals, functions) and the executor (heap, stack).
@@ -669,6 +672,10 @@ pub fn is_error_call(name: &str) -> bool {
 
 /// The external function an inline assembly statement is lowered to.
 pub const INLINE_ASM: &str = "__cairn_inline_asm";
+
+/// The external function an instruction the interpreter cannot execute is lowered to (long
+/// double arithmetic, vector operations: `Module::not_interpreted`).
+pub const NOT_INTERPRETED: &str = "__cairn_not_interpreted";
 
 /// The program's `main` when a replay harness has the `main` (unit mode, argv or files as
 /// inputs): the program is compiled with `-Dmain=` this name.

@@ -1134,7 +1134,7 @@ impl<'m> Model<'m> {
         };
         // Inline assembly may write anything it can reach: what every call may, and the
         // function's own memory (an output operand in memory).
-        if let Some(Ext::InlineAsm) = ext {
+        if let Some(Ext::InlineAsm | Ext::NotInterpreted) = ext {
             self.havoc_all_tracked(ex);
             self.havoc_slots(ex, loc.func);
         }

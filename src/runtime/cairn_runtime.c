@@ -544,6 +544,36 @@ W int atoi(const char *s) { return (int)strtol(s, NULL, 10); }
 W long atol(const char *s) { return strtol(s, NULL, 10); }
 W long long atoll(const char *s) { return strtoll(s, NULL, 10); }
 
+/* glibc's classification functions, which the macros of older <math.h> call (preprocessed
+ * programs keep the calls): the same results, branch-free, so they add no decision to a path.
+ * An unmodelled function's result would be an input, and a replay stubbing it "confirms" runs
+ * glibc never makes (__isinf(0.0) == 10). */
+#define CAIRN_CLASSIFY(T, SUF, INF, MIN_NORMAL, FABS)                                        \
+    W int __isinf##SUF(T x) { return (x == INF) - (x == -INF); }                              \
+    W int isinf##SUF(T x) { return __isinf##SUF(x); }                                         \
+    W int __isnan##SUF(T x) { return x != x; }                                                \
+    W int isnan##SUF(T x) { return x != x; }                                                  \
+    W int __finite##SUF(T x) { return x - x == 0; }                                           \
+    W int finite##SUF(T x) { return x - x == 0; }                                             \
+    /* FP_NAN 0, FP_INFINITE 1, FP_ZERO 2, FP_SUBNORMAL 3, FP_NORMAL 4 */                    \
+    W int __fpclassify##SUF(T x) {                                                            \
+        T a = FABS(x);                                                                        \
+        return (x == x) * (1 + (a < INF) * (1 + (a != 0) * (1 + (a >= MIN_NORMAL))));        \
+    }
+CAIRN_CLASSIFY(double, , __builtin_inf(), 2.2250738585072014e-308, __builtin_fabs)
+CAIRN_CLASSIFY(float, f, __builtin_inff(), 1.17549435e-38f, __builtin_fabsf)
+
+/* The interpreter rounds to nearest (IEEE's default, FE_TONEAREST = 0 on x86): a program that
+ * sets another rounding mode stops there, and its native runs (the fuzzer's) go on. */
+W int fegetround(void) { return 0; }
+W int fesetround(int mode) {
+    if (mode == 0)
+        return 0;
+    if (mode & ~0xc00)
+        return 1; /* not a rounding mode: glibc refuses it */
+    __cairn_unsupported("fesetround to a rounding mode other than to-nearest");
+}
+
 static void swap_bytes(char *a, char *b, size_t n) { while (n--) { char t = *a; *a++ = *b; *b++ = t; } }
 /* glibc's qsort (2.36, msort.c): a top-down merge sort, so the comparator is called on the
  * same pairs in the same order as natively (a program may count or log the calls). */
