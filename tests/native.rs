@@ -278,6 +278,30 @@ fn a_run_of_an_endless_program_ends_a_thousand_values_past_its_own() {
     assert_eq!(alarm.consumed, 3);
 }
 
+/// A program that closes a descriptor its input chooses cannot close the fork server's pipes
+/// (198, 199): close fails there, as in the interpreter, and the runs after it are served at
+/// once. Before, a fuzzed `socket()` result closed a pipe, and each later run waited for its
+/// time limit (17 time-outs took 9 s of a 10-s budget on a Juliet task).
+#[test]
+fn a_program_cannot_close_the_fork_servers_pipes() {
+    let (f, p) = loaded("closes_descriptor.c");
+    let tmp = TempDir::new("native-close").unwrap();
+    let s = session(&f, &p, tmp.path());
+    let mut x = NativeExecutor::build_and_start(&s, 1 << 30).unwrap();
+    let limit = Duration::from_secs(5);
+    for round in 0..3 {
+        for fd in [198, 199, 0, 1, 2, 7] {
+            let r = x.run(&ints(&[fd, 1005]), limit).unwrap();
+            let want = match fd {
+                198 | 199 => NativeStatus::Exit(1),
+                _ => NativeStatus::Exit(3),
+            };
+            assert_eq!(r.status, want, "fd {fd}, round {round}");
+            assert!(r.time < Duration::from_secs(2), "fd {fd}: {:?}", r.time);
+        }
+    }
+}
+
 #[test]
 fn a_run_killed_before_it_starts_is_a_time_out() {
     let (f, p) = loaded("hang.c");

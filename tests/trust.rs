@@ -145,6 +145,29 @@ fn no_wrong_proofs_on_library_results_constructors_addresses_jumps_silent_memory
     }
 }
 
+/// Bytes from a socket are inputs the search steers (`atoi` of them equals 4242), and recv
+/// never returns more than asked: no out-of-bounds "fault" at the terminator's store (the
+/// build before reported one, and never covered 4242).
+#[test]
+fn network_bytes_are_inputs_within_recvs_contract() {
+    let dir = tmp("trust-network");
+    let src = root().join("tests/programs/trust/network_input.c");
+    let out = dir.path().join("out");
+    let s = generate(&src, &out, &["--tests-only"]);
+    assert_eq!(s["faults"].as_array().map_or(0, |f| f.len()), 0, "{s}");
+    let statuses = goal_statuses(&out);
+    assert!(
+        statuses.contains(&("true".into(), 21, "covered".into())),
+        "{statuses:?}"
+    );
+    let r = replay(&src, &out, &[]);
+    assert!(
+        r.status.success() && text(&r).contains("unconfirmed: 0"),
+        "{}",
+        text(&r)
+    );
+}
+
 /// A claim edited into a test is caught at the goal itself, on one-line ifs and else-less ifs
 /// whose outcomes share a line.
 #[test]
