@@ -606,8 +606,12 @@ impl<'a> Lowerer<'a> {
                 let at = fl.lw_loc_str(inst.get_debug_loc());
                 let before = insts.len();
                 if let Err(e) = fl.inst(inst, &mut insts, loc, &at) {
-                    insts.truncate(before);
                     let dest = inst.try_get_result().map(|d| fl.vals[d]);
+                    // An aggregate result the model checker could not havoc: refused, as before.
+                    if matches!(dest, Some(Val::Agg(..))) {
+                        return Err(e);
+                    }
+                    insts.truncate(before);
                     fl.not_interpreted(e, &mut insts, loc, dest);
                 }
                 for _ in before..insts.len() {
