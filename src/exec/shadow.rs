@@ -578,7 +578,6 @@ impl Shadow<'_> {
         e.unwrap_or(NONE)
     }
 
-    /// Records the shadow of a store of `n` bytes (NONE clears).
     /// The shadow of the byte at `a` (a constant leaves none).
     fn set_byte(&mut self, a: u64, e: ExprId) {
         if self.pool.as_const(e).is_some() {
@@ -599,6 +598,7 @@ impl Shadow<'_> {
         }
     }
 
+    /// Records the shadow of a store of `n` bytes (NONE clears).
     fn set_mem(&mut self, addr: u64, n: u32, e: ExprId) {
         if e == NONE || self.pool.as_const(e).is_some() {
             self.clear_mem(addr, n as u64);

@@ -808,7 +808,8 @@ impl Concolic {
         cfg: &Config,
         until: Instant,
     ) -> anyhow::Result<()> {
-        while !s.should_stop() && Instant::now() < until {
+        // Called at every step: nothing to do costs no clock read.
+        while self.step_limits.shrinking() && !s.should_stop() && Instant::now() < until {
             let Some(values) = self.step_limits.next_shrunk() else {
                 return Ok(());
             };

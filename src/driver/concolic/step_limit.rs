@@ -82,6 +82,11 @@ impl StepLimits {
         }
     }
 
+    /// Retries of the first run are due.
+    pub fn shrinking(&self) -> bool {
+        self.shrinking.is_some()
+    }
+
     /// A run finished (or no retry can help): no more retries.
     pub fn stop_shrinking(&mut self) {
         self.shrinking = None;
