@@ -91,6 +91,16 @@ fn no_wrong_proofs_on_library_results_constructors_addresses_jumps_silent_memory
                 (19, "reach_error"),
             ],
         ),
+        // erf is within [-1, 1] and fdim is never negative: neither error call is reachable.
+        (
+            "libm_results.c",
+            &[
+                (13, "true"),
+                (14, "reach_error"),
+                (15, "true"),
+                (16, "reach_error"),
+            ],
+        ),
     ];
     for (name, unreachable) in cases {
         let src = root().join("tests/programs/trust").join(name);
@@ -116,13 +126,24 @@ fn no_wrong_proofs_on_library_results_constructors_addresses_jumps_silent_memory
                 );
             }
             // No claim rests on a result glibc never gives.
-            if *name == "libc_classify.c" {
+            if *name == "libc_classify.c" || *name == "libm_results.c" {
                 let statuses = goal_statuses(&out);
                 let wrong: Vec<_> = statuses
                     .iter()
                     .filter(|(o, _, s)| s == "covered" && o == "reach_error")
                     .collect();
                 assert!(wrong.is_empty(), "{name} ({mode}): covered {wrong:?}");
+            }
+            // The math library's values, solved through: scalbn(1.0, n) == 8, ilogb(x) == 10,
+            // nextafter(x, 0.0) == 0.0 for the least positive x.
+            if *name == "libm_results.c" {
+                let statuses = goal_statuses(&out);
+                for line in [19, 21, 23] {
+                    assert!(
+                        statuses.contains(&("true".into(), line, "covered".into())),
+                        "{name} ({mode}): line {line}: {statuses:?}"
+                    );
+                }
             }
             // Past the long double arithmetic only native runs go: both outcomes there.
             if *name == "long_double.c" {

@@ -480,6 +480,26 @@ pub fn call(
                 .collect();
             Some(VarArg::Scalar(f.eval(&bits), ty))
         }
+        HostMath(id) => {
+            let f = crate::ir::host_fns::get(*id);
+            // Arguments as the parameters' float types (a call without prototype may differ).
+            let bits: Vec<u64> = (0..f.params.len())
+                .map(|i| match (args.get(i), f.params[i].ty()) {
+                    (Some(VarArg::Scalar(v, Ty::F32)), Ty::F64) => {
+                        (f32::from_bits(*v as u32) as f64).to_bits()
+                    }
+                    (Some(VarArg::Scalar(v, Ty::F64)), Ty::F32) => {
+                        (f64::from_bits(*v) as f32).to_bits() as u64
+                    }
+                    _ => a(i),
+                })
+                .collect();
+            let (r, errno) = f.call(&bits);
+            if let Some(e) = errno {
+                wuint(m, m.libc.errno, 4, e as u32 as u64)?;
+            }
+            Some(VarArg::Scalar(r, f.ret.ty()))
+        }
         Ldexp => Some(VarArg::Scalar(
             unsafe { libm_ldexp(f64_arg(&args[0]), sext(a(1), 32) as i32) }.to_bits(),
             Ty::F64,

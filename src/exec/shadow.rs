@@ -21,7 +21,7 @@ use super::libc::Ext;
 use super::observer::{Call, InputUse, Observer, Site, Target, View};
 use crate::ir::*;
 use crate::smt::expr::{ExprId, Node, Pool, VarKey};
-use crate::smt::opaque::{MathFn, OpaqueFn};
+use crate::smt::opaque::{HostFnId, MathFn, OpaqueFn};
 use std::collections::BTreeMap;
 
 /// No shadow: the value is concrete.
@@ -133,7 +133,8 @@ pub struct Exactness {
     /// Branches not recorded because the path grew past `max_path`.
     pub truncated: u64,
     /// Calls whose effect Cairn does not model (external functions without a model, clocks,
-    /// random number generators): natively they may behave otherwise.
+    /// random number generators; in a 32-bit program, math functions the host's library
+    /// computes, another build than the program's): natively they may behave otherwise.
     pub unmodelled_calls: u64,
     /// Decisions on indeterminate values (uninitialized locals or heap memory) and allocations
     /// too large to track: the interpreter reads zeros, a native run may not.
@@ -841,6 +842,11 @@ impl Shadow<'_> {
     /// A math-library call on a symbolic argument: its result is the opaque node over the
     /// arguments (concrete ones as constants), evaluated concretely by the solvers.
     fn math_call(&mut self, v: &View, f: MathFn, call: Call, rb: usize) {
+        // A 32-bit program's library is another build: its `cbrt` or `expm1` may differ from
+        // the host's in the last bit (IEEE-exact operations do not).
+        if v.ptr_bits != 64 && !f.z3_exact() {
+            self.exactness.unmodelled_calls += 1;
+        }
         if self.args.iter().all(|e| *e == NONE) {
             return;
         }
@@ -860,6 +866,35 @@ impl Shadow<'_> {
             }
         }
         self.ret = self.pool.opaque(OpaqueFn::Math(f), f.w, xs);
+    }
+
+    /// A host math-library call on a symbolic argument: the opaque node over the arguments, as
+    /// for a modelled one.
+    fn host_math_call(&mut self, v: &View, h: HostFnId, call: Call, rb: usize) {
+        // The 32-bit program's own library is another build (`host_fns::lookup`).
+        if v.ptr_bits != 64 {
+            self.exactness.unmodelled_calls += 1;
+        }
+        if self.args.iter().all(|e| *e == NONE) {
+            return;
+        }
+        let f = crate::ir::host_fns::get(h);
+        let mut xs = vec![];
+        for (i, p) in f.params.iter().enumerate() {
+            match call.args.get(i) {
+                Some(Val::Reg(r, ty)) if *ty == p.ty() => {
+                    let e = self.args.get(i).copied().unwrap_or(NONE);
+                    xs.push(if e == NONE {
+                        self.pool.constant(p.bits(), v.reg(rb, *r))
+                    } else {
+                        e
+                    });
+                }
+                // An argument of another type (a call without prototype): concretized.
+                _ => return self.concretize(),
+            }
+        }
+        self.ret = self.pool.opaque(OpaqueFn::Host(h), f.ret.bits(), xs);
     }
 
     /// A fresh variable for an indeterminate value of `w` bits.
@@ -997,6 +1032,10 @@ impl Shadow<'_> {
             }
             Math(f) => {
                 self.math_call(v, *f, call, rb);
+                return;
+            }
+            HostMath(h) => {
+                self.host_math_call(v, *h, call, rb);
                 return;
             }
             // The size left in the pointer's object: exact unless the pointer is symbolic.
@@ -1270,12 +1309,17 @@ impl Shadow<'_> {
                 dst: Val::Reg(d, _),
                 args,
             } => {
+                let w = ty.bits_with(pb) as u8;
+                let math = super::opaque::math_intrinsic(*op, w);
+                // As for a library call (`math_call`): another build of the library natively.
+                if pb != 64 && math.is_some_and(|f| !f.z3_exact()) {
+                    self.exactness.unmodelled_calls += 1;
+                }
                 let any = args.iter().any(|r| self.reg(rb, *r) != NONE);
                 if !any {
                     return self.set_reg(rb, *d, NONE);
                 }
-                let w = ty.bits_with(pb) as u8;
-                if let Some(f) = super::opaque::math_intrinsic(*op, w) {
+                if let Some(f) = math {
                     let xs = args.iter().map(|r| self.reg_expr(v, rb, *r, w)).collect();
                     let e = self.pool.opaque(OpaqueFn::Math(f), w, xs);
                     return self.set_reg(rb, *d, e);

@@ -4,6 +4,7 @@
 
 use super::Module;
 use super::inputs::InputKind;
+use super::host_fns::{self, HostFnId};
 use super::math::MathFn;
 
 /// What an external function is, resolved once per module.
@@ -53,6 +54,9 @@ pub enum Ext {
     /// A math-library function: evaluated by `MathFn::eval`, its result an opaque node of the
     /// symbolic shadow when an argument is symbolic.
     Math(MathFn),
+    /// A numeric function of the host's math library without a model (`erf`, `scalbn`...):
+    /// called natively, its result an opaque node like a `Math` function's.
+    HostMath(HostFnId),
     Ldexp,
     Frexp,
     Modf,
@@ -91,7 +95,13 @@ pub enum Ext {
 }
 
 pub fn resolve(m: &Module) -> Vec<Ext> {
-    m.externs.iter().map(|e| resolve_name(&e.name)).collect()
+    m.externs
+        .iter()
+        .map(|e| match resolve_name(&e.name) {
+            Ext::Unknown(name) => host_fns::lookup(e, m.data_model).map_or(Ext::Unknown(name), Ext::HostMath),
+            known => known,
+        })
+        .collect()
 }
 
 fn resolve_name(name: &str) -> Ext {

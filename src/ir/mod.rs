@@ -11,6 +11,7 @@ pub mod compile_commands;
 pub mod debug_names;
 pub mod externs;
 pub mod frontend;
+pub mod host_fns;
 pub mod inputs;
 pub mod lower;
 pub mod math;

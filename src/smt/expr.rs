@@ -633,10 +633,10 @@ impl Pool {
     /// A `w`-bit call of `f` on `args`, kept as a node evaluated concretely. Folds to a constant
     /// when every argument is one (math functions only: user functions may be unavailable).
     pub fn opaque(&mut self, f: OpaqueFn, w: u8, args: Vec<ExprId>) -> ExprId {
-        if let OpaqueFn::Math(m) = f {
+        if !matches!(f, OpaqueFn::User(_)) {
             let consts: Option<Vec<u64>> = args.iter().map(|a| self.as_const(*a)).collect();
             if let Some(c) = consts {
-                return self.constant(w, m.eval(&c));
+                return self.constant(w, self.eval_opaque(f, &c));
             }
         }
         let key = OpaqueCall { f, args };
@@ -660,6 +660,7 @@ impl Pool {
     pub fn eval_opaque(&self, f: OpaqueFn, args: &[u64]) -> u64 {
         match f {
             OpaqueFn::Math(m) => m.eval(args),
+            OpaqueFn::Host(h) => crate::ir::host_fns::get(h).call(args).0,
             OpaqueFn::User(func) => self
                 .user_fns
                 .as_ref()
@@ -871,6 +872,7 @@ impl Pool {
                 let c = &self.calls[*call as usize];
                 let name = match c.f {
                     OpaqueFn::Math(m) => m.name(),
+                    OpaqueFn::Host(h) => crate::ir::host_fns::get(h).name.clone(),
                     OpaqueFn::User(f) => match &self.user_fns {
                         Some(u) => u.0.name(f),
                         None => format!("fn{f}"),
@@ -1011,7 +1013,7 @@ impl Pool {
             }
             Node::Opaque { call, .. } => match self.calls[*call as usize].f {
                 OpaqueFn::Math(m) => !m.piecewise_linear(),
-                OpaqueFn::User(_) => true,
+                OpaqueFn::Host(_) | OpaqueFn::User(_) => true,
             },
             _ => false,
         }

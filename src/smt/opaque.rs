@@ -1,18 +1,22 @@
 //! Opaque functions: calls that stay in symbolic expressions as nodes evaluated concretely
 //! (`Node::Opaque`), instead of being replaced by their values. Math-library functions are
 //! evaluated here with the host's libm (the same functions the interpreter runs, so the solver's
-//! concrete check agrees with the run); user functions named by `--opaque` are evaluated by the
+//! concrete check agrees with the run), modelled ones and the others alike (`HostFn`); user functions named by `--opaque` are evaluated by the
 //! layer that can run them (the interpreter), through `UserFns`.
 
 use std::fmt;
 
 // Math-library functions are classified in `ir` (extern resolution needs them).
+pub use crate::ir::host_fns::HostFnId;
 pub use crate::ir::math::{MathFn, MathOp};
 
 /// What an opaque node calls.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum OpaqueFn {
     Math(MathFn),
+    /// A numeric function of the host's math library without a model (`erf`, `scalbn`...),
+    /// called natively.
+    Host(HostFnId),
     /// A function of the program (by `FuncId`), named with `--opaque`.
     User(u32),
 }

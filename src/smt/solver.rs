@@ -626,6 +626,7 @@ fn opaque_bv(f: OpaqueFn, w: u8, args: &[z3::ast::BV]) -> z3::ast::BV {
     }
     let name = match f {
         OpaqueFn::Math(m) => m.name(),
+        OpaqueFn::Host(h) => crate::ir::host_fns::get(h).name.clone(),
         OpaqueFn::User(id) => format!("user_fn{id}"),
     };
     let sorts: Vec<z3::Sort> = args

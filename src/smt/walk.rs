@@ -869,14 +869,19 @@ fn coordinates(pool: &Pool, constraints: &[ExprId]) -> Vec<Coord> {
                 ..
             } => floats.extend(var_of(*a)),
             Node::Opaque { call, .. } => {
-                if let OpaqueFn::Math(_) = pool.opaque_call(*call).f {
-                    floats.extend(
-                        pool.opaque_call(*call)
-                            .args
-                            .iter()
-                            .filter_map(|a| var_of(*a)),
-                    );
-                }
+                let c = pool.opaque_call(*call);
+                let float_arg = |i: usize| match c.f {
+                    OpaqueFn::Math(_) => true,
+                    OpaqueFn::Host(h) => crate::ir::host_fns::get(h).params[i].is_float(),
+                    OpaqueFn::User(_) => false,
+                };
+                floats.extend(
+                    c.args
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| float_arg(*i))
+                        .filter_map(|(_, a)| var_of(*a)),
+                );
             }
             _ => {}
         }
