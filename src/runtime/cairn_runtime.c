@@ -163,10 +163,24 @@ W int toupper(int c) { return (c >= -128 && c < 256) ? (*__ctype_toupper_loc())[
 W int isascii(int c) { return (c & ~0x7f) == 0; }
 W int toascii(int c) { return c & 0x7f; }
 
+/* ------------------------------------------------------- strings.h, arpa/inet.h */
+/* Pure functions glibc defines: without a model their results would be inputs, any value. */
+W int ffs(int x) { return x == 0 ? 0 : __builtin_ctz((unsigned)x) + 1; }
+W int ffsl(long x) { return x == 0 ? 0 : __builtin_ctzl((unsigned long)x) + 1; }
+W int ffsll(long long x) { return x == 0 ? 0 : __builtin_ctzll((unsigned long long)x) + 1; }
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the byte-order functions below assume a little-endian host"
+#endif
+W unsigned int htonl(unsigned int x) { return __builtin_bswap32(x); }
+W unsigned int ntohl(unsigned int x) { return __builtin_bswap32(x); }
+W unsigned short htons(unsigned short x) { return __builtin_bswap16(x); }
+W unsigned short ntohs(unsigned short x) { return __builtin_bswap16(x); }
+
 /* ---------------------------------------------------------------- stdlib.h */
 W int abs(int x) { return x < 0 ? -x : x; }
 W long labs(long x) { return x < 0 ? -x : x; }
 W long long llabs(long long x) { return x < 0 ? -x : x; }
+W long long imaxabs(long long x) { return x < 0 ? -x : x; }
 typedef struct { int quot, rem; } cairn_div_t;
 typedef struct { long quot, rem; } cairn_ldiv_t;
 typedef struct { long long quot, rem; } cairn_lldiv_t;
