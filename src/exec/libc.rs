@@ -848,8 +848,9 @@ pub fn format(m: &Machine, fmt_addr: u64, args: &mut dyn ArgSource) -> Result<Ve
         let bits = match len.as_str() {
             "hh" => 8,
             "h" => 16,
-            "l" | "z" | "t" | "j" => long_bits,
-            "ll" | "q" | "L" => 64,
+            "l" | "z" | "t" => long_bits,
+            // intmax_t is 64 bits in both data models.
+            "ll" | "q" | "L" | "j" => 64,
             _ => 32,
         };
         match conv {

@@ -167,7 +167,7 @@ fn resolve_name(name: &str) -> Ext {
         "ldexp" => Ldexp,
         "frexp" => Frexp,
         "modf" => Modf,
-        "setlocale" | "setvbuf" | "setbuf" | "fclose" | "srand48" | "alarm" => Nop,
+        "setlocale" | "setvbuf" | "setbuf" | "fclose" | "alarm" => Nop,
         "time" => Time,
         "getpid" => GetPid,
         "__cairn_own_pid" => OwnPid,

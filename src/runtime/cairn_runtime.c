@@ -151,6 +151,67 @@ W void *rawmemchr(const void *s, int c) {
   while (*p != (unsigned char)c) p++;
   return (void *)p;
 }
+/* BSD and GNU extensions glibc defines: without a model a run stopped at them (a pointer
+ * result), or their results were inputs and their writes never happened (bzero, bcopy). */
+extern void *memset(void *, int, size_t);
+extern void *memcpy(void *, const void *, size_t);
+extern void *memmove(void *, const void *, size_t);
+W int bcmp(const void *a, const void *b, size_t n) { return memcmp(a, b, n); }
+W void bzero(void *s, size_t n) { memset(s, 0, n); }
+W void explicit_bzero(void *s, size_t n) { memset(s, 0, n); }
+W void bcopy(const void *s, void *d, size_t n) { memmove(d, s, n); }
+W char *index(const char *s, int c) { return strchr(s, c); }
+W char *rindex(const char *s, int c) { return strrchr(s, c); }
+W char *strchrnul(const char *s, int c) {
+  while (*s && *s != (char)c) s++;
+  return (char *)s;
+}
+W void *memrchr(const void *s, int c, size_t n) {
+  const unsigned char *p = s;
+  while (n--)
+    if (p[n] == (unsigned char)c) return (void *)(p + n);
+  return NULL;
+}
+W void *mempcpy(void *d, const void *s, size_t n) { return (char *)memcpy(d, s, n) + n; }
+W void *memccpy(void *d, const void *s, int c, size_t n) {
+  unsigned char *x = d;
+  const unsigned char *y = s;
+  for (size_t i = 0; i < n; i++) {
+    x[i] = y[i];
+    if (y[i] == (unsigned char)c) return x + i + 1;
+  }
+  return NULL;
+}
+W char *stpncpy(char *d, const char *s, size_t n) {
+  size_t i = 0;
+  for (; i < n && s[i]; i++) d[i] = s[i];
+  char *r = d + i;
+  for (; i < n; i++) d[i] = 0;
+  return r;
+}
+W char *strsep(char **sp, const char *delim) {
+  char *s = *sp;
+  if (!s) return NULL;
+  char *e = s + strcspn(s, delim);
+  if (*e) { *e = 0; *sp = e + 1; } else *sp = NULL;
+  return s;
+}
+W char *strcasestr(const char *h, const char *n) {
+  if (!*n) return (char *)h;
+  for (; *h; h++) {
+    size_t i = 0;
+    while (n[i] && lower_c((unsigned char)h[i]) == lower_c((unsigned char)n[i])) i++;
+    if (!n[i]) return (char *)h;
+  }
+  return NULL;
+}
+/* The C locale's collation is byte order. */
+W int strcoll(const char *a, const char *b) { return strcmp(a, b); }
+W size_t strxfrm(char *d, const char *s, size_t n) {
+  size_t l = strlen(s);
+  if (n) strncpy(d, s, l + 1 < n ? l + 1 : n);
+  return l;
+}
 
 /* ---------------------------------------------------------------- ctype.h (functions) */
 #define CT(name, bit) W int name(int c) { return (c >= -128 && c < 256) ? ((*__ctype_b_loc())[c] & (unsigned short)(bit)) : 0; }
@@ -292,6 +353,9 @@ W unsigned long long strtoull(const char *nptr, char **end, int base) {
   if (ovf) { *__errno_location() = ERANGE; return ULLONG_MAX; }
   return neg ? 0 - m : m;
 }
+/* intmax_t is 64 bits in both data models. */
+W long long strtoimax(const char *nptr, char **end, int base) { return strtoll(nptr, end, base); }
+W unsigned long long strtoumax(const char *nptr, char **end, int base) { return strtoull(nptr, end, base); }
 W long strtol(const char *nptr, char **end, int base) {
   unsigned long long m = 0; int ovf, neg, okb;
   long long small;
@@ -664,6 +728,17 @@ W int rand(void) {
 }
 W long random(void) { return rand(); }
 W void srandom(unsigned int s) { srand(s); }
+
+/* glibc's drand48 family: x = (0x5DEECE66D x + 0xB) mod 2^48 from 0x1234ABCD330E. */
+static unsigned long long rand48_x = 0x1234ABCD330EULL;
+static unsigned long long rand48_next(void) {
+  rand48_x = (rand48_x * 0x5DEECE66DULL + 0xB) & 0xFFFFFFFFFFFFULL;
+  return rand48_x;
+}
+W void srand48(long seed) { rand48_x = ((unsigned long long)(unsigned int)seed << 16) | 0x330E; }
+W long lrand48(void) { return (long)(rand48_next() >> 17); }
+W long mrand48(void) { return (long)(int)(unsigned int)(rand48_next() >> 16); }
+W double drand48(void) { return (double)rand48_next() * (1.0 / 281474976710656.0); }
 
 /* atexit handlers run by exit(), last registered first. */
 static void (*atexit_fns[32])(void);
