@@ -423,3 +423,33 @@ fn output_directories_keep_the_users_files() {
         "the first run's tests were left: {first} then {second}"
     );
 }
+
+/// A 32-bit program's math calls: `long` results narrowed as i386 glibc does, __signbit's i386
+/// value, exact functions whose every build agrees — each error call proven unreachable by
+/// exhaustive exploration (the build before "reached" them: the results were inputs), and
+/// replay confirms every claim.
+#[test]
+fn math_results_in_a_32_bit_program_are_the_native_ones() {
+    let dir = tmp("trust-libm32");
+    let src = root().join("tests/programs/trust/libm_results_32.c");
+    let out = dir.path().join("out");
+    generate(&src, &out, &["--data-model", "ilp32"]);
+    let statuses = goal_statuses(&out);
+    let errors: Vec<_> = statuses
+        .iter()
+        .filter(|(o, _, _)| o == "reach_error")
+        .collect();
+    assert!(!errors.is_empty(), "{statuses:?}");
+    for (_, line, status) in &errors {
+        assert_eq!(
+            status, "unreachable",
+            "reach_error at line {line}: {statuses:?}"
+        );
+    }
+    let r = replay(&src, &out, &[]);
+    assert!(
+        r.status.success() && !text(&r).contains("MISMATCH"),
+        "{}",
+        text(&r)
+    );
+}

@@ -844,7 +844,7 @@ impl Shadow<'_> {
     fn math_call(&mut self, v: &View, f: MathFn, call: Call, rb: usize) {
         // A 32-bit program's library is another build: its `cbrt` or `expm1` may differ from
         // the host's in the last bit (IEEE-exact operations do not).
-        if v.ptr_bits != 64 && !f.z3_exact() {
+        if v.ptr_bits != 64 && !f.same_in_every_build() {
             self.exactness.unmodelled_calls += 1;
         }
         if self.args.iter().all(|e| *e == NONE) {
@@ -872,13 +872,13 @@ impl Shadow<'_> {
     /// for a modelled one.
     fn host_math_call(&mut self, v: &View, h: HostFnId, call: Call, rb: usize) {
         // The 32-bit program's own library is another build (`host_fns::lookup`).
-        if v.ptr_bits != 64 {
+        let f = crate::ir::host_fns::get(h);
+        if v.ptr_bits != 64 && !f.same_in_every_build() {
             self.exactness.unmodelled_calls += 1;
         }
         if self.args.iter().all(|e| *e == NONE) {
             return;
         }
-        let f = crate::ir::host_fns::get(h);
         let mut xs = vec![];
         for (i, p) in f.params.iter().enumerate() {
             match call.args.get(i) {
@@ -1312,7 +1312,7 @@ impl Shadow<'_> {
                 let w = ty.bits_with(pb) as u8;
                 let math = super::opaque::math_intrinsic(*op, w);
                 // As for a library call (`math_call`): another build of the library natively.
-                if pb != 64 && math.is_some_and(|f| !f.z3_exact()) {
+                if pb != 64 && math.is_some_and(|f| !f.same_in_every_build()) {
                     self.exactness.unmodelled_calls += 1;
                 }
                 let any = args.iter().any(|r| self.reg(rb, *r) != NONE);

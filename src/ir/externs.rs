@@ -3,8 +3,8 @@
 //! interpreter's models and the model checker.
 
 use super::Module;
-use super::inputs::InputKind;
 use super::host_fns::{self, HostFnId};
+use super::inputs::InputKind;
 use super::math::MathFn;
 
 /// What an external function is, resolved once per module.
@@ -98,7 +98,9 @@ pub fn resolve(m: &Module) -> Vec<Ext> {
     m.externs
         .iter()
         .map(|e| match resolve_name(&e.name) {
-            Ext::Unknown(name) => host_fns::lookup(e, m.data_model).map_or(Ext::Unknown(name), Ext::HostMath),
+            Ext::Unknown(name) => {
+                host_fns::lookup(e, m.data_model).map_or(Ext::Unknown(name), Ext::HostMath)
+            }
             known => known,
         })
         .collect()

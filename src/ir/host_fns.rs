@@ -60,6 +60,8 @@ pub struct HostFn {
     pub ret: Num,
     pub params: Vec<Num>,
     addr: usize,
+    /// A 32-bit program's `long` result of a function returning the host's 64-bit one.
+    long_in_32_bits: bool,
 }
 
 /// Index of a `HostFn` in the process-wide registry (stable for the process's life).
@@ -76,10 +78,16 @@ fn registry() -> &'static Mutex<Vec<&'static HostFn>> {
 const INT_REGS: usize = 6;
 const FLOAT_REGS: usize = 8;
 
+/// Math functions whose result is a `long`: in a 32-bit program the host's 64-bit value is the
+/// program's when it fits, and i386 glibc's "integer indefinite" (LONG_MIN) when it does not
+/// (measured on glibc 2.36 for large values, infinities and NaN).
+const LONG_RESULTS: &[&str] = &["lrint", "lrintf", "lround", "lroundf"];
+
 /// The host function `e` names, when the math library defines it with a numeric signature.
 /// In a program of another data model than the host's (ILP32) the program's native library is
 /// another build: its results may differ in the last bit (runs that call one are inexact), and
-/// an integer result may be a `long` of other width, so only float results qualify.
+/// its integer results may be other values (`__signbit`) or widths, so only float results and
+/// the `long` results of `LONG_RESULTS` qualify.
 pub fn lookup(e: &Extern, data_model: DataModel) -> Option<HostFnId> {
     if !cfg!(any(target_arch = "x86_64", target_arch = "aarch64"))
         || e.is_var_arg
@@ -89,20 +97,24 @@ pub fn lookup(e: &Extern, data_model: DataModel) -> Option<HostFnId> {
         return None;
     }
     let ret = Num::of(e.ret)?;
-    if data_model != DataModel::LP64 && !ret.is_float() {
+    let long_result = data_model != DataModel::LP64 && !ret.is_float();
+    if long_result && !(ret == Num::I32 && LONG_RESULTS.contains(&e.name.as_str())) {
         return None;
     }
-    let params: Vec<Num> = e.params.iter().map(|t| Num::of(*t)).collect::<Option<_>>()?;
+    let params: Vec<Num> = e
+        .params
+        .iter()
+        .map(|t| Num::of(*t))
+        .collect::<Option<_>>()?;
     let floats = params.iter().filter(|p| p.is_float()).count();
     if floats > FLOAT_REGS || params.len() - floats > INT_REGS {
         return None;
     }
     let addr = math_library_symbol(&e.name)?;
     let mut r = registry().lock().unwrap_or_else(|p| p.into_inner());
-    if let Some(i) = r
-        .iter()
-        .position(|f| f.name == e.name && f.ret == ret && f.params == params)
-    {
+    if let Some(i) = r.iter().position(|f| {
+        f.name == e.name && f.ret == ret && f.params == params && f.long_in_32_bits == long_result
+    }) {
         return Some(i as HostFnId);
     }
     r.push(Box::leak(Box::new(HostFn {
@@ -110,6 +122,7 @@ pub fn lookup(e: &Extern, data_model: DataModel) -> Option<HostFnId> {
         ret,
         params,
         addr,
+        long_in_32_bits: long_result,
     })));
     Some((r.len() - 1) as HostFnId)
 }
@@ -134,16 +147,72 @@ fn math_library_symbol(name: &str) -> Option<usize> {
     (base.starts_with("libm.") || base.starts_with("libm-")).then_some(sym as usize)
 }
 
-type IntRet = unsafe extern "C" fn(i64, i64, i64, i64, i64, i64, f64, f64, f64, f64, f64, f64, f64, f64) -> u64;
-type FloatRet = unsafe extern "C" fn(i64, i64, i64, i64, i64, i64, f64, f64, f64, f64, f64, f64, f64, f64) -> f64;
+/// Functions whose results are exact or correctly rounded by definition: every build of the
+/// library computes the same bits.
+const EXACT: &[&str] = &[
+    "fdim",
+    "fma",
+    "remainder",
+    "nextafter",
+    "scalbn",
+    "scalbln",
+    "logb",
+    "ilogb",
+    "lrint",
+    "llrint",
+    "lround",
+    "llround",
+];
+
+type IntRet = unsafe extern "C" fn(
+    i64,
+    i64,
+    i64,
+    i64,
+    i64,
+    i64,
+    f64,
+    f64,
+    f64,
+    f64,
+    f64,
+    f64,
+    f64,
+    f64,
+) -> u64;
+type FloatRet = unsafe extern "C" fn(
+    i64,
+    i64,
+    i64,
+    i64,
+    i64,
+    i64,
+    f64,
+    f64,
+    f64,
+    f64,
+    f64,
+    f64,
+    f64,
+    f64,
+) -> f64;
 
 impl HostFn {
+    pub fn same_in_every_build(&self) -> bool {
+        let base = self.name.strip_suffix('f').filter(|b| EXACT.contains(b));
+        EXACT.contains(&self.name.as_str()) || base.is_some()
+    }
+
     /// The result's bits for arguments given as bits (integers in the low bits, floats as their
     /// IEEE bits), and the `errno` the call set, if it set one.
     pub fn call(&self, args: &[u64]) -> (u64, Option<i32>) {
         let (mut i, mut x) = ([0i64; INT_REGS], [0f64; FLOAT_REGS]);
         let (mut ni, mut nf) = (0, 0);
-        for (p, a) in self.params.iter().zip(args.iter().chain(std::iter::repeat(&0))) {
+        for (p, a) in self
+            .params
+            .iter()
+            .zip(args.iter().chain(std::iter::repeat(&0)))
+        {
             match p {
                 Num::I32 => i[ni] = *a as u32 as i32 as i64,
                 Num::I64 => i[ni] = *a as i64,
@@ -164,17 +233,29 @@ impl HostFn {
             match self.ret {
                 Num::I32 | Num::I64 => {
                     let f: IntRet = std::mem::transmute(self.addr);
-                    f(i[0], i[1], i[2], i[3], i[4], i[5], x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7])
+                    f(
+                        i[0], i[1], i[2], i[3], i[4], i[5], x[0], x[1], x[2], x[3], x[4], x[5],
+                        x[6], x[7],
+                    )
                 }
                 Num::F32 | Num::F64 => {
                     let f: FloatRet = std::mem::transmute(self.addr);
-                    f(i[0], i[1], i[2], i[3], i[4], i[5], x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7])
-                        .to_bits()
+                    f(
+                        i[0], i[1], i[2], i[3], i[4], i[5], x[0], x[1], x[2], x[3], x[4], x[5],
+                        x[6], x[7],
+                    )
+                    .to_bits()
                 }
             }
         };
         let errno = unsafe { *libc::__errno_location() };
-        let r = if self.ret.bits() == 32 { r & 0xffff_ffff } else { r };
+        let r = if self.long_in_32_bits {
+            i32::try_from(r as i64).unwrap_or(i32::MIN) as u32 as u64
+        } else if self.ret.bits() == 32 {
+            r & 0xffff_ffff
+        } else {
+            r
+        };
         (r, (errno != 0).then_some(errno))
     }
 }
@@ -231,7 +312,13 @@ mod tests {
         assert!(lookup_lp64(&ext("nan", Ty::F64, &[Ty::Ptr])).is_none());
         // A 32-bit program's `long` is not the host's.
         let lrint = ext("lrint", Ty::Int(32), &[Ty::F64]);
-        assert!(lookup(&lrint, DataModel::ILP32).is_none());
+        assert!(lookup(&ext("ilogb", Ty::Int(32), &[Ty::F64]), DataModel::ILP32).is_none());
+        let lrint32 = get(lookup(&lrint, DataModel::ILP32).unwrap());
+        assert_eq!(
+            lrint32.call(&[(-2.5f64).to_bits()]).0,
+            (-2i32) as u32 as u64
+        );
+        assert_eq!(lrint32.call(&[1e10f64.to_bits()]).0, 0x8000_0000);
         assert!(lookup(&ext("erf", Ty::F64, &[Ty::F64]), DataModel::ILP32).is_some());
         // The same function twice is one entry.
         let a = lookup_lp64(&ext("erfc", Ty::F64, &[Ty::F64]));

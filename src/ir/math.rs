@@ -117,6 +117,12 @@ impl MathFn {
         )
     }
 
+    /// Exact or correctly rounded by definition, so every build of the library computes the
+    /// same bits (a 32-bit program's library included).
+    pub fn same_in_every_build(self) -> bool {
+        self.z3_exact() || self.op == MathOp::Fmod
+    }
+
     /// Piecewise linear: the walk may keep constraints over it in the polytope.
     pub fn piecewise_linear(self) -> bool {
         self.z3_exact() && self.op != MathOp::Sqrt

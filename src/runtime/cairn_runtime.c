@@ -640,6 +640,15 @@ W long long atoll(const char *s) { return strtoll(s, NULL, 10); }
     }
 CAIRN_CLASSIFY(double, , __builtin_inf(), 2.2250738585072014e-308, __builtin_fabs)
 CAIRN_CLASSIFY(float, f, __builtin_inff(), 1.17549435e-38f, __builtin_fabsf)
+/* glibc's __signbit returns a build's own nonzero value, measured on glibc 2.36: i386's is the
+ * x87 status word's C1 bit (0x200), x86-64's the sign byte's top bit (0x80; 8 for a float). */
+#if __SIZEOF_POINTER__ == 4
+W int __signbit(double x) { return (__builtin_signbit(x) != 0) * 0x200; }
+W int __signbitf(float x) { return (__builtin_signbit(x) != 0) * 0x200; }
+#else
+W int __signbit(double x) { return (__builtin_signbit(x) != 0) * 0x80; }
+W int __signbitf(float x) { return (__builtin_signbit(x) != 0) * 0x8; }
+#endif
 
 /* The interpreter rounds to nearest (IEEE's default, FE_TONEAREST = 0 on x86): a program that
  * sets another rounding mode stops there, and its native runs (the fuzzer's) go on. */

@@ -11,18 +11,19 @@ extern int __isinf(double), __isnan(double), __finite(double), __fpclassify(doub
 extern int __isinff(float), __isnanf(float), __finitef(float), __fpclassifyf(float);
 extern int isinf(double), isnan(double), finite(double);
 extern int fegetround(void), fesetround(int);
+extern int __signbit(double), __signbitf(float);
 
 static void classify(const char *name, double d, float f) {
-    printf("%s: %d %d %d %d | %d %d %d %d | %d %d %d\n", name, __isinf(d), __isnan(d),
+    printf("%s: %d %d %d %d | %d %d %d %d | %d %d %d | %d %d\n", name, __isinf(d), __isnan(d),
            __finite(d), __fpclassify(d), __isinff(f), __isnanf(f), __finitef(f),
-           __fpclassifyf(f), isinf(d), isnan(d), finite(d));
+           __fpclassifyf(f), isinf(d), isnan(d), finite(d), __signbit(d), __signbitf(f));
 }
 
 int main(void) {
     const double specials[] = {0.0, -0.0, 1.5, -2.0, 1.0 / 0.0, -1.0 / 0.0, 0.0 / 0.0,
-                               DBL_MIN / 4, DBL_MIN, DBL_MAX, -DBL_MIN / 1024};
+                               DBL_MIN / 4, DBL_MIN, DBL_MAX, -DBL_MIN / 1024, -0.0 / 0.0};
     const float specials_f[] = {0.0f, -0.0f, 1.5f, -2.0f, 1.0f / 0.0f, -1.0f / 0.0f,
-                                0.0f / 0.0f, FLT_MIN / 4, FLT_MIN, FLT_MAX, -FLT_MIN / 1024};
+                                0.0f / 0.0f, FLT_MIN / 4, FLT_MIN, FLT_MAX, -FLT_MIN / 1024, -0.0f / 0.0f};
     int n = sizeof specials / sizeof specials[0];
     for (int i = 0; i < n; i++)
         classify("special", specials[i], specials_f[i]);
