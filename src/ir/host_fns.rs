@@ -149,55 +149,35 @@ fn math_library_symbol(name: &str) -> Option<usize> {
 
 /// Functions whose results are exact or correctly rounded by definition: every build of the
 /// library computes the same bits.
+#[rustfmt::skip]
 const EXACT: &[&str] = &[
-    "fdim",
-    "fma",
-    "remainder",
-    "nextafter",
-    "scalbn",
-    "scalbln",
-    "logb",
-    "ilogb",
-    "lrint",
-    "llrint",
-    "lround",
-    "llround",
+    "fdim", "fma", "remainder", "nextafter", "scalbn", "scalbln", "logb", "ilogb", "lrint",
+    "llrint", "lround", "llround",
 ];
 
-type IntRet = unsafe extern "C" fn(
-    i64,
-    i64,
-    i64,
-    i64,
-    i64,
-    i64,
-    f64,
-    f64,
-    f64,
-    f64,
-    f64,
-    f64,
-    f64,
-    f64,
-) -> u64;
-type FloatRet = unsafe extern "C" fn(
-    i64,
-    i64,
-    i64,
-    i64,
-    i64,
-    i64,
-    f64,
-    f64,
-    f64,
-    f64,
-    f64,
-    f64,
-    f64,
-    f64,
-) -> f64;
+/// Every signature within the register counts, as one pointer type (`INT_REGS` integers, then
+/// `FLOAT_REGS` floats).
+#[rustfmt::skip]
+type RegisterCall<R> = unsafe extern "C" fn(
+    i64, i64, i64, i64, i64, i64, f64, f64, f64, f64, f64, f64, f64, f64,
+) -> R;
+
+/// Calls the function at `addr` with the registers `i` and `x`.
+///
+/// # Safety
+/// `addr` must be a non-variadic C function whose parameters fit the registers and whose
+/// result is an `R` (`lookup`).
+unsafe fn call_with_registers<R>(addr: usize, i: &[i64; INT_REGS], x: &[f64; FLOAT_REGS]) -> R {
+    let f: RegisterCall<R> = unsafe { std::mem::transmute(addr) };
+    unsafe {
+        f(
+            i[0], i[1], i[2], i[3], i[4], i[5], x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7],
+        )
+    }
+}
 
 impl HostFn {
+    /// Exact or correctly rounded by definition (`EXACT`, and their `f` variants).
     pub fn same_in_every_build(&self) -> bool {
         let base = self.name.strip_suffix('f').filter(|b| EXACT.contains(b));
         EXACT.contains(&self.name.as_str()) || base.is_some()
@@ -230,22 +210,10 @@ impl HostFn {
         // signature (`lookup`); the extra registers passed are ignored by the callee.
         let r = unsafe {
             *libc::__errno_location() = 0;
-            match self.ret {
-                Num::I32 | Num::I64 => {
-                    let f: IntRet = std::mem::transmute(self.addr);
-                    f(
-                        i[0], i[1], i[2], i[3], i[4], i[5], x[0], x[1], x[2], x[3], x[4], x[5],
-                        x[6], x[7],
-                    )
-                }
-                Num::F32 | Num::F64 => {
-                    let f: FloatRet = std::mem::transmute(self.addr);
-                    f(
-                        i[0], i[1], i[2], i[3], i[4], i[5], x[0], x[1], x[2], x[3], x[4], x[5],
-                        x[6], x[7],
-                    )
-                    .to_bits()
-                }
+            if self.ret.is_float() {
+                call_with_registers::<f64>(self.addr, &i, &x).to_bits()
+            } else {
+                call_with_registers::<u64>(self.addr, &i, &x)
             }
         };
         let errno = unsafe { *libc::__errno_location() };
