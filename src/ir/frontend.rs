@@ -101,7 +101,9 @@ pub const DIALECT_FLAGS: &[&str] = &[
 pub fn target_flags(opts: &CompileOptions) -> Vec<String> {
     let mut f = vec![];
     if opts.data_model == DataModel::ILP32 {
-        f.push("-m32".into());
+        // IEEE arithmetic in SSE registers, as the interpreter computes: x87's excess precision
+        // makes `a + 1.0 - a` differ between two compilers' builds of one program.
+        f.extend(["-m32", "-msse2", "-mfpmath=sse"].map(String::from));
     }
     for i in &opts.includes {
         f.push(format!("-I{}", i.display()));
