@@ -476,3 +476,31 @@ fn a_32_bit_programs_math_is_the_native_one() {
         );
     }
 }
+
+/// The environment is an input: a variable absent or set to characters the search chooses
+/// (`strcmp(mode, "fast") == 0` covered), one value per name within a run (the `abort` never
+/// reached), and replay reads the same values (the build before stopped every run at getenv).
+#[test]
+fn the_environment_is_an_input() {
+    let dir = tmp("trust-env");
+    let src = root().join("tests/programs/trust/environment.c");
+    let out = dir.path().join("out");
+    generate(&src, &out, &[]);
+    let statuses = goal_statuses(&out);
+    for (line, outcome) in [(9, "true"), (9, "false"), (11, "true"), (11, "false")] {
+        assert!(
+            statuses.contains(&(outcome.into(), line, "covered".into())),
+            "{outcome} at line {line}: {statuses:?}"
+        );
+    }
+    assert!(
+        !statuses.contains(&("true".into(), 16, "covered".into())),
+        "{statuses:?}"
+    );
+    let r = replay(&src, &out, &[]);
+    assert!(
+        r.status.success() && !text(&r).contains("MISMATCH"),
+        "{}",
+        text(&r)
+    );
+}

@@ -16,6 +16,16 @@ const PRELUDE: &str = r#"/* Cairn replay harness: generated, do not edit.
 #include <stdlib.h>
 #include <string.h>
 
+/* The harness's own settings, from the environment itself: the program's `getenv` reads the
+ * test's values (as the interpreter's does). */
+extern char **environ;
+static const char *cairn_setting(const char *name) {
+  size_t n = strlen(name);
+  for (char **e = environ; e && *e; e++)
+    if (!strncmp(*e, name, n) && (*e)[n] == '=') return *e + n + 1;
+  return NULL;
+}
+
 /* The test's values (the file's text, cut in place), allocated at the first read. */
 static char **cairn_vals;
 /* cairn_tail_n: values read past a fuzzing run's own (the fork server's batch tail). */
@@ -48,7 +58,7 @@ static void cairn_load(void) {
     return;
   }
 #endif
-  const char *path = getenv("CAIRN_TEST");
+  const char *path = cairn_setting("CAIRN_TEST");
   if (!path) return;
   FILE *f = fopen(path, "rb");
   if (!f) { perror(path); exit(2); }
@@ -246,7 +256,7 @@ static unsigned cairn_record_size(unsigned at) {
 }
 int cairn_fuzz_main(int argc, char **argv, char **envp) __asm__("main");
 int cairn_fuzz_main(int argc, char **argv, char **envp) {
-  const char *in = getenv("CAIRN_INPUTS");
+  const char *in = cairn_setting("CAIRN_INPUTS");
   if (!in) return cairn_entry(argc, argv, envp);
   int fd = open(in, O_RDWR);
   struct stat st;
@@ -256,7 +266,7 @@ int cairn_fuzz_main(int argc, char **argv, char **envp) {
   close(fd);
   cairn_shared_in = m;
   volatile unsigned *header = m;
-  const char *seen = getenv("CAIRN_SEEN");
+  const char *seen = cairn_setting("CAIRN_SEEN");
   int sfd = seen ? open(seen, O_RDONLY) : -1;
   if (sfd >= 0 && fstat(sfd, &st) == 0 && st.st_size > 0) {
     void *sm = mmap(0, st.st_size, PROT_READ, MAP_SHARED, sfd, 0);
@@ -267,7 +277,7 @@ int cairn_fuzz_main(int argc, char **argv, char **envp) {
   jmp_buf end;
   cairn_run_end = &end;
   size_t size = (size_t)(_end - __data_start);
-  int persistent = size <= CAIRN_MAX_SNAPSHOT && !getenv("CAIRN_FORK_EACH_RUN");
+  int persistent = size <= CAIRN_MAX_SNAPSHOT && !cairn_setting("CAIRN_FORK_EACH_RUN");
   char *snapshot = persistent ? malloc(size) : NULL;
   if (!snapshot) persistent = 0;
   else memcpy(snapshot, __data_start, size);
@@ -458,6 +468,30 @@ int cairn_kill(int pid, int sig) {
 }
 "#;
 
+const GETENV_DEFS: &str = r#"static struct { char *name, *value; } cairn_env[16];
+static int cairn_env_n;
+static char *cairn_getenv(const char *name) {
+  if (!strncmp(name, "GCOV_", 5) || !strncmp(name, "LLVM_PROFILE", 12) || !strncmp(name, "CAIRN_", 6))
+    return (char *)cairn_setting(name);
+  for (int i = 0; i < cairn_env_n; i++)
+    if (!strcmp(cairn_env[i].name, name)) return cairn_env[i].value;
+  long r = (long)cairn_s();
+  char *v = NULL;
+  if (r >= 0) {
+    if (r > 16) r = 16;
+    v = malloc(r + 1);
+    for (long k = 0; k < r; k++) v[k] = (char)cairn_s();
+    v[r] = 0;
+  }
+  if (cairn_env_n < 16) { cairn_env[cairn_env_n].name = strdup(name); cairn_env[cairn_env_n++].value = v; }
+  return v;
+}
+char *cairn_h_getenv(const char *name) __asm__("getenv");
+char *cairn_h_getenv(const char *name) { return cairn_getenv(name); }
+char *cairn_h_secure_getenv(const char *name) __asm__("secure_getenv");
+char *cairn_h_secure_getenv(const char *name) { return cairn_getenv(name); }
+"#;
+
 pub fn harness_c(m: &Module) -> String {
     let mut s = String::from(PRELUDE);
     let exts = crate::exec::libc::resolve(m);
@@ -626,6 +660,12 @@ fn stdio_defs(m: &Module) -> String {
             "int fd, void *buf, size_t n, int flags, void *from, void *fromlen",
             recv,
         );
+    }
+    // The environment as the runtime reads it (`getenv` there): absent, or up to 16 of the
+    // test's characters, read at a name's first call in the run. The profiling runtimes' own
+    // settings (gcov's `GCOV_PREFIX`, read at exit) come from the real environment.
+    if called.contains("getenv") || called.contains("secure_getenv") {
+        s.push_str(GETENV_DEFS);
     }
     if called.contains("feof") {
         def(

@@ -1066,6 +1066,26 @@ W long recv(int fd, void *buf, size_t n, int flags) { (void)fd; (void)flags; CAI
 W long recvfrom(int fd, void *buf, size_t n, int flags, void *from, void *fromlen) {
   (void)fd; (void)flags; (void)from; (void)fromlen; CAIRN_RECV_BODY
 }
+/* The environment is an input: a variable is absent or holds up to 16 input characters, read
+ * at the first getenv of its name in a run (later calls return the same value). A run stopped
+ * at getenv before (a pointer result without a model). The harness reads the same values. */
+static struct { char *name, *value; } cairn_env[16];
+static int cairn_env_n;
+W char *getenv(const char *name) {
+  for (int i = 0; i < cairn_env_n; i++)
+    if (!strcmp(cairn_env[i].name, name)) return cairn_env[i].value;
+  long r = __cairn_nondet_long();
+  char *v = NULL;
+  if (r >= 0) {
+    if (r > 16) r = 16;
+    v = malloc(r + 1);
+    for (long k = 0; k < r; k++) v[k] = __cairn_nondet_char();
+    v[r] = 0;
+  }
+  if (cairn_env_n < 16) { cairn_env[cairn_env_n].name = strdup(name); cairn_env[cairn_env_n++].value = v; }
+  return v;
+}
+W char *secure_getenv(const char *name) { return getenv(name); }
 static int scan_stdin(const char *fmt, __builtin_va_list ap) {
   if (stdin_eof) return -1;
   int k = 0;
