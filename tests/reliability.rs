@@ -1009,3 +1009,36 @@ fn replay_confirms_every_team_program() {
         slowest.0
     );
 }
+
+/// A value built by a loop of 100,000 steps (a sum of inputs) is a tree as tall: Cairn's
+/// recursive walks of it (the solver's translation) overflowed its stack and aborted. Taller
+/// than `MAX_EXPR_HEIGHT`, a value goes on concretely; the session ends normally.
+#[test]
+fn a_sum_of_a_hundred_thousand_inputs_does_not_overflow_cairns_stack() {
+    let dir = tmp("long-sum");
+    let out = dir.path().join("out");
+    let o = cairn_within(
+        &[
+            "gen",
+            &prog("long_sum.c"),
+            "--out",
+            out.to_str().unwrap(),
+            "--time",
+            "6",
+            "--jobs",
+            "1",
+            "--seed",
+            "1",
+        ],
+        Duration::from_secs(60),
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let summary = json(&out.join("summary.json"));
+    assert!(
+        summary["concolic"]["inexact"]["concretized"]
+            .as_u64()
+            .unwrap()
+            > 0,
+        "{summary}"
+    );
+}

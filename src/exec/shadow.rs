@@ -33,6 +33,11 @@ pub const MAX_SYMBOLIC_OBJECT: u64 = 4096;
 /// of inputs) before it is concretized.
 const MAX_EXPR_DEPTH: u32 = 1024;
 
+/// How tall an expression may be before it is concretized: the solvers' translation and the
+/// evaluators walk expressions recursively, and a loop that adds an input each time (a sum of
+/// 100,000 of them) built a chain that overflowed Cairn's stack.
+const MAX_EXPR_HEIGHT: u32 = 1_024;
+
 /// A memory byte never written since it was allocated (see `Observer::uninitialized`).
 const UNINIT: ExprId = ExprId(u32::MAX - 1);
 /// Input index of the variables standing for indeterminate values: no test input controls
@@ -529,6 +534,9 @@ impl Shadow<'_> {
         }
         // A constant expression is no shadow at all.
         self.regs[i] = if e != NONE && self.pool.as_const(e).is_some() {
+            NONE
+        } else if e != NONE && self.pool.height(e) > MAX_EXPR_HEIGHT {
+            self.concretize();
             NONE
         } else {
             e

@@ -120,6 +120,8 @@ pub const NONLINEAR_DEPTH: u32 = 64;
 #[derive(Default, Debug)]
 pub struct Pool {
     nodes: Vec<Node>,
+    /// Height of each node's tree (by id): 1 for a leaf.
+    heights: Vec<u32>,
     map: rustc_hash::FxHashMap<Node, ExprId>,
     pub vars: std::rc::Rc<Vec<VarKey>>,
     var_map: HashMap<VarKey, u32>,
@@ -184,6 +186,27 @@ impl Pool {
             return e;
         }
         let e = ExprId(self.nodes.len() as u32);
+        let h = |x: &ExprId| self.heights[x.0 as usize];
+        let below = match &n {
+            Node::Const { .. } | Node::Var { .. } => 0,
+            Node::Bin { a, b, .. }
+            | Node::Cmp { a, b, .. }
+            | Node::FBin { a, b, .. }
+            | Node::FCmp { a, b, .. }
+            | Node::Concat { hi: a, lo: b, .. } => h(a).max(h(b)),
+            Node::Ite { c, t, f, .. } => h(c).max(h(t)).max(h(f)),
+            Node::ZExt { a, .. }
+            | Node::SExt { a, .. }
+            | Node::Extract { a, .. }
+            | Node::FCast { a, .. } => h(a),
+            Node::Opaque { call, .. } => self.calls[*call as usize]
+                .args
+                .iter()
+                .map(h)
+                .max()
+                .unwrap_or(0),
+        };
+        self.heights.push(below + 1);
         self.nodes.push(n.clone());
         self.map.insert(n, e);
         e
@@ -321,6 +344,12 @@ impl Pool {
             self.depths[e.0 as usize] = cost + self.depth(a).max(self.depth(b));
         }
         e
+    }
+
+    /// The height of `e`'s tree: how deep every recursive walk of it (the solvers' translation,
+    /// evaluation, rewriting) goes.
+    pub fn height(&self, e: ExprId) -> u32 {
+        self.heights[e.0 as usize]
     }
 
     /// How many non-linear operations (products and quotients of two non-constants) deep `e`
