@@ -37,6 +37,17 @@ fn replay(src: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
     cairn(&args)
 }
 
+/// Replay (the native probes) confirms every claim of the suite in `out` and contradicts no
+/// proof.
+fn assert_replay_confirms(src: &Path, out: &Path, what: &str) {
+    let r = replay(src, out, &[]);
+    assert!(
+        r.status.success() && !text(&r).contains("MISMATCH"),
+        "{what}: {}",
+        text(&r)
+    );
+}
+
 fn goal_statuses(out: &Path) -> Vec<(String, u64, String)> {
     json(&out.join("goals.json"))
         .as_array()
@@ -158,12 +169,7 @@ fn no_wrong_proofs_on_library_results_constructors_addresses_jumps_silent_memory
                 }
             }
             // And replay (the native probes) confirms every claim and contradicts no proof.
-            let r = replay(&src, &out, &[]);
-            assert!(
-                r.status.success() && !text(&r).contains("MISMATCH"),
-                "{name} ({mode}): {}",
-                text(&r)
-            );
+            assert_replay_confirms(&src, &out, &format!("{name} ({mode})"));
         }
     }
 }
@@ -468,12 +474,7 @@ fn a_32_bit_programs_math_is_the_native_one() {
                 "{name}: reach_error at line {line}: {statuses:?}"
             );
         }
-        let r = replay(&src, &out, &[]);
-        assert!(
-            r.status.success() && !text(&r).contains("MISMATCH"),
-            "{name}: {}",
-            text(&r)
-        );
+        assert_replay_confirms(&src, &out, name);
     }
 }
 
@@ -497,10 +498,5 @@ fn the_environment_is_an_input() {
         !statuses.contains(&("true".into(), 16, "covered".into())),
         "{statuses:?}"
     );
-    let r = replay(&src, &out, &[]);
-    assert!(
-        r.status.success() && !text(&r).contains("MISMATCH"),
-        "{}",
-        text(&r)
-    );
+    assert_replay_confirms(&src, &out, "environment.c");
 }

@@ -466,33 +466,15 @@ pub fn call(
             let f = *f;
             let w = f.w;
             let ty = if w == 32 { Ty::F32 } else { Ty::F64 };
-            // Arguments as the function's float type (a call without prototype may differ).
             let bits: Vec<u64> = (0..f.arity())
-                .map(|i| match (args.get(i), w) {
-                    (Some(VarArg::Scalar(v, Ty::F32)), 64) => {
-                        (f32::from_bits(*v as u32) as f64).to_bits()
-                    }
-                    (Some(VarArg::Scalar(v, Ty::F64)), 32) => {
-                        (f64::from_bits(*v) as f32).to_bits() as u64
-                    }
-                    _ => mask(a(i), w as u32),
-                })
+                .map(|i| mask(as_param(args.get(i), ty, a(i)), w as u32))
                 .collect();
             Some(VarArg::Scalar(f.eval(&bits), ty))
         }
         HostMath(id) => {
             let f = crate::ir::host_fns::get(*id);
-            // Arguments as the parameters' float types (a call without prototype may differ).
             let bits: Vec<u64> = (0..f.params.len())
-                .map(|i| match (args.get(i), f.params[i].ty()) {
-                    (Some(VarArg::Scalar(v, Ty::F32)), Ty::F64) => {
-                        (f32::from_bits(*v as u32) as f64).to_bits()
-                    }
-                    (Some(VarArg::Scalar(v, Ty::F64)), Ty::F32) => {
-                        (f64::from_bits(*v) as f32).to_bits() as u64
-                    }
-                    _ => a(i),
-                })
+                .map(|i| as_param(args.get(i), f.params[i].ty(), a(i)))
                 .collect();
             let (r, errno) = f.call(&bits);
             if let Some(e) = errno {
@@ -580,6 +562,16 @@ pub fn call(
             return unmodelled_result(m, ext, &name, dst);
         }
     })
+}
+
+/// A math function's argument as its parameter's float type (a call without prototype may
+/// pass the other one); anything else as `bits`.
+fn as_param(arg: Option<&VarArg>, param: Ty, bits: u64) -> u64 {
+    match (arg, param) {
+        (Some(VarArg::Scalar(v, Ty::F32)), Ty::F64) => (f32::from_bits(*v as u32) as f64).to_bits(),
+        (Some(VarArg::Scalar(v, Ty::F64)), Ty::F32) => (f64::from_bits(*v) as f32).to_bits() as u64,
+        _ => bits,
+    }
 }
 
 /// The result of an external function without a model is the test's next value, used or not

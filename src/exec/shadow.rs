@@ -21,7 +21,7 @@ use super::libc::Ext;
 use super::observer::{Call, InputUse, Observer, Site, Target, View};
 use crate::ir::*;
 use crate::smt::expr::{ExprId, Node, Pool, VarKey};
-use crate::smt::opaque::{HostFnId, MathFn, OpaqueFn};
+use crate::smt::opaque::OpaqueFn;
 use std::collections::BTreeMap;
 
 /// No shadow: the value is concrete.
@@ -847,62 +847,44 @@ impl Shadow<'_> {
         });
     }
 
-    /// A math-library call on a symbolic argument: its result is the opaque node over the
-    /// arguments (concrete ones as constants), evaluated concretely by the solvers.
-    fn math_call(&mut self, v: &View, f: MathFn, call: Call, rb: usize) {
-        // A 32-bit program's library is another build: its `cbrt` or `expm1` may differ from
-        // the host's in the last bit (IEEE-exact operations do not).
-        if v.ptr_bits != 64 && !f.same_in_every_build() {
+    /// A math-library call (`f`: a modelled function or the host's): on a symbolic argument its
+    /// result is the opaque node over the arguments (concrete ones as constants), evaluated
+    /// concretely by the solvers; an argument `fits` rejects (a call without prototype) is
+    /// concretized. In a 32-bit program a function not `exact` by definition makes the run
+    /// inexact: the program's library is another build, whose `cbrt` or `erff` may differ from
+    /// the host's in the last bit.
+    #[allow(clippy::too_many_arguments)]
+    fn math_call(
+        &mut self,
+        v: &View,
+        call: Call,
+        rb: usize,
+        f: OpaqueFn,
+        exact: bool,
+        (ret_w, param_ws): (u8, &[u8]),
+        fits: impl Fn(usize, Ty) -> bool,
+    ) {
+        if v.ptr_bits != 64 && !exact {
             self.exactness.unmodelled_calls += 1;
         }
         if self.args.iter().all(|e| *e == NONE) {
             return;
         }
         let mut xs = vec![];
-        for (i, a) in call.args.iter().enumerate().take(f.arity()) {
-            match *a {
-                Val::Reg(r, ty) if ty.bits_with(v.ptr_bits) == f.w as u32 => {
-                    let e = self.args.get(i).copied().unwrap_or(NONE);
-                    xs.push(if e == NONE {
-                        self.pool.constant(f.w, v.reg(rb, r))
-                    } else {
-                        e
-                    });
-                }
-                // An argument of another float type (a call without prototype): concretized.
-                _ => return self.concretize(),
-            }
-        }
-        self.ret = self.pool.opaque(OpaqueFn::Math(f), f.w, xs);
-    }
-
-    /// A host math-library call on a symbolic argument: the opaque node over the arguments, as
-    /// for a modelled one.
-    fn host_math_call(&mut self, v: &View, h: HostFnId, call: Call, rb: usize) {
-        // The 32-bit program's own library is another build (`host_fns::lookup`).
-        let f = crate::ir::host_fns::get(h);
-        if v.ptr_bits != 64 && !f.same_in_every_build() {
-            self.exactness.unmodelled_calls += 1;
-        }
-        if self.args.iter().all(|e| *e == NONE) {
-            return;
-        }
-        let mut xs = vec![];
-        for (i, p) in f.params.iter().enumerate() {
+        for (i, &w) in param_ws.iter().enumerate() {
             match call.args.get(i) {
-                Some(Val::Reg(r, ty)) if *ty == p.ty() => {
+                Some(&Val::Reg(r, ty)) if fits(i, ty) => {
                     let e = self.args.get(i).copied().unwrap_or(NONE);
                     xs.push(if e == NONE {
-                        self.pool.constant(p.bits(), v.reg(rb, *r))
+                        self.pool.constant(w, v.reg(rb, r))
                     } else {
                         e
                     });
                 }
-                // An argument of another type (a call without prototype): concretized.
                 _ => return self.concretize(),
             }
         }
-        self.ret = self.pool.opaque(OpaqueFn::Host(h), f.ret.bits(), xs);
+        self.ret = self.pool.opaque(f, ret_w, xs);
     }
 
     /// A fresh variable for an indeterminate value of `w` bits.
@@ -1039,11 +1021,26 @@ impl Shadow<'_> {
                 return;
             }
             Math(f) => {
-                self.math_call(v, *f, call, rb);
+                let widths = vec![f.w; f.arity()];
+                let fits = |_, ty: Ty| ty.bits_with(v.ptr_bits) == f.w as u32;
+                let exact = f.same_in_every_build();
+                self.math_call(v, call, rb, OpaqueFn::Math(*f), exact, (f.w, &widths), fits);
                 return;
             }
             HostMath(h) => {
-                self.host_math_call(v, *h, call, rb);
+                let f = crate::ir::host_fns::get(*h);
+                let widths: Vec<u8> = f.params.iter().map(|p| p.bits()).collect();
+                let fits = |i: usize, ty: Ty| ty == f.params[i].ty();
+                let (exact, ret_w) = (f.same_in_every_build(), f.ret.bits());
+                self.math_call(
+                    v,
+                    call,
+                    rb,
+                    OpaqueFn::Host(*h),
+                    exact,
+                    (ret_w, &widths),
+                    fits,
+                );
                 return;
             }
             // The size left in the pointer's object: exact unless the pointer is symbolic.
