@@ -113,7 +113,7 @@ fn run_one(p: &Program, file: &std::path::Path, technique: &str, time: f64, seed
         let valid = valid.clone();
         s.on_run(move |r, _| {
             if r.outcome == Outcome::Exit(1) {
-                let b = &r.inputs[0].bytes;
+                let b = r.inputs[0].bytes();
                 let text = b[..b.iter().position(|c| *c == 0).unwrap_or(b.len())].to_vec();
                 let mut v = valid.borrow_mut();
                 v.0.insert(text);

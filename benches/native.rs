@@ -109,8 +109,15 @@ fn main() {
             opts,
         });
         let (native, executor) = cairn_rate(&p, f, true, a.time);
-        let (interpreted, _) = cairn_rate(&p, f, false, a.time);
-        let lf = peer.then(|| libfuzzer_rate(&eval, f, a.time)).flatten();
+        // CAIRN_BENCH_NATIVE_ONLY=1 measures our native fuzzer alone (for a profiler).
+        let native_only = std::env::var_os("CAIRN_BENCH_NATIVE_ONLY").is_some();
+        let interpreted = match native_only {
+            true => f64::NAN,
+            false => cairn_rate(&p, f, false, a.time).0,
+        };
+        let lf = (peer && !native_only)
+            .then(|| libfuzzer_rate(&eval, f, a.time))
+            .flatten();
         let ratio = lf.map(|l| native / l);
         ratios.extend(lf.map(|l| (native / l, l)));
         println!(

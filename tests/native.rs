@@ -442,7 +442,7 @@ fn native_runs_read_every_kind_of_value_as_the_interpreter_does() {
     for i in 0..values.len() {
         let mut off = values.clone();
         match off[i].kind {
-            Bytes => off[i].bytes[0] ^= 1,
+            Bytes => off[i].bytes_mut()[0] ^= 1,
             Float | Double => off[i] = InputValue::parse(off[i].kind, 64, "0.5").unwrap(),
             _ => off[i].bits ^= 1,
         }
@@ -466,10 +466,7 @@ fn native_runs_read_every_kind_of_value_as_the_interpreter_does() {
             }
             let mut mixed = values.clone();
             mixed[i] = match other {
-                Bytes => InputValue {
-                    bytes: word.to_le_bytes().to_vec(),
-                    ..InputValue::int(Bytes, 0, 0)
-                },
+                Bytes => InputValue::buffer("", word.to_le_bytes().to_vec()),
                 k => InputValue::int(k, 64, word),
             };
             let (run, r) = x

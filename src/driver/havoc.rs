@@ -196,9 +196,9 @@ impl Havoc {
         }
         let x = INTERESTING[rng.gen_range(0..INTERESTING.len())];
         match v.kind {
-            InputKind::Bytes if !v.bytes.is_empty() => {
-                let k = rng.gen_range(0..v.bytes.len());
-                v.bytes[k] = x as u8;
+            InputKind::Bytes if !v.bytes().is_empty() => {
+                let k = rng.gen_range(0..v.bytes().len());
+                v.bytes_mut()[k] = x as u8;
             }
             _ => set_number(v, x),
         }
@@ -214,13 +214,13 @@ impl Havoc {
         } else {
             x
         };
-        if v[i].kind == InputKind::Bytes && !v[i].bytes.is_empty() && rng.gen_bool(0.5) {
+        if v[i].kind == InputKind::Bytes && !v[i].bytes().is_empty() && rng.gen_bool(0.5) {
             // The constant as the program holds it in binary data: a byte (a character it
             // compares with), or a little-endian word.
             let raw = x.to_le_bytes();
-            let n = if (-128..256).contains(&x) { 1 } else { 4 }.min(v[i].bytes.len());
-            let k = rng.gen_range(0..=v[i].bytes.len() - n);
-            v[i].bytes[k..k + n].copy_from_slice(&raw[..n]);
+            let n = if (-128..256).contains(&x) { 1 } else { 4 }.min(v[i].bytes().len());
+            let k = rng.gen_range(0..=v[i].bytes().len() - n);
+            v[i].bytes_mut()[k..k + n].copy_from_slice(&raw[..n]);
             return;
         }
         if is_char(&v[i]) || v[i].kind == InputKind::Bytes {
@@ -296,10 +296,10 @@ fn pick<'a, T>(rng: &mut SmallRng, xs: &'a [T]) -> Option<&'a T> {
 /// fits, as an argv string reads it), or into stdin's characters (inserted, or overwriting).
 fn spell(rng: &mut SmallRng, v: &mut Vec<InputValue>, i: usize, text: &[u8]) {
     if v[i].kind == InputKind::Bytes {
-        let b = &mut v[i].bytes;
-        if b.is_empty() {
+        if v[i].bytes().is_empty() {
             return;
         }
+        let b = v[i].bytes_mut();
         let at = if rng.gen_bool(0.5) {
             0
         } else {
@@ -333,9 +333,9 @@ fn spell(rng: &mut SmallRng, v: &mut Vec<InputValue>, i: usize, text: &[u8]) {
 
 fn flip_bit(rng: &mut SmallRng, v: &mut InputValue) {
     match v.kind {
-        InputKind::Bytes if !v.bytes.is_empty() => {
-            let k = rng.gen_range(0..v.bytes.len());
-            v.bytes[k] ^= 1 << rng.gen_range(0..8);
+        InputKind::Bytes if !v.bytes().is_empty() => {
+            let k = rng.gen_range(0..v.bytes().len());
+            v.bytes_mut()[k] ^= 1 << rng.gen_range(0..8);
         }
         InputKind::Bytes => {}
         InputKind::Float => v.bits ^= 1 << rng.gen_range(0..32),
@@ -352,9 +352,10 @@ fn flip_bit(rng: &mut SmallRng, v: &mut InputValue) {
 fn add_small(rng: &mut SmallRng, v: &mut InputValue) {
     let d = rng.gen_range(1..=35i64) * if rng.gen_bool(0.5) { 1 } else { -1 };
     match v.kind {
-        InputKind::Bytes if !v.bytes.is_empty() => {
-            let k = rng.gen_range(0..v.bytes.len());
-            v.bytes[k] = v.bytes[k].wrapping_add(d as u8);
+        InputKind::Bytes if !v.bytes().is_empty() => {
+            let k = rng.gen_range(0..v.bytes().len());
+            let b = &mut v.bytes_mut()[k];
+            *b = b.wrapping_add(d as u8);
         }
         InputKind::Bytes => {}
         InputKind::Float => {
@@ -373,21 +374,21 @@ fn add_small(rng: &mut SmallRng, v: &mut InputValue) {
 /// mostly an array of values, and drawing all of them would cost a draw per byte for a
 /// mutation that changes everything at once.
 fn fresh(rng: &mut SmallRng, v: &mut InputValue) {
-    let len = v.bytes.len();
+    let len = v.bytes().len();
     if v.kind == InputKind::Bytes && len > 8 {
         let word = if len.is_multiple_of(4) { 4 } else { 1 };
         let at = rng.gen_range(0..len / word) * word;
         let mut r = RandomInputs { rng };
         let x = r.next(InputKind::Int, 8 * word as u32, 0).bits as u32;
-        v.bytes[at..at + word].copy_from_slice(&x.to_le_bytes()[..word]);
+        v.bytes_mut()[at..at + word].copy_from_slice(&x.to_le_bytes()[..word]);
         return;
     }
     let mut r = RandomInputs { rng };
     let mut new = match is_char(v) {
         true => r.next_char(),
-        false => r.next(v.kind, v.width, v.bytes.len()),
+        false => r.next(v.kind, v.width, v.bytes().len()),
     };
-    new.name = std::mem::take(&mut v.name);
+    new.set_name(v.name());
     *v = new;
 }
 
@@ -415,13 +416,7 @@ mod tests {
     fn buffers_keep_their_length_and_text_stays_characters() {
         let h = havoc(vec![7, 1000], vec![b"start"]);
         let mut rng = SmallRng::seed_from_u64(1);
-        let arg = InputValue {
-            kind: InputKind::Bytes,
-            bits: 0,
-            width: 0,
-            bytes: vec![b'a'; 4],
-            name: "arg01".into(),
-        };
+        let arg = InputValue::buffer("arg01", vec![b'a'; 4]);
         for _ in 0..2000 {
             let mut v = vec![arg.clone()];
             v.extend(text(b"1 2 0.5\n"));
@@ -429,7 +424,7 @@ mod tests {
             h.mutate(&mut rng, &mut v, &other, MAX_INPUTS);
             for x in &v {
                 match x.kind {
-                    InputKind::Bytes => assert_eq!((x.bytes.len(), x.name.as_str()), (4, "arg01")),
+                    InputKind::Bytes => assert_eq!((x.bytes().len(), x.name()), (4, "arg01")),
                     _ => assert!(is_char(x), "{x:?} is not a character"),
                 }
             }
@@ -484,15 +479,9 @@ mod tests {
             h.dictionary_int(&mut rng, &mut v, 1);
             let s: Vec<u8> = v.iter().map(|x| x.bits as u8).collect();
             in_text |= s.windows(4).any(|w| w == b"4711");
-            let mut a = vec![InputValue {
-                kind: InputKind::Bytes,
-                bits: 0,
-                width: 0,
-                bytes: vec![b'x'; 6],
-                name: String::new(),
-            }];
+            let mut a = vec![InputValue::buffer("", vec![b'x'; 6])];
             h.dictionary_int(&mut rng, &mut a, 0);
-            in_arg |= a[0].bytes.starts_with(b"4711");
+            in_arg |= a[0].bytes().starts_with(b"4711");
         }
         assert!(in_text && in_arg, "text {in_text}, argv {in_arg}");
     }

@@ -178,7 +178,7 @@ impl LazyRun {
         let same_shape = own.len() == real.len()
             && real.len() == witness.len()
             && real.iter().zip(witness).all(|(r, w)| {
-                r.kind == w.kind && r.width == w.width && r.bytes.len() == w.bytes.len()
+                r.kind == w.kind && r.width == w.width && r.bytes().len() == w.bytes().len()
             });
         if !same_shape {
             return false;
@@ -186,7 +186,7 @@ impl LazyRun {
         for ((r, w), &i) in real.iter_mut().zip(witness).zip(&own) {
             let i = i as u32;
             if r.kind == InputKind::Bytes {
-                for (j, (rb, wb)) in r.bytes.iter_mut().zip(&w.bytes).enumerate() {
+                for (j, (rb, wb)) in r.bytes_mut().iter_mut().zip(w.bytes()).enumerate() {
                     if !used.contains(&(i, j as u32)) {
                         *rb = *wb;
                     }
@@ -203,7 +203,7 @@ impl LazyRun {
         let k = pool.vars[v as usize];
         match self.path.inputs.get(k.input as usize) {
             Some(iv) if iv.kind == InputKind::Bytes => {
-                iv.bytes.get(k.byte as usize).copied().unwrap_or(0) as u64
+                iv.bytes().get(k.byte as usize).copied().unwrap_or(0) as u64
             }
             Some(iv) => iv.bits,
             None => 0,

@@ -426,7 +426,7 @@ impl Observer for Abstracting<'_> {
             };
             let mut now = super::input::zero(InputKind::Bytes, 0, *size as usize);
             if let Ok(b) = v.mem.read(*base, *size) {
-                now.bytes = b.to_vec();
+                now.set_bytes(b.to_vec());
             }
             keys.push_back((key, now));
         }
@@ -522,13 +522,17 @@ impl<R: Rng> InputSource for LazyInputs<R> {
         match read {
             None => self.real.next(kind, width, len),
             Some((k, fresh)) => match self.abstract_values.get(&k) {
-                Some(v) if v.kind == kind && (kind != InputKind::Bytes || v.bytes.len() == len) => {
+                Some(v)
+                    if v.kind == kind && (kind != InputKind::Bytes || v.bytes().len() == len) =>
+                {
                     v.clone()
                 }
                 _ if fresh.kind == kind
-                    && (kind != InputKind::Bytes || fresh.bytes.len() == len) =>
+                    && (kind != InputKind::Bytes || fresh.bytes().len() == len) =>
                 {
-                    InputValue { width, ..fresh }
+                    let mut v = fresh;
+                    v.width = width;
+                    v
                 }
                 _ => self.real.fallback.next(kind, width, len),
             },

@@ -67,19 +67,20 @@ impl Record {
     }
 
     pub fn push(&mut self, v: &InputValue) {
-        let number;
-        let payload: &[u8] = match v.kind {
-            InputKind::Bytes => &v.bytes,
-            _ => {
-                number = number_word(v).to_ne_bytes();
-                &number
-            }
-        };
+        self.count += 1;
+        if v.kind != InputKind::Bytes {
+            // A number's record in one copy: the fuzzer writes one per value per mutant.
+            let mut r = [0u8; 12];
+            r[..4].copy_from_slice(&8u32.to_ne_bytes());
+            r[4..].copy_from_slice(&number_word(v).to_ne_bytes());
+            self.bytes.extend_from_slice(&r);
+            return;
+        }
+        let payload = v.bytes();
         self.bytes
             .extend_from_slice(&(payload.len() as u32).to_ne_bytes());
         self.bytes.extend_from_slice(payload);
         self.bytes.resize(self.bytes.len().next_multiple_of(4), 0);
-        self.count += 1;
     }
 
     /// The first values whose bytes fit in `room`: their count and bytes.
@@ -142,8 +143,8 @@ pub fn as_read(v: &InputValue, how: ReadAs) -> InputValue {
     let word = || match v.kind {
         InputKind::Bytes => {
             let mut w = [0u8; 8];
-            let n = v.bytes.len().min(8);
-            w[..n].copy_from_slice(&v.bytes[..n]);
+            let n = v.bytes().len().min(8);
+            w[..n].copy_from_slice(&v.bytes()[..n]);
             u64::from_ne_bytes(w)
         }
         _ => number_word(v),
@@ -152,10 +153,7 @@ pub fn as_read(v: &InputValue, how: ReadAs) -> InputValue {
     match how {
         ReadAs::Unknown => v.clone(),
         ReadAs::Bytes if v.kind == InputKind::Bytes => v.clone(),
-        ReadAs::Bytes => InputValue {
-            bytes: word().to_ne_bytes().to_vec(),
-            ..InputValue::int(InputKind::Bytes, 0, 0)
-        },
+        ReadAs::Bytes => InputValue::buffer("", word().to_ne_bytes().to_vec()),
         ReadAs::Double if floating => v.clone(),
         ReadAs::Double => InputValue::int(InputKind::Double, 64, word()),
         _ if floating || v.kind == InputKind::Bytes => integer(word()),

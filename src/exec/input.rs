@@ -3,57 +3,88 @@
 //! A test *is* the ordered sequence of input values a run consumed.
 
 use rand::Rng;
+use std::sync::Arc;
 
 pub use crate::ir::inputs::InputKind;
 
 /// One input value. Integers are kept as raw bits (zero-extended); floats as IEEE bits.
-#[derive(Debug, PartialEq, Eq, Hash)]
+/// A number is 24 bytes and copied without a call: the fuzzer copies a corpus entry's values
+/// for every mutant.
+#[derive(Clone, Debug)]
 pub struct InputValue {
-    pub kind: InputKind,
     pub bits: u64,
     /// Width in bits of integer kinds (resolves `long`).
     pub width: u32,
-    /// `klee_make_symbolic` buffer contents and name.
-    pub bytes: Vec<u8>,
-    /// The buffer's name; for the result of an unmodelled external function, the function's.
-    pub name: String,
+    pub kind: InputKind,
+    /// A `klee_make_symbolic` buffer's contents and name, or the name of the unmodelled
+    /// function whose result this is; shared between copies until one changes it.
+    extra: Option<Arc<Extra>>,
 }
 
-/// A number (no bytes, no name) is copied without a call per field: the fuzzer copies a
-/// corpus entry's values for every mutant.
-impl Clone for InputValue {
-    #[inline]
-    fn clone(&self) -> InputValue {
-        InputValue {
-            kind: self.kind,
-            bits: self.bits,
-            width: self.width,
-            bytes: match self.bytes.is_empty() {
-                true => Vec::new(),
-                false => self.bytes.clone(),
-            },
-            name: match self.name.is_empty() {
-                true => String::new(),
-                false => self.name.clone(),
-            },
-        }
-    }
+#[derive(Clone, Debug, Default)]
+struct Extra {
+    bytes: Vec<u8>,
+    name: String,
+}
 
-    /// Reuses `self`'s buffers (the fuzzer's mutants are copied into the last batch's).
-    #[inline]
-    fn clone_from(&mut self, source: &InputValue) {
-        self.kind = source.kind;
-        self.bits = source.bits;
-        self.width = source.width;
-        self.bytes.clone_from(&source.bytes);
-        self.name.clone_from(&source.name);
+impl PartialEq for InputValue {
+    fn eq(&self, o: &InputValue) -> bool {
+        (self.kind, self.bits, self.width) == (o.kind, o.bits, o.width)
+            && self.bytes() == o.bytes()
+            && self.name() == o.name()
+    }
+}
+
+impl Eq for InputValue {}
+
+impl std::hash::Hash for InputValue {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        (self.kind, self.bits, self.width, self.bytes(), self.name()).hash(h);
     }
 }
 
 impl InputValue {
+    /// A buffer's contents (empty for numbers).
+    pub fn bytes(&self) -> &[u8] {
+        self.extra.as_ref().map_or(&[], |e| &e.bytes)
+    }
+
+    /// The buffer's name; for the result of an unmodelled external function, the function's.
+    pub fn name(&self) -> &str {
+        self.extra.as_ref().map_or("", |e| &e.name)
+    }
+
+    /// The contents to change (a copy of them if another value shares them).
+    pub fn bytes_mut(&mut self) -> &mut Vec<u8> {
+        &mut Arc::make_mut(self.extra.get_or_insert_default()).bytes
+    }
+
+    pub fn set_bytes(&mut self, bytes: Vec<u8>) {
+        *self.bytes_mut() = bytes;
+    }
+
+    pub fn set_name(&mut self, name: &str) {
+        if name != self.name() {
+            Arc::make_mut(self.extra.get_or_insert_default()).name = name.to_string();
+        }
+    }
+
+    /// A `klee_make_symbolic` buffer.
+    pub fn buffer(name: &str, bytes: Vec<u8>) -> InputValue {
+        InputValue {
+            kind: InputKind::Bytes,
+            bits: 0,
+            width: 0,
+            extra: Some(Arc::new(Extra {
+                bytes,
+                name: name.to_string(),
+            })),
+        }
+    }
+
     /// The result of an unmodelled external function (not an input call of the program).
     pub fn is_extern_result(&self) -> bool {
-        self.kind != InputKind::Bytes && !self.name.is_empty()
+        self.kind != InputKind::Bytes && !self.name().is_empty()
     }
 
     pub fn int(kind: InputKind, width: u32, bits: u64) -> InputValue {
@@ -61,8 +92,7 @@ impl InputValue {
             kind,
             bits: crate::ir::ops::mask(bits, width),
             width,
-            bytes: vec![],
-            name: String::new(),
+            extra: None,
         }
     }
 
@@ -91,7 +121,7 @@ impl InputValue {
             InputKind::Double => write!(out, "{}", hexfloat(f64::from_bits(self.bits))),
             InputKind::Bytes => {
                 const HEX: &[u8; 16] = b"0123456789abcdef";
-                for b in &self.bytes {
+                for b in self.bytes() {
                     out.push(HEX[(b >> 4) as usize] as char);
                     out.push(HEX[(b & 15) as usize] as char);
                 }
@@ -119,8 +149,7 @@ impl InputValue {
                     kind,
                     bits,
                     width: if kind == InputKind::Float { 32 } else { 64 },
-                    bytes: vec![],
-                    name: String::new(),
+                    extra: None,
                 })
             }
             InputKind::Bytes => {
@@ -133,13 +162,7 @@ impl InputValue {
                     .map(|i| u8::from_str_radix(&t[i..i + 2], 16))
                     .collect::<Result<Vec<_>, _>>()
                     .map_err(|e| e.to_string())?;
-                Ok(InputValue {
-                    kind,
-                    bits: 0,
-                    width: 0,
-                    bytes,
-                    name: String::new(),
-                })
+                Ok(InputValue::buffer("", bytes))
             }
             _ => {
                 let bits = parse_int(t).ok_or_else(|| format!("`{t}` is not an integer"))?;
@@ -247,18 +270,15 @@ impl InputSource for Replay {
 
 fn fit_len(mut v: InputValue, len: usize) -> InputValue {
     if v.kind == InputKind::Bytes {
-        v.bytes.resize(len, 0);
+        v.bytes_mut().resize(len, 0);
     }
     v
 }
 
 pub fn zero(kind: InputKind, width: u32, len: usize) -> InputValue {
-    InputValue {
-        kind,
-        bits: 0,
-        width,
-        bytes: vec![0; len],
-        name: String::new(),
+    match kind {
+        InputKind::Bytes => InputValue::buffer("", vec![0; len]),
+        _ => InputValue::int(kind, width, 0),
     }
 }
 
@@ -329,8 +349,7 @@ impl<R: Rng> InputSource for RandomInputs<R> {
                     kind,
                     bits,
                     width,
-                    bytes: vec![],
-                    name: String::new(),
+                    extra: None,
                 }
             }
             InputKind::Bytes => {
@@ -346,13 +365,7 @@ impl<R: Rng> InputSource for RandomInputs<R> {
                         *x = self.int(8) as u8;
                     }
                 }
-                InputValue {
-                    kind,
-                    bits: 0,
-                    width: 0,
-                    bytes: b,
-                    name: String::new(),
-                }
+                InputValue::buffer("", b)
             }
             _ => {
                 let bits = self.int(width);
@@ -385,10 +398,12 @@ impl<R: Rng> InputSource for Seeded<R> {
         let v = self.values.get(self.pos).cloned();
         self.pos += 1;
         match v {
-            Some(mut v) if v.kind == kind && (kind != InputKind::Bytes || v.bytes.len() == len) => {
+            Some(mut v)
+                if v.kind == kind && (kind != InputKind::Bytes || v.bytes().len() == len) =>
+            {
                 // The caller names the value if it is an external function's result.
                 if kind != InputKind::Bytes {
-                    v.name.clear();
+                    v.extra = None;
                 }
                 v
             }

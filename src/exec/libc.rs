@@ -262,11 +262,11 @@ pub fn call(
                 .map(|b| String::from_utf8_lossy(&b).into_owned())
                 .unwrap_or_default();
             let mut v = m.next_input(InputKind::Bytes, n as usize);
-            v.bytes.resize(n as usize, 0);
-            wmem(m, p, &v.bytes)?;
+            v.bytes_mut().resize(n as usize, 0);
+            wmem(m, p, v.bytes())?;
             if let Some(last) = m.inputs.last_mut() {
-                last.bytes = v.bytes.clone();
-                last.name = name;
+                last.set_bytes(v.bytes().to_vec());
+                last.set_name(&name);
             }
             m.input_used(InputUse::Bytes { addr: p, n });
             None
@@ -597,7 +597,7 @@ fn unmodelled_result(
     };
     m.next_input(kind, 0);
     if let Some(last) = m.inputs.last_mut() {
-        last.name = name.to_string();
+        last.set_name(name);
     }
     Ok(None)
 }
@@ -627,7 +627,7 @@ pub fn result_as_input(
             };
             let v = m.next_input(kind, 0);
             if let Some(last) = m.inputs.last_mut() {
-                last.name = name.to_string();
+                last.set_name(name);
             }
             if let Ty::Int(w) = t {
                 m.input_used(InputUse::Ret {

@@ -487,9 +487,9 @@ impl<'m> Machine<'m> {
                     (g.addr, g.size)
                 };
                 let v = self.next_input(InputKind::Bytes, size as usize);
-                self.mem.write(addr, &v.bytes)?;
+                self.mem.write(addr, v.bytes())?;
                 if let Some(last) = self.inputs.last_mut() {
-                    last.name = self.module.globals[g as usize].name.clone();
+                    last.set_name(&self.module.globals[g as usize].name);
                 }
                 self.input_used(InputUse::Bytes { addr, n: size });
             }
@@ -531,15 +531,15 @@ impl<'m> Machine<'m> {
                 };
                 let buf = self.mem.malloc(n)?;
                 let mut v = self.next_input(InputKind::Bytes, n as usize);
-                v.bytes.resize(n as usize, 0);
+                v.bytes_mut().resize(n as usize, 0);
                 if string {
-                    v.bytes[n as usize - 1] = 0;
+                    v.bytes_mut()[n as usize - 1] = 0;
                 }
-                self.mem.write(buf, &v.bytes)?;
+                self.mem.write(buf, v.bytes())?;
                 if let Some(last) = self.inputs.last_mut() {
-                    last.bytes = v.bytes.clone();
+                    last.set_bytes(v.bytes().to_vec());
                     // The parameter's source name (tests and exports show it).
-                    last.name = name.into();
+                    last.set_name(name);
                 }
                 self.input_used(InputUse::Bytes {
                     addr: buf,
@@ -1068,7 +1068,7 @@ impl<'m> Machine<'m> {
                                         .unwrap_or_default();
                                     for (addr, n) in writes {
                                         let v = self.next_input(InputKind::Bytes, n as usize);
-                                        self.mem.write(addr, &v.bytes)?;
+                                        self.mem.write(addr, v.bytes())?;
                                         self.input_used(InputUse::Bytes { addr, n });
                                     }
                                     self.notify(|o, v| o.extern_returned(v, *ret, rb));

@@ -43,9 +43,9 @@ pub struct Test {
 pub fn input_json(v: &InputValue) -> serde_json::Value {
     let mut o = json!({"type": v.kind.name(), "value": v.to_text()});
     if v.kind == InputKind::Bytes {
-        o["name"] = json!(v.name);
+        o["name"] = json!(v.name());
     } else if v.is_extern_result() {
-        o["from"] = json!(v.name);
+        o["from"] = json!(v.name());
     }
     o
 }

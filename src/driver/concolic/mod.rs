@@ -651,7 +651,7 @@ impl Concolic {
             let k = vars[v as usize];
             match p.run.inputs.get(k.input as usize) {
                 Some(iv) if iv.kind == InputKind::Bytes => {
-                    iv.bytes.get(k.byte as usize).copied().unwrap_or(0) as u64
+                    iv.bytes().get(k.byte as usize).copied().unwrap_or(0) as u64
                 }
                 Some(iv) => iv.bits,
                 None => 0,
@@ -984,7 +984,7 @@ pub fn with_solution(
             continue;
         };
         if iv.kind == InputKind::Bytes {
-            if let Some(b) = iv.bytes.get_mut(key.byte as usize) {
+            if let Some(b) = iv.bytes_mut().get_mut(key.byte as usize) {
                 *b = *val as u8;
             }
         } else if key.w as u32 == iv.width {

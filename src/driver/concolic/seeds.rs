@@ -48,8 +48,8 @@ fn spelled(inputs: &[InputValue], word: &[u8]) -> Vec<InputValue> {
         .map(|v| {
             let mut v = v.clone();
             match v.kind {
-                InputKind::Bytes if v.bytes.len() >= text.len() => {
-                    v.bytes[..text.len()].copy_from_slice(&text);
+                InputKind::Bytes if v.bytes().len() >= text.len() => {
+                    v.bytes_mut()[..text.len()].copy_from_slice(&text);
                 }
                 InputKind::Int => {
                     if let Some(&c) = chars.next() {
@@ -120,13 +120,11 @@ mod tests {
     #[test]
     fn words_are_spelled_into_buffers_and_character_reads() {
         // A buffer that holds the word and its space gets them; a shorter one is kept.
-        let mut buf = InputValue::int(InputKind::Bytes, 0, 0);
-        buf.bytes = b"xxxxxx".to_vec();
-        let mut small = buf.clone();
-        small.bytes = b"A".to_vec();
+        let buf = InputValue::buffer("", b"xxxxxx".to_vec());
+        let small = InputValue::buffer("", b"A".to_vec());
         let out = spelled(&[small, buf], b"and");
-        assert_eq!(out[0].bytes, b"A");
-        assert_eq!(out[1].bytes, b"and xx");
+        assert_eq!(out[0].bytes(), b"A");
+        assert_eq!(out[1].bytes(), b"and xx");
         // Character reads: as many as the run made are replaced, the rest of the word and the
         // end of input appended; a run with enough reads keeps its length.
         assert_eq!(
