@@ -83,11 +83,18 @@ const FLOAT_REGS: usize = 8;
 /// (measured on glibc 2.36 for large values, infinities and NaN).
 const LONG_RESULTS: &[&str] = &["lrint", "lrintf", "lround", "lroundf"];
 
+/// Exact functions whose integer result has the same width and values in a 32-bit build
+/// (`ilogb`'s `FP_ILOGB0` and `FP_ILOGBNAN` are INT_MIN in both; measured on glibc 2.36, errno
+/// included).
+const SAME_INTEGER_RESULTS: &[&str] = &[
+    "ilogb", "ilogbf", "llrint", "llrintf", "llround", "llroundf",
+];
+
 /// The host function `e` names, when the math library defines it with a numeric signature.
 /// In a program of another data model than the host's (ILP32) the program's native library is
 /// another build: its results may differ in the last bit (runs that call one are inexact), and
-/// its integer results may be other values (`__signbit`) or widths, so only float results and
-/// the `long` results of `LONG_RESULTS` qualify.
+/// its integer results may be other values (`__signbit`) or widths, so only float results, the
+/// `long` results of `LONG_RESULTS` and the results of `SAME_INTEGER_RESULTS` qualify.
 pub fn lookup(e: &Extern, data_model: DataModel) -> Option<HostFnId> {
     if !cfg!(any(target_arch = "x86_64", target_arch = "aarch64"))
         || e.is_var_arg
@@ -97,8 +104,9 @@ pub fn lookup(e: &Extern, data_model: DataModel) -> Option<HostFnId> {
         return None;
     }
     let ret = Num::of(e.ret)?;
-    let long_result = data_model != DataModel::LP64 && !ret.is_float();
-    if long_result && !(ret == Num::I32 && LONG_RESULTS.contains(&e.name.as_str())) {
+    let other_build = data_model != DataModel::LP64 && !ret.is_float();
+    let long_result = other_build && ret == Num::I32 && LONG_RESULTS.contains(&e.name.as_str());
+    if other_build && !long_result && !SAME_INTEGER_RESULTS.contains(&e.name.as_str()) {
         return None;
     }
     let params: Vec<Num> = e
@@ -280,7 +288,10 @@ mod tests {
         assert!(lookup_lp64(&ext("nan", Ty::F64, &[Ty::Ptr])).is_none());
         // A 32-bit program's `long` is not the host's.
         let lrint = ext("lrint", Ty::Int(32), &[Ty::F64]);
-        assert!(lookup(&ext("ilogb", Ty::Int(32), &[Ty::F64]), DataModel::ILP32).is_none());
+        assert!(lookup(&ext("__signbit", Ty::Int(32), &[Ty::F64]), DataModel::ILP32).is_none());
+        let ilogb32 =
+            get(lookup(&ext("ilogb", Ty::Int(32), &[Ty::F64]), DataModel::ILP32).unwrap());
+        assert_eq!(ilogb32.call(&[0f64.to_bits()]).0 as u32, 0x8000_0000);
         let lrint32 = get(lookup(&lrint, DataModel::ILP32).unwrap());
         assert_eq!(
             lrint32.call(&[(-2.5f64).to_bits()]).0,

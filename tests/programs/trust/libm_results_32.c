@@ -4,7 +4,8 @@
 extern void reach_error(void);
 extern long lround(double), lrint(double);
 extern double fdim(double, double), remainder(double, double), fmod(double, double);
-extern int __signbit(double);
+extern int __signbit(double), ilogb(double);
+extern long long llround(double);
 
 static void check(int c) {
     if (!c)
@@ -23,5 +24,9 @@ int main(void) {
     check(remainder(5.0, 3.0) == -1.0);
     check(fmod(-5.5, 2.0) == -1.5);
     check(__signbit(-0.0) != 0 && __signbit(x) == 0);
+    /* Integer results that are the same in both builds (INT_MIN for zero). */
+    volatile double zero = 0.0;
+    check(ilogb(big) == 33 && ilogb(zero) == -2147483647 - 1);
+    check(llround(big) == 10000000000LL);
     return 0;
 }
