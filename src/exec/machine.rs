@@ -50,6 +50,13 @@ impl Default for Config {
 /// Steps between two checks of the deadline and the interrupt flag (well under a millisecond).
 const LIMIT_CHECK_STEPS: u64 = 1 << 16;
 
+/// A stack array larger than this that does not fit ends the run as the environment's: natively
+/// its declaration only moves the stack pointer, and what follows depends on which of its bytes
+/// the program touches (the top ones lie in the mapped stack, the bottom ones past its end), so
+/// no outcome is predicted and no proof rests on the run. Smaller ones overflow with the
+/// frames around them, as natively.
+const UNPREDICTABLE_ALLOCA: u64 = 64 << 10;
+
 /// A limit of Cairn's (not of the program) that ended a run early.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Limit {
@@ -892,6 +899,12 @@ impl<'m> Machine<'m> {
                             Ok(a) => {
                                 self.regs[rb + *dst as usize] = a;
                                 self.notify(|o, v| o.uninitialized(v, a, n));
+                            }
+                            Err(MemFault::StackOverflow) if n > UNPREDICTABLE_ALLOCA => {
+                                self.cur_loc = block.locs[ip - 1];
+                                return Err(Stop::Environment(format!(
+                                    "a stack array of {n} bytes past the stack's end"
+                                )));
                             }
                             Err(e) => {
                                 self.cur_loc = block.locs[ip - 1];

@@ -4,7 +4,7 @@
 extern int __VERIFIER_nondet_int(void);
 
 int main(void) {
-    int n = 1000;
+    int n = __VERIFIER_nondet_int() > 0 ? 1000 : 999;
     int big[n][n][n];
     int k = __VERIFIER_nondet_int();
     if (k > 5)
