@@ -700,8 +700,16 @@ fn replay_builds_and_confirms_everything_gen_accepts() {
         println!("{p}: {r}");
         assert_eq!(r["mismatches"].as_array().unwrap().len(), 0, "{p}: {r}");
         assert_eq!(r["unconfirmed"].as_array().unwrap().len(), 0, "{p}: {r}");
-        // Every test's outcome is confirmed natively, faults of the same kind at the same line.
-        assert_eq!(r["outcomes_confirmed"], r["tests"], "{p}: {r}");
+        // Every test's outcome is confirmed natively, faults of the same kind at the same line;
+        // but the run that declares a 100 MB local array, which ends with no outcome predicted
+        // (natively it faults where the array is touched, if ever).
+        let unchecked = if p == "native_faults.c" { 1 } else { 0 };
+        assert_eq!(r["outcomes_unchecked"], unchecked, "{p}: {r}");
+        assert_eq!(
+            r["outcomes_confirmed"].as_u64().unwrap() + unchecked,
+            r["tests"].as_u64().unwrap(),
+            "{p}: {r}"
+        );
         assert_eq!(r["claims_unchecked"], 0, "{p}: {r}");
     }
     // The faults: each kind was among the claims.

@@ -1,6 +1,7 @@
 /* Reliability: every kind of fault Cairn predicts must happen natively, of the same kind at the
- * same line; deep but legal recursion is no fault, a 100 MB local array and endless recursion
- * overflow the native 8 MB stack. */
+ * same line; deep but legal recursion is no fault, endless recursion overflows the native 8 MB
+ * stack, and a 100 MB local array ends the run with no outcome predicted (natively it faults
+ * where it is touched, if ever). */
 #include <stdlib.h>
 #include <string.h>
 extern int __VERIFIER_nondet_int(void);
