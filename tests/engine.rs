@@ -80,10 +80,19 @@ fn outcomes(out: &Path) -> Vec<String> {
         .collect()
 }
 
+/// Replay confirms every claim, and every predicted outcome but out-of-bounds reads that
+/// natively land in another object's memory, where AddressSanitizer cannot see them.
 fn replay_ok(file: &str, out: &Path) {
     let o = cairn(&["replay", file, out.to_str().unwrap()]);
-    assert!(o.status.success(), "replay failed:\n{}", text(&o));
-    assert!(text(&o).contains("unconfirmed: 0"), "{}", text(&o));
+    let t = text(&o);
+    assert!(o.status.success(), "replay failed:\n{t}");
+    let unconfirmed = t
+        .split("unconfirmed: ")
+        .nth(1)
+        .and_then(|r| r.split(')').next())
+        .and_then(|n| n.parse::<usize>().ok());
+    let unseen = t.matches("(the access reached another object's memory)").count();
+    assert_eq!(unconfirmed, Some(unseen), "{t}");
 }
 
 #[test]
@@ -233,8 +242,10 @@ fn covered_within(name: &str, seeds: &[u64], iterations: &str, more: &[&str], go
             let size = t.unwrap().metadata().unwrap().len();
             assert!(size < 8 << 20, "seed {seed}: a test of {size} bytes");
         }
+        // Every seed's claims are confirmed natively: a table read past its end lands in a
+        // neighbour in Cairn's layout and another object natively, only with some seeds.
+        replay_ok(&p, &out);
     }
-    replay_ok(&p, &dir.path().join(seeds[0].to_string()));
 }
 
 const DFS: &[&str] = &["--tests-only", "--strategy", "dfs"];
@@ -243,6 +254,8 @@ const DFS: &[&str] = &["--tests-only", "--strategy", "dfs"];
 /// reads past the table, into a neighbour or nothing. The decision "the address is inside the
 /// table" lets the solver bring the index back: every branch on the value read is covered
 /// within 15 runs with every seed (before: 4 of 8 goals with two seeds of eight, 7 with two).
+/// A read that lands in a neighbour ends its run with no claim after it (before: seeds 1 and 2
+/// claimed 4 goals natively not taken, the neighbour's value decided the branches).
 #[test]
 fn a_table_read_past_its_end_by_a_random_index_is_brought_back() {
     covered_within("table_index.c", &[0, 1, 2, 3, 4, 5, 6, 7], "15", DFS, 8);

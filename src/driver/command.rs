@@ -128,7 +128,7 @@ pub fn finish(
 }
 
 /// Says what ended runs or the search early; exit code 3 when no test could be made because
-/// every run stopped at something Cairn cannot execute.
+/// every run stopped where Cairn cannot follow the native run.
 pub fn limit_report(s: &Session) -> Option<i32> {
     if s.memory_exceeded.get() {
         eprintln!(
@@ -143,7 +143,7 @@ pub fn limit_report(s: &Session) -> Option<i32> {
     }
     if s.runs.unsupported > 0 {
         eprintln!(
-            "cairn: warning: {} of {} runs stopped at something Cairn cannot execute; the first: {}",
+            "cairn: warning: {} of {} runs stopped where Cairn cannot follow the native run; the first: {}",
             s.runs.unsupported,
             s.iterations,
             s.runs.first_unsupported.as_deref().unwrap_or("?")

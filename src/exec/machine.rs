@@ -296,7 +296,14 @@ pub struct Machine<'m> {
     /// Unit mode: what the entry function returned, as text (decimal, C hex-float, or
     /// `null`/`non-null` for a pointer).
     returned: Option<String>,
+    /// Pointers this run computed from one object into another (`table[i]` past the table's
+    /// end, landing in a neighbour): Cairn's layout is not the native one, so an access through
+    /// one ends the run (see [`Machine::stray_access`]).
+    stray: Vec<u64>,
 }
+
+/// How many stray pointers a run remembers (the oldest is forgotten first).
+const STRAY_POINTERS: usize = 8;
 
 impl<'m> Machine<'m> {
     pub fn new(
@@ -336,6 +343,7 @@ impl<'m> Machine<'m> {
             unit: super::Unit::default(),
             exit_after_entry: None,
             returned: None,
+            stray: Vec::new(),
         };
         clib::init(&mut m);
         m
@@ -586,6 +594,38 @@ impl<'m> Machine<'m> {
         self.cur_loc
     }
 
+    /// Pointer arithmetic from `from` gave `to`: remembers `to` when it left `from`'s object
+    /// (one past the end stays inside) for another live object, or derives from a stray pointer.
+    #[inline(never)]
+    fn note_stray(&mut self, from: u64, to: u64) {
+        let stray = self.stray.contains(&from)
+            || self.mem.object_bounds(from).is_some_and(|(base, size)| {
+                !(base..=base + size).contains(&to) && self.mem.object_bounds(to).is_some()
+            });
+        if stray && !self.stray.contains(&to) {
+            if self.stray.len() == STRAY_POINTERS {
+                self.stray.remove(0);
+            }
+            self.stray.push(to);
+        }
+    }
+
+    /// An access at `addr` through a stray pointer reads or writes whatever object Cairn's
+    /// layout put there, where natively another lies (or nothing): what follows is unknown, so
+    /// the run ends as the environment's, with no outcome predicted and no claim past it.
+    #[cold]
+    fn stray_access(&mut self, addr: u64, loc: Loc) -> Result<(), Stop> {
+        if !self.stray.contains(&addr) {
+            return Ok(());
+        }
+        self.cur_loc = loc;
+        Err(Stop::Environment(
+            "an access through a pointer computed past its object's end into another object \
+             (the native layout differs)"
+                .into(),
+        ))
+    }
+
     fn stop_outcome(&self, s: Stop) -> Outcome {
         match s {
             Stop::Exit(c) => Outcome::Exit(c),
@@ -790,6 +830,9 @@ impl<'m> Machine<'m> {
                     }
                     Inst::Load { dst, ty, addr } => {
                         let a = regs[*addr as usize];
+                        if !self.stray.is_empty() {
+                            self.stray_access(a, block.locs[ip - 1])?;
+                        }
                         let n = match ty {
                             Ty::Ptr => pbytes,
                             t => t.store_size(module.data_model),
@@ -808,6 +851,9 @@ impl<'m> Machine<'m> {
                     Inst::Store { ty, addr, val } => {
                         let a = regs[*addr as usize];
                         let v = regs[*val as usize];
+                        if !self.stray.is_empty() {
+                            self.stray_access(a, block.locs[ip - 1])?;
+                        }
                         let n = match ty {
                             Ty::Ptr => pbytes,
                             t => t.store_size(module.data_model),
@@ -829,7 +875,12 @@ impl<'m> Machine<'m> {
                                 (sext(regs[*r as usize], *w as u32)).wrapping_mul(*scale) as u64,
                             );
                         }
-                        regs[*dst as usize] = mask(v, pbits);
+                        let v = mask(v, pbits);
+                        regs[*dst as usize] = v;
+                        if !terms.is_empty() || !self.stray.is_empty() {
+                            let from = self.regs[rb + *base as usize];
+                            self.note_stray(from, v);
+                        }
                     }
                     Inst::Cast {
                         op,
@@ -914,6 +965,9 @@ impl<'m> Machine<'m> {
                     }
                     Inst::LoadAgg { dst, size, addr } => {
                         let a = regs[*addr as usize];
+                        if !self.stray.is_empty() {
+                            self.stray_access(a, block.locs[ip - 1])?;
+                        }
                         match self.mem.read(a, *size as u64) {
                             Ok(bytes) => {
                                 let d = ab + *dst as usize;
@@ -927,6 +981,9 @@ impl<'m> Machine<'m> {
                     }
                     Inst::StoreAgg { size, addr, val } => {
                         let a = regs[*addr as usize];
+                        if !self.stray.is_empty() {
+                            self.stray_access(a, block.locs[ip - 1])?;
+                        }
                         let s = ab + *val as usize;
                         let bytes = self.aggs[s..s + *size as usize].to_vec();
                         if let Err(e) = self.mem.write(a, &bytes) {
