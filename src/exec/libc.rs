@@ -425,7 +425,9 @@ pub fn call(
             if !line.is_empty() {
                 line.extend_from_slice(b": ");
             }
-            line.extend_from_slice(b"Success\n");
+            let e = m.mem.read_uint(m.libc.errno, 4)? as i32;
+            line.extend_from_slice(&host_strerror(e));
+            line.push(b'\n');
             emit(m, Stream::Err, &line);
             None
         }
@@ -954,4 +956,15 @@ fn c_fmt_s(spec: &[u8], s: &[u8]) -> Vec<u8> {
     c_fmt_call(spec, |b, n, f| unsafe {
         libc::snprintf(b, n, f, z.as_ptr() as *const libc::c_char)
     })
+}
+
+/// The host C library's message for `errno` value `e` (glibc's, as the runtime's `strerror`).
+fn host_strerror(e: i32) -> Vec<u8> {
+    let mut buf = [0u8; 128];
+    // SAFETY: the buffer is large enough for any message and NUL-terminated by strerror_r.
+    let r = unsafe { libc::strerror_r(e, buf.as_mut_ptr() as *mut libc::c_char, buf.len()) };
+    match r {
+        0 => buf[..buf.iter().position(|&b| b == 0).unwrap_or(0)].to_vec(),
+        _ => format!("Unknown error {e}").into_bytes(),
+    }
 }

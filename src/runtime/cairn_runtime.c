@@ -213,6 +213,127 @@ W size_t strxfrm(char *d, const char *s, size_t n) {
   return l;
 }
 
+/* ---------------------------------------------------------------- messages and file names */
+/* glibc's messages (2.36), read off its strerror and strsignal. */
+static const char *const errno_text[] = {
+  "Success", "Operation not permitted", "No such file or directory", "No such process",
+  "Interrupted system call", "Input/output error", "No such device or address",
+  "Argument list too long", "Exec format error", "Bad file descriptor", "No child processes",
+  "Resource temporarily unavailable", "Cannot allocate memory", "Permission denied",
+  "Bad address", "Block device required", "Device or resource busy", "File exists",
+  "Invalid cross-device link", "No such device", "Not a directory", "Is a directory",
+  "Invalid argument", "Too many open files in system", "Too many open files",
+  "Inappropriate ioctl for device", "Text file busy", "File too large", "No space left on device",
+  "Illegal seek", "Read-only file system", "Too many links", "Broken pipe",
+  "Numerical argument out of domain", "Numerical result out of range",
+  "Resource deadlock avoided", "File name too long", "No locks available",
+  "Function not implemented", "Directory not empty", "Too many levels of symbolic links",
+  "Unknown error 41", "No message of desired type", "Identifier removed",
+  "Channel number out of range", "Level 2 not synchronized", "Level 3 halted", "Level 3 reset",
+  "Link number out of range", "Protocol driver not attached", "No CSI structure available",
+  "Level 2 halted", "Invalid exchange", "Invalid request descriptor", "Exchange full", "No anode",
+  "Invalid request code", "Invalid slot", "Unknown error 58", "Bad font file format",
+  "Device not a stream", "No data available", "Timer expired", "Out of streams resources",
+  "Machine is not on the network", "Package not installed", "Object is remote",
+  "Link has been severed", "Advertise error", "Srmount error", "Communication error on send",
+  "Protocol error", "Multihop attempted", "RFS specific error", "Bad message",
+  "Value too large for defined data type", "Name not unique on network",
+  "File descriptor in bad state", "Remote address changed",
+  "Can not access a needed shared library", "Accessing a corrupted shared library",
+  ".lib section in a.out corrupted", "Attempting to link in too many shared libraries",
+  "Cannot exec a shared library directly", "Invalid or incomplete multibyte or wide character",
+  "Interrupted system call should be restarted", "Streams pipe error", "Too many users",
+  "Socket operation on non-socket", "Destination address required", "Message too long",
+  "Protocol wrong type for socket", "Protocol not available", "Protocol not supported",
+  "Socket type not supported", "Operation not supported", "Protocol family not supported",
+  "Address family not supported by protocol", "Address already in use",
+  "Cannot assign requested address", "Network is down", "Network is unreachable",
+  "Network dropped connection on reset", "Software caused connection abort",
+  "Connection reset by peer", "No buffer space available",
+  "Transport endpoint is already connected", "Transport endpoint is not connected",
+  "Cannot send after transport endpoint shutdown", "Too many references: cannot splice",
+  "Connection timed out", "Connection refused", "Host is down", "No route to host",
+  "Operation already in progress", "Operation now in progress", "Stale file handle",
+  "Structure needs cleaning", "Not a XENIX named type file", "No XENIX semaphores available",
+  "Is a named type file", "Remote I/O error", "Disk quota exceeded", "No medium found",
+  "Wrong medium type", "Operation canceled", "Required key not available", "Key has expired",
+  "Key has been revoked", "Key was rejected by service", "Owner died", "State not recoverable",
+  "Operation not possible due to RF-kill", "Memory page has hardware error",
+};
+static const char *const signal_text[] = {
+  "Hangup", "Interrupt", "Quit", "Illegal instruction", "Trace/breakpoint trap", "Aborted",
+  "Bus error", "Floating point exception", "Killed", "User defined signal 1",
+  "Segmentation fault", "User defined signal 2", "Broken pipe", "Alarm clock", "Terminated",
+  "Stack fault", "Child exited", "Continued", "Stopped (signal)", "Stopped",
+  "Stopped (tty input)", "Stopped (tty output)", "Urgent I/O condition",
+  "CPU time limit exceeded", "File size limit exceeded", "Virtual timer expired",
+  "Profiling timer expired", "Window changed", "I/O possible", "Power failure", "Bad system call",
+};
+/* `prefix` and `n` in decimal, in `buf` (of 32 bytes at least). */
+static char *numbered(char *buf, const char *prefix, int n) {
+  char digits[12];
+  unsigned u = n < 0 ? -(unsigned)n : (unsigned)n;
+  int k = 0, i = 0;
+  do { digits[k++] = '0' + u % 10; u /= 10; } while (u);
+  for (; *prefix; prefix++) buf[i++] = *prefix;
+  if (n < 0) buf[i++] = '-';
+  while (k) buf[i++] = digits[--k];
+  buf[i] = 0;
+  return buf;
+}
+W char *strerror(int e) {
+  static char unknown[32];
+  if (e >= 0 && e < (int)(sizeof errno_text / sizeof *errno_text)) return (char *)errno_text[e];
+  return numbered(unknown, "Unknown error ", e);
+}
+W char *strsignal(int s) {
+  static char other[32];
+  if (s >= 1 && s <= 31) return (char *)signal_text[s - 1];
+  /* glibc keeps 32 and 33 for its threads: the real-time signals start at 34. */
+  if (s >= 34 && s <= 64) return numbered(other, "Real-time signal ", s - 34);
+  return numbered(other, "Unknown signal ", s);
+}
+/* GNU basename (string.h): what follows the last slash, the string unchanged. */
+W char *basename(const char *path) {
+  const char *p = strrchr(path, '/');
+  return (char *)(p ? p + 1 : path);
+}
+/* POSIX basename (libgen.h): trailing slashes removed in place; "." for an empty path. */
+W char *__xpg_basename(char *path) {
+  char *p;
+  if (!path || !path[0]) return (char *)".";
+  p = strrchr(path, '/');
+  if (!p) return path;
+  if (p[1]) return p + 1;
+  while (p > path && p[-1] == '/') --p;
+  if (p == path) {
+    /* Only slashes: "/". */
+    while (p[1]) ++p;
+    return p;
+  }
+  *p-- = 0;
+  while (p > path && p[-1] != '/') --p;
+  return p;
+}
+/* POSIX dirname (libgen.h), as glibc's: "//" kept when the path starts with exactly two. */
+W char *dirname(char *path) {
+  char *last = path ? strrchr(path, '/') : NULL;
+  if (last && last != path && !last[1]) {
+    char *run = last;
+    while (run != path && run[-1] == '/') --run;
+    if (run != path) last = memrchr(path, '/', run - path);
+  }
+  if (!last) return (char *)".";
+  char *run = last;
+  while (run != path && run[-1] == '/') --run;
+  if (run == path)
+    last = last == path + 1 ? last + 1 : path + 1;
+  else
+    last = run;
+  *last = 0;
+  return path;
+}
+
 /* ---------------------------------------------------------------- ctype.h (functions) */
 #define CT(name, bit) W int name(int c) { return (c >= -128 && c < 256) ? ((*__ctype_b_loc())[c] & (unsigned short)(bit)) : 0; }
 /* glibc's little-endian bit assignments */
