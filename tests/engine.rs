@@ -91,7 +91,9 @@ fn replay_ok(file: &str, out: &Path) {
         .nth(1)
         .and_then(|r| r.split(')').next())
         .and_then(|n| n.parse::<usize>().ok());
-    let unseen = t.matches("(the access reached another object's memory)").count();
+    let unseen = t
+        .matches("(the access reached another object's memory)")
+        .count();
     assert_eq!(unconfirmed, Some(unseen), "{t}");
 }
 

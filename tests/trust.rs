@@ -438,7 +438,8 @@ fn output_directories_keep_the_users_files() {
 /// blocks of random types, sizes and order): a read past the table that lands in a neighbour
 /// ends its run, so no claim rests on the neighbour's value, and no branch on the value read is
 /// proven unreachable, since natively another object lies there. Every seed's claims replay
-/// per goal. (Before: table_index.c claimed 4 goals natively not taken with seeds 1 and 2.)
+/// per goal. (Before: table_index.c claimed 4 goals natively not taken with seeds 1 and 2;
+/// seeds 0..100 pass, run once.)
 #[test]
 fn reads_past_a_table_into_a_neighbour_claim_and_prove_nothing() {
     let dir = tmp("trust-stray");
@@ -461,7 +462,7 @@ fn reads_past_a_table_into_a_neighbour_claim_and_prove_nothing() {
     }
 }
 
-const STRAY_SEEDS: u64 = 8;
+const STRAY_SEEDS: u64 = 10;
 
 /// 32-bit programs: math calls (`long` results narrowed as i386 glibc does, __signbit's i386
 /// value, exact functions whose every build agrees) and double arithmetic (IEEE, not x87's

@@ -84,6 +84,12 @@ const NATIVE_PADDING: usize = 64;
 /// some hundred times as long); longer ones are recorded from a native run.
 const INTERPRET_BELOW: Duration = Duration::from_millis(2);
 
+/// Seconds of interpreting new runs the fuzzer allows itself beyond its native runs' time: on a
+/// program whose runs take microseconds, the native runs' time alone would soon leave new runs
+/// to be recorded natively, where a run's undefined behaviour (a read past a table) is that of
+/// the fuzzer's build, not of the build replay checks against.
+const INTERPRETING_ALLOWANCE: f64 = 1.0;
+
 /// Most runs in a native batch (`Fuzzing::batch_size`).
 const MAX_BATCH: usize = 1024;
 
@@ -402,7 +408,8 @@ impl Fuzzing {
         let interpreter_decides = s.program.def_use.is_some() || self.environment;
         // Interpreting new runs may take as long as the native runs themselves, no longer: on
         // a program where runs are often new, it would otherwise be most of the fuzzer's time.
-        let interpreting_pays = self.native.interpreting <= self.native.seconds;
+        let interpreting_pays =
+            self.native.interpreting <= self.native.seconds + INTERPRETING_ALLOWANCE;
         if interpreter_decides || time < INTERPRET_BELOW && interpreting_pays {
             self.native.interpreted += 1;
             let texts = values.iter().map(InputValue::to_text).collect();

@@ -626,6 +626,21 @@ impl<'m> Machine<'m> {
         ))
     }
 
+    /// A library function given a stray pointer would access another object (`memcpy`,
+    /// `printf("%s")`): the run ends as at an access through it.
+    fn stray_arguments(&mut self, args: &[VarArg]) -> Result<(), Stop> {
+        if self.stray.is_empty() {
+            return Ok(());
+        }
+        let loc = self.cur_loc;
+        for a in args {
+            if let VarArg::Scalar(p, Ty::Ptr) = a {
+                self.stray_access(*p, loc)?;
+            }
+        }
+        Ok(())
+    }
+
     fn stop_outcome(&self, s: Stop) -> Outcome {
         match s {
             Stop::Exit(c) => Outcome::Exit(c),
@@ -1057,7 +1072,10 @@ impl<'m> Machine<'m> {
                             regs[*src as usize],
                             regs[*len as usize],
                         );
-                        let _ = &s;
+                        if !self.stray.is_empty() && n > 0 {
+                            self.stray_access(d, block.locs[ip - 1])?;
+                            self.stray_access(s, block.locs[ip - 1])?;
+                        }
                         if let Err(e) = self.mem.copy(d, s, n) {
                             self.cur_loc = block.locs[ip - 1];
                             return Err(e.into());
@@ -1069,6 +1087,9 @@ impl<'m> Machine<'m> {
                             regs[*byte as usize],
                             regs[*len as usize],
                         );
+                        if !self.stray.is_empty() && n > 0 {
+                            self.stray_access(d, block.locs[ip - 1])?;
+                        }
                         if let Err(e) = self.mem.fill(d, b as u8, n) {
                             self.cur_loc = block.locs[ip - 1];
                             return Err(e.into());
@@ -1148,6 +1169,7 @@ impl<'m> Machine<'m> {
                                 return Ok(true);
                             }
                             CallTarget::Ext(e) => {
+                                self.stray_arguments(&argv)?;
                                 let r = clib::call(self, e, &argv, *ret)?;
                                 if let Some(r) = r {
                                     self.set_ret(*ret, &r);
@@ -1180,6 +1202,7 @@ impl<'m> Machine<'m> {
                             fr.block = bid;
                             fr.ip = ip;
                         }
+                        self.stray_arguments(&argv)?;
                         let r = clib::call(self, *ext, &argv, *ret)?;
                         if let Some(r) = r {
                             self.set_ret(*ret, &r);

@@ -393,8 +393,9 @@ impl Memory {
         let o = o.ok_or(MemFault::OutOfBounds)?;
         let off = addr - o.base;
         // Past a dead object's end is its red zone (or a neighbour's): out of bounds, as
-        // AddressSanitizer reports it.
-        if !o.alive && off < o.size.max(1) {
+        // AddressSanitizer reports it. A dead stack object is a frame's reserved bytes, never
+        // a freed object (a frame's objects are popped with it).
+        if !o.alive && o.kind != ObjKind::Stack && off < o.size.max(1) {
             return Err(MemFault::UseAfterFree);
         }
         if off.checked_add(len).is_none_or(|e| e > o.size) {
@@ -421,8 +422,9 @@ impl Memory {
         };
         let off = addr - o.base;
         // Past a dead object's end is its red zone (or a neighbour's): out of bounds, as
-        // AddressSanitizer reports it.
-        if !o.alive && off < o.size.max(1) {
+        // AddressSanitizer reports it. A dead stack object is a frame's reserved bytes, never
+        // a freed object (a frame's objects are popped with it).
+        if !o.alive && o.kind != ObjKind::Stack && off < o.size.max(1) {
             return Err(MemFault::UseAfterFree);
         }
         if off.checked_add(len).is_none_or(|e| e > o.size) {

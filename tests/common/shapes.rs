@@ -406,7 +406,8 @@ enum Storage {
 /// read lands in whatever the layout put there; natively that is not Cairn's layout, so no
 /// branch on the value read may be proven unreachable or claimed from a neighbour's value.
 /// The table and its neighbours are globals, locals or heap blocks, of random element types,
-/// sizes and order; the index is a byte, a short or an int, sometimes offset.
+/// sizes and order; the index is a byte, a short or an int, sometimes offset; the program
+/// reads the element itself or has `memcpy` copy it.
 pub fn stray_reads(seed: u64) -> Generated {
     let mut r = SmallRng::seed_from_u64(seed);
     let storage = [Storage::Global, Storage::Stack, Storage::Heap][r.gen_range(0..3)];
@@ -426,7 +427,7 @@ pub fn stray_reads(seed: u64) -> Generated {
     };
     let neighbour_first = r.gen_bool(0.3);
     let mut s = header("stray_reads", seed);
-    let _ = writeln!(s, "#include <stdlib.h>");
+    let _ = writeln!(s, "#include <stdlib.h>\n#include <string.h>");
     let _ = writeln!(s, "extern int __VERIFIER_nondet_int(void);");
     if nondet != "int" {
         let _ = writeln!(s, "extern {index_ty} __VERIFIER_nondet_{nondet}(void);");
@@ -461,7 +462,13 @@ pub fn stray_reads(seed: u64) -> Generated {
     let _ = writeln!(s, "  for (int k = 0; k < {m}; k++)");
     let _ = writeln!(s, "    neighbour[k] = __VERIFIER_nondet_int();");
     let _ = writeln!(s, "  {index_ty} i = __VERIFIER_nondet_{nondet}();");
-    let _ = writeln!(s, "  {elem} t = table[i + ({offset})];");
+    // Read by the program, or copied out by the library.
+    if r.gen_bool(0.3) {
+        let _ = writeln!(s, "  {elem} t;");
+        let _ = writeln!(s, "  memcpy(&t, &table[i + ({offset})], sizeof t);");
+    } else {
+        let _ = writeln!(s, "  {elem} t = table[i + ({offset})];");
+    }
     for v in values.iter().take(2) {
         let _ = writeln!(s, "  if (t == {v}) return 1;");
     }
