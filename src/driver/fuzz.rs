@@ -200,8 +200,8 @@ impl Fuzzing {
         }
     }
 
-    /// Starts the native build at the first turn and the executor once it is built; returns
-    /// whether the fuzzer can run now (not while it builds).
+    /// Starts the native build (at `prepare`, or the first turn) and the executor once it is
+    /// built; returns whether the fuzzer can run now (not while it builds).
     fn start_executor(&mut self, s: &Session) -> bool {
         match std::mem::replace(&mut self.exec, Executor::Untried) {
             Executor::Untried => {
@@ -561,6 +561,14 @@ fn dictionary(p: &Program) -> Dictionary {
 }
 
 impl Technique for Fuzzing {
+    /// The native build starts with the session: the first turn may come only after a long
+    /// one of another technique (a first run to the step limit), and could be the last.
+    fn prepare(&mut self, s: &Session) {
+        if matches!(self.exec, Executor::Untried) {
+            self.start_executor(s);
+        }
+    }
+
     fn name(&self) -> &'static str {
         "fuzz"
     }

@@ -10,6 +10,12 @@ use std::time::{Duration, Instant};
 pub trait Technique {
     fn name(&self) -> &'static str;
     fn run(&mut self, s: &mut Session, until: Instant) -> anyhow::Result<()>;
+    /// Before the first turn of any part of a composition: work to start in the background
+    /// (the fuzzer's native build), so it is done when the technique's turn comes, however
+    /// long the turns before it take.
+    fn prepare(&mut self, s: &Session) {
+        let _ = s;
+    }
     /// True when running again cannot decide anything more (path space exhausted, ...).
     fn finished(&self) -> bool {
         false
@@ -36,6 +42,9 @@ impl<T: Technique + ?Sized> Technique for &mut T {
     }
     fn run(&mut self, s: &mut Session, until: Instant) -> anyhow::Result<()> {
         (**self).run(s, until)
+    }
+    fn prepare(&mut self, s: &Session) {
+        (**self).prepare(s)
     }
     fn finished(&self) -> bool {
         (**self).finished()
@@ -110,7 +119,14 @@ impl Technique for Alternate<'_> {
         "alternate"
     }
 
+    fn prepare(&mut self, s: &Session) {
+        self.parts.iter_mut().for_each(|p| p.technique.prepare(s));
+    }
+
     fn run(&mut self, s: &mut Session, until: Instant) -> anyhow::Result<()> {
+        if self.rounds == 0 {
+            self.prepare(s);
+        }
         // Growing, but never past what is left (rounds are short when parts return early).
         let cap = |slice: Duration| {
             let left = until.saturating_duration_since(Instant::now());
