@@ -359,6 +359,7 @@ fn native_fuzzing_covers_programs_the_interpreter_is_slow_on() {
         ("power_argv.c", &["--sym-args", "1", "2", "4"], 16),
         ("scheduler_klee.c", &[], 42),
         ("inline_asm.c", &[], 14),
+        ("long_loop_no_inputs.c", &[], 5),
     ];
     let mut failures = vec![];
     for (name, extra, want) in cases {

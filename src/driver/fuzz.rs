@@ -75,6 +75,10 @@ const MAX_DICT_INTS: usize = 256;
 /// Time a native run may take at most and at least (the interpreter's step limit is its own).
 const NATIVE_RUN_LIMIT: Duration = Duration::from_millis(500);
 const MIN_NATIVE_LIMIT: Duration = Duration::from_millis(20);
+/// The most a native run may take while none has ended yet (the limit grows to it from the
+/// least one): a program without inputs may loop for a second before its only outcome (2^28
+/// iterations take 0.9 s in the probed build; AFL++'s default limit is 1 s).
+const UNTRIED_RUN_LIMIT: Duration = Duration::from_secs(2);
 
 /// Random values after a native run's list at first (a run reading past them reads zeros;
 /// the number grows when runs that did so time out).
@@ -154,6 +158,10 @@ struct NativeCounts {
     seconds: f64,
     /// Batches of runs sent to the fork server at once.
     batches: u64,
+    /// The time limit while no run has ended yet: four times longer at each time-out, so a program
+    /// whose every run takes longer than the least limit (a long loop without inputs) ends.
+    #[serde(skip)]
+    untried_limit: Option<Duration>,
 }
 
 /// AFL's buckets: 1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128 and more.
@@ -376,6 +384,9 @@ impl Fuzzing {
         self.native.crashes += crash as u64;
         if run.status == NativeStatus::Timeout {
             self.native.timeouts += 1;
+            if self.native.slowest_ok == 0.0 {
+                self.native.untried_limit = Some((limit * 4).min(UNTRIED_RUN_LIMIT));
+            }
             self.native.out_of_values += run.out_of_values as u64;
             // (A run that ran out of values ends on its own: more of them would only make
             // every run of a program that never ends longer.)
@@ -445,6 +456,9 @@ impl Fuzzing {
     /// A native run's time limit: well above the slowest run that ended so far (AFL's
     /// calibration), within bounds.
     fn native_limit(&self) -> Duration {
+        if self.native.slowest_ok == 0.0 {
+            return self.native.untried_limit.unwrap_or(MIN_NATIVE_LIMIT);
+        }
         Duration::from_secs_f64(self.native.slowest_ok * 10.0)
             .clamp(MIN_NATIVE_LIMIT, NATIVE_RUN_LIMIT)
     }
