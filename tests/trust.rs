@@ -439,11 +439,13 @@ fn output_directories_keep_the_users_files() {
 /// ends its run, so no claim rests on the neighbour's value, and no branch on the value read is
 /// proven unreachable, since natively another object lies there. Every seed's claims replay
 /// per goal. (Before: table_index.c claimed 4 goals natively not taken with seeds 1 and 2;
-/// seeds 0..100 pass, run once.)
+/// seeds 0..=130 pass, run once.)
 #[test]
 fn reads_past_a_table_into_a_neighbour_claim_and_prove_nothing() {
     let dir = tmp("trust-stray");
-    for seed in 0..STRAY_SEEDS {
+    // Seed 130: a local table read far below, where AddressSanitizer reports the SEGV as a
+    // stack overflow (replay took that for another fault kind than out of bounds).
+    for seed in (0..STRAY_SEEDS).chain([130]) {
         let g = shapes::stray_reads(seed);
         let src = g.write_in(dir.path());
         let out = dir.path().join(format!("out{seed}"));
