@@ -1360,6 +1360,27 @@ impl Shadow<'_> {
                         }
                         sum
                     }
+                    // Leading (trailing) zeros: the width, then each bit set from the far
+                    // end decides the count.
+                    IntrinsicOp::Ctlz | IntrinsicOp::Cttz => {
+                        let x = self.reg_expr(v, rb, args[0], w);
+                        let pool = &mut *self.pool;
+                        let mut count = pool.constant(w, w as u64);
+                        let bits: Vec<u8> = match op {
+                            IntrinsicOp::Ctlz => (0..w).collect(),
+                            _ => (0..w).rev().collect(),
+                        };
+                        for i in bits {
+                            let bit = pool.extract(1, i, x);
+                            let zeros = match op {
+                                IntrinsicOp::Ctlz => w - 1 - i,
+                                _ => i,
+                            };
+                            let k = pool.constant(w, zeros as u64);
+                            count = pool.ite(bit, k, count);
+                        }
+                        count
+                    }
                     IntrinsicOp::BSwap => {
                         let x = self.reg_expr(v, rb, args[0], w);
                         let pool = &mut *self.pool;

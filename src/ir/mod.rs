@@ -7,6 +7,7 @@
 //! (`{i32, i1}` from overflow intrinsics, struct returns) live in a per-frame byte area at fixed
 //! slot offsets (`AggSlot`), in their memory layout, so they copy like any other value.
 
+pub mod asm_models;
 pub mod compile_commands;
 pub mod debug_names;
 pub mod externs;

@@ -979,6 +979,28 @@ W int pthread_cond_wait(void *c, void *m) {
 W int pthread_cond_signal(void *c) { (void)c; return 0; }
 W int pthread_cond_broadcast(void *c) { (void)c; return 0; }
 
+/* Inline assembly of systems code (ir::asm_models rewrites bit scans and bit tests into calls of
+ * these; native builds run the assembly). A scan of 0 leaves the destination as it was: the
+ * statement's tied input when it has one, else undefined. A bit test on memory addresses a bit
+ * string: a register offset is signed and may leave the word. */
+unsigned long long __cairn_asm_scan(unsigned long long x, int highest, int has_default,
+                                    unsigned long long if_zero) {
+  if (x == 0) {
+    if (has_default) return if_zero;
+    __cairn_unsupported("bsr or bsf of 0 (the destination keeps an undefined value)");
+  }
+  return highest ? 63 - __builtin_clzll(x) : __builtin_ctzll(x);
+}
+int __cairn_asm_bit(void *base, long long bit, int op) {
+  unsigned char *p = (unsigned char *)base + (bit >> 3);
+  unsigned char mask = (unsigned char)(1u << (bit & 7));
+  int old = (*p & mask) != 0;
+  if (op == 1) *p |= mask;
+  else if (op == 2) *p &= (unsigned char)~mask;
+  else if (op == 3) *p ^= mask;
+  return old;
+}
+
 /* Constructors and destructors of the program, in native order (bodies made by the front end
  * from llvm.global_ctors / llvm.global_dtors). Destructors run after the atexit handlers, as
  * glibc's _dl_fini, registered before any handler, does. */

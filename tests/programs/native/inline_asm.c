@@ -1,18 +1,17 @@
-/* Bit operations in inline assembly, as systems code writes them (the interpreter does not
- * execute assembly: these paths are the native fuzzer's). */
+/* Inline assembly the interpreter has no model of (byte swaps and rotations: Cairn models bit
+ * scans, bit tests and barriers only), as systems code writes it: interpreted runs stop at the
+ * first statement, and these paths are the native fuzzer's. */
 #include <stdio.h>
 extern unsigned __VERIFIER_nondet_uint(void);
 
-static inline unsigned highest_bit(unsigned x) {
-    unsigned r;
-    __asm__("bsrl %1, %0" : "=r"(r) : "rm"(x));
-    return r;
+static inline unsigned swap_bytes(unsigned x) {
+    __asm__("bswapl %0" : "+r"(x));
+    return x;
 }
 
-static inline int test_bit(unsigned long word, int nr) {
-    unsigned char c;
-    __asm__("btq %2, %1\n\tsetc %0" : "=q"(c) : "r"(word), "r"((unsigned long)nr));
-    return c;
+static inline unsigned rotate_left(unsigned x, unsigned char n) {
+    __asm__("roll %%cl, %0" : "+r"(x) : "c"(n));
+    return x;
 }
 
 int main(void) {
@@ -21,14 +20,14 @@ int main(void) {
         printf("no flags\n");
         return 0;
     }
-    unsigned top = highest_bit(flags);
-    if (top >= 24) printf("high flag\n");
-    else if (top >= 8) printf("middle flag\n");
-    else printf("low flag\n");
-    if (test_bit(flags, 3) && top == 3) printf("only bit 3 on top\n");
-    if (test_bit(flags, 17)) {
-        if (flags & 1) printf("17 and 0\n");
-        else printf("17 without 0\n");
+    unsigned top = swap_bytes(flags) & 0xff; /* the highest byte */
+    if (top >= 0x80) printf("high byte\n");
+    else if (top >= 0x08) printf("middle byte\n");
+    else printf("low byte\n");
+    if ((rotate_left(flags, 4) & 0xf) == 3 && top == 0x30) printf("30 on top\n");
+    if (rotate_left(flags, 16) & 1) {
+        if (flags & 1) printf("16 and 0\n");
+        else printf("16 without 0\n");
     }
     return 0;
 }
