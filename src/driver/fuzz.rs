@@ -131,6 +131,10 @@ pub struct Fuzzing {
     /// Per goal, the hit-count buckets some native run reached.
     goal_buckets: Vec<u8>,
     native: NativeCounts,
+    /// The native time limit while no run has ended yet: four times longer at each time-out,
+    /// so a program whose every run takes longer than the least limit (a long loop without
+    /// inputs) ends.
+    untried_limit: Option<Duration>,
     /// Random values after each native run's list.
     padding: usize,
     /// A native batch's mutants and their records (kept to reuse the allocations).
@@ -158,10 +162,6 @@ struct NativeCounts {
     seconds: f64,
     /// Batches of runs sent to the fork server at once.
     batches: u64,
-    /// The time limit while no run has ended yet: four times longer at each time-out, so a program
-    /// whose every run takes longer than the least limit (a long loop without inputs) ends.
-    #[serde(skip)]
-    untried_limit: Option<Duration>,
 }
 
 /// AFL's buckets: 1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128 and more.
@@ -202,6 +202,7 @@ impl Fuzzing {
             },
             goal_buckets: vec![],
             native: NativeCounts::default(),
+            untried_limit: None,
             padding: NATIVE_PADDING,
             batch: Default::default(),
             environment: program.touches_environment(),
@@ -385,7 +386,7 @@ impl Fuzzing {
         if run.status == NativeStatus::Timeout {
             self.native.timeouts += 1;
             if self.native.slowest_ok == 0.0 {
-                self.native.untried_limit = Some((limit * 4).min(UNTRIED_RUN_LIMIT));
+                self.untried_limit = Some((limit * 4).min(UNTRIED_RUN_LIMIT));
             }
             self.native.out_of_values += run.out_of_values as u64;
             // (A run that ran out of values ends on its own: more of them would only make
@@ -457,7 +458,7 @@ impl Fuzzing {
     /// calibration), within bounds.
     fn native_limit(&self) -> Duration {
         if self.native.slowest_ok == 0.0 {
-            return self.native.untried_limit.unwrap_or(MIN_NATIVE_LIMIT);
+            return self.untried_limit.unwrap_or(MIN_NATIVE_LIMIT);
         }
         Duration::from_secs_f64(self.native.slowest_ok * 10.0)
             .clamp(MIN_NATIVE_LIMIT, NATIVE_RUN_LIMIT)

@@ -391,17 +391,8 @@ impl Memory {
             self.find_global(addr).map(|i| &self.objs[i])
         };
         let o = o.ok_or(MemFault::OutOfBounds)?;
-        let off = addr - o.base;
-        // Past a dead object's end is its red zone (or a neighbour's): out of bounds, as
-        // AddressSanitizer reports it. A dead stack object is a frame's reserved bytes, never
-        // a freed object (a frame's objects are popped with it).
-        if !o.alive && o.kind != ObjKind::Stack && off < o.size.max(1) {
-            return Err(MemFault::UseAfterFree);
-        }
-        if off.checked_add(len).is_none_or(|e| e > o.size) {
-            return Err(MemFault::OutOfBounds);
-        }
-        Ok((o, off as usize))
+        let off = access_offset(o, addr, len)?;
+        Ok((o, off))
     }
 
     #[inline]
@@ -420,20 +411,11 @@ impl Memory {
                 None => return Err(MemFault::OutOfBounds),
             }
         };
-        let off = addr - o.base;
-        // Past a dead object's end is its red zone (or a neighbour's): out of bounds, as
-        // AddressSanitizer reports it. A dead stack object is a frame's reserved bytes, never
-        // a freed object (a frame's objects are popped with it).
-        if !o.alive && o.kind != ObjKind::Stack && off < o.size.max(1) {
-            return Err(MemFault::UseAfterFree);
-        }
-        if off.checked_add(len).is_none_or(|e| e > o.size) {
-            return Err(MemFault::OutOfBounds);
-        }
+        let off = access_offset(o, addr, len)?;
         if o.read_only {
             return Err(MemFault::WriteReadOnly);
         }
-        Ok((o, off as usize))
+        Ok((o, off))
     }
 
     #[inline]
@@ -499,4 +481,20 @@ impl Memory {
         let (o, off) = self.locate(addr, 1)?;
         Ok(&o.data[off..])
     }
+}
+
+/// The offset of an access of `len` bytes at `addr` in `o`, the object holding or nearest
+/// below `addr`. Past a dead object's end is its red zone (or a neighbour's): out of bounds,
+/// as AddressSanitizer reports it. A dead stack object is a frame's reserved bytes, never a
+/// freed object (a frame's objects are popped with it).
+#[inline]
+fn access_offset(o: &Object, addr: u64, len: u64) -> R<usize> {
+    let off = addr - o.base;
+    if !o.alive && o.kind != ObjKind::Stack && off < o.size.max(1) {
+        return Err(MemFault::UseAfterFree);
+    }
+    if off.checked_add(len).is_none_or(|e| e > o.size) {
+        return Err(MemFault::OutOfBounds);
+    }
+    Ok(off as usize)
 }
