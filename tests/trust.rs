@@ -536,24 +536,26 @@ fn the_environment_is_an_input() {
 }
 
 /// Inline assembly of systems code runs in the interpreter through its models (a bit scan with
-/// Linux's tied default, `bts` at an input offset, `bt` into a flag output): concolic search
-/// alone (dfs, no fuzzer) meets a highest set bit and low bits at once and a bit set at the
-/// offset tested, and exhaustive exploration proves both error calls unreachable (fls is at
-/// most 32, and 0 only of 0). Replay confirms every claim. (Before: every run stopped at the
-/// first statement, nothing was proven, and only the native fuzzer covered past it.)
+/// Linux's tied default, `bts` at an input offset, `bt` into a flag output, `lock; decl` with
+/// its zero flag): concolic search alone (dfs, no fuzzer) meets a highest set bit and low bits
+/// at once, a bit set at the offset tested, and a count that drops to zero; exhaustive
+/// exploration proves the three error calls unreachable. Replay confirms every claim.
+/// (Before: every run stopped at the first statement, nothing was proven, no test was written.)
 #[test]
 fn inline_assembly_idioms_are_reasoned_through() {
     let dir = tmp("trust-asm");
     let src = root().join("tests/programs/trust/asm_reasoning.c");
     let out = dir.path().join("out");
-    // 400 iterations (`generate`'s budget); dfs needs 5 runs here.
+    // 400 iterations (`generate`'s budget); dfs needs 7 runs here.
     generate(&src, &out, &["--jobs", "1", "--strategy", "dfs"]);
     let statuses = goal_statuses(&out);
     for (outcome, line, status) in [
-        ("true", 27, "covered"),
-        ("true", 30, "covered"),
-        ("reach_error", 33, "unreachable"),
-        ("reach_error", 35, "unreachable"),
+        ("true", 36, "covered"),
+        ("true", 39, "covered"),
+        ("true", 46, "covered"),
+        ("reach_error", 42, "unreachable"),
+        ("reach_error", 44, "unreachable"),
+        ("reach_error", 49, "unreachable"),
     ] {
         assert!(
             statuses.contains(&(outcome.into(), line, status.into())),

@@ -8,6 +8,7 @@
 //! slot offsets (`AggSlot`), in their memory layout, so they copy like any other value.
 
 pub mod asm_models;
+pub mod asm_rewrite;
 pub mod compile_commands;
 pub mod debug_names;
 pub mod externs;

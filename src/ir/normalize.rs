@@ -13,8 +13,8 @@
 //!   of `__cairn_ctors` and `__cairn_dtors`, which the runtime's start routine and `exit` call:
 //!   plain direct calls in the order the native startup code uses, so the interpreter, the
 //!   analyses and the model checker all see them without special cases.
-//! - Inline assembly of common idioms (bit scans and tests, barriers) becomes plain code for
-//!   the interpreter (`asm_models`); native builds keep the assembly.
+//! - Inline assembly of common idioms (bit scans and tests, atomics, barriers) becomes plain
+//!   code for the interpreter (`asm_models`); native builds keep the assembly.
 //! - Integers of 65 to 128 bits are split into two words (`wide_ints`).
 //! - Short-circuit evaluations and cheap ternaries are branched on as gcc does
 //!   (`short_circuit`; not for data-flow testing, whose uses are defined on clang's form).
@@ -69,7 +69,7 @@ pub fn normalize_bitcode(
         if !native {
             define_init_fini(ctx, m, "llvm.global_ctors", "__cairn_ctors", false);
             define_init_fini(ctx, m, "llvm.global_dtors", "__cairn_dtors", true);
-            super::asm_models::model_inline_asm(ctx, m);
+            super::asm_rewrite::model_inline_asm(ctx, m);
         }
         // Before the wide integers are split: the selects that introduces stay selects.
         if branch_short_circuits {

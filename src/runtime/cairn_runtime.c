@@ -979,9 +979,10 @@ W int pthread_cond_wait(void *c, void *m) {
 W int pthread_cond_signal(void *c) { (void)c; return 0; }
 W int pthread_cond_broadcast(void *c) { (void)c; return 0; }
 
-/* Inline assembly of systems code (ir::asm_models rewrites bit scans and bit tests into calls of
- * these; native builds run the assembly). A scan of 0 leaves the destination as it was: the
- * statement's tied input when it has one, else undefined. A bit test on memory addresses a bit
+/* Inline assembly of systems code (ir::asm_models recognises the idioms, ir::asm_rewrite turns
+ * them into calls of these; native builds run the assembly). Values travel zero-extended in 64
+ * bits; `bytes` is the operand size. A scan of 0 leaves the destination as it was: the
+ * statement's default when it has one, else undefined. A bit test on memory addresses a bit
  * string: a register offset is signed and may leave the word. */
 unsigned long long __cairn_asm_scan(unsigned long long x, int highest, int has_default,
                                     unsigned long long if_zero) {
@@ -999,6 +1000,56 @@ int __cairn_asm_bit(void *base, long long bit, int op) {
   else if (op == 2) *p &= (unsigned char)~mask;
   else if (op == 3) *p ^= mask;
   return old;
+}
+static unsigned long long asm_load(const void *p, int bytes) {
+  switch (bytes) {
+  case 1: return *(const unsigned char *)p;
+  case 2: return *(const unsigned short *)p;
+  case 4: return *(const unsigned int *)p;
+  default: return *(const unsigned long long *)p;
+  }
+}
+static void asm_store(void *p, int bytes, unsigned long long v) {
+  switch (bytes) {
+  case 1: *(unsigned char *)p = (unsigned char)v; break;
+  case 2: *(unsigned short *)p = (unsigned short)v; break;
+  case 4: *(unsigned int *)p = (unsigned int)v; break;
+  default: *(unsigned long long *)p = v;
+  }
+}
+static unsigned long long asm_mask(unsigned long long v, int bytes) {
+  return bytes >= 8 ? v : v & ((1ULL << (8 * bytes)) - 1);
+}
+/* add, sub, and, or, xor, inc, dec of memory; the new value. */
+unsigned long long __cairn_asm_rmw(void *p, int bytes, int op, unsigned long long src) {
+  unsigned long long v = asm_load(p, bytes);
+  switch (op) {
+  case 0: v += src; break;
+  case 1: v -= src; break;
+  case 2: v &= src; break;
+  case 3: v |= src; break;
+  case 4: v ^= src; break;
+  case 5: v += 1; break;
+  default: v -= 1;
+  }
+  v = asm_mask(v, bytes);
+  asm_store(p, bytes, v);
+  return v;
+}
+unsigned long long __cairn_asm_xchg(void *p, int bytes, unsigned long long v) {
+  unsigned long long old = asm_load(p, bytes);
+  asm_store(p, bytes, v);
+  return old;
+}
+unsigned long long __cairn_asm_cmpxchg(void *p, int bytes, unsigned long long expected,
+                                       unsigned long long desired) {
+  unsigned long long old = asm_load(p, bytes);
+  if (old == expected) asm_store(p, bytes, desired);
+  return old;
+}
+void __cairn_asm_store(void *p, int bytes, unsigned long long v) { asm_store(p, bytes, v); }
+unsigned long long __cairn_asm_bswap(unsigned long long x, int bytes) {
+  return __builtin_bswap64(x) >> (64 - 8 * bytes);
 }
 
 /* Constructors and destructors of the program, in native order (bodies made by the front end

@@ -1,6 +1,7 @@
-/* Conditions on the results of inline-assembly bit operations that only reasoning meets: a
- * highest set bit and low bits at once, a bit set at an input offset then tested at a fixed one,
- * and two error calls no input reaches (Linux's fls is at most 32, and 0 only of 0). */
+/* Conditions on the results of inline-assembly bit operations and atomics that only reasoning
+ * meets: a highest set bit and low bits at once, a bit set at an input offset then tested at a
+ * fixed one, a reference count that drops to zero, and three error calls no input reaches
+ * (Linux's fls is at most 32, and 0 only of 0; a count of at most 255 decremented is not 255). */
 extern unsigned __VERIFIER_nondet_uint(void);
 extern void reach_error(void);
 
@@ -20,6 +21,14 @@ static inline void set_bit(long nr, unsigned long *addr) {
     __asm__ volatile("lock; bts %1,%0" : "+m"(*addr) : "Ir"(nr) : "memory");
 }
 
+typedef struct { int counter; } atomic_t;
+
+static inline int atomic_dec_and_test(atomic_t *v) {
+    _Bool zero;
+    __asm__ volatile("lock; decl %0" : "+m"(v->counter), "=@cce"(zero) : : "memory");
+    return zero;
+}
+
 int main(void) {
     unsigned x = __VERIFIER_nondet_uint();
     unsigned long map[4] = {0, 0, 0, 0};
@@ -32,6 +41,11 @@ int main(void) {
     if (top > 32)
         reach_error();
     if (top == 0 && x != 0)
+        reach_error();
+    atomic_t ref = {(int)(x >> 24)};
+    if (atomic_dec_and_test(&ref))
+        x ^= 4;
+    if (ref.counter == 255)
         reach_error();
     return 0;
 }
