@@ -144,6 +144,8 @@ pub struct Idiom {
     pub width: Option<u32>,
     /// Outputs that read the flags.
     pub reads: Vec<(usize, FlagRead)>,
+    /// The input whose value is the memory operand's address (`($N)`), if not a `*m` one.
+    pub address_in: Option<usize>,
 }
 
 /// One operand as its constraint describes it.
@@ -201,17 +203,37 @@ pub fn recognize(asm: &str, ops: &[Operand]) -> Option<Idiom> {
             op: Op::Nothing,
             width: None,
             reads: vec![],
+            address_in: None,
         });
     }
-    let is_output = |n: usize| ops.get(n).is_some_and(|o| o.output && !o.indirect);
-    let is_mem = |n: usize| ops.get(n).is_some_and(|o| o.indirect);
-    let is_value = |n: usize| ops.get(n).is_some_and(|o| !o.indirect);
     let (first, rest) = insts.split_first()?;
     let (mnemonic, args) = first.split_first()?;
+    // `($N)`: memory at the address input N holds (`"r"(&x)`).
+    let mut address_in = None;
     let args: Vec<usize> = args
         .iter()
-        .map(|a| operand_number(a))
+        .map(
+            |a| match a.strip_prefix('(').and_then(|a| a.strip_suffix(')')) {
+                Some(inner) if address_in.is_none() => {
+                    let n = operand_number(inner)?;
+                    address_in = Some(n);
+                    Some(n)
+                }
+                Some(_) => None,
+                None => operand_number(a),
+            },
+        )
         .collect::<Option<_>>()?;
+    if let Some(n) = address_in
+        && (ops.get(n).is_none_or(|o| o.output || o.indirect)
+            || args.iter().filter(|&&a| a == n).count() > 1)
+    {
+        return None;
+    }
+    let through = |n: usize| address_in == Some(n);
+    let is_output = |n: usize| ops.get(n).is_some_and(|o| o.output && !o.indirect);
+    let is_mem = |n: usize| ops.get(n).is_some_and(|o| o.indirect) || through(n);
+    let is_value = |n: usize| ops.get(n).is_some_and(|o| !o.indirect) && !through(n);
     let mut reads: Vec<(usize, FlagRead)> = ops
         .iter()
         .enumerate()
@@ -306,7 +328,12 @@ pub fn recognize(asm: &str, ops: &[Operand]) -> Option<Idiom> {
     if !reads.iter().all(readable) {
         return None;
     }
-    Some(Idiom { op, width, reads })
+    Some(Idiom {
+        op,
+        width,
+        reads,
+        address_in,
+    })
 }
 
 /// The statement's instructions, each its mnemonic and operands. `lock` is dropped (runs are
@@ -552,5 +579,17 @@ mod tests {
             Some(Op::ByteSwap { reg: 0 })
         );
         assert_eq!(idiom("bswapw $0", "=r,0"), None);
+        // Memory at an address in a register.
+        let through = idiom("lock; incl ($0)", "r,~{memory},~{cc}").unwrap();
+        assert_eq!(through.address_in, Some(0));
+        assert_eq!(
+            through.op,
+            Op::ReadModifyWrite {
+                op: Arith::Inc,
+                src: None,
+                mem: 0
+            }
+        );
+        assert_eq!(idiom("xchgl ($0),($1)", "r,r"), None);
     }
 }

@@ -97,6 +97,8 @@ struct Statement<'o> {
     fields: Vec<LLVMTypeRef>,
     /// The operation's width in bits.
     width: u32,
+    /// The input holding the memory operand's address (`($N)`).
+    address_in: Option<usize>,
 }
 
 #[derive(Clone, Copy)]
@@ -147,6 +149,7 @@ impl<'o> Statement<'o> {
                 slots,
                 fields,
                 width: 0,
+                address_in: idiom.address_in,
             };
             // Outputs the operation writes, then the flag reads.
             let mut written: Vec<usize> = vec![];
@@ -246,8 +249,13 @@ impl<'o> Statement<'o> {
     /// The address a memory operand names.
     unsafe fn pointer(&self, n: usize) -> Option<LLVMValueRef> {
         unsafe {
-            match (self.ops.get(n)?.indirect, self.slots[n]) {
-                (true, Slot::Arg(a)) => Some(LLVMGetOperand(self.call, a)),
+            let through = self.address_in == Some(n);
+            match (self.ops.get(n)?.indirect || through, self.slots[n]) {
+                (true, Slot::Arg(a)) => {
+                    let p = LLVMGetOperand(self.call, a);
+                    let kind = LLVMGetTypeKind(LLVMTypeOf(p));
+                    (kind == LLVMTypeKind::LLVMPointerTypeKind).then_some(p)
+                }
                 _ => None,
             }
         }

@@ -1,7 +1,8 @@
 /* Inline assembly of Linux's atomics and byte swaps (x86): lock inc/dec/add/sub/and/or/xor on
  * memory with the zero, sign and carry flags read through sete/sets/setc and flag outputs,
  * xadd, xchg, cmpxchg (the accumulator tied to the expected value), bswap, and ffs as
- * bsf + cmovz. Every operand width the runtime models: bytes, shorts, ints, longs. */
+ * bsf + cmovz; memory named by an address in a register (`incl (%0)`) and by separate
+ * output and input operands (`"=m"(v) : "m"(v)`). Every operand width the runtime models. */
 #include <stdio.h>
 
 extern unsigned int __VERIFIER_nondet_uint(void);
@@ -69,6 +70,10 @@ static int cmpxchg_ok(unsigned *p, unsigned old, unsigned new) {
     __asm__ volatile("lock; cmpxchgl %3,%1" : "+a"(old), "+m"(*p), "=@ccz"(ok) : "r"(new) : "memory");
     return ok;
 }
+static int admitted;
+static void admit(void) { __asm__ volatile("lock; incl (%0)" : : "r"(&admitted) : "memory", "cc"); }
+#define SELF_INC(val) __asm__ volatile("lock; incl %0;" : "=m"(val) : "m"(val))
+
 static unsigned swab32(unsigned x) { __asm__("bswapl %0" : "=r"(x) : "0"(x)); return x; }
 static int ffs32(int x) {
     int r;
@@ -102,6 +107,10 @@ int main(void) {
         printf("cas %u word %u ok %d word %u\n", cmpxchg32(&word, expect, k), word,
                cmpxchg_ok(&word, (k & 2) ? word : 5u, x ^ 1), word);
         printf("swab %x ffs %d %d\n", swab32(x), ffs32((int)x), ffs32((int)(x & 0xf0)));
+        for (unsigned i = 0; i < (k & 3); i++)
+            admit();
+        SELF_INC(a.counter);
+        printf("admitted %d a %d\n", admitted, a.counter);
     }
     return 0;
 }
