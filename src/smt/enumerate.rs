@@ -324,6 +324,27 @@ mod tests {
 
     const SECOND: Duration = Duration::from_secs(1);
 
+    /// Asserts that enumeration's answer `mine` agrees with Z3's on `query` (a model satisfies
+    /// the query and Z3 does not refute it; Z3 finds no model of an Unsat) and says whether it
+    /// is a model.
+    fn agrees_with_z3(p: &Pool, query: &[ExprId], mine: &Answer, timeout: Duration) -> bool {
+        use crate::smt::solver::{Backend, Z3Backend};
+        // A backend per pool: its terms are cached by expression id.
+        let theirs = Z3Backend::new().check(p, query, timeout, &|_| 0);
+        match (mine, &theirs) {
+            (Answer::Sat(m), _) => {
+                assert_ne!(theirs, Answer::Unsat, "{query:?}");
+                let vals = |id: u32| m.get(&id).copied().unwrap_or(0);
+                for &q in query {
+                    assert_eq!(p.eval(q, &vals, &mut Memo::default()) & 1, 1);
+                }
+                true
+            }
+            (Answer::Unsat, Answer::Sat(_)) => panic!("enumeration missed a model: {query:?}"),
+            _ => false,
+        }
+    }
+
     fn var32(p: &mut Pool) -> ExprId {
         p.var(VarKey {
             input: 0,
@@ -459,7 +480,6 @@ mod tests {
     /// satisfies the query.
     #[test]
     fn pinned_floats_agree_with_z3_on_random_queries() {
-        use crate::smt::solver::{Backend, Z3Backend};
         use rand::{Rng, SeedableRng, rngs::SmallRng};
         let mut rng = SmallRng::seed_from_u64(11);
         let (mut sat, mut unsat) = (0, 0);
@@ -492,18 +512,9 @@ mod tests {
             let query = [pin, q];
             let current = |_: u32| 0;
             let mine = enumerate(&mut p, &query, &current, SECOND).expect("pinned and a byte");
-            let theirs = Z3Backend::new().check(&p, &query, SECOND / 2, &current);
-            match (&mine, &theirs) {
-                (Answer::Sat(m), _) => {
-                    sat += 1;
-                    assert_ne!(theirs, Answer::Unsat, "{query:?}");
-                    let vals = |id: u32| m.get(&id).copied().unwrap_or(0);
-                    for &q in &query {
-                        assert_eq!(p.eval(q, &vals, &mut Memo::default()) & 1, 1);
-                    }
-                }
-                (Answer::Unsat, Answer::Sat(_)) => panic!("enumeration missed a model"),
-                _ => unsat += 1,
+            match agrees_with_z3(&p, &query, &mine, SECOND / 2) {
+                true => sat += 1,
+                false => unsat += 1,
             }
         }
         eprintln!("{sat} sat, {unsat} unsat");
@@ -514,7 +525,6 @@ mod tests {
     /// verdict on every query Z3 decides, and every model satisfies the query.
     #[test]
     fn enumeration_agrees_with_z3_on_random_queries() {
-        use crate::smt::solver::{Backend, Z3Backend};
         use rand::{Rng, SeedableRng, rngs::SmallRng};
         let mut rng = SmallRng::seed_from_u64(7);
         let (mut sat, mut unsat) = (0, 0);
@@ -557,20 +567,9 @@ mod tests {
             let Some(mine) = enumerate(&mut p, &query, &current, SECOND) else {
                 continue;
             };
-            // A backend per pool: its terms are cached by expression id.
-            let quick = Duration::from_millis(300);
-            let theirs = Z3Backend::new().check(&p, &query, quick, &current);
-            match (&mine, &theirs) {
-                (Answer::Sat(m), _) => {
-                    sat += 1;
-                    assert_ne!(theirs, Answer::Unsat, "{query:?}");
-                    let vals = |id: u32| m.get(&id).copied().unwrap_or(0);
-                    for &q in &query {
-                        assert_eq!(p.eval(q, &vals, &mut Memo::default()) & 1, 1);
-                    }
-                }
-                (Answer::Unsat, Answer::Sat(_)) => panic!("enumeration missed a model"),
-                _ => unsat += 1,
+            match agrees_with_z3(&p, &query, &mine, Duration::from_millis(300)) {
+                true => sat += 1,
+                false => unsat += 1,
             }
         }
         eprintln!("{sat} sat, {unsat} unsat");
