@@ -1,6 +1,6 @@
-/* Inline assembly the interpreter has no model of (byte swaps and rotations: Cairn models bit
- * scans, bit tests and barriers only), as systems code writes it: interpreted runs stop at the
- * first statement, and these paths are the native fuzzer's. */
+/* Inline assembly the interpreter has no model of (a rotation: Cairn models bit scans and
+ * tests, atomics, byte swaps and barriers), as systems code writes it: interpreted runs stop at
+ * the `rol`, and the paths past it are the native fuzzer's. */
 #include <stdio.h>
 extern unsigned __VERIFIER_nondet_uint(void);
 
