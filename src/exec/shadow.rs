@@ -1366,18 +1366,15 @@ impl Shadow<'_> {
                         let x = self.reg_expr(v, rb, args[0], w);
                         let pool = &mut *self.pool;
                         let mut count = pool.constant(w, w as u64);
-                        let bits: Vec<u8> = match op {
-                            IntrinsicOp::Ctlz => (0..w).collect(),
-                            _ => (0..w).rev().collect(),
-                        };
-                        for i in bits {
-                            let bit = pool.extract(1, i, x);
-                            let zeros = match op {
-                                IntrinsicOp::Ctlz => w - 1 - i,
-                                _ => i,
+                        for k in 0..w {
+                            // Bit `i` set gives `zeros`; the nearest end's bit comes last.
+                            let (i, zeros) = match op {
+                                IntrinsicOp::Ctlz => (k, w - 1 - k),
+                                _ => (w - 1 - k, w - 1 - k),
                             };
-                            let k = pool.constant(w, zeros as u64);
-                            count = pool.ite(bit, k, count);
+                            let bit = pool.extract(1, i, x);
+                            let z = pool.constant(w, zeros as u64);
+                            count = pool.ite(bit, z, count);
                         }
                         count
                     }

@@ -10,7 +10,18 @@ use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 use std::ffi::CString;
 
-/// The runtime's models.
+/// The runtime's models, in `MODELS`' order.
+#[derive(Clone, Copy)]
+enum Model {
+    Scan,
+    Bit,
+    ReadModifyWrite,
+    Exchange,
+    CompareExchange,
+    ByteSwap,
+    Store,
+}
+
 const MODELS: [&str; 7] = [
     "__cairn_asm_scan",
     "__cairn_asm_bit",
@@ -56,12 +67,11 @@ pub unsafe fn model_inline_asm(ctx: LLVMContextRef, m: LLVMModuleRef) -> usize {
         }
         let builder = LLVMCreateBuilderInContext(ctx);
         let mut n = 0;
+        let text = |s: *const libc::c_char, len: usize| {
+            String::from_utf8_lossy(std::slice::from_raw_parts(s as *const u8, len)).into_owned()
+        };
         for call in calls {
             let asm = LLVMGetCalledValue(call);
-            let text = |s: *const libc::c_char, len: usize| {
-                String::from_utf8_lossy(std::slice::from_raw_parts(s as *const u8, len))
-                    .into_owned()
-            };
             let mut len = 0;
             let s = LLVMGetInlineAsmAsmString(asm, &mut len);
             let asm_text = text(s, len);
@@ -153,7 +163,6 @@ impl<'o> Statement<'o> {
             };
             // Outputs the operation writes, then the flag reads.
             let mut written: Vec<usize> = vec![];
-            let needs_value = |s: &Statement, n: usize| s.value(n).is_some();
             let register_width = match &idiom.op {
                 Op::Nothing => Some(64),
                 Op::Scan {
@@ -161,7 +170,7 @@ impl<'o> Statement<'o> {
                 } => {
                     let tied = ops.iter().position(|o| o.tied_to == Some(*dst));
                     let default = if_zero.or(tied);
-                    if !needs_value(&s, *src) || default.is_some_and(|d| !needs_value(&s, d)) {
+                    if s.value(*src).is_none() || default.is_some_and(|d| s.value(d).is_none()) {
                         return None;
                     }
                     written.push(*dst);
@@ -171,7 +180,7 @@ impl<'o> Statement<'o> {
                     let on_register = s.value(*base).is_some()
                         && !ops[*base].output
                         && *op == super::asm_models::BitOp::Test;
-                    if !needs_value(&s, *bit) || !(s.pointer(*base).is_some() || on_register) {
+                    if s.value(*bit).is_none() || !(s.pointer(*base).is_some() || on_register) {
                         return None;
                     }
                     s.value(*bit).map(|v| LLVMGetIntTypeWidth(LLVMTypeOf(v)))
@@ -296,7 +305,7 @@ impl Rewrite<'_, '_> {
                 (Some(r), _) => outputs[r] = v,
                 (None, Some(p)) => {
                     let v = self.int_cast(v, self.i64(), false);
-                    self.call(6, &[p, self.i32(1), v]);
+                    self.call(Model::Store, &[p, self.i32(1), v]);
                 }
                 (None, None) => {}
             };
@@ -374,7 +383,7 @@ impl Rewrite<'_, '_> {
                         self.i32(default.is_some() as u64),
                         default.map_or(self.c64(0), value),
                     ];
-                    set(*dst, self.call(0, &args));
+                    set(*dst, self.call(Model::Scan, &args));
                     flags.zero = Some(eq(x, self.c64(0)));
                 }
                 Op::BitTest { op, bit, base } => {
@@ -391,7 +400,7 @@ impl Rewrite<'_, '_> {
                     };
                     let old = match s.pointer(*base) {
                         Some(p) => {
-                            let old = self.call(1, &[p, nr, self.i32(*op as u64)]);
+                            let old = self.call(Model::Bit, &[p, nr, self.i32(*op as u64)]);
                             self.int_cast(old, self.i64(), false)
                         }
                         None => {
@@ -410,7 +419,7 @@ impl Rewrite<'_, '_> {
                 Op::ReadModifyWrite { op, src, mem } => {
                     let x = src.map_or(self.c64(0), value);
                     let args = [s.pointer(*mem).unwrap(), bytes, self.i32(*op as u64), x];
-                    let new = self.call(2, &args);
+                    let new = self.call(Model::ReadModifyWrite, &args);
                     flags.zero = Some(eq(new, self.c64(0)));
                     flags.sign = Some(sign_of(new));
                     flags.carry = match op {
@@ -434,7 +443,7 @@ impl Rewrite<'_, '_> {
                         self.i32(Arith::Add as u64),
                         x,
                     ];
-                    let new = self.call(2, &args);
+                    let new = self.call(Model::ReadModifyWrite, &args);
                     let old = LLVMBuildSub(b, new, x, c"".as_ptr());
                     set(*reg, LLVMBuildAnd(b, old, mask, c"".as_ptr()));
                     flags.zero = Some(eq(new, self.c64(0)));
@@ -443,7 +452,7 @@ impl Rewrite<'_, '_> {
                 }
                 Op::Exchange { reg, mem } => {
                     let args = [s.pointer(*mem).unwrap(), bytes, value(*reg)];
-                    set(*reg, self.call(3, &args));
+                    set(*reg, self.call(Model::Exchange, &args));
                 }
                 Op::CompareExchange { new, mem } => {
                     let acc = s
@@ -453,12 +462,12 @@ impl Rewrite<'_, '_> {
                         .unwrap();
                     let expected = value(acc);
                     let args = [s.pointer(*mem).unwrap(), bytes, expected, value(*new)];
-                    let old = self.call(4, &args);
+                    let old = self.call(Model::CompareExchange, &args);
                     set(acc, old);
                     flags.zero = Some(eq(old, expected));
                 }
                 Op::ByteSwap { reg } => {
-                    set(*reg, self.call(5, &[value(*reg), bytes]));
+                    set(*reg, self.call(Model::ByteSwap, &[value(*reg), bytes]));
                 }
             }
             flags
@@ -475,9 +484,9 @@ impl Rewrite<'_, '_> {
         v.expect("a flag the operation defines")
     }
 
-    unsafe fn call(&self, model: usize, args: &[LLVMValueRef]) -> LLVMValueRef {
+    unsafe fn call(&self, model: Model, args: &[LLVMValueRef]) -> LLVMValueRef {
         unsafe {
-            let f = self.models[model];
+            let f = self.models[model as usize];
             let mut args = args.to_vec();
             LLVMBuildCall2(
                 self.b,
