@@ -62,9 +62,13 @@ static void cairn_load(void) {
   if (!path) return;
   FILE *f = fopen(path, "rb");
   if (!f) { perror(path); exit(2); }
-  size_t cap = 1 << 22;
+  /* The whole file, and every value: a test may hold 100,000 of them (megabytes). */
+  fseek(f, 0, SEEK_END);
+  long size = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  size_t cap = size > 0 ? (size_t)size + 1 : 1, room = 1 << 16;
   char *buf = malloc(cap);
-  cairn_vals = malloc((1 << 16) * sizeof *cairn_vals);
+  cairn_vals = malloc(room * sizeof *cairn_vals);
   if (!buf || !cairn_vals) { perror("cairn harness"); exit(2); }
   size_t n = fread(buf, 1, cap - 1, f);
   fclose(f);
@@ -78,7 +82,12 @@ static void cairn_load(void) {
     char *q = strchr(p + 1, '"');
     if (!q) break;
     *q = 0;
-    if (cairn_nvals < (1 << 16)) cairn_vals[cairn_nvals++] = p + 1;
+    if ((size_t)cairn_nvals == room) {
+      room *= 2;
+      cairn_vals = realloc(cairn_vals, room * sizeof *cairn_vals);
+      if (!cairn_vals) { perror("cairn harness"); exit(2); }
+    }
+    cairn_vals[cairn_nvals++] = p + 1;
     p = q + 1;
     if (end && p > end) end = strstr(p, "]");
   }
