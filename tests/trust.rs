@@ -535,6 +535,36 @@ fn the_environment_is_an_input() {
     assert_replay_confirms(&src, &out, "environment.c");
 }
 
+/// The clock is an input (`time`, `gettimeofday`, `clock_gettime`, `clock`): a branch on the
+/// time of day, an elapsed time, a busy wait and a stream seeded from the clock are all
+/// covered; the clock never goes back, and no proof rests on it. Replay reads the same clock
+/// (the build before returned 0 from `time`, and its claim of a clock below 1000 s failed
+/// natively).
+#[test]
+fn the_clock_is_an_input() {
+    let dir = tmp("trust-clock");
+    let src = root().join("tests/programs/trust/clock.c");
+    let out = dir.path().join("out");
+    generate(&src, &out, &["--jobs", "1"]);
+    let statuses = goal_statuses(&out);
+    let reachable = [16, 21, 23, 29, 32]
+        .into_iter()
+        .flat_map(|l| [(l, "true"), (l, "false")]);
+    for (line, outcome) in reachable.chain([(19, "false"), (26, "false")]) {
+        assert!(
+            statuses.contains(&(outcome.into(), line, "covered".into())),
+            "{outcome} at line {line}: {statuses:?}"
+        );
+    }
+    for line in [19, 26] {
+        assert!(
+            statuses.contains(&("true".into(), line, "unknown".into())),
+            "line {line}: {statuses:?}"
+        );
+    }
+    assert_replay_confirms(&src, &out, "clock.c");
+}
+
 /// Inline assembly of systems code runs in the interpreter through its models (a bit scan with
 /// Linux's tied default, `bts` at an input offset, `bt` into a flag output, `lock; decl` with
 /// its zero flag): concolic search alone (dfs, no fuzzer) meets a highest set bit and low bits

@@ -98,7 +98,6 @@ impl Policy {
                         | Ext::CrestInput(_)
                         | Ext::MakeSymbolic
                         | Ext::Fgetc
-                        | Ext::Time
                         | Ext::Unknown(_)
                 )
             })

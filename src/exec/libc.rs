@@ -549,13 +549,6 @@ pub fn call(
                 Stop::Unsupported(what)
             });
         }
-        Time => {
-            // Deterministic clock: tests must replay.
-            if a(0) != 0 {
-                wuint(m, a(0), pb, 0)?;
-            }
-            ret(0)
-        }
         Unknown(name) => {
             if !m.libc.unknown_called.contains(name) {
                 m.libc.unknown_called.push(name.clone());

@@ -1016,7 +1016,7 @@ impl Shadow<'_> {
             // Data moves with its shadow; a symbolic length does not.
             Memcpy | Memmove => Some(&[0, 1]),
             Free => Some(&[]),
-            Time | GetPid | AbsentFile | Unknown(_) => {
+            GetPid | AbsentFile | Unknown(_) => {
                 self.exactness.unmodelled_calls += 1;
                 return;
             }

@@ -62,7 +62,6 @@ pub enum Ext {
     Modf,
     /// Returns 0 and does nothing (setlocale, setvbuf...).
     Nop,
-    Time,
     /// The indeterminate initial value of a local (see `ir::normalize`): 0 here.
     Indeterminate,
     /// `getpid`: a fixed process id (a test must not depend on the real one).
@@ -170,7 +169,6 @@ fn resolve_name(name: &str) -> Ext {
         "frexp" => Frexp,
         "modf" => Modf,
         "setlocale" | "setvbuf" | "setbuf" | "fclose" | "alarm" => Nop,
-        "time" => Time,
         "getpid" => GetPid,
         "__cairn_own_pid" => OwnPid,
         "__cairn_readable" => Readable,

@@ -85,6 +85,8 @@ pub enum FrontendError {
 /// Cairn's C runtime (string.h, stdlib.h parts), compiled and linked with every program.
 pub const RUNTIME_FILE: &str = "cairn_runtime.c";
 const RUNTIME_SRC: &str = include_str!("../runtime/cairn_runtime.c");
+/// The clock model, shared with the native replay harness (`output::harness`).
+pub const CLOCK_SRC: &str = include_str!("../runtime/clock.c");
 
 /// The C dialect Cairn accepts, shared by the front end and native replay so replay builds
 /// whatever `gen` accepted. Test-Comp tasks and old programs are often old C (implicit
@@ -257,7 +259,9 @@ pub fn compile_to_bitcode(
 ) -> Result<Compiled, FrontendError> {
     std::fs::create_dir_all(workdir)?;
     let rt = workdir.join(RUNTIME_FILE);
-    std::fs::write(&rt, RUNTIME_SRC)?;
+    let clock = "#define CAIRN_CLOCK_INPUT() __cairn_nondet_uint()\n\
+                 #define CAIRN_CLOCK_FN(ret, name, params) W ret name params\n";
+    std::fs::write(&rt, format!("{RUNTIME_SRC}{clock}{CLOCK_SRC}"))?;
     let mut all: Vec<PathBuf> = sources.to_vec();
     all.push(rt);
     build_bitcode(&all, opts, workdir, false)

@@ -477,6 +477,13 @@ int cairn_kill(int pid, int sig) {
 }
 "#;
 
+/// The clock as the runtime models it (`runtime/clock.c`, the same text): the test's values.
+const CLOCK_DEFS: &str = "#define CAIRN_CLOCK_INPUT() ((unsigned)cairn_u())
+#define CAIRN_CLOCK_FN(ret, name, params) \\
+  ret cairn_h_##name params __asm__(#name); \\
+  ret cairn_h_##name params
+";
+
 const GETENV_DEFS: &str = r#"static struct { char *name, *value; } cairn_env[16];
 static int cairn_env_n;
 static char *cairn_getenv(const char *name) {
@@ -675,6 +682,13 @@ fn stdio_defs(m: &Module) -> String {
     // settings (gcov's `GCOV_PREFIX`, read at exit) come from the real environment.
     if called.contains("getenv") || called.contains("secure_getenv") {
         s.push_str(GETENV_DEFS);
+    }
+    if ["time", "gettimeofday", "clock_gettime", "clock"]
+        .iter()
+        .any(|f| called.contains(f))
+    {
+        s.push_str(CLOCK_DEFS);
+        s.push_str(crate::ir::frontend::CLOCK_SRC);
     }
     if called.contains("feof") {
         def(

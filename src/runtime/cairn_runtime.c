@@ -857,6 +857,8 @@ W int rand(void) {
   return result;
 }
 W long random(void) { return rand(); }
+/* time.h's pure part (the clock itself is at the end of this file: an input). */
+W double difftime(long t1, long t0) { return (double)t1 - (double)t0; }
 W void srandom(unsigned int s) { srand(s); }
 
 /* glibc's drand48 family: x = (0x5DEECE66D x + 0xB) mod 2^48 from 0x1234ABCD330E. */
