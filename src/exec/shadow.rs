@@ -188,6 +188,7 @@ fn depends_on_environment(name: &str) -> bool {
             | "lrand48"
             | "getpid"
             | "getenv"
+            | "setlocale"
     )
 }
 

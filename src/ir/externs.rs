@@ -60,7 +60,7 @@ pub enum Ext {
     Ldexp,
     Frexp,
     Modf,
-    /// Returns 0 and does nothing (setlocale, setvbuf...).
+    /// Returns 0 and does nothing (setvbuf, fclose...).
     Nop,
     /// The indeterminate initial value of a local (see `ir::normalize`): 0 here.
     Indeterminate,
@@ -168,7 +168,7 @@ fn resolve_name(name: &str) -> Ext {
         "ldexp" => Ldexp,
         "frexp" => Frexp,
         "modf" => Modf,
-        "setlocale" | "setvbuf" | "setbuf" | "fclose" | "alarm" => Nop,
+        "setvbuf" | "setbuf" | "fclose" | "alarm" => Nop,
         "getpid" => GetPid,
         "__cairn_own_pid" => OwnPid,
         "__cairn_readable" => Readable,

@@ -85,8 +85,16 @@ pub enum FrontendError {
 /// Cairn's C runtime (string.h, stdlib.h parts), compiled and linked with every program.
 pub const RUNTIME_FILE: &str = "cairn_runtime.c";
 const RUNTIME_SRC: &str = include_str!("../runtime/cairn_runtime.c");
-/// The clock model, shared with the native replay harness (`output::harness`).
-pub const CLOCK_SRC: &str = include_str!("../runtime/clock.c");
+/// The environment's models (clock, locale), shared with the native replay harness.
+pub const ENVIRONMENT_SRC: &str = include_str!("../runtime/environment.c");
+/// The functions `ENVIRONMENT_SRC` defines.
+pub const ENVIRONMENT_FNS: [&str; 5] = [
+    "time",
+    "gettimeofday",
+    "clock_gettime",
+    "clock",
+    "setlocale",
+];
 
 /// The C dialect Cairn accepts, shared by the front end and native replay so replay builds
 /// whatever `gen` accepted. Test-Comp tasks and old programs are often old C (implicit
@@ -259,9 +267,9 @@ pub fn compile_to_bitcode(
 ) -> Result<Compiled, FrontendError> {
     std::fs::create_dir_all(workdir)?;
     let rt = workdir.join(RUNTIME_FILE);
-    let clock = "#define CAIRN_CLOCK_INPUT() __cairn_nondet_uint()\n\
-                 #define CAIRN_CLOCK_FN(ret, name, params) W ret name params\n";
-    std::fs::write(&rt, format!("{RUNTIME_SRC}{clock}{CLOCK_SRC}"))?;
+    let env = "#define CAIRN_ENV_UINT() __cairn_nondet_uint()\n\
+               #define CAIRN_ENV_FN(ret, name, params) W ret name params\n";
+    std::fs::write(&rt, format!("{RUNTIME_SRC}{env}{ENVIRONMENT_SRC}"))?;
     let mut all: Vec<PathBuf> = sources.to_vec();
     all.push(rt);
     build_bitcode(&all, opts, workdir, false)

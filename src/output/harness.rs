@@ -8,7 +8,7 @@
 
 use crate::exec::InputKind;
 use crate::exec::env::SymEnv;
-use crate::ir::Module;
+use crate::ir::{Module, frontend};
 
 const PRELUDE: &str = r#"/* Cairn replay harness: generated, do not edit.
  * Usage: cc program.c harness.c -o prog && CAIRN_TEST=DIR/tests/000001.json ./prog */
@@ -477,9 +477,10 @@ int cairn_kill(int pid, int sig) {
 }
 "#;
 
-/// The clock as the runtime models it (`runtime/clock.c`, the same text): the test's values.
-const CLOCK_DEFS: &str = "#define CAIRN_CLOCK_INPUT() ((unsigned)cairn_u())
-#define CAIRN_CLOCK_FN(ret, name, params) \\
+/// The environment as the runtime models it (`runtime/environment.c`, the same text): the
+/// clock from the test's values, the C locale alone.
+const ENVIRONMENT_DEFS: &str = "#define CAIRN_ENV_UINT() ((unsigned)cairn_u())
+#define CAIRN_ENV_FN(ret, name, params) \\
   ret cairn_h_##name params __asm__(#name); \\
   ret cairn_h_##name params
 ";
@@ -683,12 +684,9 @@ fn stdio_defs(m: &Module) -> String {
     if called.contains("getenv") || called.contains("secure_getenv") {
         s.push_str(GETENV_DEFS);
     }
-    if ["time", "gettimeofday", "clock_gettime", "clock"]
-        .iter()
-        .any(|f| called.contains(f))
-    {
-        s.push_str(CLOCK_DEFS);
-        s.push_str(crate::ir::frontend::CLOCK_SRC);
+    if frontend::ENVIRONMENT_FNS.iter().any(|f| called.contains(f)) {
+        s.push_str(ENVIRONMENT_DEFS);
+        s.push_str(frontend::ENVIRONMENT_SRC);
     }
     if called.contains("feof") {
         def(

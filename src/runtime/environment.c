@@ -1,0 +1,55 @@
+/* The parts of the environment a test decides, modelled once: the interpreter's runtime and
+ * the native replay harness are built from this same text. CAIRN_ENV_UINT() is the test's next
+ * unsigned int; CAIRN_ENV_FN(ret, name, params) defines `name`. No proof rests on these (the
+ * shadow counts their calls as the environment's).
+ *
+ * The clock is an input. A run's first read of it takes the test's seconds and nanoseconds;
+ * each later read advances it by the test's next value in nanoseconds (under 4.3 s), so it
+ * never goes back. `time`, `gettimeofday`, `clock_gettime` (every clock id) and `clock` (the
+ * nanoseconds since the first read, in microseconds) read it. */
+static int cairn_clock_read;
+static unsigned long long cairn_clock_sec, cairn_clock_nsec, cairn_clock_elapsed;
+static void cairn_clock_advance(void) {
+  if (!cairn_clock_read) {
+    cairn_clock_read = 1;
+    cairn_clock_sec = CAIRN_ENV_UINT();
+    cairn_clock_nsec = CAIRN_ENV_UINT() % 1000000000u;
+    return;
+  }
+  unsigned long long d = CAIRN_ENV_UINT();
+  cairn_clock_elapsed += d;
+  cairn_clock_nsec += d;
+  cairn_clock_sec += cairn_clock_nsec / 1000000000u;
+  cairn_clock_nsec %= 1000000000u;
+}
+CAIRN_ENV_FN(long, time, (long *t)) {
+  cairn_clock_advance();
+  if (t) *t = (long)cairn_clock_sec;
+  return (long)cairn_clock_sec;
+}
+/* `tv` and `ts` as two longs: struct timeval and struct timespec on LP64 and ILP32. */
+CAIRN_ENV_FN(int, gettimeofday, (long *tv, void *tz)) {
+  (void)tz;
+  cairn_clock_advance();
+  if (tv) { tv[0] = (long)cairn_clock_sec; tv[1] = (long)(cairn_clock_nsec / 1000); }
+  return 0;
+}
+CAIRN_ENV_FN(int, clock_gettime, (int id, long *ts)) {
+  (void)id;
+  cairn_clock_advance();
+  if (ts) { ts[0] = (long)cairn_clock_sec; ts[1] = (long)cairn_clock_nsec; }
+  return 0;
+}
+CAIRN_ENV_FN(long, clock, (void)) {
+  cairn_clock_advance();
+  return (long)(cairn_clock_elapsed / 1000);
+}
+/* The C locale is the only one (the interpreter's printf and ctype are C's): a query returns
+ * its name; "" (the environment's choice), "C" and "POSIX" select it; any other name is
+ * unavailable, as is a category glibc does not have. */
+static char cairn_locale_c[] = "C";
+CAIRN_ENV_FN(char *, setlocale, (int category, const char *name)) {
+  if (category < 0 || category > 12) return 0;
+  if (!name || !name[0] || !strcmp(name, "C") || !strcmp(name, "POSIX")) return cairn_locale_c;
+  return 0;
+}
