@@ -567,6 +567,41 @@ fn the_clock_is_an_input() {
     assert_replay_confirms(&src, &out, "clock.c");
 }
 
+/// A log line stamped with `localtime` and `strftime`, then branches on the date: depth-first
+/// search alone reaches every hour side, Sundays and the leap day through the calendar
+/// (computed as glibc does, local time UTC), and replay confirms each claim. Runs stopped at
+/// `localtime` before (a pointer result without a model): nothing after the stamp was tested.
+#[test]
+fn the_calendar_is_reasoned_through() {
+    let dir = tmp("trust-calendar");
+    let src = root().join("tests/programs/trust/calendar.c");
+    let out = dir.path().join("out");
+    // dfs needs 17 runs here; its solver queries divide, so the time is generous.
+    let o = cairn(&[
+        "gen",
+        src.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--time",
+        "60s",
+        "--max-iterations",
+        "400",
+        "--seed",
+        "1",
+        "--jobs",
+        "1",
+        "--strategy",
+        "dfs",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let statuses = goal_statuses(&out);
+    assert_eq!(statuses.len(), 10, "{statuses:?}");
+    for (outcome, line, status) in &statuses {
+        assert_eq!(status, "covered", "{outcome} at line {line}: {statuses:?}");
+    }
+    assert_replay_confirms(&src, &out, "calendar.c");
+}
+
 /// Inline assembly of systems code runs in the interpreter through its models (a bit scan with
 /// Linux's tied default, `bts` at an input offset, `bt` into a flag output, `lock; decl` with
 /// its zero flag): concolic search alone (dfs, no fuzzer) meets a highest set bit and low bits

@@ -175,10 +175,6 @@ fn depends_on_environment(name: &str) -> bool {
         "signal"
             | "sigaction"
             | "pthread_create"
-            | "time"
-            | "clock"
-            | "gettimeofday"
-            | "clock_gettime"
             | "rand"
             | "random"
             | "rand_r"
@@ -188,8 +184,7 @@ fn depends_on_environment(name: &str) -> bool {
             | "lrand48"
             | "getpid"
             | "getenv"
-            | "setlocale"
-    )
+    ) || crate::ir::frontend::ENVIRONMENT_FNS.contains(&name)
 }
 
 impl<'p> Shadow<'p> {

@@ -88,11 +88,16 @@ const RUNTIME_SRC: &str = include_str!("../runtime/cairn_runtime.c");
 /// The environment's models (clock, locale), shared with the native replay harness.
 pub const ENVIRONMENT_SRC: &str = include_str!("../runtime/environment.c");
 /// The functions `ENVIRONMENT_SRC` defines.
-pub const ENVIRONMENT_FNS: [&str; 5] = [
+pub const ENVIRONMENT_FNS: [&str; 10] = [
     "time",
     "gettimeofday",
     "clock_gettime",
     "clock",
+    "localtime",
+    "localtime_r",
+    "mktime",
+    "ctime",
+    "ctime_r",
     "setlocale",
 ];
 

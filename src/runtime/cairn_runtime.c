@@ -857,8 +857,180 @@ W int rand(void) {
   return result;
 }
 W long random(void) { return rand(); }
-/* time.h's pure part (the clock itself is at the end of this file: an input). */
-W double difftime(long t1, long t0) { return (double)t1 - (double)t0; }
+
+/* ---------------------------------------------------------------- time.h: the calendar */
+/* UTC in the C locale, as glibc computes it (fidelity program 42 compares). The clock and
+ * local time are the environment's (environment.c, at the end of this file). */
+#include <time.h>
+extern int snprintf(char *, size_t, const char *, ...);
+W double difftime(time_t t1, time_t t0) { return (double)t1 - (double)t0; }
+static int is_leap(long long y) { return y % 4 == 0 && (y % 100 != 0 || y % 400 == 0); }
+/* Days from 1970-01-01 to y-m-d of the proleptic Gregorian calendar (m from 1). */
+static long long days_from_civil(long long y, int m, int d) {
+  y -= m <= 2;
+  long long era = (y >= 0 ? y : y - 399) / 400, yoe = y - era * 400;
+  long long doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+  return era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468;
+}
+/* The date within a 400-year era (`doe` days into it, which starts on March 1st): 32-bit
+ * arithmetic, which the solvers decide far faster than 64-bit divisions. */
+static void civil_in_era(unsigned doe, unsigned *yoe, unsigned *doy, unsigned *mp) {
+  *yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  *doy = doe - (365 * *yoe + *yoe / 4 - *yoe / 100);
+  *mp = (5 * *doy + 2) / 153;
+}
+W struct tm *gmtime_r(const time_t *t, struct tm *tm) {
+  long long s = *t, days, era;
+  unsigned rem, doe, yoe, doy, mp;
+  if (s >= 951868800 && s - 951868800 <= 0xffffffffLL) {
+    /* 2000-03-01 to 2136 (most of the clock's values): 32-bit throughout. */
+    unsigned u = (unsigned)(s - 951868800), d = u / 86400;
+    rem = u % 86400;
+    doe = d;
+    days = 11017 + (long long)d;
+    era = 5;
+  } else {
+    days = s / 86400;
+    long long r = s % 86400;
+    if (r < 0) { r += 86400; days--; }
+    rem = (unsigned)r;
+    long long z = days + 719468;
+    era = (z >= 0 ? z : z - 146096) / 146097;
+    doe = (unsigned)(z - era * 146097);
+  }
+  civil_in_era(doe, &yoe, &doy, &mp);
+  int mon = (int)(mp < 10 ? mp + 3 : mp - 9);
+  long long year = (long long)yoe + era * 400 + (mon <= 2);
+  if (year - 1900 > INT_MAX || year - 1900 < INT_MIN) { errno = EOVERFLOW; return NULL; }
+  tm->tm_year = (int)(year - 1900);
+  tm->tm_mon = mon - 1;
+  tm->tm_mday = (int)(doy - (153 * mp + 2) / 5 + 1);
+  /* Days since January 1st: March 1st is day 59 or 60 of its year. */
+  tm->tm_yday = (int)(mp < 10 ? doy + 59 + is_leap(year) : doy - 306);
+  tm->tm_wday = (int)((days % 7 + 11) % 7);
+  tm->tm_hour = (int)(rem / 3600);
+  tm->tm_min = (int)(rem / 60 % 60);
+  tm->tm_sec = (int)(rem % 60);
+  tm->tm_isdst = 0;
+  tm->tm_gmtoff = 0;
+  tm->tm_zone = "GMT";
+  return tm;
+}
+W struct tm *gmtime(const time_t *t) { static struct tm tm; return gmtime_r(t, &tm); }
+/* Normalizes the fields (a month past 11, a day past the month's end...) as mktime does. */
+W time_t timegm(struct tm *tm) {
+  long long mon = tm->tm_mon, y = (long long)tm->tm_year + 1900 + mon / 12;
+  mon %= 12;
+  if (mon < 0) { mon += 12; y--; }
+  long long t = (days_from_civil(y, (int)mon + 1, 1) + tm->tm_mday - 1) * 86400 +
+                (long long)tm->tm_hour * 3600 + (long long)tm->tm_min * 60 + tm->tm_sec;
+  time_t r = (time_t)t;
+  struct tm out;
+  if (r != t || !gmtime_r(&r, &out)) { errno = EOVERFLOW; return -1; }
+  *tm = out;
+  return r;
+}
+static const char *const cairn_days[7] = {"Sunday", "Monday", "Tuesday", "Wednesday",
+                                          "Thursday", "Friday", "Saturday"};
+static const char *const cairn_months[12] = {"January", "February", "March", "April",
+                                             "May", "June", "July", "August", "September",
+                                             "October", "November", "December"};
+W char *asctime_r(const struct tm *tm, char *buf) {
+  if (tm->tm_year > INT_MAX - 1900) { errno = EOVERFLOW; return NULL; }
+  int n = snprintf(buf, 26, "%.3s %.3s%3d %.2d:%.2d:%.2d %d\n",
+                   tm->tm_wday < 0 || tm->tm_wday >= 7 ? "???" : cairn_days[tm->tm_wday],
+                   tm->tm_mon < 0 || tm->tm_mon >= 12 ? "???" : cairn_months[tm->tm_mon],
+                   tm->tm_mday, tm->tm_hour, tm->tm_min, tm->tm_sec, 1900 + tm->tm_year);
+  if (n < 0) return NULL;
+  if (n >= 26) { errno = EOVERFLOW; return NULL; }
+  return buf;
+}
+W char *asctime(const struct tm *tm) { static char buf[114]; return asctime_r(tm, buf); }
+/* ISO 8601: the days since the week-based year's first Monday (glibc's iso_week_days). */
+static int iso_week_days(int yday, int wday) {
+  return yday - (yday - wday + 4 + 378) % 7 + 3;
+}
+/* The C locale's conversions without flags or widths (another stops the run). */
+W size_t strftime(char *s, size_t max, const char *f, const struct tm *tm) {
+  size_t n = 0;
+  for (; *f; f++) {
+    char tmp[64];
+    const char *piece = tmp;
+    long long year = (long long)tm->tm_year + 1900;
+    int h12 = tm->tm_hour % 12 == 0 ? 12 : tm->tm_hour % 12;
+    const char *day = tm->tm_wday < 0 || tm->tm_wday > 6 ? "?" : cairn_days[tm->tm_wday];
+    const char *month = tm->tm_mon < 0 || tm->tm_mon > 11 ? "?" : cairn_months[tm->tm_mon];
+    if (*f != '%') {
+      tmp[0] = *f;
+      tmp[1] = 0;
+    } else {
+      switch (*++f) {
+      case 'a': snprintf(tmp, sizeof tmp, "%.3s", day); break;
+      case 'A': piece = day; break;
+      case 'b': case 'h': snprintf(tmp, sizeof tmp, "%.3s", month); break;
+      case 'B': piece = month; break;
+      case 'c': strftime(tmp, sizeof tmp, "%a %b %e %H:%M:%S %Y", tm); break;
+      case 'C': snprintf(tmp, sizeof tmp, "%lld", year / 100 - (year % 100 < 0)); break;
+      case 'd': snprintf(tmp, sizeof tmp, "%02d", tm->tm_mday); break;
+      case 'D': case 'x': strftime(tmp, sizeof tmp, "%m/%d/%y", tm); break;
+      case 'e': snprintf(tmp, sizeof tmp, "%2d", tm->tm_mday); break;
+      case 'F': strftime(tmp, sizeof tmp, "%Y-%m-%d", tm); break;
+      case 'g': case 'G': case 'V': {
+        long long y = year;
+        int days = iso_week_days(tm->tm_yday, tm->tm_wday);
+        if (days < 0) {
+          y--;
+          days = iso_week_days(tm->tm_yday + 365 + is_leap(y), tm->tm_wday);
+        } else {
+          int d = iso_week_days(tm->tm_yday - 365 - is_leap(y), tm->tm_wday);
+          if (d >= 0) { y++; days = d; }
+        }
+        if (*f == 'g') snprintf(tmp, sizeof tmp, "%02lld", (y % 100 + 100) % 100);
+        else if (*f == 'G') snprintf(tmp, sizeof tmp, "%lld", y);
+        else snprintf(tmp, sizeof tmp, "%02d", days / 7 + 1);
+        break;
+      }
+      case 'H': snprintf(tmp, sizeof tmp, "%02d", tm->tm_hour); break;
+      case 'I': snprintf(tmp, sizeof tmp, "%02d", h12); break;
+      case 'j': snprintf(tmp, sizeof tmp, "%03d", tm->tm_yday + 1); break;
+      case 'k': snprintf(tmp, sizeof tmp, "%2d", tm->tm_hour); break;
+      case 'l': snprintf(tmp, sizeof tmp, "%2d", h12); break;
+      case 'm': snprintf(tmp, sizeof tmp, "%02d", tm->tm_mon + 1); break;
+      case 'M': snprintf(tmp, sizeof tmp, "%02d", tm->tm_min); break;
+      case 'n': piece = "\n"; break;
+      case 'p': piece = tm->tm_hour >= 12 ? "PM" : "AM"; break;
+      case 'P': piece = tm->tm_hour >= 12 ? "pm" : "am"; break;
+      case 'r': strftime(tmp, sizeof tmp, "%I:%M:%S %p", tm); break;
+      case 'R': strftime(tmp, sizeof tmp, "%H:%M", tm); break;
+      case 'S': snprintf(tmp, sizeof tmp, "%02d", tm->tm_sec); break;
+      case 't': piece = "\t"; break;
+      case 'T': case 'X': strftime(tmp, sizeof tmp, "%H:%M:%S", tm); break;
+      case 'u': snprintf(tmp, sizeof tmp, "%d", (tm->tm_wday + 6) % 7 + 1); break;
+      case 'U': snprintf(tmp, sizeof tmp, "%02d", (tm->tm_yday - tm->tm_wday + 7) / 7); break;
+      case 'w': snprintf(tmp, sizeof tmp, "%d", tm->tm_wday); break;
+      case 'W':
+        snprintf(tmp, sizeof tmp, "%02d", (tm->tm_yday - (tm->tm_wday - 1 + 7) % 7 + 7) / 7);
+        break;
+      case 'y': snprintf(tmp, sizeof tmp, "%02lld", (year % 100 + 100) % 100); break;
+      case 'Y': snprintf(tmp, sizeof tmp, "%lld", year); break;
+      case 'z': {
+        long off = tm->tm_gmtoff, a = off < 0 ? -off : off;
+        snprintf(tmp, sizeof tmp, "%c%02ld%02ld", off < 0 ? '-' : '+', a / 3600, a / 60 % 60);
+        break;
+      }
+      case 'Z': piece = tm->tm_zone ? tm->tm_zone : ""; break;
+      case '%': piece = "%"; break;
+      default: __cairn_unsupported("a strftime conversion Cairn does not model (%s, a flag, a width, a locale modifier)");
+      }
+    }
+    size_t len = strlen(piece);
+    if (n + len >= max) return 0;
+    memcpy(s + n, piece, len);
+    n += len;
+  }
+  s[n] = 0;
+  return n;
+}
 W void srandom(unsigned int s) { srand(s); }
 
 /* glibc's drand48 family: x = (0x5DEECE66D x + 0xB) mod 2^48 from 0x1234ABCD330E. */

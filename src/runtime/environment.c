@@ -7,6 +7,8 @@
  * each later read advances it by the test's next value in nanoseconds (under 4.3 s), so it
  * never goes back. `time`, `gettimeofday`, `clock_gettime` (every clock id) and `clock` (the
  * nanoseconds since the first read, in microseconds) read it. */
+#include <sys/time.h>
+#include <time.h>
 static int cairn_clock_read;
 static unsigned long long cairn_clock_sec, cairn_clock_nsec, cairn_clock_elapsed;
 static void cairn_clock_advance(void) {
@@ -22,27 +24,50 @@ static void cairn_clock_advance(void) {
   cairn_clock_sec += cairn_clock_nsec / 1000000000u;
   cairn_clock_nsec %= 1000000000u;
 }
-CAIRN_ENV_FN(long, time, (long *t)) {
+CAIRN_ENV_FN(time_t, time, (time_t *t)) {
   cairn_clock_advance();
-  if (t) *t = (long)cairn_clock_sec;
-  return (long)cairn_clock_sec;
+  if (t) *t = (time_t)cairn_clock_sec;
+  return (time_t)cairn_clock_sec;
 }
-/* `tv` and `ts` as two longs: struct timeval and struct timespec on LP64 and ILP32. */
-CAIRN_ENV_FN(int, gettimeofday, (long *tv, void *tz)) {
+CAIRN_ENV_FN(int, gettimeofday, (struct timeval *tv, void *tz)) {
   (void)tz;
   cairn_clock_advance();
-  if (tv) { tv[0] = (long)cairn_clock_sec; tv[1] = (long)(cairn_clock_nsec / 1000); }
+  if (tv) { tv->tv_sec = (time_t)cairn_clock_sec; tv->tv_usec = (long)(cairn_clock_nsec / 1000); }
   return 0;
 }
-CAIRN_ENV_FN(int, clock_gettime, (int id, long *ts)) {
+CAIRN_ENV_FN(int, clock_gettime, (clockid_t id, struct timespec *ts)) {
   (void)id;
   cairn_clock_advance();
-  if (ts) { ts[0] = (long)cairn_clock_sec; ts[1] = (long)cairn_clock_nsec; }
+  if (ts) { ts->tv_sec = (time_t)cairn_clock_sec; ts->tv_nsec = (long)cairn_clock_nsec; }
   return 0;
 }
-CAIRN_ENV_FN(long, clock, (void)) {
+CAIRN_ENV_FN(clock_t, clock, (void)) {
   cairn_clock_advance();
-  return (long)(cairn_clock_elapsed / 1000);
+  return (clock_t)(cairn_clock_elapsed / 1000);
+}
+/* Local time is UTC, whatever the machine's zone: glibc's calendar (gmtime_r, timegm,
+ * asctime; the runtime's own in the interpreter) with the zone named "UTC". */
+CAIRN_ENV_FN(struct tm *, localtime_r, (const time_t *t, struct tm *tm)) {
+  if (!gmtime_r(t, tm)) return 0;
+  tm->tm_zone = "UTC";
+  return tm;
+}
+CAIRN_ENV_FN(struct tm *, localtime, (const time_t *t)) {
+  static struct tm tm;
+  return localtime_r(t, &tm);
+}
+CAIRN_ENV_FN(time_t, mktime, (struct tm *tm)) {
+  time_t r = timegm(tm);
+  if (r != (time_t)-1) tm->tm_zone = "UTC";
+  return r;
+}
+CAIRN_ENV_FN(char *, ctime_r, (const time_t *t, char *buf)) {
+  struct tm tm;
+  return localtime_r(t, &tm) ? asctime_r(&tm, buf) : 0;
+}
+CAIRN_ENV_FN(char *, ctime, (const time_t *t)) {
+  struct tm *tm = localtime(t);
+  return tm ? asctime(tm) : 0;
 }
 /* The C locale is the only one (the interpreter's printf and ctype are C's): a query returns
  * its name; "" (the environment's choice), "C" and "POSIX" select it; any other name is
