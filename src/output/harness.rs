@@ -478,10 +478,11 @@ int cairn_kill(int pid, int sig) {
 "#;
 
 /// The environment as the runtime models it (`runtime/environment.c`, the same text): the
-/// clock from the test's values, the C locale alone.
+/// clock from the test's values, the C locale alone. Weak, as in the runtime: a program's own
+/// `time` (a function or a variable) stays its own.
 const ENVIRONMENT_DEFS: &str = "#define CAIRN_ENV_UINT() ((unsigned)cairn_u())
 #define CAIRN_ENV_FN(ret, name, params) \\
-  ret cairn_h_##name params __asm__(#name); \\
+  ret cairn_h_##name params __asm__(#name) __attribute__((weak)); \\
   ret cairn_h_##name params
 ";
 

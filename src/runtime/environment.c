@@ -5,8 +5,9 @@
  *
  * The clock is an input. A run's first read of it takes the test's seconds and nanoseconds;
  * each later read advances it by the test's next value in nanoseconds (under 4.3 s), so it
- * never goes back. `time`, `gettimeofday`, `clock_gettime` (every clock id) and `clock` (the
- * nanoseconds since the first read, in microseconds) read it. */
+ * never goes back. `time`, `gettimeofday`, `clock_gettime` (every clock id) and `clock` read
+ * it; `clock`'s processor time starts below a second (the first read's nanoseconds) and grows
+ * by the same ticks. */
 #include <sys/time.h>
 #include <time.h>
 static int cairn_clock_read;
@@ -16,6 +17,7 @@ static void cairn_clock_advance(void) {
     cairn_clock_read = 1;
     cairn_clock_sec = CAIRN_ENV_UINT();
     cairn_clock_nsec = CAIRN_ENV_UINT() % 1000000000u;
+    cairn_clock_elapsed = cairn_clock_nsec;
     return;
   }
   unsigned long long d = CAIRN_ENV_UINT();
