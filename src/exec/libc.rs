@@ -519,6 +519,7 @@ pub fn call(
             }
         },
         OwnPid => ret(m.libc.pid.unwrap_or(i32::MAX as u64)),
+        CpuId => ret(host_cpuid(a(0) as u32, a(1) as u32, a(2) as usize) as u64),
         Readable => ret(m
             .mem
             .object_bounds(a(0))
@@ -557,6 +558,20 @@ pub fn call(
             return unmodelled_result(m, ext, &name, dst);
         }
     })
+}
+
+/// Register `reg` (eax, ebx, ecx, edx) of the host's `cpuid` answer for a leaf and subleaf.
+fn host_cpuid(leaf: u32, subleaf: u32, reg: usize) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let r = std::arch::x86_64::__cpuid_count(leaf, subleaf);
+        [r.eax, r.ebx, r.ecx, r.edx].get(reg).copied().unwrap_or(0)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (leaf, subleaf, reg);
+        0
+    }
 }
 
 /// A math function's argument as its parameter's float type (a call without prototype may

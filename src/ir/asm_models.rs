@@ -118,6 +118,13 @@ pub enum Op {
     ByteSwap {
         reg: usize,
     },
+    /// `cpuid`: the processor's answer for a leaf (and a subleaf, 0 if none is given) into the
+    /// outputs that are eax, ebx, ecx and edx.
+    CpuId {
+        leaf: usize,
+        subleaf: Option<usize>,
+        outputs: [usize; 4],
+    },
 }
 
 impl Op {
@@ -131,7 +138,7 @@ impl Op {
             }
             Op::ExchangeAdd { .. } => true,
             Op::CompareExchange { .. } => f == Flag::Zero,
-            Op::Nothing | Op::Exchange { .. } | Op::ByteSwap { .. } => false,
+            Op::Nothing | Op::Exchange { .. } | Op::ByteSwap { .. } | Op::CpuId { .. } => false,
         }
     }
 }
@@ -160,8 +167,14 @@ pub struct Operand {
     pub flag: Option<FlagRead>,
     /// An input that may be an immediate (`I`, `i`, `N`...).
     pub immediate: bool,
-    /// The accumulator (`{ax}`).
-    pub accumulator: bool,
+    /// The general register it names (`{ax}` / `{eax}` / `{rax}`: `a`; also `b`, `c`, `d`).
+    pub register: Option<char>,
+}
+
+impl Operand {
+    pub fn accumulator(&self) -> bool {
+        self.register == Some('a')
+    }
 }
 
 /// The operands of a constraint string, clobbers left out.
@@ -188,7 +201,14 @@ pub fn operands(constraints: &str) -> Vec<Operand> {
             tied_to,
             flag,
             immediate,
-            accumulator: matches!(body, "{ax}" | "{eax}" | "{rax}"),
+            register: ['a', 'b', 'c', 'd'].into_iter().find(|r| {
+                [
+                    format!("{{{r}x}}"),
+                    format!("{{e{r}x}}"),
+                    format!("{{r{r}x}}"),
+                ]
+                .contains(&body.to_string())
+            }),
         });
     }
     out
@@ -202,6 +222,14 @@ pub fn recognize(asm: &str, ops: &[Operand]) -> Option<Idiom> {
         return (!any_output).then_some(Idiom {
             op: Op::Nothing,
             width: None,
+            reads: vec![],
+            address_in: None,
+        });
+    }
+    if let Some(op) = cpuid(&insts, ops) {
+        return Some(Idiom {
+            op,
+            width: Some(32),
             reads: vec![],
             address_in: None,
         });
@@ -379,6 +407,38 @@ fn instructions(asm: &str) -> Vec<Vec<String>> {
     out
 }
 
+/// `cpuid` alone, or between two exchanges of rbx with an output (clang's and gcc's
+/// `cpuid.h` keep rbx, the PIC register, that way).
+fn cpuid(insts: &[Vec<String>], ops: &[Operand]) -> Option<Op> {
+    let output = |n: usize| ops.get(n).is_some_and(|o| o.output && !o.indirect);
+    let named = |r: char| {
+        ops.iter()
+            .position(|o| o.output && !o.indirect && o.register == Some(r))
+    };
+    let b = match insts {
+        [c] if c == &["cpuid"] => named('b')?,
+        [x, c, y] if c == &["cpuid"] && x == y && x.len() == 3 && x[0].starts_with("xchg") => {
+            let n = [&x[1], &x[2]]
+                .into_iter()
+                .find(|a| !matches!(a.as_str(), "%rbx" | "%ebx"))
+                .and_then(|a| operand_number(a))?;
+            (x[1..].iter().any(|a| matches!(a.as_str(), "%rbx" | "%ebx")) && output(n))
+                .then_some(n)?
+        }
+        _ => return None,
+    };
+    let (a, c, d) = (named('a')?, named('c')?, named('d')?);
+    let input = |out: usize, r: char| {
+        ops.iter()
+            .position(|o| !o.output && (o.tied_to == Some(out) || o.register == Some(r)))
+    };
+    Some(Op::CpuId {
+        leaf: input(a, 'a')?,
+        subleaf: input(c, 'c'),
+        outputs: [a, b, c, d],
+    })
+}
+
 fn is_hint(inst: &[String]) -> bool {
     inst.len() == 1
         && matches!(
@@ -459,9 +519,29 @@ mod tests {
         }
         // An output is something.
         assert_eq!(idiom("nop", "=r"), None);
-        assert_eq!(idiom("cpuid", "={ax},={bx},={cx},={dx},0,2"), None);
         assert_eq!(idiom("rdtsc", "={ax},={dx}"), None);
         assert_eq!(idiom("ud2", ""), None);
+    }
+
+    #[test]
+    fn cpuid_alone_and_between_rbx_exchanges() {
+        let plain = idiom(
+            "cpuid",
+            &format!("={{ax}},={{bx}},={{cx}},={{dx}},{{ax}},{CLOBBERS}"),
+        );
+        let expected = |subleaf| Op::CpuId {
+            leaf: 4,
+            subleaf,
+            outputs: [0, 1, 2, 3],
+        };
+        assert_eq!(plain.map(|i| i.op), Some(expected(None)));
+        let xchg = "  xchgq  %rbx,${1:q}\n  cpuid\n  xchgq  %rbx,${1:q}";
+        let count = idiom(xchg, &format!("={{ax}},=r,={{cx}},={{dx}},0,2,{CLOBBERS}"));
+        assert_eq!(count.map(|i| i.op), Some(expected(Some(5))));
+        // Not rbx, or the exchanges differ: something else.
+        let other = "  xchgq  %rcx,${1:q}\n  cpuid\n  xchgq  %rcx,${1:q}";
+        assert_eq!(idiom(other, "={ax},=r,={cx},={dx},0,2"), None);
+        assert_eq!(idiom("cpuid", "={ax},={bx},={cx},0"), None);
     }
 
     #[test]
@@ -573,7 +653,7 @@ mod tests {
         assert_eq!(xchg.op, Op::Exchange { reg: 0, mem: 1 });
         let cas = idiom("lock; cmpxchgl $2,$1", "={ax},=*m,r,0,*m,~{memory}").unwrap();
         assert_eq!(cas.op, Op::CompareExchange { new: 2, mem: 1 });
-        assert!(operands("={ax},=*m,r,0,*m")[0].accumulator);
+        assert!(operands("={ax},=*m,r,0,*m")[0].accumulator());
         assert_eq!(
             idiom("bswapl $0", "=r,0").map(|i| i.op),
             Some(Op::ByteSwap { reg: 0 })

@@ -20,9 +20,10 @@ enum Model {
     CompareExchange,
     ByteSwap,
     Store,
+    CpuId,
 }
 
-const MODELS: [&str; 7] = [
+const MODELS: [&str; 8] = [
     "__cairn_asm_scan",
     "__cairn_asm_bit",
     "__cairn_asm_rmw",
@@ -30,6 +31,7 @@ const MODELS: [&str; 7] = [
     "__cairn_asm_cmpxchg",
     "__cairn_asm_bswap",
     "__cairn_asm_store",
+    "__cairn_asm_cpuid",
 ];
 
 /// Rewrites every inline assembly statement of `m` that is an idiom when the runtime's models
@@ -199,7 +201,7 @@ impl<'o> Statement<'o> {
                 }
                 Op::CompareExchange { new, mem } => {
                     s.pointer(*mem)?;
-                    let acc = ops.iter().position(|o| o.accumulator && o.output)?;
+                    let acc = ops.iter().position(|o| o.accumulator() && o.output)?;
                     s.value(acc)?;
                     written.push(acc);
                     Some(LLVMGetIntTypeWidth(LLVMTypeOf(s.value(*new)?)))
@@ -207,6 +209,18 @@ impl<'o> Statement<'o> {
                 Op::ByteSwap { reg } => {
                     written.push(*reg);
                     Some(LLVMGetIntTypeWidth(LLVMTypeOf(s.value(*reg)?)))
+                }
+                Op::CpuId {
+                    leaf,
+                    subleaf,
+                    outputs,
+                } => {
+                    s.value(*leaf)?;
+                    if subleaf.is_some_and(|c| s.value(c).is_none()) {
+                        return None;
+                    }
+                    written.extend(outputs);
+                    Some(32)
                 }
             };
             s.width = idiom.width.or(register_width)?;
@@ -458,13 +472,24 @@ impl Rewrite<'_, '_> {
                     let acc = s
                         .ops
                         .iter()
-                        .position(|o| o.accumulator && o.output)
+                        .position(|o| o.accumulator() && o.output)
                         .unwrap();
                     let expected = value(acc);
                     let args = [s.pointer(*mem).unwrap(), bytes, expected, value(*new)];
                     let old = self.call(Model::CompareExchange, &args);
                     set(acc, old);
                     flags.zero = Some(eq(old, expected));
+                }
+                Op::CpuId {
+                    leaf,
+                    subleaf,
+                    outputs,
+                } => {
+                    let sub = subleaf.map_or(self.c64(0), value);
+                    for (k, &out) in outputs.iter().enumerate() {
+                        let args = [value(*leaf), sub, self.i32(k as u64)];
+                        set(out, self.call(Model::CpuId, &args));
+                    }
                 }
                 Op::ByteSwap { reg } => {
                     set(*reg, self.call(Model::ByteSwap, &[value(*reg), bytes]));

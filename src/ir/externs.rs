@@ -66,6 +66,8 @@ pub enum Ext {
     Indeterminate,
     /// `getpid`: a fixed process id (a test must not depend on the real one).
     GetPid,
+    /// `__cairn_cpuid`: one register of the host processor's `cpuid` answer.
+    CpuId,
     /// `__cairn_absent_file()`: the runtime's open of a file that is not a symbolic one. Null
     /// here, as in the replay's scratch directory, where it does not exist; the environment
     /// may hold it, so no proof rests on the null (the model checker reads any value).
@@ -170,6 +172,7 @@ fn resolve_name(name: &str) -> Ext {
         "modf" => Modf,
         "setvbuf" | "setbuf" | "fclose" | "alarm" => Nop,
         "getpid" => GetPid,
+        "__cairn_cpuid" => CpuId,
         "__cairn_own_pid" => OwnPid,
         "__cairn_readable" => Readable,
         "__cairn_signal_death" => SignalDeath,

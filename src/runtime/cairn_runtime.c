@@ -1225,6 +1225,12 @@ void __cairn_asm_store(void *p, int bytes, unsigned long long v) { asm_store(p, 
 unsigned long long __cairn_asm_bswap(unsigned long long x, int bytes) {
   return __builtin_bswap64(x) >> (64 - 8 * bytes);
 }
+/* cpuid: register `reg` (eax, ebx, ecx, edx) of the host processor's answer, which native runs
+ * on this machine get too; no proof rests on it. */
+extern unsigned __cairn_cpuid(unsigned leaf, unsigned subleaf, int reg);
+unsigned __cairn_asm_cpuid(unsigned long long leaf, unsigned long long subleaf, int reg) {
+  return __cairn_cpuid((unsigned)leaf, (unsigned)subleaf, reg);
+}
 
 /* Constructors and destructors of the program, in native order (bodies made by the front end
  * from llvm.global_ctors / llvm.global_dtors). Destructors run after the atexit handlers, as
