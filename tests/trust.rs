@@ -567,6 +567,35 @@ fn the_clock_is_an_input() {
     assert_replay_confirms(&src, &out, "clock.c");
 }
 
+/// Every native replay run starts in an empty directory, as the interpreter's runs do: a test
+/// that writes `state.txt` is followed by one whose claimed `fopen` failure must hold natively
+/// (replay ran every test in one directory before, and that claim failed).
+#[test]
+fn replay_runs_do_not_see_files_earlier_tests_wrote() {
+    let dir = tmp("trust-leftover");
+    let src = root().join("tests/programs/trust/leftover_file.c");
+    let out = dir.path().join("out");
+    generate(&src, &out, &[]);
+    // The tests in replay's order: whether each writes the file (its input is positive).
+    let mut tests: Vec<_> = std::fs::read_dir(out.join("tests"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    tests.sort();
+    let writes: Vec<bool> = tests
+        .iter()
+        .map(|t| {
+            let v = &json(t)["inputs"][0]["value"];
+            v.as_str().and_then(|v| v.parse::<i64>().ok()).unwrap_or(0) > 0
+        })
+        .collect();
+    assert!(
+        writes.windows(2).any(|w| w[0] && !w[1]),
+        "no writing test before a reading one: {writes:?}"
+    );
+    assert_replay_confirms(&src, &out, "leftover_file.c");
+}
+
 /// A log line stamped with `localtime` and `strftime`, then branches on the date: depth-first
 /// search alone reaches every hour side, Sundays and the leap day through the calendar
 /// (computed as glibc does, local time UTC), and replay confirms each claim. Runs stopped at

@@ -40,7 +40,8 @@ fn clang(cmd: &mut Command) -> Result<()> {
     Ok(())
 }
 
-/// Runs `cmd` sandboxed to `scratch` (its working directory) for at most `limit`.
+/// Runs `cmd` sandboxed to `scratch` (its working directory unless `cmd` names one inside it)
+/// for at most `limit`.
 pub fn run(
     cmd: &mut Command,
     scratch: &Path,
@@ -103,12 +104,14 @@ pub fn run_with_stdout(
 }
 
 /// Sets up `cmd` as every native run of the program is: sandboxed to `scratch` (its working
-/// directory), with the native stack, a limit on file sizes, no core dumps, and a process
+/// directory, unless `cmd` names one, which must be inside it), with the native stack, a limit on file sizes, no core dumps, and a process
 /// group of its own (a time-out kills whatever it started too). (No limit on the address
 /// space: AddressSanitizer's builds reserve terabytes of it.)
 pub fn confine(cmd: &mut Command, scratch: &Path) {
     super::sandbox::confine(cmd, scratch);
-    cmd.current_dir(scratch);
+    if cmd.get_current_dir().is_none() {
+        cmd.current_dir(scratch);
+    }
     unsafe {
         cmd.pre_exec(|| {
             let set = |res, cur: u64| {

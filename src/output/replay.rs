@@ -234,13 +234,25 @@ fn parse_gcov(text: &str) -> BTreeMap<String, FileCov> {
 const TEST_TIME: Duration = Duration::from_secs(10);
 const STEP_LIMIT_TIME: Duration = Duration::from_secs(2);
 
-/// Runs `cmd` natively, sandboxed to its working directory (`exec::native::run`).
-fn run_native(cmd: &mut Command, limit: Duration, capture_stderr: bool) -> Result<NativeEnd> {
-    let dir = cmd
-        .get_current_dir()
-        .map(Path::to_path_buf)
-        .context("a native run needs a scratch directory")?;
-    native::run(cmd, &dir, limit, capture_stderr)
+/// An empty working directory for a native run: what one test writes there must not reach
+/// the next (the interpreter starts every run without it).
+fn fresh_scratch(tmp: &Path) -> Result<PathBuf> {
+    let d = tmp.join("run");
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d)?;
+    Ok(d)
+}
+
+/// Runs `cmd` natively in a fresh scratch directory of `tmp`, sandboxed to `tmp` (where its
+/// build writes its coverage counters; `exec::native::run`).
+fn run_native(
+    cmd: &mut Command,
+    tmp: &Path,
+    limit: Duration,
+    capture_stderr: bool,
+) -> Result<NativeEnd> {
+    cmd.current_dir(fresh_scratch(tmp)?);
+    native::run(cmd, tmp, limit, capture_stderr)
 }
 
 /// What a native build compiles, with which flags.
@@ -685,9 +697,8 @@ pub fn replay(
             _ => TEST_TIME,
         };
         let native = run_native(
-            Command::new(&exe)
-                .env("CAIRN_TEST", t)
-                .current_dir(tmp.path()),
+            Command::new(&exe).env("CAIRN_TEST", t),
+            tmp.path(),
             limit,
             false,
         )?;
@@ -774,8 +785,8 @@ pub fn replay(
                                     "ASAN_OPTIONS",
                                     "detect_leaks=0:allocator_may_return_null=1:detect_stack_use_after_return=0:handle_abort=1:symbolize=1",
                                 )
-                                .env("ASAN_SYMBOLIZER_PATH", "/usr/bin/llvm-symbolizer-19")
-                                .current_dir(tmp.path()),
+                                .env("ASAN_SYMBOLIZER_PATH", "/usr/bin/llvm-symbolizer-19"),
+                            tmp.path(),
                             TEST_TIME,
                             true,
                         )?;
@@ -869,8 +880,8 @@ pub fn replay(
                         .env(
                             "ASAN_OPTIONS",
                             "detect_leaks=0:allocator_may_return_null=1:abort_on_error=1:symbolize=0",
-                        )
-                        .current_dir(tmp.path().join(&dir)),
+                        ),
+                    tmp.path(),
                     limit,
                     false,
                 )?;
@@ -884,7 +895,7 @@ pub fn replay(
         let cov = crash_cov.as_ref().unwrap_or(&cov);
         let probe_run = match &probes {
             Some(p) => {
-                let (end, taken) = p.run_test(t, &probe_dir, limit)?;
+                let (end, taken) = p.run_test(t, &fresh_scratch(tmp.path())?, limit)?;
                 for g in &taken {
                     if let Some(how) = proven.get(&(*g as u64)) {
                         let goal = &goals.goals[*g as usize];
