@@ -12,6 +12,9 @@ use crate::ir::{Module, frontend};
 
 const PRELUDE: &str = r#"/* Cairn replay harness: generated, do not edit.
  * Usage: cc program.c harness.c -o prog && CAIRN_TEST=DIR/tests/000001.json ./prog */
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE 1 /* struct tm's tm_zone under any -std */
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -2,6 +2,11 @@
  * program under test. Written in C so that the concolic engine sees through them byte by byte,
  * as KLEE does with its libc. Semantics follow glibc (C locale). Branches in this file are not
  * coverage goals. Primitives that need the host (output, input, memory, exit) are Cairn builtins. */
+/* glibc's names of its extensions (struct tm's tm_gmtoff, tm_zone) under any -std the program
+ * is compiled with. */
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE 1
+#endif
 #include <stddef.h>
 #include <limits.h>
 #include <errno.h>
