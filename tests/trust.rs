@@ -48,6 +48,14 @@ fn assert_replay_confirms(src: &Path, out: &Path, what: &str) {
     );
 }
 
+/// Asserts that the goal `outcome` at `line` has `status`.
+fn assert_status(statuses: &[(String, u64, String)], outcome: &str, line: u64, status: &str) {
+    assert!(
+        statuses.contains(&(outcome.into(), line, status.into())),
+        "{outcome} at line {line} should be {status}: {statuses:?}"
+    );
+}
+
 fn goal_statuses(out: &Path) -> Vec<(String, u64, String)> {
     json(&out.join("goals.json"))
         .as_array()
@@ -189,10 +197,7 @@ fn network_bytes_are_inputs_within_recvs_contract() {
     let s = generate(&src, &out, &["--tests-only"]);
     assert_eq!(s["faults"].as_array().map_or(0, |f| f.len()), 0, "{s}");
     let statuses = goal_statuses(&out);
-    assert!(
-        statuses.contains(&("true".into(), 21, "covered".into())),
-        "{statuses:?}"
-    );
+    assert_status(&statuses, "true", 21, "covered");
     let r = replay(&src, &out, &[]);
     assert!(
         r.status.success() && text(&r).contains("unconfirmed: 0"),
@@ -525,10 +530,7 @@ fn the_environment_is_an_input() {
     generate(&src, &out, &[]);
     let statuses = goal_statuses(&out);
     for (line, outcome) in [(9, "true"), (9, "false"), (11, "true"), (11, "false")] {
-        assert!(
-            statuses.contains(&(outcome.into(), line, "covered".into())),
-            "{outcome} at line {line}: {statuses:?}"
-        );
+        assert_status(&statuses, outcome, line, "covered");
     }
     assert!(
         !statuses.contains(&("true".into(), 16, "covered".into())),
@@ -553,16 +555,10 @@ fn the_clock_is_an_input() {
         .into_iter()
         .flat_map(|l| [(l, "true"), (l, "false")]);
     for (line, outcome) in reachable.chain([(19, "false"), (26, "false")]) {
-        assert!(
-            statuses.contains(&(outcome.into(), line, "covered".into())),
-            "{outcome} at line {line}: {statuses:?}"
-        );
+        assert_status(&statuses, outcome, line, "covered");
     }
     for line in [19, 26] {
-        assert!(
-            statuses.contains(&("true".into(), line, "unknown".into())),
-            "line {line}: {statuses:?}"
-        );
+        assert_status(&statuses, "true", line, "unknown");
     }
     assert_replay_confirms(&src, &out, "clock.c");
 }
@@ -653,10 +649,7 @@ fn inline_assembly_idioms_are_reasoned_through() {
         ("reach_error", 44, "unreachable"),
         ("reach_error", 49, "unreachable"),
     ] {
-        assert!(
-            statuses.contains(&(outcome.into(), line, status.into())),
-            "{outcome} at line {line} {status}: {statuses:?}"
-        );
+        assert_status(&statuses, outcome, line, status);
     }
     assert_replay_confirms(&src, &out, "asm_reasoning.c");
 }
