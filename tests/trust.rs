@@ -9,13 +9,18 @@ use std::path::Path;
 use std::process::Command;
 
 fn generate(src: &Path, out: &Path, extra: &[&str]) -> serde_json::Value {
+    generate_within(src, out, "20s", extra)
+}
+
+/// `generate` with a time budget of its own (the iterations still bound the search).
+fn generate_within(src: &Path, out: &Path, time: &str, extra: &[&str]) -> serde_json::Value {
     let mut args = vec![
         "gen",
         src.to_str().unwrap(),
         "--out",
         out.to_str().unwrap(),
         "--time",
-        "20s",
+        time,
         "--max-iterations",
         "400",
         "--seed",
@@ -602,23 +607,7 @@ fn the_calendar_is_reasoned_through() {
     let src = root().join("tests/programs/trust/calendar.c");
     let out = dir.path().join("out");
     // dfs needs 17 runs here; its solver queries divide, so the time is generous.
-    let o = cairn(&[
-        "gen",
-        src.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--time",
-        "60s",
-        "--max-iterations",
-        "400",
-        "--seed",
-        "1",
-        "--jobs",
-        "1",
-        "--strategy",
-        "dfs",
-    ]);
-    assert!(o.status.success(), "{}", text(&o));
+    generate_within(&src, &out, "60s", &["--jobs", "1", "--strategy", "dfs"]);
     let statuses = goal_statuses(&out);
     assert_eq!(statuses.len(), 10, "{statuses:?}");
     for (outcome, line, status) in &statuses {

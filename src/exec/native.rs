@@ -104,9 +104,10 @@ pub fn run_with_stdout(
 }
 
 /// Sets up `cmd` as every native run of the program is: sandboxed to `scratch` (its working
-/// directory, unless `cmd` names one, which must be inside it), with the native stack, a limit on file sizes, no core dumps, and a process
-/// group of its own (a time-out kills whatever it started too). (No limit on the address
-/// space: AddressSanitizer's builds reserve terabytes of it.)
+/// directory, unless `cmd` names one, which must be inside it), with the native stack, a limit
+/// on file sizes, no core dumps, and a process group of its own (a time-out kills whatever it
+/// started too). (No limit on the address space: AddressSanitizer's builds reserve terabytes
+/// of it.)
 pub fn confine(cmd: &mut Command, scratch: &Path) {
     super::sandbox::confine(cmd, scratch);
     if cmd.get_current_dir().is_none() {

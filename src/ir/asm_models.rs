@@ -201,17 +201,22 @@ pub fn operands(constraints: &str) -> Vec<Operand> {
             tied_to,
             flag,
             immediate,
-            register: ['a', 'b', 'c', 'd'].into_iter().find(|r| {
-                [
-                    format!("{{{r}x}}"),
-                    format!("{{e{r}x}}"),
-                    format!("{{r{r}x}}"),
-                ]
-                .contains(&body.to_string())
-            }),
+            register: general_register(body),
         });
     }
     out
+}
+
+/// `a`, `b`, `c` or `d` for the register a constraint names (`{ax}`, `{eax}`, `{rax}`...).
+fn general_register(body: &str) -> Option<char> {
+    let name = body.strip_prefix('{')?.strip_suffix('}')?;
+    match name.strip_prefix(['e', 'r']).unwrap_or(name) {
+        "ax" => Some('a'),
+        "bx" => Some('b'),
+        "cx" => Some('c'),
+        "dx" => Some('d'),
+        _ => None,
+    }
 }
 
 /// The idiom `asm` (LLVM's text of the statement) with `ops` is, if any.
@@ -411,20 +416,16 @@ fn instructions(asm: &str) -> Vec<Vec<String>> {
 /// `cpuid.h` keep rbx, the PIC register, that way).
 fn cpuid(insts: &[Vec<String>], ops: &[Operand]) -> Option<Op> {
     let output = |n: usize| ops.get(n).is_some_and(|o| o.output && !o.indirect);
-    let named = |r: char| {
-        ops.iter()
-            .position(|o| o.output && !o.indirect && o.register == Some(r))
-    };
+    let named = |r: char| (0..ops.len()).find(|&n| output(n) && ops[n].register == Some(r));
+    let rbx = |r: &String| matches!(r.as_str(), "%rbx" | "%ebx");
     let b = match insts {
         [c] if c == &["cpuid"] => named('b')?,
-        [x, c, y] if c == &["cpuid"] && x == y && x.len() == 3 && x[0].starts_with("xchg") => {
-            let n = [&x[1], &x[2]]
-                .into_iter()
-                .find(|a| !matches!(a.as_str(), "%rbx" | "%ebx"))
-                .and_then(|a| operand_number(a))?;
-            (x[1..].iter().any(|a| matches!(a.as_str(), "%rbx" | "%ebx")) && output(n))
-                .then_some(n)?
-        }
+        [x, c, y] if c == &["cpuid"] && x == y => match x.as_slice() {
+            [m, r, n] | [m, n, r] if m.starts_with("xchg") && rbx(r) => {
+                operand_number(n).filter(|&n| output(n))?
+            }
+            _ => return None,
+        },
         _ => return None,
     };
     let (a, c, d) = (named('a')?, named('c')?, named('d')?);

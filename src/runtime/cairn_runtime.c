@@ -958,13 +958,13 @@ static int iso_week_days(int yday, int wday) {
 /* The C locale's conversions without flags or widths (another stops the run). */
 W size_t strftime(char *s, size_t max, const char *f, const struct tm *tm) {
   size_t n = 0;
+  long long year = (long long)tm->tm_year + 1900;
+  int h12 = tm->tm_hour % 12 == 0 ? 12 : tm->tm_hour % 12;
+  const char *day = tm->tm_wday < 0 || tm->tm_wday > 6 ? "?" : cairn_days[tm->tm_wday];
+  const char *month = tm->tm_mon < 0 || tm->tm_mon > 11 ? "?" : cairn_months[tm->tm_mon];
   for (; *f; f++) {
     char tmp[64];
     const char *piece = tmp;
-    long long year = (long long)tm->tm_year + 1900;
-    int h12 = tm->tm_hour % 12 == 0 ? 12 : tm->tm_hour % 12;
-    const char *day = tm->tm_wday < 0 || tm->tm_wday > 6 ? "?" : cairn_days[tm->tm_wday];
-    const char *month = tm->tm_mon < 0 || tm->tm_mon > 11 ? "?" : cairn_months[tm->tm_mon];
     if (*f != '%') {
       tmp[0] = *f;
       tmp[1] = 0;
