@@ -57,14 +57,15 @@ fn generate_with(
     assert!(o.status.success(), "{}", text(&o));
     let s: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
-    // The session keeps its budget to within a second; the process also compiles the program
-    // and writes the suite (slower when the machine is loaded).
-    let session = s["time_s"].as_f64().unwrap();
+    // Loading and the search keep the budget to within a second. The process also starts,
+    // writes the suite and exits: CI once saw 3.6 s more than the budget for all that under
+    // load, so the outside bound is loose and only catches gross overruns.
+    let used = s["load_s"].as_f64().unwrap() + s["time_s"].as_f64().unwrap();
     assert!(
-        session < time_s as f64 + 1.0,
-        "budget of {time_s}s overrun: {session:.2}s"
+        used < time_s as f64 + 1.0,
+        "budget of {time_s}s overrun: {used:.2}s"
     );
-    assert!(wall < time_s as f64 + 3.0, "{wall:.2}s for {time_s}s");
+    assert!(wall < time_s as f64 + 8.0, "{wall:.2}s for {time_s}s");
     (s, wall)
 }
 

@@ -56,7 +56,7 @@ pub fn test_json(t: &Test) -> serde_json::Value {
         "covers": t.covers,
         "error": t.error,
         "found_by": t.found_by,
-        "time_s": (t.time_s * 1000.0).round() / 1000.0,
+        "time_s": round_ms(t.time_s),
         "outcome": t.outcome.label(),
         "iteration": t.iteration,
     });
@@ -564,7 +564,7 @@ impl SuiteWriter {
             "coverage": if total == 0 { 1.0 } else { ledger.covered as f64 / total as f64 },
             "coverage_of_reachable": if reachable == 0 { 1.0 } else { ledger.covered as f64 / reachable as f64 },
             "tests": self.tests,
-            "time_s": (self.elapsed() * 1000.0).round() / 1000.0,
+            "time_s": round_ms(self.elapsed()),
             "soundness_violations": ledger.violations,
         });
         if let (Some(s), Some(e)) = (summary.as_object_mut(), extra.as_object()) {
@@ -583,6 +583,11 @@ impl SuiteWriter {
     fn write_zip(&self) -> Result<()> {
         write_zip(&self.dir)
     }
+}
+
+/// Seconds rounded to milliseconds, as the outputs report them.
+pub fn round_ms(seconds: f64) -> f64 {
+    (seconds * 1000.0).round() / 1000.0
 }
 
 /// `dir/test-suite.zip` from the files of `dir/test-suite/` (written atomically).

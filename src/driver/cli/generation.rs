@@ -163,6 +163,7 @@ fn gen_entry(
     crate::ir::frontend::set_deadline(Some(loading + time));
     crate::driver::command::interrupt_flag();
     let p = load_program(files, front, a.criterion)?;
+    let load_s = loading.elapsed().as_secs_f64();
     let time = time.saturating_sub(loading.elapsed());
     let record = run_record(files, front, a.criterion, goals);
     let mut s = session(
@@ -190,6 +191,10 @@ fn gen_entry(
     let mut stats = crate::driver::generate::run(&mut s, t.as_mut())?;
     s.end_progress();
     stats.insert("seed".into(), a.search.seed.into());
+    stats.insert(
+        "load_s".into(),
+        crate::output::suite::round_ms(load_s).into(),
+    );
     if let Some(shard) = shard {
         stats.insert("shard".into(), shard.to_string().into());
         // Other shards' goals this shard's tests covered or its proofs decided.

@@ -55,6 +55,7 @@ pub fn run(mut a: ProveArgs) -> Result<i32> {
     crate::ir::frontend::set_deadline(Some(loading + a.time));
     crate::driver::command::interrupt_flag();
     let p = load_program(&files, &a.front, Criterion::Branches)?;
+    let load_s = loading.elapsed().as_secs_f64();
     let time = a.time.saturating_sub(loading.elapsed());
     let record = run_record(&files, &a.front, Criterion::Branches, goals);
     let mut s = session(
@@ -63,13 +64,17 @@ pub fn run(mut a: ProveArgs) -> Result<i32> {
     let mut mc = ModelChecking::with_config(&s, a.checker.clone())?;
     progress_bar(&mut s);
     let cfg = s.run_config(&a.limits.config(DEFAULT_MAX_STEPS));
-    let stats = if a.mc_only {
+    let mut stats = if a.mc_only {
         crate::driver::generate::run(&mut s, &mut mc)?
     } else {
         let mut both = provers(&s, &mut mc, &cfg, a.arg.is_some())?;
         crate::driver::generate::run(&mut s, &mut both)?
     };
     s.end_progress();
+    stats.insert(
+        "load_s".into(),
+        crate::output::suite::round_ms(load_s).into(),
+    );
     if let (Some(path), Some(dot)) = (&a.arg, mc.arg_dot(&s)) {
         std::fs::write(path, dot)?;
     }
