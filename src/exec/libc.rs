@@ -29,6 +29,8 @@ pub struct LibcState {
     pub stderr_total: usize,
     /// The process id, once the program asked for it.
     pub pid: Option<u64>,
+    /// The time-stamp counter's last reading.
+    tsc: u64,
     /// Bit pattern of the entry function's scalar result, once it returned.
     pub entry_ret: Option<u64>,
     /// `main` returned, and its status is unknown natively (`Module::main_status_unknown`);
@@ -520,6 +522,10 @@ pub fn call(
         },
         OwnPid => ret(m.libc.pid.unwrap_or(i32::MAX as u64)),
         CpuId => ret(host_cpuid(a(0) as u32, a(1) as u32, a(2) as usize) as u64),
+        TimeStampCounter => {
+            m.libc.tsc = (TSC_START + m.steps).max(m.libc.tsc + TSC_READ_CYCLES);
+            ret(m.libc.tsc)
+        }
         Readable => ret(m
             .mem
             .object_bounds(a(0))
@@ -561,6 +567,12 @@ pub fn call(
 }
 
 /// Register `reg` (eax, ebx, ecx, edx) of the host's `cpuid` answer for a leaf and subleaf.
+/// The time-stamp counter: a cycle per step of the run from a start as after minutes of
+/// uptime, so a run's readings, like its path, follow from its inputs. Natively a reading
+/// takes tens of cycles, so two are never equal (a program may divide by their difference).
+const TSC_START: u64 = 1 << 40;
+const TSC_READ_CYCLES: u64 = 25;
+
 fn host_cpuid(leaf: u32, subleaf: u32, reg: usize) -> u32 {
     #[cfg(target_arch = "x86_64")]
     {

@@ -12,7 +12,10 @@
 //!   the bit string from the address (a register offset is signed and may leave the word);
 //! - read-modify-writes of memory, `lock`ed or not: `add`, `sub`, `and`, `or`, `xor`, `inc`,
 //!   `dec`, `xadd`, `xchg`, `cmpxchg` (Linux's atomics);
-//! - `bswap` of a register.
+//! - `bswap` of a register;
+//! - `cpuid` (alone or between the exchanges of rbx that keep the PIC register);
+//! - `rdtsc`, `rdtscp` (fenced or not): the counter's halves into `=a` and `=d`, or whole into
+//!   `=A`, and the processor number into `=c`.
 //!
 //! Flags reach the program through flag outputs (`=@ccc`, `=@cce`, ...), `setcc` or
 //! `sbb r, r`, when the idiom defines them (the carry of a bit test, the zero and sign of an
@@ -125,6 +128,24 @@ pub enum Op {
         subleaf: Option<usize>,
         outputs: [usize; 4],
     },
+    /// `rdtsc` or `rdtscp`: the parts of the time-stamp counter each output gets.
+    TimeStampCounter {
+        parts: Vec<(usize, CounterPart)>,
+    },
+}
+
+/// What an output of `rdtsc`/`rdtscp` gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CounterPart {
+    /// eax: the low 32 bits.
+    Low,
+    /// edx: the high 32 bits.
+    High,
+    /// `=A`: edx:eax on a 32-bit target; on x86-64, where a 64-bit value takes rax, the low
+    /// half.
+    Pair,
+    /// ecx of `rdtscp`: the processor's number.
+    Processor,
 }
 
 impl Op {
@@ -138,7 +159,11 @@ impl Op {
             }
             Op::ExchangeAdd { .. } => true,
             Op::CompareExchange { .. } => f == Flag::Zero,
-            Op::Nothing | Op::Exchange { .. } | Op::ByteSwap { .. } | Op::CpuId { .. } => false,
+            Op::Nothing
+            | Op::Exchange { .. }
+            | Op::ByteSwap { .. }
+            | Op::CpuId { .. }
+            | Op::TimeStampCounter { .. } => false,
         }
     }
 }
@@ -167,7 +192,8 @@ pub struct Operand {
     pub flag: Option<FlagRead>,
     /// An input that may be an immediate (`I`, `i`, `N`...).
     pub immediate: bool,
-    /// The general register it names (`{ax}` / `{eax}` / `{rax}`: `a`; also `b`, `c`, `d`).
+    /// The general register it names (`{ax}` / `{eax}` / `{rax}`: `a`; also `b`, `c`, `d`),
+    /// or `A` for the a and d pair.
     pub register: Option<char>,
 }
 
@@ -201,7 +227,7 @@ pub fn operands(constraints: &str) -> Vec<Operand> {
             tied_to,
             flag,
             immediate,
-            register: general_register(body),
+            register: general_register(body).or((body == "A").then_some('A')),
         });
     }
     out
@@ -231,13 +257,17 @@ pub fn recognize(asm: &str, ops: &[Operand]) -> Option<Idiom> {
             address_in: None,
         });
     }
+    let whole = |op, width| Idiom {
+        op,
+        width: Some(width),
+        reads: vec![],
+        address_in: None,
+    };
     if let Some(op) = cpuid(&insts, ops) {
-        return Some(Idiom {
-            op,
-            width: Some(32),
-            reads: vec![],
-            address_in: None,
-        });
+        return Some(whole(op, 32));
+    }
+    if let Some(op) = time_stamp_counter(&insts, ops) {
+        return Some(whole(op, 64));
     }
     let (first, rest) = insts.split_first()?;
     let (mnemonic, args) = first.split_first()?;
@@ -440,6 +470,37 @@ fn cpuid(insts: &[Vec<String>], ops: &[Operand]) -> Option<Op> {
     })
 }
 
+/// `rdtsc` or `rdtscp` between fences, every operand an output it writes.
+fn time_stamp_counter(insts: &[Vec<String>], ops: &[Operand]) -> Option<Op> {
+    let mut counters = insts.iter().filter(|i| !is_hint(i));
+    let processor = match (counters.next()?.as_slice(), counters.next()) {
+        ([m], None) if m == "rdtsc" => false,
+        ([m], None) if m == "rdtscp" => true,
+        _ => return None,
+    };
+    let mut parts: Vec<(usize, CounterPart)> = vec![];
+    for (n, o) in ops.iter().enumerate() {
+        let part = match o.register {
+            _ if !o.output || o.indirect => return None,
+            Some('a') => CounterPart::Low,
+            Some('d') => CounterPart::High,
+            Some('A') => CounterPart::Pair,
+            Some('c') if processor => CounterPart::Processor,
+            _ => return None,
+        };
+        // Each part once; `=A` is eax already.
+        let pair = |p: CounterPart| matches!(p, CounterPart::Pair | CounterPart::Low);
+        if parts
+            .iter()
+            .any(|&(_, p)| p == part || pair(p) && pair(part))
+        {
+            return None;
+        }
+        parts.push((n, part));
+    }
+    Some(Op::TimeStampCounter { parts })
+}
+
 fn is_hint(inst: &[String]) -> bool {
     inst.len() == 1
         && matches!(
@@ -520,7 +581,6 @@ mod tests {
         }
         // An output is something.
         assert_eq!(idiom("nop", "=r"), None);
-        assert_eq!(idiom("rdtsc", "={ax},={dx}"), None);
         assert_eq!(idiom("ud2", ""), None);
     }
 
@@ -543,6 +603,38 @@ mod tests {
         let other = "  xchgq  %rcx,${1:q}\n  cpuid\n  xchgq  %rcx,${1:q}";
         assert_eq!(idiom(other, "={ax},=r,={cx},={dx},0,2"), None);
         assert_eq!(idiom("cpuid", "={ax},={bx},={cx},0"), None);
+    }
+
+    #[test]
+    fn time_stamp_counter_reads() {
+        use CounterPart::*;
+        let parts = |asm: &str, c: &str| match idiom(asm, &format!("{c},{CLOBBERS}")) {
+            Some(Idiom {
+                op: Op::TimeStampCounter { parts },
+                width: Some(64),
+                ..
+            }) => Some(parts),
+            _ => None,
+        };
+        assert_eq!(
+            parts("rdtsc", "={ax},={dx}"),
+            Some(vec![(0, Low), (1, High)])
+        );
+        assert_eq!(
+            parts("lfence\n\trdtsc", "={dx},={ax}"),
+            Some(vec![(0, High), (1, Low)])
+        );
+        assert_eq!(parts("rdtsc", "=A"), Some(vec![(0, Pair)]));
+        assert_eq!(
+            parts("rdtscp", "={ax},={dx},={cx}"),
+            Some(vec![(0, Low), (1, High), (2, Processor)])
+        );
+        // rdtsc leaves ecx alone; more instructions, inputs or overlapping outputs: no idiom.
+        assert_eq!(parts("rdtsc", "={ax},={dx},={cx}"), None);
+        assert_eq!(parts("rdtsc\n\tshl $$32, %rdx", "={ax},={dx}"), None);
+        assert_eq!(parts("rdtsc", "={ax},={dx},r"), None);
+        assert_eq!(parts("rdtsc", "=A,={ax}"), None);
+        assert_eq!(parts("rdtsc; rdtsc", "={ax},={dx}"), None);
     }
 
     #[test]

@@ -1,9 +1,12 @@
-//! Rewrites the inline assembly statements `asm_models` recognises into plain code: calls of
+//! Rewrites the inline assembly statements `asm_models` recognises, and the intrinsics that
+//! read the time-stamp counter, into plain code: calls of
 //! the runtime's models (`__cairn_asm_*` in `cairn_runtime.c`, which do every memory access)
 //! and integer arithmetic on their results. Each statement is one call replaced by a call and
 //! casts in the same block, so the blocks stay the native build's (`probes`).
 
-use super::asm_models::{Arith, Flag, FlagRead, Idiom, Op, Operand, operands, recognize};
+use super::asm_models::{
+    Arith, CounterPart, Flag, FlagRead, Idiom, Op, Operand, operands, recognize,
+};
 use llvm_sys::LLVMIntPredicate;
 use llvm_sys::LLVMTypeKind;
 use llvm_sys::core::*;
@@ -21,9 +24,10 @@ enum Model {
     ByteSwap,
     Store,
     CpuId,
+    TimeStampCounter,
 }
 
-const MODELS: [&str; 8] = [
+const MODELS: [&str; 9] = [
     "__cairn_asm_scan",
     "__cairn_asm_bit",
     "__cairn_asm_rmw",
@@ -32,6 +36,7 @@ const MODELS: [&str; 8] = [
     "__cairn_asm_bswap",
     "__cairn_asm_store",
     "__cairn_asm_cpuid",
+    "__cairn_asm_rdtsc",
 ];
 
 /// Rewrites every inline assembly statement of `m` that is an idiom when the runtime's models
@@ -49,7 +54,9 @@ pub unsafe fn model_inline_asm(ctx: LLVMContextRef, m: LLVMModuleRef) -> usize {
                 return 0;
             }
         }
-        let mut calls = vec![];
+        let layout = llvm_sys::target::LLVMGetModuleDataLayout(m);
+        let pointer_bits = llvm_sys::target::LLVMPointerSize(layout) * 8;
+        let (mut calls, mut counter_reads) = (vec![], vec![]);
         let mut f = LLVMGetFirstFunction(m);
         while !f.is_null() {
             let mut bb = LLVMGetFirstBasicBlock(f);
@@ -60,6 +67,8 @@ pub unsafe fn model_inline_asm(ctx: LLVMContextRef, m: LLVMModuleRef) -> usize {
                         && !LLVMIsAInlineAsm(LLVMGetCalledValue(i)).is_null()
                     {
                         calls.push(i);
+                    } else if !LLVMIsACallInst(i).is_null() && reads_counter(i) {
+                        counter_reads.push(i);
                     }
                     i = LLVMGetNextInstruction(i);
                 }
@@ -90,12 +99,50 @@ pub unsafe fn model_inline_asm(ctx: LLVMContextRef, m: LLVMModuleRef) -> usize {
                 b: builder,
                 models,
                 stmt: &stmt,
+                pointer_bits,
             };
             r.replace(&idiom);
             n += 1;
         }
+        for call in counter_reads {
+            LLVMPositionBuilderBefore(builder, call);
+            let f = models[Model::TimeStampCounter as usize];
+            let ty = LLVMGlobalGetValueType(f);
+            let tsc = LLVMBuildCall2(builder, ty, f, std::ptr::null_mut(), 0, c"".as_ptr());
+            // `rdtscp`'s { counter, processor number }.
+            let value = match LLVMGetTypeKind(LLVMTypeOf(call)) {
+                LLVMTypeKind::LLVMStructTypeKind => {
+                    let agg = LLVMGetUndef(LLVMTypeOf(call));
+                    let agg = LLVMBuildInsertValue(builder, agg, tsc, 0, c"".as_ptr());
+                    let zero = LLVMConstInt(LLVMInt32TypeInContext(ctx), 0, 0);
+                    LLVMBuildInsertValue(builder, agg, zero, 1, c"".as_ptr())
+                }
+                _ => tsc,
+            };
+            LLVMReplaceAllUsesWith(call, value);
+            LLVMInstructionEraseFromParent(call);
+            n += 1;
+        }
         LLVMDisposeBuilder(builder);
         n
+    }
+}
+
+/// A call of an intrinsic that reads the time-stamp counter (`__rdtsc()`, `__rdtscp(&p)`,
+/// `__builtin_readcyclecounter()`).
+unsafe fn reads_counter(call: LLVMValueRef) -> bool {
+    unsafe {
+        let f = LLVMGetCalledValue(call);
+        if LLVMIsAFunction(f).is_null() {
+            return false;
+        }
+        let mut len = 0;
+        let name = LLVMGetValueName2(f, &mut len);
+        let name = std::slice::from_raw_parts(name as *const u8, len);
+        matches!(
+            name,
+            b"llvm.x86.rdtsc" | b"llvm.x86.rdtscp" | b"llvm.readcyclecounter"
+        )
     }
 }
 
@@ -222,6 +269,10 @@ impl<'o> Statement<'o> {
                     written.extend(outputs);
                     Some(32)
                 }
+                Op::TimeStampCounter { parts } => {
+                    written.extend(parts.iter().map(|&(n, _)| n));
+                    Some(64)
+                }
             };
             s.width = idiom.width.or(register_width)?;
             if !matches!(s.width, 8 | 16 | 32 | 64) {
@@ -297,6 +348,8 @@ struct Rewrite<'s, 'o> {
     b: LLVMBuilderRef,
     models: [LLVMValueRef; MODELS.len()],
     stmt: &'s Statement<'o>,
+    /// `=A` is edx:eax only on a 32-bit target.
+    pointer_bits: u32,
 }
 
 /// The flags an operation left, as `i1` values.
@@ -493,6 +546,20 @@ impl Rewrite<'_, '_> {
                 }
                 Op::ByteSwap { reg } => {
                     set(*reg, self.call(Model::ByteSwap, &[value(*reg), bytes]));
+                }
+                Op::TimeStampCounter { parts } => {
+                    let tsc = self.call(Model::TimeStampCounter, &[]);
+                    let low = LLVMBuildAnd(b, tsc, self.c64(u32::MAX as u64), c"".as_ptr());
+                    for &(n, part) in parts {
+                        let v = match part {
+                            CounterPart::Low => low,
+                            CounterPart::High => LLVMBuildLShr(b, tsc, self.c64(32), c"".as_ptr()),
+                            CounterPart::Pair if self.pointer_bits == 32 => tsc,
+                            CounterPart::Pair => low,
+                            CounterPart::Processor => self.c64(0),
+                        };
+                        set(n, v);
+                    }
                 }
             }
             flags

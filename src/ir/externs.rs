@@ -68,6 +68,8 @@ pub enum Ext {
     GetPid,
     /// `__cairn_cpuid`: one register of the host processor's `cpuid` answer.
     CpuId,
+    /// `__cairn_tsc`: the time-stamp counter (`rdtsc`), counted in the run's steps.
+    TimeStampCounter,
     /// `__cairn_absent_file()`: the runtime's open of a file that is not a symbolic one. Null
     /// here, as in the replay's scratch directory, where it does not exist; the environment
     /// may hold it, so no proof rests on the null (the model checker reads any value).
@@ -173,6 +175,7 @@ fn resolve_name(name: &str) -> Ext {
         "setvbuf" | "setbuf" | "fclose" | "alarm" => Nop,
         "getpid" => GetPid,
         "__cairn_cpuid" => CpuId,
+        "__cairn_tsc" => TimeStampCounter,
         "__cairn_own_pid" => OwnPid,
         "__cairn_readable" => Readable,
         "__cairn_signal_death" => SignalDeath,

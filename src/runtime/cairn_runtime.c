@@ -1237,6 +1237,11 @@ unsigned __cairn_asm_cpuid(unsigned long long leaf, unsigned long long subleaf, 
   return __cairn_cpuid((unsigned)leaf, (unsigned)subleaf, reg);
 }
 
+/* rdtsc, rdtscp and their intrinsics: the interpreter counts a cycle per step of the run, so
+ * readings follow from the inputs; natively they are the processor's. No proof rests on them. */
+extern unsigned long long __cairn_tsc(void);
+unsigned long long __cairn_asm_rdtsc(void) { return __cairn_tsc(); }
+
 /* Constructors and destructors of the program, in native order (bodies made by the front end
  * from llvm.global_ctors / llvm.global_dtors). Destructors run after the atexit handlers, as
  * glibc's _dl_fini, registered before any handler, does. */
