@@ -188,7 +188,7 @@ impl Program {
         }
         let calls = crate::analysis::defuse::library_calls(&self.module);
         if calls.contains("fopen") && env::SymEnv::of(&self.module).files == 0 {
-            out.push("the program reads files (`fopen`): give it files as inputs with --sym-files N SIZE (named A, B, ...; argv with --sym-args); without them a file named without a directory reads as absent (as natively in the replay's scratch directory) and runs stop at an fopen of any other".into());
+            out.push("the program opens files (`fopen`): give it files to read as inputs with --sym-files N SIZE (named A, B, ...; argv with --sym-args); without them a file named without a directory reads as absent (as natively in the replay's scratch directory), one it writes there is created (its contents are not kept: a run that reads it back stops), and runs stop at an fopen of any other".into());
         }
         out
     }

@@ -68,6 +68,10 @@ pub enum Ext {
     GetPid,
     /// `__cairn_cpuid`: one register of the host processor's `cpuid` answer.
     CpuId,
+    /// `__cairn_environment_result(v)`: `v`, a result the environment decides natively (a file
+    /// created in the current directory); no proof rests on it (the model checker reads any
+    /// value).
+    EnvironmentResult,
     /// `__cairn_tsc`: the time-stamp counter (`rdtsc`), counted in the run's steps.
     TimeStampCounter,
     /// `__cairn_absent_file()`: the runtime's open of a file that is not a symbolic one. Null
@@ -176,6 +180,7 @@ fn resolve_name(name: &str) -> Ext {
         "getpid" => GetPid,
         "__cairn_cpuid" => CpuId,
         "__cairn_tsc" => TimeStampCounter,
+        "__cairn_environment_result" => EnvironmentResult,
         "__cairn_own_pid" => OwnPid,
         "__cairn_readable" => Readable,
         "__cairn_signal_death" => SignalDeath,

@@ -262,6 +262,39 @@ static int cairn_novel(const unsigned char *hits, unsigned long n) {
     if (cairn_bucket(hits[i]) & ~cairn_seen[i]) return 1;
   return 0;
 }
+#ifdef CAIRN_RUN_DIR
+/* Every run starts in an empty directory ("run" in the scratch directory), as each replay run
+ * does in a fresh one: what a run created there would otherwise decide a later run's fopen,
+ * and that run's claims would not replay. Built in only for programs that can create files. */
+static int cairn_run_dir = -1;
+struct cairn_dirent { unsigned long long ino; long long off; unsigned short reclen; unsigned char type; char name[]; };
+static void cairn_clear_dir(int dir, int depth) {
+  char buf[4096];
+  long n;
+  syscall(SYS_lseek, dir, 0L, SEEK_SET);
+  while ((n = syscall(SYS_getdents64, dir, buf, sizeof buf)) > 0)
+    for (long at = 0; at < n;) {
+      struct cairn_dirent *d = (struct cairn_dirent *)(buf + at);
+      at += d->reclen;
+      if (d->name[0] == '.' && (!d->name[1] || (d->name[1] == '.' && !d->name[2]))) continue;
+      if (syscall(SYS_unlinkat, dir, d->name, 0) == 0 || depth > 16) continue;
+      int sub = (int)syscall(SYS_openat, dir, d->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+      if (sub >= 0) { cairn_clear_dir(sub, depth + 1); close(sub); }
+      syscall(SYS_unlinkat, dir, d->name, AT_REMOVEDIR);
+    }
+}
+static void cairn_fresh_run_dir(void) {
+  if (cairn_run_dir < 0) {
+    syscall(SYS_mkdirat, AT_FDCWD, "run", 0700);
+    cairn_run_dir = (int)syscall(SYS_openat, AT_FDCWD, "run", O_RDONLY | O_DIRECTORY);
+    if (cairn_run_dir < 0) return;
+  }
+  cairn_clear_dir(cairn_run_dir, 0);
+  syscall(SYS_fchdir, cairn_run_dir);
+}
+#else
+static void cairn_fresh_run_dir(void) {}
+#endif
 static unsigned cairn_record_size(unsigned at) {
   unsigned len = ((unsigned *)(cairn_shared_in + CAIRN_RECORDS + at))[1];
   return 8 + ((len + 3) & ~3u);
@@ -342,6 +375,7 @@ int cairn_fuzz_main(int argc, char **argv, char **envp) {
       if (runs > 0) memcpy(__data_start, snapshot, size);
       runs++;
       if (hits) memset(hits, 0, nhits);
+      cairn_fresh_run_dir();
       int code;
       if (setjmp(end) == 0) code = cairn_entry(argc, argv, envp);
       else code = cairn_exit_code;
@@ -513,8 +547,35 @@ char *cairn_h_secure_getenv(const char *name) __asm__("secure_getenv");
 char *cairn_h_secure_getenv(const char *name) { return cairn_getenv(name); }
 "#;
 
+/// Library functions through which a program may create files in its current directory.
+const CREATES_FILES: &[&str] = &[
+    "fopen",
+    "fopen64",
+    "freopen",
+    "open",
+    "open64",
+    "openat",
+    "creat",
+    "creat64",
+    "mkdir",
+    "mkdirat",
+    "rename",
+    "renameat",
+    "link",
+    "linkat",
+    "symlink",
+    "symlinkat",
+    "mkfifo",
+    "mknod",
+];
+
 pub fn harness_c(m: &Module) -> String {
-    let mut s = String::from(PRELUDE);
+    let called = crate::analysis::defuse::library_calls(m);
+    let mut s = String::new();
+    if CREATES_FILES.iter().any(|f| called.contains(*f)) {
+        s.push_str("#define CAIRN_RUN_DIR 1\n");
+    }
+    s.push_str(PRELUDE);
     let exts = crate::exec::libc::resolve(m);
     if m.func_by_name.contains_key("kill") || m.externs.iter().any(|e| e.name == "getpid") {
         s.push_str(GETPID_DEF);

@@ -21,6 +21,9 @@ extern void __cairn_environment(const char *) __attribute__((noreturn));
 /* Null: a file named without a directory that is not a symbolic one does not exist in the
  * replay's scratch directory. The environment may hold it: no proof rests on the null. */
 extern void *__cairn_absent_file(void);
+/* v: a result the environment decides natively (a file created in the current directory may
+ * fail to be); no proof rests on it. */
+extern long __cairn_environment_result(long v);
 extern void *malloc(size_t);
 extern const unsigned short **__ctype_b_loc(void);
 extern const int **__ctype_tolower_loc(void);
@@ -1271,8 +1274,9 @@ extern int __cairn_fgetc(void *);
 static unsigned char *file_data[CAIRN_FILES];
 static unsigned int file_size[CAIRN_FILES];
 static int file_count;
-/* A stream open on a symbolic file: a FILE * of the program points to one of these. */
-struct cairn_stream { int open, file, unget, eof; unsigned int pos; };
+/* A stream open on a symbolic file, or (sink) on a file the run writes: a FILE * of the
+ * program points to one of these. */
+struct cairn_stream { int open, file, unget, eof, sink; unsigned int pos; };
 static struct cairn_stream streams[CAIRN_STREAMS];
 /* stdin: each character read is an input (-1 for end of input); ungetc pushes one back. */
 static int stdin_unget = -1, stdin_eof;
@@ -1321,22 +1325,54 @@ static void *open_file(int file) {
   for (int i = 0; i < CAIRN_STREAMS; i++) {
     if (streams[i].open) continue;
     struct cairn_stream *s = &streams[i];
-    s->open = 1; s->file = file; s->unget = -1; s->eof = 0; s->pos = 0;
+    s->open = 1; s->file = file; s->unget = -1; s->eof = 0; s->sink = file < 0; s->pos = 0;
     return s;
   }
   errno = EMFILE;
   return NULL;
 }
-W void *fopen(const char *name, const char *mode) {
-  /* The file's number is the loop's counter, never name[0] - 'A': reads through an index
-   * computed from an input would be if-then-elses over every file. */
+/* The number of the symbolic file `name` names, or -1. The number is the loop's counter,
+ * never name[0] - 'A': reads through an index computed from an input would be if-then-elses
+ * over every file. */
+static int symbolic_file(const char *name) {
   for (int f = 0; f < file_count; f++)
-    if (name[0] == 'A' + f && name[1] == 0 && mode[0] == 'r') return open_file(f);
-  if (mode[0] == 'r' && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..")) {
-    errno = ENOENT;
-    return __cairn_absent_file();
+    if (name[0] == 'A' + f && name[1] == 0) return f;
+  return -1;
+}
+/* A name in the current directory: the replay runs every test in a fresh, empty one. */
+static int local_name(const char *name) {
+  return name[0] && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..");
+}
+/* Files the run created (natively in the test's scratch directory). What is written is not
+ * kept: a run that reads one back stops, as one that writes and reads through one stream. */
+#define CAIRN_WRITTEN 16
+static char *written_names[CAIRN_WRITTEN];
+static int written_count;
+static int was_written(const char *name) {
+  for (int i = 0; i < written_count; i++)
+    if (!strcmp(written_names[i], name)) return 1;
+  return 0;
+}
+/* Opens `name` (local, not symbolic) to write: a sink stream, or null with errno set. */
+static void *create_file(const char *name, int exclusive) {
+  int existed = was_written(name);
+  if (exclusive && existed) { errno = EEXIST; return NULL; }
+  if (!existed) {
+    if (written_count == CAIRN_WRITTEN) __cairn_environment("more than 16 files written in a run");
+    written_names[written_count++] = strdup(name);
   }
-  __cairn_environment("fopen of a file that is not one of the symbolic files A, B, ... (--sym-files)");
+  return (void *)__cairn_environment_result((long)open_file(-1));
+}
+W void *fopen(const char *name, const char *mode) {
+  int f = symbolic_file(name);
+  if (f >= 0 && mode[0] == 'r') return open_file(f);
+  if (f < 0 && local_name(name)) {
+    if (mode[0] == 'r' && !was_written(name)) { errno = ENOENT; return __cairn_absent_file(); }
+    if ((mode[0] == 'w' || mode[0] == 'a') && !strchr(mode, '+'))
+      return create_file(name, strchr(mode, 'x') != NULL);
+    if (mode[0] == 'r') __cairn_environment("fopen of a file the run wrote (its contents are not kept)");
+  }
+  __cairn_environment("fopen of a file that is not one of the symbolic files A, B, ... (--sym-files) or one written without reading it back");
 }
 W int fclose(void *f) {
   struct cairn_stream *s = sym_stream(f);
@@ -1350,24 +1386,31 @@ static struct cairn_stream *sym_fd(int fd) {
   int i = fd - CAIRN_FD_BASE;
   return i >= 0 && i < CAIRN_STREAMS && streams[i].open ? &streams[i] : NULL;
 }
+#define CAIRN_O_WRONLY 01 /* Linux's values, on every architecture Cairn runs */
+#define CAIRN_O_CREAT 0100
+#define CAIRN_O_EXCL 0200
+static int stream_fd(struct cairn_stream *s) { return s ? CAIRN_FD_BASE + (int)(s - streams) : -1; }
 W int open(const char *name, int flags, ...) {
-  if ((flags & 3) == 0) { /* O_RDONLY */
-    for (int f = 0; f < file_count; f++)
-      if (name[0] == 'A' + f && name[1] == 0) {
-        struct cairn_stream *s = open_file(f);
-        return s ? CAIRN_FD_BASE + (int)(s - streams) : -1;
-      }
-    if (!strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..")) {
+  int f = symbolic_file(name), access = flags & 3;
+  if (f >= 0 && access == 0) return stream_fd(open_file(f));
+  if (f < 0 && local_name(name)) {
+    int written = was_written(name);
+    if (access == 0 && !written) {
       errno = ENOENT;
       return __cairn_absent_file() ? CAIRN_FD_BASE + CAIRN_STREAMS : -1;
     }
+    if (access == CAIRN_O_WRONLY) {
+      if (!written && !(flags & CAIRN_O_CREAT)) { errno = ENOENT; return -1; }
+      return stream_fd(create_file(name, (flags & CAIRN_O_EXCL) != 0));
+    }
   }
-  __cairn_environment("open of a file that is not one of the symbolic files A, B, ... (--sym-files)");
+  __cairn_environment("open of a file that is not one of the symbolic files A, B, ... (--sym-files) or one written without reading it back");
 }
 W int open64(const char *name, int flags, ...) { return open(name, flags); }
+W int creat(const char *name, unsigned mode) { (void)mode; return open(name, CAIRN_O_WRONLY | CAIRN_O_CREAT); }
 W long read(int fd, void *buf, size_t n) {
   struct cairn_stream *s = sym_fd(fd);
-  if (!s) {
+  if (!s || s->sink) {
     if (fd >= 0 && fd <= 2) __cairn_environment("read from a standard descriptor (stdin is read by getchar, fgets, fread, scanf)");
     errno = EBADF;
     return -1;
@@ -1385,6 +1428,7 @@ W int close(int fd) {
 }
 W int fgetc(void *f) {
   struct cairn_stream *s = sym_stream(f);
+  if (s && s->sink) { errno = EBADF; return -1; } /* opened to write only */
   if (s) {
     if (s->unget >= 0) { int c = s->unget; s->unget = -1; return c; }
     if (s->pos >= file_size[s->file]) { s->eof = 1; return -1; }
@@ -1405,7 +1449,7 @@ W int getchar_unlocked(void) { return fgetc(stdin); }
 W int ungetc(int c, void *f) {
   if (c == -1) return -1;
   struct cairn_stream *s = sym_stream(f);
-  if (s) { s->unget = (unsigned char)c; s->eof = 0; return (unsigned char)c; }
+  if (s && !s->sink) { s->unget = (unsigned char)c; s->eof = 0; return (unsigned char)c; }
   if (f == stdin) { stdin_unget = (unsigned char)c; stdin_eof = 0; return (unsigned char)c; }
   __cairn_environment("ungetc on a stream other than stdin or a symbolic file");
 }
@@ -1538,6 +1582,7 @@ static int scan_stream(void *f, const char *fmt, __builtin_va_list ap) {
     if (f != stdin) __cairn_environment("fscanf on a stream other than stdin or a symbolic file");
     return scan_stdin(fmt, ap);
   }
+  if (st->sink) { errno = EBADF; return -1; }
   const unsigned char *data = file_data[st->file], *stop;
   if (st->unget >= 0) {
     /* Pushed back: the character just read (scanf itself never pushes back another). */
