@@ -531,6 +531,7 @@ pub fn call(
             .mem
             .object_bounds(a(0))
             .map_or(0, |(base, size)| base + size - a(0))),
+        EndlessLoop => return Err(Stop::StepLimit),
         SignalDeath => return Err(Stop::Fault(format!("killed by signal {}", a(0) as u32))),
         SetJmp => ret(0),
         LongJmp => {

@@ -72,6 +72,9 @@ pub enum Ext {
     /// created in the current directory); no proof rests on it (the model checker reads any
     /// value).
     EnvironmentResult,
+    /// `__cairn_endless_loop()`: the run is taken never to end (it keeps reading stdin at its
+    /// end); it stops as at the step limit.
+    EndlessLoop,
     /// `__cairn_tsc`: the time-stamp counter (`rdtsc`), counted in the run's steps.
     TimeStampCounter,
     /// `__cairn_absent_file()`: the runtime's open of a file that is not a symbolic one. Null
@@ -181,6 +184,7 @@ fn resolve_name(name: &str) -> Ext {
         "__cairn_cpuid" => CpuId,
         "__cairn_tsc" => TimeStampCounter,
         "__cairn_environment_result" => EnvironmentResult,
+        "__cairn_endless_loop" => EndlessLoop,
         "__cairn_own_pid" => OwnPid,
         "__cairn_readable" => Readable,
         "__cairn_signal_death" => SignalDeath,

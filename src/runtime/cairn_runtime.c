@@ -1280,6 +1280,15 @@ struct cairn_stream { int open, file, unget, eof, sink; unsigned int pos; };
 static struct cairn_stream streams[CAIRN_STREAMS];
 /* stdin: each character read is an input (-1 for end of input); ungetc pushes one back. */
 static int stdin_unget = -1, stdin_eof;
+/* A read of stdin after its end. A run that reads there 10,000 times is taken to loop forever
+ * on it (a menu that reads its choice until it is "quit"): it ends as if at the step limit,
+ * after a million or so steps rather than tens of millions; natively it would hang. */
+extern void __cairn_endless_loop(void) __attribute__((noreturn));
+static int stdin_reads_at_end;
+static int read_at_end(void) {
+  if (++stdin_reads_at_end > 10000) __cairn_endless_loop();
+  return -1;
+}
 
 static char **sym_env(int *argc, char **argv) {
   int lo = __cairn_env[0], hi = __cairn_env[1], len = __cairn_env[2];
@@ -1435,7 +1444,7 @@ W int fgetc(void *f) {
     return file_data[s->file][s->pos++];
   }
   if (f == stdin && stdin_unget >= 0) { int c = stdin_unget; stdin_unget = -1; return c; }
-  if (f == stdin && stdin_eof) return -1; /* end of input stays the end */
+  if (f == stdin && stdin_eof) return read_at_end(); /* end of input stays the end */
   int c = __cairn_fgetc(f);
   if (c < 0 && f == stdin) stdin_eof = 1;
   return c;
@@ -1515,7 +1524,7 @@ W char *getenv(const char *name) {
 }
 W char *secure_getenv(const char *name) { return getenv(name); }
 static int scan_stdin(const char *fmt, __builtin_va_list ap) {
-  if (stdin_eof) return -1;
+  if (stdin_eof) return read_at_end();
   int k = 0;
   for (const char *f = fmt; *f; f++)
     if (*f == '%') { if (f[1] == '%') f++; else k++; }
