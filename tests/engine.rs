@@ -273,6 +273,37 @@ fn menus_that_read_past_the_end_of_stdin_forever_are_cut_early() {
     covered_within("menu_until_quit.c", &[0], "300", &[], 19);
 }
 
+/// Words read from stdin with scanf's `%s` (with and without a width) once stopped every run
+/// as an unsupported conversion: 2 of 14 goals. Now a word is a length and its characters:
+/// all 14 within 2,000 runs, "admin" and "root" spelled by the solver, and the unbounded `%s`
+/// into an 8-byte buffer reported as a fault at the program's `scanf` line, not a line of
+/// Cairn's runtime.
+#[test]
+fn words_scanned_from_stdin_are_inputs() {
+    covered_within("words_from_stdin.c", &[0, 1], "2000", &[], 14);
+    let dir = tmp("engine-words");
+    let p = program("words_from_stdin.c");
+    let out = dir.path().join("o");
+    let o = cairn(&[
+        "gen",
+        &p,
+        "--out",
+        out.to_str().unwrap(),
+        "--jobs",
+        "1",
+        "--max-iterations",
+        "2000",
+        "--time",
+        "60s",
+    ]);
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let faults = s["faults"].as_array().unwrap();
+    assert_eq!(faults.len(), 1, "{}", text(&o));
+    let at = faults[0]["location"].as_str().unwrap();
+    assert!(at.ends_with("words_from_stdin.c:23:9"), "{at}");
+}
+
 /// Every way C code reads the time-stamp counter (`rdtsc` into eax and edx or `=A`, `rdtscp`,
 /// the intrinsics) once stopped interpreted runs; now each reading is a cycle per step, so all
 /// 17 goals that inputs decide are covered within 200 runs, on both data models, and no

@@ -646,9 +646,11 @@ impl<'m> Machine<'m> {
             Stop::Exit(c) => Outcome::Exit(c),
             Stop::Abort => Outcome::Abort,
             Stop::AssumeFailed => Outcome::AssumeFailed,
+            // Inside the runtime's libc (strcpy, scanf...): at the program's call, where
+            // AddressSanitizer's innermost frame in the program is too.
             Stop::Fault(kind) => Outcome::Fault {
                 kind,
-                loc: self.cur_loc,
+                loc: self.program_loc(),
             },
             Stop::StepLimit => Outcome::StepLimit,
             Stop::Unsupported(what) => Outcome::Unsupported {

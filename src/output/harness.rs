@@ -856,7 +856,8 @@ static int cairn_vscanf(const char *fmt, va_list ap) {
     if (*f == '%') { f++; continue; }
     if (i++ >= ok) break;
     int suppress = 0; if (*f == '*') { suppress = 1; f++; }
-    while (*f >= '0' && *f <= '9') f++;
+    unsigned width = 0;
+    while (*f >= '0' && *f <= '9') width = width * 10 + (unsigned)(*f++ - '0');
     char len[4] = {0}; int n = 0;
     while (*f && strchr("hlLqjzt", *f)) { if (n < 2) len[n++] = *f; f++; }
     char c = *f; if (!c) break; f++;
@@ -878,6 +879,15 @@ static int cairn_vscanf(const char *fmt, va_list ap) {
       if (!suppress) { void *p = va_arg(ap, void *); if (len[0] == 'l') *(double *)p = v; else *(float *)p = (float)v; }
     } else if (c == 'c') {
       long long v = cairn_s(); if (!suppress) *va_arg(ap, char *) = (char)v;
+    } else if (c == 's' && !len[0]) {
+      unsigned w = 1 + (unsigned char)cairn_u() % (width ? (width < 255 ? width : 255) : 32);
+      char *p = suppress ? NULL : va_arg(ap, char *);
+      for (unsigned j = 0; j < w; j++) {
+        char ch = (char)cairn_s();
+        if (!ch || ch == ' ' || (ch >= '\t' && ch <= '\r')) ch = '_';
+        if (p) p[j] = ch;
+      }
+      if (p) p[w] = 0;
     } else exit(0);
     if (!suppress) count++;
   }

@@ -1537,7 +1537,8 @@ static int scan_stdin(const char *fmt, __builtin_va_list ap) {
     if (i++ >= ok) break;
     int suppress = 0;
     if (*f == '*') { suppress = 1; f++; }
-    while (*f >= '0' && *f <= '9') f++;
+    unsigned width = 0;
+    while (*f >= '0' && *f <= '9') width = width * 10 + (unsigned)(*f++ - '0');
     char len[3] = {0, 0, 0};
     int nl = 0;
     while (*f && strchr("hlLqjzt", *f)) { if (nl < 2) len[nl++] = *f; f++; }
@@ -1564,8 +1565,23 @@ static int scan_stdin(const char *fmt, __builtin_va_list ap) {
     } else if (c == 'c' && !len[0]) {
       signed char v = __cairn_nondet_char();
       if (!suppress) *__builtin_va_arg(ap, char *) = (char)v;
+    } else if (c == 's' && !len[0]) {
+      /* A word: its length (1 to the width, or to 32 without one: a longer word than the
+       * buffer is the program's overflow), then its characters; a blank or NUL reads as '_'.
+       * Stores at the loop's counter, never at the length: a store at an index computed from
+       * an input would pin it. */
+      unsigned n = 1 + __cairn_nondet_uchar() % (width ? (width < 255 ? width : 255) : 32);
+      char *p = suppress ? NULL : __builtin_va_arg(ap, char *);
+      for (unsigned j = 0;; j++) {
+        if (j == n) { if (p) p[j] = 0; break; }
+        int ch = __cairn_nondet_char();
+        /* Without a branch: the search should flip the program's comparisons, not these. */
+        int blank = (ch == 0) | (ch == ' ') | ((unsigned)(ch - '\t') < 5);
+        ch += blank * ('_' - ch);
+        if (p) p[j] = (char)ch;
+      }
     } else {
-      __cairn_unsupported("scanf conversion (stdin scanf reads numbers and %c)");
+      __cairn_unsupported("scanf conversion (stdin scanf reads numbers, %c and %s)");
     }
     if (!suppress) count++;
   }
