@@ -597,6 +597,21 @@ fn replay_runs_do_not_see_files_earlier_tests_wrote() {
     assert_replay_confirms(&src, &out, "leftover_file.c");
 }
 
+/// A program calling an unmodelled `fseek` (its result an input, natively a stub): the
+/// harness loaded the test's values through fseek itself, so it read none, and every claim
+/// resting on a value failed natively. Now it loads them through system calls.
+#[test]
+fn the_harness_reads_its_test_through_no_function_the_program_calls() {
+    let dir = tmp("trust-seek");
+    let src = root().join("tests/programs/trust/unmodelled_seek.c");
+    let out = dir.path().join("out");
+    generate(&src, &out, &[]);
+    let statuses = goal_statuses(&out);
+    assert_status(&statuses, "true", 14, "covered");
+    assert_status(&statuses, "true", 16, "covered");
+    assert_replay_confirms(&src, &out, "unmodelled_seek.c");
+}
+
 /// A log line stamped with `localtime` and `strftime`, then branches on the date: depth-first
 /// search alone reaches every hour side, Sundays and the leap day through the calendar
 /// (computed as glibc does, local time UTC), and replay confirms each claim. Runs stopped at

@@ -18,6 +18,10 @@ const PRELUDE: &str = r#"/* Cairn replay harness: generated, do not edit.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 /* The harness's own settings, from the environment itself: the program's `getenv` reads the
  * test's values (as the interpreter's does). */
@@ -63,18 +67,18 @@ static void cairn_load(void) {
 #endif
   const char *path = cairn_setting("CAIRN_TEST");
   if (!path) return;
-  FILE *f = fopen(path, "rb");
-  if (!f) { perror(path); exit(2); }
+  /* Through system calls: the program's own fopen, fseek, read... may be the harness's stubs
+   * (an unmodelled fseek returns the test's next value), which would read no file. */
+  int fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDONLY);
+  struct stat st;
+  if (fd < 0 || syscall(SYS_fstat, fd, &st) != 0) { perror(path); exit(2); }
   /* The whole file, and every value: a test may hold 100,000 of them (megabytes). */
-  fseek(f, 0, SEEK_END);
-  long size = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  size_t cap = size > 0 ? (size_t)size + 1 : 1, room = 1 << 16;
+  size_t cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 1, room = 1 << 16, n = 0;
   char *buf = malloc(cap);
   cairn_vals = malloc(room * sizeof *cairn_vals);
   if (!buf || !cairn_vals) { perror("cairn harness"); exit(2); }
-  size_t n = fread(buf, 1, cap - 1, f);
-  fclose(f);
+  for (long r; n < cap - 1 && (r = syscall(SYS_read, fd, buf + n, cap - 1 - n)) > 0;) n += (size_t)r;
+  syscall(SYS_close, fd);
   buf[n] = 0;
   /* The values are the "value" strings of the test's "inputs", in order. */
   char *p = strstr(buf, "\"inputs\"");
@@ -305,7 +309,7 @@ int cairn_fuzz_main(int argc, char **argv, char **envp) {
   if (!in) return cairn_entry(argc, argv, envp);
   int fd = open(in, O_RDWR);
   struct stat st;
-  if (fd < 0 || fstat(fd, &st) != 0) _exit(70);
+  if (fd < 0 || syscall(SYS_fstat, fd, &st) != 0) _exit(70);
   void *m = mmap(0, st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   if (m == MAP_FAILED) _exit(70);
   close(fd);
@@ -313,7 +317,7 @@ int cairn_fuzz_main(int argc, char **argv, char **envp) {
   volatile unsigned *header = m;
   const char *seen = cairn_setting("CAIRN_SEEN");
   int sfd = seen ? open(seen, O_RDONLY) : -1;
-  if (sfd >= 0 && fstat(sfd, &st) == 0 && st.st_size > 0) {
+  if (sfd >= 0 && syscall(SYS_fstat, sfd, &st) == 0 && st.st_size > 0) {
     void *sm = mmap(0, st.st_size, PROT_READ, MAP_SHARED, sfd, 0);
     if (sm != MAP_FAILED) cairn_seen = sm;
   }
@@ -793,7 +797,7 @@ fn stdio_defs(m: &Module) -> String {
                 "int",
                 "const char *name, int flags, ...",
                 &format!(
-                    "if (name[0] >= 'A' && name[0] < 'A' + {files} && !name[1] && (flags & 3) == 0) {{\n    int i = name[0] - 'A', fd = memfd_create(name, 0);\n    if (fd >= 0 && (write(fd, cairn_file_data[i], cairn_file_size[i]) != (long)cairn_file_size[i] || lseek(fd, 0, 0) != 0)) {{ close(fd); return -1; }}\n    return fd;\n  }}\n  if ({files} > 0 && (flags & 3) == 0 && !strchr(name, '/') && strcmp(name, \".\") && strcmp(name, \"..\")) {{ errno = ENOENT; return -1; }}\n  va_list ap; va_start(ap, flags); int mode = va_arg(ap, int); va_end(ap);\n  return (int)syscall(SYS_openat, -100, name, flags, mode);",
+                    "if (name[0] >= 'A' && name[0] < 'A' + {files} && !name[1] && (flags & 3) == 0) {{\n    int i = name[0] - 'A', fd = memfd_create(name, 0);\n    if (fd >= 0 && (syscall(SYS_write, fd, cairn_file_data[i], (size_t)cairn_file_size[i]) != (long)cairn_file_size[i] || syscall(SYS_lseek, fd, 0L, 0) != 0)) {{ close(fd); return -1; }}\n    return fd;\n  }}\n  if ({files} > 0 && (flags & 3) == 0 && !strchr(name, '/') && strcmp(name, \".\") && strcmp(name, \"..\")) {{ errno = ENOENT; return -1; }}\n  va_list ap; va_start(ap, flags); int mode = va_arg(ap, int); va_end(ap);\n  return (int)syscall(SYS_openat, -100, name, flags, mode);",
                     files = env.files
                 ),
             );
