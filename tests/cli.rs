@@ -27,7 +27,7 @@ fn c_that_does_not_compile_shows_clang_diagnostics() {
 #[test]
 fn unsupported_construct_is_named_with_its_location() {
     // The program loads (native runs execute the assembly); the interpreter's run stops at an
-    // instruction it has no model of (`rdtsc`).
+    // instruction it has no model of (`pushf`, reading the flags).
     let o = cairn(&["run", &prog("inline_asm.c")]);
     assert_eq!(o.status.code(), Some(3));
     let t = text(&o);
