@@ -1099,7 +1099,7 @@ impl<'m> ModelChecker<'m> {
                 GoalStat {
                     goal: g.id,
                     result,
-                    time_s: crate::output::suite::round_ms(t),
+                    time_s: (t * 1000.0).round() / 1000.0,
                     refinements: r,
                     predicates: p,
                     why,
