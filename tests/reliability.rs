@@ -834,7 +834,7 @@ fn programs_reading_files_get_a_clear_message() {
     // says how to make the file an input; nothing past the open is proven unreachable.
     assert_eq!(o.status.code(), Some(0), "{t}");
     assert!(
-        t.contains("reads files") && t.contains("fopen") && t.contains("--sym-files"),
+        t.contains("opens files") && t.contains("fopen") && t.contains("--sym-files"),
         "{t}"
     );
     assert_complete(&out);
