@@ -265,11 +265,23 @@ const DFS: &[&str] = &["--tests-only", "--strategy", "dfs"];
 /// A program writing reports to files in the current directory (fopen "w", "a", "wx", creat
 /// through open, fprintf/fputs/fputc/fwrite to them): the first fopen for writing once stopped
 /// every interpreted run. Now each run creates the files (without their contents) and goes on:
-/// all 17 goals that inputs decide within 100 runs, replay (a fresh directory per test)
-/// confirming every claim, the exclusive create of a file the run made failing there too.
+/// all 18 goals that inputs decide (the file it reads by name is one) within 100 runs, replay
+/// (a fresh directory per test) confirming every claim, the exclusive create of a file the run
+/// made failing there too.
 #[test]
 fn files_a_run_writes_are_created_and_the_run_goes_on() {
-    covered_within("report_writer.c", &[0, 1], "100", &[], 17);
+    covered_within("report_writer.c", &[0, 1], "100", &[], 18);
+}
+
+/// Files a program reads by a relative name are inputs: present or absent, with bytes the
+/// search chooses, the same file at each open of the name in a run (natively the harness reads
+/// the same values at the same open). A settings file parsed line by line and a binary file in
+/// a subdirectory read through a descriptor: the build before read both as absent (11 of 28
+/// goals); now the 27 goals a file's contents decide within 1,500 runs, replay confirming every
+/// claim per goal. The last (the two opens disagreeing) cannot happen.
+#[test]
+fn files_read_by_name_are_inputs() {
+    covered_within("settings_files.c", &[0, 1], "1500", DFS, 27);
 }
 
 /// A menu loop that reads its choice with scanf until "quit": at the end of stdin it never

@@ -586,8 +586,12 @@ fn replay_runs_do_not_see_files_earlier_tests_wrote() {
     let writes: Vec<bool> = tests
         .iter()
         .map(|t| {
-            let v = &json(t)["inputs"][0]["value"];
-            v.as_str().and_then(|v| v.parse::<i64>().ok()).unwrap_or(0) > 0
+            // The int (the file's existence, an input too, comes first when read).
+            let inputs = json(t)["inputs"].as_array().cloned().unwrap_or_default();
+            let x = inputs.iter().find(|v| v["type"] == "int");
+            x.and_then(|v| v["value"].as_str()?.parse::<i64>().ok())
+                .unwrap_or(0)
+                > 0
         })
         .collect();
     assert!(
@@ -610,6 +614,21 @@ fn the_harness_reads_its_test_through_no_function_the_program_calls() {
     assert_status(&statuses, "true", 14, "covered");
     assert_status(&statuses, "true", 16, "covered");
     assert_replay_confirms(&src, &out, "unmodelled_seek.c");
+}
+
+/// The native goal probes map their counters through system calls: a program calling an
+/// unmodelled `fstat` (natively the harness's stub, returning the test's next value) once left
+/// them without counters, so no claim was confirmed per goal.
+#[test]
+fn the_goal_probes_map_their_counters_through_no_function_the_program_calls() {
+    let dir = tmp("trust-fstat");
+    let src = root().join("tests/programs/trust/unmodelled_fstat.c");
+    let out = dir.path().join("out");
+    generate(&src, &out, &[]);
+    let statuses = goal_statuses(&out);
+    assert_status(&statuses, "true", 18, "covered");
+    assert_status(&statuses, "true", 20, "covered");
+    assert_replay_confirms(&src, &out, "unmodelled_fstat.c");
 }
 
 /// A log line stamped with `localtime` and `strftime`, then branches on the date: depth-first

@@ -29,6 +29,16 @@ impl SymEnv {
         self.args_max == 0 && self.files == 0
     }
 
+    /// The bytes of a file the program reads by a relative name (the runtime's
+    /// `named_file`): `--sym-files`'s size, or the runtime's `CAIRN_NAMED_FILE_SIZE`.
+    pub fn named_file_size(&self) -> u32 {
+        if self.file_size > 0 {
+            self.file_size
+        } else {
+            128
+        }
+    }
+
     fn fields(&self) -> [u32; 5] {
         [
             self.args_min,

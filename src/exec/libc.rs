@@ -507,7 +507,7 @@ pub fn call(
             };
             Some(VarArg::Scalar(frac.to_bits(), Ty::F64))
         }
-        Nop | AbsentFile => ret(0),
+        Nop => ret(0),
         EnvironmentResult => ret(a(0)),
         Indeterminate => Some(VarArg::Scalar(0, dst.map_or(Ty::Int(64), |d| d.ty()))),
         // The process id is an input read once (natively it differs from run to run); the

@@ -155,7 +155,7 @@ impl Program {
 
     /// What the user should know about external functions with no model: a scalar result
     /// becomes an input; a pointer result cannot be made up, so runs stop at the call; files
-    /// are inputs only through `fopen` and `open` of the symbolic files (`--sym-files`).
+    /// are inputs through `fopen` and `open` to read by a relative name.
     pub fn extern_warnings(&self) -> Vec<String> {
         let mut out = vec![];
         let mut files = vec![];
@@ -182,13 +182,13 @@ impl Program {
         }
         if !files.is_empty() {
             out.push(format!(
-                "the program reads files ({}): only fopen and open of the symbolic files (--sym-files) are modelled, so runs stop at the first such call",
+                "the program reads files ({}): without a model, so runs stop at the first such call (fopen and open of a file to read by a relative name are modelled: the file is an input)",
                 files.join(", ")
             ));
         }
         let calls = crate::analysis::defuse::library_calls(&self.module);
         if calls.contains("fopen") && env::SymEnv::of(&self.module).files == 0 {
-            out.push("the program opens files (`fopen`): give it files to read as inputs with --sym-files N SIZE (named A, B, ...; argv with --sym-args); without them a file named without a directory reads as absent (as natively in the replay's scratch directory), one it writes there is created (its contents are not kept: a run that reads it back stops), and runs stop at an fopen of any other".into());
+            out.push("the program opens files (`fopen`): a file it reads by a relative name is an input, absent or holding bytes the search chooses (up to 128, or SIZE with --sym-files N SIZE, which also adds files named A, B, ...); one it writes in the current directory is created (its contents are not kept: a run that reads it back stops); runs stop at any other open".into());
         }
         out
     }

@@ -1012,7 +1012,7 @@ impl Shadow<'_> {
             // Data moves with its shadow; a symbolic length does not.
             Memcpy | Memmove => Some(&[0, 1]),
             Free => Some(&[]),
-            GetPid | CpuId | TimeStampCounter | AbsentFile | EnvironmentResult | Unknown(_) => {
+            GetPid | CpuId | TimeStampCounter | EnvironmentResult | Unknown(_) => {
                 self.exactness.unmodelled_calls += 1;
                 return;
             }

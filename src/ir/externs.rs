@@ -77,10 +77,6 @@ pub enum Ext {
     EndlessLoop,
     /// `__cairn_tsc`: the time-stamp counter (`rdtsc`), counted in the run's steps.
     TimeStampCounter,
-    /// `__cairn_absent_file()`: the runtime's open of a file that is not a symbolic one. Null
-    /// here, as in the replay's scratch directory, where it does not exist; the environment
-    /// may hold it, so no proof rests on the null (the model checker reads any value).
-    AbsentFile,
     /// The runtime's view of the process id (`kill` compares against it): getpid's input if read.
     OwnPid,
     /// `__cairn_readable(p)`: the bytes from `p` to the end of its object (0 outside any).
@@ -190,7 +186,6 @@ fn resolve_name(name: &str) -> Ext {
         "__cairn_signal_death" => SignalDeath,
         "__cairn_unsupported" => Unsupported,
         "__cairn_environment" => Environment,
-        "__cairn_absent_file" => AbsentFile,
         "setjmp" | "_setjmp" | "__sigsetjmp" | "sigsetjmp" => SetJmp,
         "longjmp" | "_longjmp" | "siglongjmp" | "__longjmp_chk" => LongJmp,
         super::INLINE_ASM => InlineAsm,

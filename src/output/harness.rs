@@ -32,6 +32,18 @@ static const char *cairn_setting(const char *name) {
     if (!strncmp(*e, name, n) && (*e)[n] == '=') return *e + n + 1;
   return NULL;
 }
+/* The harness's own file work goes through system calls: the program's `fstat`, `mmap`,
+ * `fseek`... may be the harness's stand-ins (an unmodelled one returns the test's next
+ * value). A length by lseek, not fstat: the i386 kernel's struct stat is not glibc's. */
+static long cairn_file_length(int fd) {
+  long n = syscall(SYS_lseek, fd, 0L, SEEK_END);
+  return n >= 0 && syscall(SYS_lseek, fd, 0L, SEEK_SET) == 0 ? n : -1;
+}
+#ifdef SYS_mmap2
+#define CAIRN_SYS_MMAP SYS_mmap2 /* i386: SYS_mmap takes its arguments in memory */
+#else
+#define CAIRN_SYS_MMAP SYS_mmap
+#endif
 
 /* The test's values (the file's text, cut in place), allocated at the first read. */
 static char **cairn_vals;
@@ -67,13 +79,11 @@ static void cairn_load(void) {
 #endif
   const char *path = cairn_setting("CAIRN_TEST");
   if (!path) return;
-  /* Through system calls: the program's own fopen, fseek, read... may be the harness's stubs
-   * (an unmodelled fseek returns the test's next value), which would read no file. */
   int fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDONLY);
-  struct stat st;
-  if (fd < 0 || syscall(SYS_fstat, fd, &st) != 0) { perror(path); exit(2); }
+  long size = fd < 0 ? -1 : cairn_file_length(fd);
+  if (size < 0) { perror(path); exit(2); }
   /* The whole file, and every value: a test may hold 100,000 of them (megabytes). */
-  size_t cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 1, room = 1 << 16, n = 0;
+  size_t cap = (size_t)size + 1, room = 1 << 16, n = 0;
   char *buf = malloc(cap);
   cairn_vals = malloc(room * sizeof *cairn_vals);
   if (!buf || !cairn_vals) { perror("cairn harness"); exit(2); }
@@ -307,21 +317,22 @@ int cairn_fuzz_main(int argc, char **argv, char **envp) __asm__("main");
 int cairn_fuzz_main(int argc, char **argv, char **envp) {
   const char *in = cairn_setting("CAIRN_INPUTS");
   if (!in) return cairn_entry(argc, argv, envp);
-  int fd = open(in, O_RDWR);
-  struct stat st;
-  if (fd < 0 || syscall(SYS_fstat, fd, &st) != 0) _exit(70);
-  void *m = mmap(0, st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  int fd = (int)syscall(SYS_openat, AT_FDCWD, in, O_RDWR);
+  long in_size = fd < 0 ? -1 : cairn_file_length(fd);
+  if (in_size <= 0) _exit(70);
+  void *m = (void *)syscall(CAIRN_SYS_MMAP, 0, (unsigned long)in_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0L);
   if (m == MAP_FAILED) _exit(70);
-  close(fd);
+  syscall(SYS_close, fd);
   cairn_shared_in = m;
   volatile unsigned *header = m;
   const char *seen = cairn_setting("CAIRN_SEEN");
-  int sfd = seen ? open(seen, O_RDONLY) : -1;
-  if (sfd >= 0 && syscall(SYS_fstat, sfd, &st) == 0 && st.st_size > 0) {
-    void *sm = mmap(0, st.st_size, PROT_READ, MAP_SHARED, sfd, 0);
+  int sfd = seen ? (int)syscall(SYS_openat, AT_FDCWD, seen, O_RDONLY) : -1;
+  long seen_size = sfd >= 0 ? cairn_file_length(sfd) : -1;
+  if (seen_size > 0) {
+    void *sm = (void *)syscall(CAIRN_SYS_MMAP, 0, (unsigned long)seen_size, PROT_READ, MAP_SHARED, sfd, 0L);
     if (sm != MAP_FAILED) cairn_seen = sm;
   }
-  if (sfd >= 0) close(sfd);
+  if (sfd >= 0) syscall(SYS_close, sfd);
   __cairn_probe_init();
   jmp_buf end;
   cairn_run_end = &end;
@@ -667,7 +678,7 @@ fn stdio_defs(m: &Module) -> String {
             "fgets",
             "char *",
             "char *b, int n, FILE *f",
-            "if (f != stdin) return _IO_fgets(b, n, f);\n  if (n <= 0) return NULL; if (n == 1) { b[0] = 0; return b; }\n  int i = 0; while (i < n - 1) { int c = cairn_stdin_getc(); if (c < 0) break; b[i++] = (char)c; if (c == '\\n') break; }\n  if (i == 0) return NULL; b[i] = 0; return b;",
+            "if (f != stdin) return _IO_fgets(b, n, f);\n  if (n <= 0) return NULL; if (n == 1) { cairn_store(b, 0); return b; }\n  int i = 0; while (i < n - 1) { int c = cairn_stdin_getc(); if (c < 0) break; cairn_store(b + i++, (char)c); if (c == '\\n') break; }\n  if (i == 0) return NULL; cairn_store(b + i, 0); return b;",
         );
     }
     if called.contains("ungetc") {
@@ -685,7 +696,7 @@ fn stdio_defs(m: &Module) -> String {
             "fread",
             "size_t",
             "void *p, size_t size, size_t n, FILE *f",
-            "if (f != stdin) return _IO_fread(p, size, n, f);\n  size_t k = 0; for (; k < size * n; k++) { int c = cairn_stdin_getc(); if (c < 0) break; ((unsigned char *)p)[k] = (unsigned char)c; }\n  return size ? k / size : 0;",
+            "if (f != stdin) return _IO_fread(p, size, n, f);\n  size_t k = 0; for (; k < size * n; k++) { int c = cairn_stdin_getc(); if (c < 0) break; cairn_store((char *)p + k, (char)c); }\n  return size ? k / size : 0;",
         );
     }
     let scanf = ["scanf", "__isoc99_scanf", "fscanf", "__isoc99_fscanf"];
@@ -766,42 +777,9 @@ fn stdio_defs(m: &Module) -> String {
             "return f == stdin ? cairn_eof : _IO_feof(f);",
         );
     }
+    s.push_str(&file_defs(&called, &env));
     if env.is_empty() {
         return s;
-    }
-    let (nf, size) = (env.files.max(1), env.file_size);
-    s.push_str(&format!(
-        "static unsigned char cairn_file_data[{nf}][{}];\nstatic unsigned cairn_file_size[{nf}];\n",
-        size + 1
-    ));
-    if called.contains("fopen") {
-        def(
-            &mut s,
-            "fopen",
-            "FILE *",
-            "const char *name, const char *mode",
-            &format!(
-                "if (name[0] >= 'A' && name[0] < 'A' + {files} && !name[1] && mode[0] == 'r') {{\n    int i = name[0] - 'A';\n    return cairn_file_size[i] ? fmemopen(cairn_file_data[i], cairn_file_size[i], \"r\") : _IO_fopen(\"/dev/null\", \"r\");\n  }}\n  if ({files} > 0 && mode[0] == 'r' && !strchr(name, '/') && strcmp(name, \".\") && strcmp(name, \"..\")) {{ errno = ENOENT; return NULL; }}\n  return _IO_fopen(name, mode);",
-                files = env.files
-            ),
-        );
-    }
-    if called.contains("open") || called.contains("open64") {
-        s.push_str(OPEN_DECLS);
-    }
-    for name in ["open", "open64"] {
-        if called.contains(name) {
-            def(
-                &mut s,
-                name,
-                "int",
-                "const char *name, int flags, ...",
-                &format!(
-                    "if (name[0] >= 'A' && name[0] < 'A' + {files} && !name[1] && (flags & 3) == 0) {{\n    int i = name[0] - 'A', fd = memfd_create(name, 0);\n    if (fd >= 0 && (syscall(SYS_write, fd, cairn_file_data[i], (size_t)cairn_file_size[i]) != (long)cairn_file_size[i] || syscall(SYS_lseek, fd, 0L, 0) != 0)) {{ close(fd); return -1; }}\n    return fd;\n  }}\n  if ({files} > 0 && (flags & 3) == 0 && !strchr(name, '/') && strcmp(name, \".\") && strcmp(name, \"..\")) {{ errno = ENOENT; return -1; }}\n  va_list ap; va_start(ap, flags); int mode = va_arg(ap, int); va_end(ap);\n  return (int)syscall(SYS_openat, -100, name, flags, mode);",
-                    files = env.files
-                ),
-            );
-        }
     }
     s.push_str("extern int cairn_program_main(int, char **);\nint main(int argc, char **argv) {\n");
     if env.args_max > 0 {
@@ -812,16 +790,120 @@ fn stdio_defs(m: &Module) -> String {
     }
     for f in 0..env.files {
         s.push_str(&format!(
-            "  cairn_file_size[{f}] = (unsigned)cairn_u() % ({size}u + 1);\n  cairn_bytes(cairn_file_data[{f}], {size});\n"
+            "  cairn_file_size[{f}] = (unsigned)cairn_u() % ({size}u + 1);\n  cairn_bytes(cairn_file_data[{f}], {size});\n",
+            size = env.file_size
         ));
     }
     s.push_str("  return cairn_program_main(argc, argv);\n}\n");
     s
 }
 
-/// What the harness's `open` of the symbolic files needs (a memfd holding a file's bytes; other
-/// names through the system call, since `open` itself is the harness's).
-const OPEN_DECLS: &str = "#include <stdarg.h>\n#include <sys/syscall.h>\n#include <unistd.h>\nextern int memfd_create(const char *, unsigned int);\n";
+/// The program's `fopen` and `open` of files to read as the runtime's: the symbolic files
+/// "A", "B", ... (`--sym-files`), and files named relatively, whose existence and bytes are
+/// read from the test at a name's first open (the runtime's `named_file`). A name that exists
+/// in the run's directory, which starts empty, is one the run created: the host's.
+fn file_defs(called: &std::collections::HashSet<&str>, env: &SymEnv) -> String {
+    let files = env.files;
+    let mut s = format!("#define CAIRN_SYM_FILES {files}\n");
+    if files > 0 {
+        s.push_str(&format!(
+            "static unsigned char cairn_file_data[{files}][{}];\nstatic unsigned cairn_file_size[{files}];\n",
+            env.file_size + 1
+        ));
+    }
+    let opens_fd = called.contains("open") || called.contains("open64");
+    if !called.contains("fopen") && !opens_fd {
+        return s;
+    }
+    s.push_str(&format!(
+        "#define CAIRN_NAMED_FILE_SIZE {}\n{INPUT_FILES_DEF}",
+        env.named_file_size()
+    ));
+    let def = |s: &mut String, name: &str, sig: &str, args: &str, body: &str| {
+        s.push_str(&format!(
+            "{sig} cairn_h_{name}({args}) __asm__(\"{name}\");\n{sig} cairn_h_{name}({args}) {{ {body} }}\n"
+        ));
+    };
+    if called.contains("fopen") {
+        def(
+            &mut s,
+            "fopen",
+            "FILE *",
+            "const char *name, const char *mode",
+            "if (mode[0] == 'r' && !strchr(mode, '+')) {\n    unsigned char *data; unsigned size;\n    int r = cairn_input_file(name, &data, &size);\n    if (r == 0) return NULL;\n    if (r > 0) return size ? fmemopen(data, size, \"r\") : _IO_fopen(\"/dev/null\", \"r\");\n  }\n  return _IO_fopen(name, mode);",
+        );
+    }
+    if opens_fd {
+        s.push_str(OPEN_DEF);
+    }
+    for name in ["open", "open64"] {
+        if called.contains(name) {
+            def(
+                &mut s,
+                name,
+                "int",
+                "const char *name, int flags, ...",
+                "if ((flags & 3) == 0) {\n    unsigned char *data; unsigned size;\n    int r = cairn_input_file(name, &data, &size);\n    if (r == 0) return -1;\n    if (r > 0) return cairn_memfd(data, size);\n  }\n  va_list ap; va_start(ap, flags); int mode = va_arg(ap, int); va_end(ap);\n  return (int)syscall(SYS_openat, AT_FDCWD, name, flags, mode);",
+            );
+        }
+    }
+    s
+}
+
+/// The bytes an open to read finds (the runtime's `symbolic_file` and `named_file`): 1 with
+/// `data` and `size` set, 0 absent (errno ENOENT), -1 the host's file (the run created it).
+const INPUT_FILES_DEF: &str = r#"#include <errno.h>
+#include <fcntl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+static struct { char *name; int present; unsigned size; unsigned char *data; } cairn_named[26];
+static int cairn_named_n;
+static int cairn_input_name(const char *name) {
+  if (!name[0] || name[0] == '/') return 0;
+  for (const char *p = name; *p; p++)
+    if (p[0] == '.' && p[1] == '.' && (p == name || p[-1] == '/') && (!p[2] || p[2] == '/')) return 0;
+  size_t n = strlen(name);
+  /* A directory: ".", "x/.", "x/". */
+  return name[n - 1] != '/' && !(name[n - 1] == '.' && (n == 1 || name[n - 2] == '/'));
+}
+static int cairn_input_file(const char *name, unsigned char **data, unsigned *size) {
+#if CAIRN_SYM_FILES > 0
+  if (name[0] >= 'A' && name[0] < 'A' + CAIRN_SYM_FILES && !name[1]) {
+    *data = cairn_file_data[name[0] - 'A'];
+    *size = cairn_file_size[name[0] - 'A'];
+    return 1;
+  }
+#endif
+  if (!cairn_input_name(name)) return -1;
+  int i = 0;
+  while (i < cairn_named_n && strcmp(cairn_named[i].name, name)) i++;
+  if (i == cairn_named_n) {
+    if (syscall(SYS_faccessat, AT_FDCWD, name, F_OK, 0) == 0 || i == 26 - CAIRN_SYM_FILES) return -1;
+    cairn_named_n++;
+    cairn_named[i].name = strdup(name);
+    cairn_named[i].present = (unsigned char)cairn_u() & 1;
+    if (cairn_named[i].present) {
+      cairn_named[i].size = (unsigned)cairn_u() % (CAIRN_NAMED_FILE_SIZE + 1u);
+      cairn_named[i].data = calloc(CAIRN_NAMED_FILE_SIZE + 1, 1);
+      cairn_bytes(cairn_named[i].data, CAIRN_NAMED_FILE_SIZE);
+    }
+  }
+  if (!cairn_named[i].present) { errno = ENOENT; return 0; }
+  *data = cairn_named[i].data;
+  *size = cairn_named[i].size;
+  return 1;
+}
+"#;
+
+/// The harness's `open` of an input file: a memfd holding its bytes (other names go through
+/// the system call, since `open` itself is the harness's).
+const OPEN_DEF: &str = r#"#include <stdarg.h>
+static int cairn_memfd(const unsigned char *data, unsigned size) {
+  int fd = (int)syscall(SYS_memfd_create, "cairn", 0);
+  if (fd >= 0 && (syscall(SYS_write, fd, data, (size_t)size) != (long)size || syscall(SYS_lseek, fd, 0L, 0) != 0)) { syscall(SYS_close, fd); return -1; }
+  return fd;
+}
+"#;
 
 /// stdin from the test: a character per value (-1 is end of input, as is the end of the
 /// values), one character of pushback.
@@ -833,6 +915,13 @@ extern size_t _IO_fread(void *, size_t, size_t, FILE *);
 extern int _IO_feof(FILE *);
 extern FILE *_IO_fopen(const char *, const char *);
 static int cairn_unget = -1, cairn_eof;
+/* A byte stored into the program's memory, checked as the program's own stores are under
+ * AddressSanitizer (the harness is built without it): an overflow is reported at the call. */
+extern void __asan_store1(unsigned long) __attribute__((weak));
+static void cairn_store(void *p, char c) {
+  if (__asan_store1) __asan_store1((unsigned long)p);
+  *(char *)p = c;
+}
 static int cairn_stdin_getc(void) {
   if (cairn_unget >= 0) { int c = cairn_unget; cairn_unget = -1; return c; }
   if (cairn_eof) return -1; /* end of input stays the end */
@@ -889,9 +978,9 @@ static int cairn_vscanf(const char *fmt, va_list ap) {
       for (unsigned j = 0; j < w; j++) {
         char ch = (char)cairn_s();
         if (!ch || ch == ' ' || (ch >= '\t' && ch <= '\r')) ch = '_';
-        if (p) p[j] = ch;
+        if (p) cairn_store(p + j, ch);
       }
-      if (p) p[w] = 0;
+      if (p) cairn_store(p + w, 0);
     } else exit(0);
     if (!suppress) count++;
   }

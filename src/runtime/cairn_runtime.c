@@ -18,9 +18,6 @@ extern void __cairn_unsupported(const char *) __attribute__((noreturn));
 /* An operation on the machine's environment (a file that is not an input, a thread schedule):
  * not even a native run of the same inputs decides what follows. */
 extern void __cairn_environment(const char *) __attribute__((noreturn));
-/* Null: a file named without a directory that is not a symbolic one does not exist in the
- * replay's scratch directory. The environment may hold it: no proof rests on the null. */
-extern void *__cairn_absent_file(void);
 /* v: a result the environment decides natively (a file created in the current directory may
  * fail to be); no proof rests on it. */
 extern long __cairn_environment_result(long v);
@@ -1372,16 +1369,57 @@ static void *create_file(const char *name, int exclusive) {
   }
   return (void *)__cairn_environment_result((long)open_file(-1));
 }
+/* A file the program reads by a relative name is an input, as the symbolic files are: at the
+ * name's first open in a run, one input says whether it exists (0: absent, as natively in the
+ * replay's empty scratch directory), then its size (modulo SIZE + 1) and SIZE bytes, SIZE from
+ * --sym-files or CAIRN_NAMED_FILE_SIZE. Later opens of the name find the same file. Natively
+ * the harness reads the same values at the same open. */
+#define CAIRN_NAMED_FILE_SIZE 128
+static char *named_names[CAIRN_FILES];
+static int named_count;
+/* A relative name of a file, not a directory, that stays inside the current directory: in
+ * the replay's empty scratch directory it exists only if the run creates it. */
+static int input_name(const char *name) {
+  if (!name[0] || name[0] == '/') return 0;
+  for (const char *p = name; *p; p++)
+    if (p[0] == '.' && p[1] == '.' && (p == name || p[-1] == '/') && (!p[2] || p[2] == '/')) return 0;
+  size_t n = strlen(name);
+  /* A directory: ".", "x/.", "x/". */
+  return name[n - 1] != '/' && !(name[n - 1] == '.' && (n == 1 || name[n - 2] == '/'));
+}
+/* The file number of the input file `name`, or -1 (errno ENOENT) if it does not exist. */
+static int named_file(const char *name) {
+  for (int i = 0; i < named_count; i++)
+    if (!strcmp(named_names[i], name)) {
+      if (file_size[file_count + i] == ~0u) { errno = ENOENT; return -1; }
+      return file_count + i;
+    }
+  if (file_count + named_count == CAIRN_FILES) __cairn_environment("more than 26 files read in a run");
+  int f = file_count + named_count;
+  named_names[named_count++] = strdup(name);
+  if (!(__cairn_nondet_uchar() & 1)) { file_size[f] = ~0u; errno = ENOENT; return -1; }
+  unsigned int cap = __cairn_env[4] > 0 ? (unsigned int)__cairn_env[4] : CAIRN_NAMED_FILE_SIZE;
+  file_size[f] = __cairn_nondet_uint() % (cap + 1);
+  file_data[f] = malloc((size_t)cap + 1);
+  __cairn_make_symbolic(file_data[f], (size_t)cap, name);
+  file_data[f][cap] = 0;
+  return f;
+}
 W void *fopen(const char *name, const char *mode) {
   int f = symbolic_file(name);
-  if (f >= 0 && mode[0] == 'r') return open_file(f);
+  if (mode[0] == 'r' && !strchr(mode, '+')) {
+    if (f >= 0) return open_file(f);
+    if (input_name(name) && !was_written(name)) {
+      f = named_file(name);
+      return f < 0 ? NULL : open_file(f);
+    }
+  }
   if (f < 0 && local_name(name)) {
-    if (mode[0] == 'r' && !was_written(name)) { errno = ENOENT; return __cairn_absent_file(); }
     if ((mode[0] == 'w' || mode[0] == 'a') && !strchr(mode, '+'))
       return create_file(name, strchr(mode, 'x') != NULL);
-    if (mode[0] == 'r') __cairn_environment("fopen of a file the run wrote (its contents are not kept)");
+    if (mode[0] == 'r' && !strchr(mode, '+')) __cairn_environment("fopen of a file the run wrote (its contents are not kept)");
   }
-  __cairn_environment("fopen of a file that is not one of the symbolic files A, B, ... (--sym-files) or one written without reading it back");
+  __cairn_environment("fopen of a file outside the current directory to write, or to read and write");
 }
 W int fclose(void *f) {
   struct cairn_stream *s = sym_stream(f);
@@ -1401,19 +1439,21 @@ static struct cairn_stream *sym_fd(int fd) {
 static int stream_fd(struct cairn_stream *s) { return s ? CAIRN_FD_BASE + (int)(s - streams) : -1; }
 W int open(const char *name, int flags, ...) {
   int f = symbolic_file(name), access = flags & 3;
-  if (f >= 0 && access == 0) return stream_fd(open_file(f));
+  if (access == 0) {
+    if (f >= 0) return stream_fd(open_file(f));
+    if (input_name(name) && !was_written(name)) {
+      f = named_file(name);
+      return f < 0 ? -1 : stream_fd(open_file(f));
+    }
+  }
   if (f < 0 && local_name(name)) {
     int written = was_written(name);
-    if (access == 0 && !written) {
-      errno = ENOENT;
-      return __cairn_absent_file() ? CAIRN_FD_BASE + CAIRN_STREAMS : -1;
-    }
     if (access == CAIRN_O_WRONLY) {
       if (!written && !(flags & CAIRN_O_CREAT)) { errno = ENOENT; return -1; }
       return stream_fd(create_file(name, (flags & CAIRN_O_EXCL) != 0));
     }
   }
-  __cairn_environment("open of a file that is not one of the symbolic files A, B, ... (--sym-files) or one written without reading it back");
+  __cairn_environment("open of a file outside the current directory to write, to read and write, or one the run wrote to read");
 }
 W int open64(const char *name, int flags, ...) { return open(name, flags); }
 W int creat(const char *name, unsigned mode) { (void)mode; return open(name, CAIRN_O_WRONLY | CAIRN_O_CREAT); }

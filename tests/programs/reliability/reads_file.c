@@ -1,6 +1,6 @@
-/* Reliability: a program whose input is a file, run without --sym-files. Cairn must say how
- * to make the file an input; the file is absent (as in the replay's scratch directory), which
- * is one test, and nothing past the open is proven unreachable. */
+/* Reliability: a program whose input is a file, run without --sym-files. The file it reads by
+ * name is an input (absent, or holding bytes the search chooses); Cairn says so, and nothing
+ * past the open is proven unreachable. */
 #include <stdio.h>
 
 int main(void) {

@@ -1,5 +1,5 @@
-/* A configuration file read first: absent in the replay's scratch directory, present where
- * the program may really run. Nothing after the opens is unreachable. */
+/* A configuration file read first: a file read by name is an input, absent or present, as it
+ * may be where the program really runs. Nothing after the opens is unreachable. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <unistd.h>
