@@ -276,9 +276,10 @@ fn files_a_run_writes_are_created_and_the_run_goes_on() {
 /// Files a program reads by a relative name are inputs: present or absent, with bytes the
 /// search chooses, the same file at each open of the name in a run (natively the harness reads
 /// the same values at the same open). A settings file parsed line by line and a binary file in
-/// a subdirectory read through a descriptor: the build before read both as absent (11 of 28
-/// goals); now the 27 goals a file's contents decide within 1,500 runs, replay confirming every
-/// claim per goal. The last (the two opens disagreeing) cannot happen.
+/// a subdirectory read through a descriptor: the build before read the first as absent and
+/// stopped every run at the second (3 of 28 goals); now the 27 goals a file's contents decide
+/// within 1,500 runs, replay confirming every claim per goal. The last (the two opens
+/// disagreeing) cannot happen.
 #[test]
 fn files_read_by_name_are_inputs() {
     covered_within("settings_files.c", &[0, 1], "1500", DFS, 27);

@@ -601,34 +601,28 @@ fn replay_runs_do_not_see_files_earlier_tests_wrote() {
     assert_replay_confirms(&src, &out, "leftover_file.c");
 }
 
-/// A program calling an unmodelled `fseek` (its result an input, natively a stub): the
-/// harness loaded the test's values through fseek itself, so it read none, and every claim
-/// resting on a value failed natively. Now it loads them through system calls.
+/// Replay's own file work goes through system calls, never through a function the program
+/// calls without a model (natively the harness's stub, returning the test's next value):
+/// - an unmodelled `fseek`: the harness loaded the test's values through fseek itself, so it
+///   read none, and every claim resting on a value failed natively;
+/// - an unmodelled `fstat`: the goal probes mapped their counters through open/fstat/mmap, so
+///   they had none, and no claim was confirmed per goal.
 #[test]
-fn the_harness_reads_its_test_through_no_function_the_program_calls() {
-    let dir = tmp("trust-seek");
-    let src = root().join("tests/programs/trust/unmodelled_seek.c");
-    let out = dir.path().join("out");
-    generate(&src, &out, &[]);
-    let statuses = goal_statuses(&out);
-    assert_status(&statuses, "true", 14, "covered");
-    assert_status(&statuses, "true", 16, "covered");
-    assert_replay_confirms(&src, &out, "unmodelled_seek.c");
-}
-
-/// The native goal probes map their counters through system calls: a program calling an
-/// unmodelled `fstat` (natively the harness's stub, returning the test's next value) once left
-/// them without counters, so no claim was confirmed per goal.
-#[test]
-fn the_goal_probes_map_their_counters_through_no_function_the_program_calls() {
-    let dir = tmp("trust-fstat");
-    let src = root().join("tests/programs/trust/unmodelled_fstat.c");
-    let out = dir.path().join("out");
-    generate(&src, &out, &[]);
-    let statuses = goal_statuses(&out);
-    assert_status(&statuses, "true", 18, "covered");
-    assert_status(&statuses, "true", 20, "covered");
-    assert_replay_confirms(&src, &out, "unmodelled_fstat.c");
+fn replay_reads_tests_and_maps_probes_through_no_function_the_program_calls() {
+    for (name, true_lines) in [
+        ("unmodelled_seek.c", [14, 16]),
+        ("unmodelled_fstat.c", [18, 20]),
+    ] {
+        let dir = tmp("trust-stubbed");
+        let src = root().join("tests/programs/trust").join(name);
+        let out = dir.path().join("out");
+        generate(&src, &out, &[]);
+        let statuses = goal_statuses(&out);
+        for line in true_lines {
+            assert_status(&statuses, "true", line, "covered");
+        }
+        assert_replay_confirms(&src, &out, name);
+    }
 }
 
 /// A log line stamped with `localtime` and `strftime`, then branches on the date: depth-first
