@@ -13,6 +13,10 @@ pub const MAX_ARGS: u32 = 255;
 /// Most symbolic files: named "A" to "Z".
 pub const MAX_FILES: u32 = 26;
 
+/// The most bytes a file read by name holds without `--sym-files` (the runtime's
+/// `CAIRN_NAMED_FILE_SIZE`, which must agree: replay checks it).
+pub const NAMED_FILE_SIZE: u32 = 128;
+
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SymEnv {
     /// Fewest and most arguments after the program name; bytes per argument (then a NUL).
@@ -30,12 +34,12 @@ impl SymEnv {
     }
 
     /// The bytes of a file the program reads by a relative name (the runtime's
-    /// `named_file`): `--sym-files`'s size, or the runtime's `CAIRN_NAMED_FILE_SIZE`.
+    /// `named_file`): `--sym-files`'s size, or [`NAMED_FILE_SIZE`].
     pub fn named_file_size(&self) -> u32 {
         if self.file_size > 0 {
             self.file_size
         } else {
-            128
+            NAMED_FILE_SIZE
         }
     }
 
