@@ -273,6 +273,18 @@ fn files_a_run_writes_are_created_and_the_run_goes_on() {
     covered_within("report_writer.c", &[0, 1], "100", &[], 18);
 }
 
+/// Files a run writes through stdio keep what it wrote, so reading one back goes on: scores
+/// written with fprintf and scanned again, a name kept with fputs and compared after fgets
+/// (its bytes stay symbolic through the file), a log appended to twice, binary records found
+/// again with fseek and fread, the file removed. The build before stopped every run at the
+/// first read-back (11 of 42 goals); now the 36 goals inputs decide within 1,500 runs, replay
+/// confirming every claim per goal. The other 6 cannot happen (a create or a read that fails
+/// natively never does here, an `abort` on a size the model gets right).
+#[test]
+fn files_a_run_wrote_are_read_back() {
+    covered_within("records_read_back.c", &[0, 1], "1500", &[], 36);
+}
+
 /// Files a program reads by a relative name are inputs: present or absent, with bytes the
 /// search chooses, the same file at each open of the name in a run (natively the harness reads
 /// the same values at the same open). A settings file parsed line by line and a binary file in

@@ -188,7 +188,7 @@ impl Program {
         }
         let calls = crate::analysis::defuse::library_calls(&self.module);
         if calls.contains("fopen") && env::SymEnv::of(&self.module).files == 0 {
-            out.push(format!("the program opens files (`fopen`): a file it reads by a relative name is an input, absent or holding bytes the search chooses (up to {}, or SIZE with --sym-files N SIZE, which also adds files named A, B, ...); one it writes in the current directory is created (its contents are not kept: a run that reads it back stops); runs stop at any other open", env::NAMED_FILE_SIZE));
+            out.push(format!("the program opens files (`fopen`): a file it reads by a relative name is an input, absent or holding bytes the search chooses (up to {}, or SIZE with --sym-files N SIZE, which also adds files named A, B, ...); one it writes in the current directory is created, and what stdio writes to it is read back (a run that reads back what `write` wrote stops); runs stop at any other open", env::NAMED_FILE_SIZE));
         }
         out
     }

@@ -47,6 +47,11 @@ pub const UNINIT_INPUT: u32 = u32::MAX;
 /// changes with the layout and address randomisation, so a value computed from an address
 /// (a pointer cast to an integer) is no constant, and decisions on it are never recorded.
 pub const ADDRESS_INPUT: u32 = u32::MAX - 1;
+/// Input index of the variables standing for values a library model computed from symbolic
+/// data without a symbolic account (the text `sprintf` renders, the count `printf` returns):
+/// a decision on one is not recorded and makes the run inexact, as a concretization would,
+/// but a value the program never decides on costs nothing.
+pub const LOST_INPUT: u32 = u32::MAX - 2;
 /// Larger allocations are not tracked byte by byte; they count as inexact.
 const MAX_TRACKED_UNINIT: u64 = 1 << 16;
 
@@ -94,6 +99,10 @@ pub struct Shadow<'p> {
     uninit_vars: u32,
     /// Addresses made integers so far (see `ADDRESS_INPUT`).
     address_vars: u32,
+    /// Values lost so far (see `LOST_INPUT`).
+    lost_vars: u32,
+    /// The library call being made renders symbolic data into memory: what it writes is lost.
+    writes_lost: bool,
     /// Where this run's symbolic record is not exact.
     pub exactness: Exactness,
     /// Stop recording branches after this many (very long paths).
@@ -207,6 +216,8 @@ impl<'p> Shadow<'p> {
             varargs: vec![],
             uninit_vars: 0,
             address_vars: 0,
+            lost_vars: 0,
+            writes_lost: false,
             exactness: Exactness::default(),
             max_path: 100_000,
             opaque_frames: vec![],
@@ -368,6 +379,7 @@ impl Observer for Shadow<'_> {
     }
 
     fn extern_returned(&mut self, _v: &View, dst: Option<Val>, rb: usize) {
+        self.writes_lost = false;
         // A program function that returns without being entered was abstracted.
         if std::mem::take(&mut self.calling_function) {
             self.exactness.abstracted_calls += 1;
@@ -382,6 +394,12 @@ impl Observer for Shadow<'_> {
 
     fn mem_written(&mut self, _v: &View, addr: u64, n: u64) {
         self.clear_mem(addr, n);
+        if std::mem::take(&mut self.writes_lost) {
+            for a in addr..addr.saturating_add(n.min(MAX_TRACKED_UNINIT)) {
+                let e = self.lost_var(8);
+                self.set_byte(a, e);
+            }
+        }
         self.apply_after_write(addr);
     }
 
@@ -893,6 +911,46 @@ impl Shadow<'_> {
         })
     }
 
+    /// A fresh variable for a value the shadow lost track of (see `LOST_INPUT`).
+    fn lost_var(&mut self, w: u8) -> ExprId {
+        self.lost_vars += 1;
+        self.pool.var(VarKey {
+            input: LOST_INPUT,
+            byte: self.lost_vars,
+            w,
+        })
+    }
+
+    /// True when the call's arguments are symbolic or reach symbolic bytes: through a pointer
+    /// argument, or one pointer further (a `va_list`'s area, a `%s` string among variadic
+    /// arguments).
+    fn reaches_symbolic_data(&self, v: &View, call: &Call, rb: usize) -> bool {
+        if self.args.iter().any(|e| *e != NONE) {
+            return true;
+        }
+        if self.mem.is_empty() {
+            return false;
+        }
+        let symbolic =
+            |base: u64, size: u64| self.mem.range(base..base + size).any(|(_, e)| *e != UNINIT);
+        let word = (v.ptr_bits / 8) as u64;
+        call.args.iter().any(|a| {
+            let Val::Reg(r, Ty::Ptr) = *a else {
+                return false;
+            };
+            let Some((base, size)) = v.mem.object_bounds(v.reg(rb, r)) else {
+                return false;
+            };
+            symbolic(base, size)
+                || (0..size.min(4096) / word).any(|k| {
+                    let p = v.mem.read_uint(base + k * word, word as u32).unwrap_or(0);
+                    v.mem
+                        .object_bounds(p)
+                        .is_some_and(|(b, n)| b != base && symbolic(b, n))
+                })
+        })
+    }
+
     /// The integer value of pointer `p` (concretely `addr`, symbolically `sp` or NONE): the
     /// address of its object is a variable of the environment, the offset into it is exact,
     /// so differences of pointers into one object stay constants.
@@ -943,11 +1001,15 @@ impl Shadow<'_> {
     /// True when `e` depends on an indeterminate value or an address; such a decision is not
     /// recorded (no input can steer it) and makes the run inexact.
     fn indeterminate(&mut self, e: ExprId) -> bool {
-        if self.uninit_vars == 0 && self.address_vars == 0 {
+        if self.uninit_vars == 0 && self.address_vars == 0 && self.lost_vars == 0 {
             return false;
         }
         let vars = self.pool.vars_of(e);
         let input_of = |v: &u32| self.pool.vars[*v as usize].input;
+        if vars.iter().any(|v| input_of(v) == LOST_INPUT) {
+            self.exactness.concretized += 1;
+            return true;
+        }
         if vars.iter().any(|v| input_of(v) == UNINIT_INPUT) {
             self.exactness.uninitialized += 1;
             return true;
@@ -1011,6 +1073,20 @@ impl Shadow<'_> {
             | Abort | Fgetc | CtypeB | CtypeLower | CtypeUpper | Errno | Nop => None,
             // Data moves with its shadow; a symbolic length does not.
             Memcpy | Memmove => Some(&[0, 1]),
+            // What is rendered from symbolic data is lost: the count, the text.
+            Printf | Fprintf | Vprintf | Vfprintf | Puts | Putchar | Fputs | Fputc | Fwrite
+            | Perror | Fflush | Sprintf | Snprintf | Vsprintf | Vsnprintf => {
+                if self.reaches_symbolic_data(v, &call, rb) {
+                    if let Some(Val::Reg(_, t)) = call.dst {
+                        let w = t.bits_with(v.ptr_bits);
+                        if (1..=64).contains(&w) {
+                            self.ret = self.lost_var(w as u8);
+                        }
+                    }
+                    self.writes_lost = matches!(ext, Sprintf | Snprintf | Vsprintf | Vsnprintf);
+                }
+                return;
+            }
             Free => Some(&[]),
             GetPid | CpuId | TimeStampCounter | EnvironmentResult | Unknown(_) => {
                 self.exactness.unmodelled_calls += 1;

@@ -1268,12 +1268,17 @@ extern int __cairn_fgetc(void *);
 
 #define CAIRN_FILES 26
 #define CAIRN_STREAMS 16
-static unsigned char *file_data[CAIRN_FILES];
-static unsigned int file_size[CAIRN_FILES];
+/* Files the run creates (natively in the test's scratch directory): at most 16 in a run. */
+#define CAIRN_WRITTEN 16
+/* The input files (symbolic, then read by name), then the files the run wrote, at
+ * CAIRN_FILES + their number. */
+static unsigned char *file_data[CAIRN_FILES + CAIRN_WRITTEN];
+static unsigned int file_size[CAIRN_FILES + CAIRN_WRITTEN];
 static int file_count;
-/* A stream open on a symbolic file, or (sink) on a file the run writes: a FILE * of the
- * program points to one of these. */
-struct cairn_stream { int open, file, unget, eof, sink; unsigned int pos; };
+/* A stream open on a file, to read or (sink) to write: a FILE * of the program points to one
+ * of these. `append` writes at the end; `unflushed` counts the bytes written since the
+ * stream's last flush, which natively sit in its buffer. */
+struct cairn_stream { int open, file, unget, eof, sink, append; unsigned int pos, unflushed; };
 static struct cairn_stream streams[CAIRN_STREAMS];
 /* stdin: each character read is an input (-1 for end of input); ungetc pushes one back. */
 static int stdin_unget = -1, stdin_eof;
@@ -1327,11 +1332,12 @@ static struct cairn_stream *sym_stream(void *f) {
 }
 /* Natively the harness opens "A", "B", ... from the test (fmemopen) and runs nothing else
  * there: another name without a directory does not exist, one with a directory is the host's. */
-static void *open_file(int file) {
+static void *open_stream(int file, int sink) {
   for (int i = 0; i < CAIRN_STREAMS; i++) {
     if (streams[i].open) continue;
     struct cairn_stream *s = &streams[i];
-    s->open = 1; s->file = file; s->unget = -1; s->eof = 0; s->sink = file < 0; s->pos = 0;
+    s->open = 1; s->file = file; s->unget = -1; s->eof = 0; s->sink = sink; s->append = 0;
+    s->pos = 0; s->unflushed = 0;
     return s;
   }
   errno = EMFILE;
@@ -1349,25 +1355,78 @@ static int symbolic_file(const char *name) {
 static int local_name(const char *name) {
   return name[0] && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..");
 }
-/* Files the run created (natively in the test's scratch directory). What is written is not
- * kept: a run that reads one back stops, as one that writes and reads through one stream. */
-#define CAIRN_WRITTEN 16
+static void *open_file(int file) { return open_stream(file, 0); }
+/* Files the run created, with what it wrote through stdio (fputc, fputs, fwrite, fprintf),
+ * so that reading one back reads it. What a descriptor writes is not kept (`write` has no
+ * model): such a file is `opaque`, and a run that reads it back stops. A removed file's name
+ * is null. */
 static char *written_names[CAIRN_WRITTEN];
+static int written_opaque[CAIRN_WRITTEN];
+static unsigned int written_cap[CAIRN_WRITTEN];
 static int written_count;
-static int was_written(const char *name) {
+/* The number of the file the run wrote under `name`, or -1. */
+static int written_file(const char *name) {
   for (int i = 0; i < written_count; i++)
-    if (!strcmp(written_names[i], name)) return 1;
-  return 0;
+    if (written_names[i] && !strcmp(written_names[i], name)) return i;
+  return -1;
 }
-/* Opens `name` (local, not symbolic) to write: a sink stream, or null with errno set. */
-static void *create_file(const char *name, int exclusive) {
-  int existed = was_written(name);
-  if (exclusive && existed) { errno = EEXIST; return NULL; }
-  if (!existed) {
+static int was_written(const char *name) { return written_file(name) >= 0; }
+/* Natively a stream's writes sit in its buffer until a flush: a run that opens the file again
+ * meanwhile would see less than the interpreter keeps, so it stops. */
+static void no_unflushed_writes(int file) {
+  for (int i = 0; i < CAIRN_STREAMS; i++)
+    if (streams[i].open && streams[i].sink && streams[i].file == file && streams[i].unflushed)
+      __cairn_environment("opening a file again while a stream holds unflushed writes to it");
+}
+/* Opens `name` (local, not symbolic) to write: a sink stream, or null with errno set.
+ * `truncate`: "w" (empty from here on); else "a" (kept, written at the end). */
+static void *create_file(const char *name, int exclusive, int truncate, int through_fd) {
+  int w = written_file(name);
+  if (exclusive && w >= 0) { errno = EEXIST; return NULL; }
+  if (w < 0) {
     if (written_count == CAIRN_WRITTEN) __cairn_environment("more than 16 files written in a run");
-    written_names[written_count++] = strdup(name);
+    w = written_count++;
+    written_names[w] = strdup(name);
+    written_opaque[w] = 0;
+    written_cap[w] = 0;
+    file_data[CAIRN_FILES + w] = NULL;
+    file_size[CAIRN_FILES + w] = 0;
   }
-  return (void *)__cairn_environment_result((long)open_file(-1));
+  int file = CAIRN_FILES + w;
+  no_unflushed_writes(file);
+  if (truncate) file_size[file] = 0;
+  written_opaque[w] |= through_fd;
+  struct cairn_stream *s = (struct cairn_stream *)__cairn_environment_result((long)open_stream(file, 1));
+  if (s) s->append = !truncate;
+  return s;
+}
+/* The stream of the file the run wrote under `name`, opened to read. */
+static void *reopen_written(const char *name) {
+  int w = written_file(name);
+  if (written_opaque[w]) __cairn_environment("reading back a file the run wrote through a descriptor (write has no model)");
+  no_unflushed_writes(CAIRN_FILES + w);
+  return open_file(CAIRN_FILES + w);
+}
+/* Appends or overwrites at the stream's position; the file grows up to 1 MiB. */
+#define CAIRN_WRITTEN_MAX (1u << 20)
+static void put_bytes(struct cairn_stream *s, const unsigned char *p, size_t n) {
+  int w = s->file - CAIRN_FILES;
+  unsigned int *size = &file_size[s->file];
+  if (s->append) s->pos = *size;
+  if (n > CAIRN_WRITTEN_MAX - s->pos) __cairn_environment("a file the run wrote grew past 1 MiB");
+  unsigned int end = s->pos + (unsigned int)n;
+  if (end > written_cap[w]) {
+    unsigned int cap = written_cap[w] ? written_cap[w] : 256;
+    while (cap < end) cap *= 2;
+    file_data[s->file] = realloc(file_data[s->file], cap);
+    written_cap[w] = cap;
+  }
+  unsigned char *data = file_data[s->file];
+  for (; *size < s->pos; ++*size) data[*size] = 0; /* after a seek past the end */
+  for (size_t k = 0; k < n; k++) data[s->pos + k] = p[k];
+  s->pos = end;
+  if (end > *size) *size = end;
+  s->unflushed += (unsigned int)n;
 }
 /* A file the program reads by a relative name is an input, as the symbolic files are: at the
  * name's first open in a run, one input says whether it exists (0: absent, as natively in the
@@ -1405,6 +1464,15 @@ static int named_file(const char *name) {
   file_data[f][cap] = 0;
   return f;
 }
+/* A relative name inside a subdirectory ("out/x.txt", not "./x.txt"): natively the replay's
+ * scratch directory starts empty and the program's mkdir is an unmodelled call there (as it
+ * is here), so no subdirectory exists and creating such a file fails. */
+static int in_missing_directory(const char *name) {
+  if (!input_name(name)) return 0;
+  for (const char *p = name, *slash; (slash = strchr(p, '/')); p = slash + 1)
+    if (slash - p != 1 || p[0] != '.') return 1;
+  return 0;
+}
 W void *fopen(const char *name, const char *mode) {
   int f = symbolic_file(name);
   if (mode[0] == 'r' && !strchr(mode, '+')) {
@@ -1416,9 +1484,10 @@ W void *fopen(const char *name, const char *mode) {
   }
   if (f < 0 && local_name(name)) {
     if ((mode[0] == 'w' || mode[0] == 'a') && !strchr(mode, '+'))
-      return create_file(name, strchr(mode, 'x') != NULL);
-    if (mode[0] == 'r' && !strchr(mode, '+')) __cairn_environment("fopen of a file the run wrote (its contents are not kept)");
+      return create_file(name, strchr(mode, 'x') != NULL, mode[0] == 'w', 0);
+    if (mode[0] == 'r' && !strchr(mode, '+')) return reopen_written(name);
   }
+  if (f < 0 && in_missing_directory(name)) { errno = ENOENT; return NULL; }
   __cairn_environment("fopen of a file outside the current directory to write, or to read and write");
 }
 W int fclose(void *f) {
@@ -1426,6 +1495,118 @@ W int fclose(void *f) {
   if (s) s->open = 0;
   return 0;
 }
+/* Writes: into a file the run wrote, kept; elsewhere the host's (stdout, stderr), through the
+ * models, whose results are known here (a model's result taken would count as a value the
+ * shadow cannot follow when the data is symbolic). */
+extern int __cairn_fputc(int, void *);
+extern int __cairn_fputs(const char *, void *);
+extern size_t __cairn_fwrite(const void *, size_t, size_t, void *);
+extern int __cairn_vfprintf(void *, const char *, __builtin_va_list);
+extern int __cairn_fflush(void *);
+/* The stream `f` if it is one of a file: writing one opened to read fails, as natively. */
+static struct cairn_stream *write_stream(void *f, int *failed) {
+  struct cairn_stream *s = sym_stream(f);
+  *failed = s && !s->sink;
+  if (*failed) errno = EBADF;
+  return s;
+}
+W int fputc(int c, void *f) {
+  int failed;
+  struct cairn_stream *s = write_stream(f, &failed);
+  if (!s) { __cairn_fputc(c, f); return (unsigned char)c; } /* its model's result */
+  if (failed) return -1;
+  unsigned char b = (unsigned char)c;
+  put_bytes(s, &b, 1);
+  return b;
+}
+W int putc(int c, void *f) { return fputc(c, f); }
+W int _IO_putc(int c, void *f) { return fputc(c, f); }
+W int fputc_unlocked(int c, void *f) { return fputc(c, f); }
+W int putc_unlocked(int c, void *f) { return fputc(c, f); }
+W int fputs(const char *str, void *f) {
+  int failed;
+  struct cairn_stream *s = write_stream(f, &failed);
+  if (!s) { __cairn_fputs(str, f); return 1; }
+  if (failed) return -1;
+  put_bytes(s, (const unsigned char *)str, strlen(str));
+  return 1;
+}
+W int fputs_unlocked(const char *str, void *f) { return fputs(str, f); }
+W size_t fwrite(const void *p, size_t size, size_t n, void *f) {
+  int failed;
+  struct cairn_stream *s = write_stream(f, &failed);
+  if (!s) { __cairn_fwrite(p, size, n, f); return n; }
+  if (failed || !size || !n) return 0;
+  put_bytes(s, (const unsigned char *)p, size * n);
+  return n;
+}
+W size_t fwrite_unlocked(const void *p, size_t size, size_t n, void *f) { return fwrite(p, size, n, f); }
+W int vfprintf(void *f, const char *fmt, __builtin_va_list ap) {
+  int failed;
+  struct cairn_stream *s = write_stream(f, &failed);
+  if (!s) return __cairn_vfprintf(f, fmt, ap);
+  if (failed) return -1;
+  __builtin_va_list again;
+  __builtin_va_copy(again, ap);
+  int n = vsnprintf(NULL, 0, fmt, again);
+  __builtin_va_end(again);
+  if (n < 0) return n;
+  char *text = malloc((size_t)n + 1);
+  vsnprintf(text, (size_t)n + 1, fmt, ap);
+  put_bytes(s, (const unsigned char *)text, (size_t)n);
+  free(text);
+  return n;
+}
+W int fprintf(void *f, const char *fmt, ...) {
+  __builtin_va_list ap; __builtin_va_start(ap, fmt);
+  int n = vfprintf(f, fmt, ap);
+  __builtin_va_end(ap);
+  return n;
+}
+W int fflush(void *f) {
+  struct cairn_stream *s = sym_stream(f);
+  if (s) { s->unflushed = 0; return 0; }
+  if (!f)
+    for (int i = 0; i < CAIRN_STREAMS; i++) streams[i].unflushed = 0;
+  __cairn_fflush(f);
+  return 0;
+}
+/* Positions in a file's stream: glibc's fseek, ftell and rewind on it (natively an fmemopen
+ * stream or a file of the scratch directory). A stream of the host has none here. */
+W int fseek(void *f, long off, int whence) {
+  struct cairn_stream *s = sym_stream(f);
+  if (!s) __cairn_environment("fseek on a stream other than a file the run opened");
+  long base = whence == 0 ? 0 : whence == 1 ? (long)s->pos : whence == 2 ? (long)file_size[s->file] : -1;
+  if (base < 0 || base + off < 0) { errno = EINVAL; return -1; }
+  if (s->sink) s->unflushed = 0; /* glibc flushes before it moves */
+  s->pos = (unsigned int)(base + off);
+  s->unget = -1;
+  s->eof = 0;
+  return 0;
+}
+W int fseeko(void *f, long off, int whence) { return fseek(f, off, whence); }
+W int fseeko64(void *f, long off, int whence) { return fseek(f, off, whence); }
+W long ftell(void *f) {
+  struct cairn_stream *s = sym_stream(f);
+  if (!s) __cairn_environment("ftell on a stream other than a file the run opened");
+  if (s->append) return (long)file_size[s->file];
+  return (long)s->pos - (s->unget >= 0);
+}
+W long ftello(void *f) { return ftell(f); }
+W long ftello64(void *f) { return ftell(f); }
+W void rewind(void *f) { fseek(f, 0, 0); }
+/* Removing a file the run wrote; any other name in the current directory does not exist
+ * natively (the replay's scratch directory starts empty; input files are served, not
+ * created). */
+W int remove(const char *name) {
+  int w = written_file(name);
+  if (w < 0 && !local_name(name)) __cairn_environment("removing a file outside the current directory");
+  if (w < 0) { errno = ENOENT; return -1; }
+  free(written_names[w]);
+  written_names[w] = NULL;
+  return 0;
+}
+W int unlink(const char *name) { return remove(name); }
 /* open/read/close on the symbolic files: a descriptor is 3 plus its stream's index (natively
  * the harness opens a memfd holding the file's bytes: 3 is the first free descriptor). */
 #define CAIRN_FD_BASE 3
@@ -1436,6 +1617,7 @@ static struct cairn_stream *sym_fd(int fd) {
 #define CAIRN_O_WRONLY 01 /* Linux's values, on every architecture Cairn runs */
 #define CAIRN_O_CREAT 0100
 #define CAIRN_O_EXCL 0200
+#define CAIRN_O_TRUNC 01000
 static int stream_fd(struct cairn_stream *s) { return s ? CAIRN_FD_BASE + (int)(s - streams) : -1; }
 W int open(const char *name, int flags, ...) {
   int f = symbolic_file(name), access = flags & 3;
@@ -1450,10 +1632,12 @@ W int open(const char *name, int flags, ...) {
     int written = was_written(name);
     if (access == CAIRN_O_WRONLY) {
       if (!written && !(flags & CAIRN_O_CREAT)) { errno = ENOENT; return -1; }
-      return stream_fd(create_file(name, (flags & CAIRN_O_EXCL) != 0));
+      return stream_fd(create_file(name, (flags & CAIRN_O_EXCL) != 0, (flags & CAIRN_O_TRUNC) != 0, 1));
     }
+    if (access == 0 && written) return stream_fd(reopen_written(name));
   }
-  __cairn_environment("open of a file outside the current directory to write, to read and write, or one the run wrote to read");
+  if (f < 0 && in_missing_directory(name)) { errno = ENOENT; return -1; }
+  __cairn_environment("open of a file outside the current directory to write, or to read and write");
 }
 W int open64(const char *name, int flags, ...) { return open(name, flags); }
 W int creat(const char *name, unsigned mode) { (void)mode; return open(name, CAIRN_O_WRONLY | CAIRN_O_CREAT); }
