@@ -603,14 +603,15 @@ fn replay_runs_do_not_see_files_earlier_tests_wrote() {
 
 /// Replay's own file work goes through system calls, never through a function the program
 /// calls without a model (natively the harness's stub, returning the test's next value):
-/// - an unmodelled `fseek`: the harness loaded the test's values through fseek itself, so it
-///   read none, and every claim resting on a value failed natively;
+/// - an unmodelled seek (`fseek` then, `lseek` now that `fseek` has a model): the harness
+///   loaded the test's values through fseek itself, so it read none, and every claim resting
+///   on a value failed natively;
 /// - an unmodelled `fstat`: the goal probes mapped their counters through open/fstat/mmap, so
 ///   they had none, and no claim was confirmed per goal.
 #[test]
 fn replay_reads_tests_and_maps_probes_through_no_function_the_program_calls() {
     for (name, true_lines) in [
-        ("unmodelled_seek.c", [14, 16]),
+        ("unmodelled_seek.c", [16, 18]),
         ("unmodelled_fstat.c", [18, 20]),
     ] {
         let dir = tmp("trust-stubbed");
@@ -669,4 +670,45 @@ fn inline_assembly_idioms_are_reasoned_through() {
         assert_status(&statuses, outcome, line, status);
     }
     assert_replay_confirms(&src, &out, "asm_reasoning.c");
+}
+
+/// A decision on uninitialized memory (a word scanf did not fill, compared with strcmp) goes
+/// one way in Cairn (zeros) and any way natively (garbage), so a run claims only what it took
+/// before such a decision: with every technique on, the goals decided by inputs are covered,
+/// the empty word's branch and the branch after it are not claimed (scanf never reads an
+/// empty word, so only garbage reaches them), the tests that stop claiming say where (the
+/// program's strcmp call, not the runtime's loop), and replay confirms every claim.
+/// Before, the interpreter claimed the empty word's branches from its zeros.
+#[test]
+fn claims_end_at_a_decision_on_uninitialized_memory() {
+    let dir = tmp("trust-uninitialized");
+    let src = root().join("tests/programs/trust/uninitialized_decision.c");
+    let out = dir.path().join("out");
+    generate(&src, &out, &["--jobs", "1"]);
+    let statuses = goal_statuses(&out);
+    for (outcome, line) in [
+        ("true", 13),
+        ("false", 13),
+        ("true", 15),
+        ("false", 15),
+        ("false", 17),
+    ] {
+        assert_status(&statuses, outcome, line, "covered");
+    }
+    for (outcome, line) in [("true", 17), ("true", 19), ("false", 19)] {
+        assert_status(&statuses, outcome, line, "unknown");
+    }
+    let flagged: Vec<String> = std::fs::read_dir(out.join("tests"))
+        .unwrap()
+        .filter_map(|t| {
+            json(&t.unwrap().path())["uninitialized_decision_at"]
+                .as_str()
+                .map(String::from)
+        })
+        .collect();
+    assert!(!flagged.is_empty(), "no test says where its claims end");
+    for at in &flagged {
+        assert!(at.ends_with("uninitialized_decision.c:17:7"), "{at}");
+    }
+    assert_replay_confirms(&src, &out, "uninitialized_decision.c");
 }

@@ -141,6 +141,13 @@ pub fn limit_report(s: &Session) -> Option<i32> {
             s.runs.cut_by_memory_limit
         );
     }
+    if s.runs.uninitialized > 0 {
+        eprintln!(
+            "cairn: warning: {} runs decided on uninitialized memory, the first at {} (Cairn reads zeros there, a native run whatever memory held): what such a run took after that decision is not claimed",
+            s.runs.uninitialized,
+            s.runs.first_uninitialized.as_deref().unwrap_or("?")
+        );
+    }
     if s.runs.unsupported > 0 {
         eprintln!(
             "cairn: warning: {} of {} runs stopped where Cairn cannot follow the native run; the first: {}",

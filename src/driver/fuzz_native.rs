@@ -265,6 +265,8 @@ fn native_result(
     RunResult {
         branches,
         errors_hit,
+        // What the native run took is what it took; the interpreter may not even run it.
+        uninitialized_checked: true,
         ..RunResult::new(outcome, inputs)
     }
 }

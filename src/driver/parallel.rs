@@ -233,6 +233,10 @@ fn add_runs(a: &mut crate::driver::session::RunCounts, b: &crate::driver::sessio
     if a.first_unsupported.is_none() {
         a.first_unsupported.clone_from(&b.first_unsupported);
     }
+    a.uninitialized += b.uninitialized;
+    if a.first_uninitialized.is_none() {
+        a.first_uninitialized.clone_from(&b.first_uninitialized);
+    }
 }
 
 /// `acc += v` for statistics: numbers add, flags or, objects by key, the rest keeps the first.

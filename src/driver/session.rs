@@ -68,6 +68,10 @@ pub struct RunCounts {
     pub cut_by_memory_limit: u64,
     pub unsupported: u64,
     pub first_unsupported: Option<String>,
+    /// Runs with a decision on uninitialized memory (their claims end there), and the first
+    /// such decision's place.
+    pub uninitialized: u64,
+    pub first_uninitialized: Option<String>,
 }
 
 impl<'p> Session<'p> {
@@ -385,12 +389,70 @@ impl<'p> Session<'p> {
         {
             return Ok(vec![]);
         }
-        let covers = self.goals.covered_by(r);
-        let crash = match (&r.outcome, r.abort_loc) {
-            (Outcome::Fault { kind, loc }, _) => Some(format!("{kind}@{}:{}", loc.line, loc.col)),
-            (Outcome::Abort, Some(loc)) => Some(format!("abort@{}:{}", loc.line, loc.col)),
-            _ => None,
+        if !r.uninitialized_checked && self.is_new(r) {
+            let watched = self.watched(r);
+            return self.keep(&watched, found_by);
+        }
+        self.keep(r, found_by)
+    }
+
+    /// Whether `r` covers a goal the ledger does not have, or crashes in a new way.
+    fn is_new(&self, r: &RunResult) -> bool {
+        let crash = crash_site(r);
+        !self.ledger.new_goals(&self.goals.covered_by(r)).is_empty()
+            || crash.is_some_and(|c| !self.crash_sites.contains(&c))
+    }
+
+    /// `r` run again with a symbolic shadow, which tells where a decision rests on
+    /// uninitialized memory (see `RunResult::uninitialized_at`); `r` itself when that cannot
+    /// be the same run (it hit a limit) or would take too long.
+    pub fn watched(&self, r: &RunResult) -> RunResult {
+        let max_steps = match r.outcome {
+            Outcome::Exit(_) | Outcome::Abort | Outcome::AssumeFailed | Outcome::Fault { .. } => {
+                r.steps + 1_000
+            }
+            // Stopped at the first block that took it past the limit: the same block again.
+            Outcome::StepLimit => r.steps - 1,
+            _ => return r.clone(),
         };
+        if r.steps > MAX_WATCHED_STEPS {
+            return r.clone();
+        }
+        let mut cfg = self.run_config(&Config {
+            max_steps,
+            ..Default::default()
+        });
+        if let Some(m) = self.memory_limit {
+            cfg.mem_limit = m;
+        }
+        let texts = r.inputs.iter().map(InputValue::to_text).collect();
+        let mut pool = crate::smt::expr::Pool::new();
+        let mut shadow = crate::exec::shadow::Shadow::new(&mut pool);
+        let mut watched = self.program.run_observed(
+            &mut crate::exec::input::Replay::new(texts),
+            &cfg,
+            &mut shadow,
+        );
+        shadow.annotate(&mut watched);
+        if watched.outcome != r.outcome {
+            return r.clone(); // not the same run after all (a deadline): no better knowledge
+        }
+        watched
+    }
+
+    /// Keeps `r` as a test if it covers a new goal or crashes in a new way.
+    fn keep(&mut self, r: &RunResult, found_by: &str) -> Result<Vec<usize>> {
+        let uninitialized_at = r
+            .uninitialized_at
+            .map(|l| self.program.module.loc_string(l));
+        if let Some(at) = &uninitialized_at {
+            self.runs.uninitialized += 1;
+            self.runs
+                .first_uninitialized
+                .get_or_insert_with(|| at.clone());
+        }
+        let covers = self.goals.covered_by(r);
+        let crash = crash_site(r);
         // Most runs cover nothing new: they need no lock (a stale view only costs one).
         let new_crash = crash
             .as_ref()
@@ -421,6 +483,7 @@ impl<'p> Session<'p> {
             iteration: self.shared.runs(),
             exit_indeterminate: r.exit_indeterminate,
             layout_dependent: r.layout_dependent || self.shared.layout_dependent(),
+            uninitialized_at: uninitialized_at.clone(),
             returned: r.returned.clone(),
         };
         let kept = self
@@ -428,6 +491,19 @@ impl<'p> Session<'p> {
             .offer(&covers, crash, self.budget.max_tests, self.id, test)?;
         self.milestone(kept.milestone);
         Ok(kept.fresh)
+    }
+}
+
+/// Runs longer than this are not run again to be watched for decisions on uninitialized
+/// memory (a shadowed step costs several plain ones).
+const MAX_WATCHED_STEPS: u64 = 5_000_000;
+
+/// How a run crashes, as tests tell crashes apart (kind and place), if it does.
+fn crash_site(r: &RunResult) -> Option<String> {
+    match (&r.outcome, r.abort_loc) {
+        (Outcome::Fault { kind, loc }, _) => Some(format!("{kind}@{}:{}", loc.line, loc.col)),
+        (Outcome::Abort, Some(loc)) => Some(format!("abort@{}:{}", loc.line, loc.col)),
+        _ => None,
     }
 }
 

@@ -177,6 +177,14 @@ pub struct RunResult {
     /// Decisions of the run depended on where objects lie in memory (a pointer made an
     /// integer): natively the same inputs may take other branches.
     pub layout_dependent: bool,
+    /// Where a decision of the run first rested on uninitialized memory (zeros here, whatever
+    /// memory held natively). `branches` and `errors_hit` are what the run took before it:
+    /// what came after is not the program's to predict, so it is not claimed. Known only to
+    /// runs with a symbolic shadow.
+    pub uninitialized_at: Option<Loc>,
+    /// Whether the run was watched for such decisions (a symbolic shadow's runs; a native
+    /// run is what it is).
+    pub uninitialized_checked: bool,
     /// Where an `Abort` outcome happened (the failed assertion's, abort's or the error
     /// function's call in the program).
     pub abort_loc: Option<Loc>,
@@ -199,6 +207,8 @@ impl RunResult {
             observed: Default::default(),
             exit_indeterminate: false,
             layout_dependent: false,
+            uninitialized_at: None,
+            uninitialized_checked: false,
             abort_loc: None,
             returned: None,
         }
@@ -367,6 +377,8 @@ impl<'m> Machine<'m> {
             ctx: self.frames.last().map_or(ROOT_CONTEXT, |f| f.ctx),
             depth: self.frames.len(),
             steps: self.steps,
+            branches: &self.branches,
+            errors_hit: self.errors_hit.len(),
         };
         Some(event(obs, &view))
     }
@@ -431,6 +443,8 @@ impl<'m> Machine<'m> {
             observed: Default::default(),
             exit_indeterminate: self.libc.main_status_unknown,
             layout_dependent: false,
+            uninitialized_at: None,
+            uninitialized_checked: false,
         }
     }
 

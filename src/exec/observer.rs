@@ -25,6 +25,10 @@ pub struct View<'a> {
     pub depth: usize,
     /// Instructions executed so far, counted per block entered: orders events of a run.
     pub steps: u64,
+    /// Per branch goal: how many times the run took it so far.
+    pub branches: &'a [u32],
+    /// Error calls reached so far.
+    pub errors_hit: usize,
 }
 
 impl View<'_> {

@@ -55,6 +55,13 @@ pub const LOST_INPUT: u32 = u32::MAX - 2;
 /// Larger allocations are not tracked byte by byte; they count as inexact.
 const MAX_TRACKED_UNINIT: u64 = 1 << 16;
 
+/// What a run had covered when a decision first rested on uninitialized memory, and where.
+struct ClaimsEnd {
+    branches: Vec<u32>,
+    errors_hit: usize,
+    loc: Loc,
+}
+
 /// One symbolic branch decision of a run.
 #[derive(Clone, Debug)]
 pub struct BranchRecord {
@@ -103,6 +110,13 @@ pub struct Shadow<'p> {
     lost_vars: u32,
     /// The library call being made renders symbolic data into memory: what it writes is lost.
     writes_lost: bool,
+    /// The run's coverage when a decision first rested on uninitialized memory (see
+    /// `RunResult::uninitialized_at`).
+    claims_end: Option<ClaimsEnd>,
+    /// The call site of the call being made, then of each active frame (`Module::call_sites`):
+    /// a decision inside the runtime is told at the program's call of it.
+    calling_site: u32,
+    entered_from: Vec<u32>,
     /// Where this run's symbolic record is not exact.
     pub exactness: Exactness,
     /// Stop recording branches after this many (very long paths).
@@ -201,6 +215,17 @@ impl<'p> Shadow<'p> {
     pub fn annotate(&self, r: &mut crate::exec::machine::RunResult) {
         r.exit_indeterminate |= self.exit_indeterminate;
         r.layout_dependent |= self.exactness.addresses > 0;
+        r.uninitialized_checked = true;
+        if let Some(end) = &self.claims_end {
+            // Natively the rest of the run went wherever the memory's contents led.
+            r.uninitialized_at = Some(end.loc);
+            r.branches.clone_from(&end.branches);
+            r.errors_hit.truncate(end.errors_hit);
+            if let Some(mut pairs) = r.observed.take::<crate::exec::defuse::DefUseRun>() {
+                pairs.covered.clear();
+                r.observed.insert(pairs);
+            }
+        }
     }
 
     pub fn new(pool: &'p mut Pool) -> Shadow<'p> {
@@ -218,6 +243,9 @@ impl<'p> Shadow<'p> {
             address_vars: 0,
             lost_vars: 0,
             writes_lost: false,
+            claims_end: None,
+            calling_site: u32::MAX,
+            entered_from: vec![],
             exactness: Exactness::default(),
             max_path: 100_000,
             opaque_frames: vec![],
@@ -306,6 +334,7 @@ impl Observer for Shadow<'_> {
         // A write computed for an earlier call whose write event never came is stale.
         self.after_write = None;
         self.calling_function = matches!(call.target, Target::Func(_));
+        self.calling_site = call.site;
         // The runtime's `exit` runs unshadowed: its status is checked at the call.
         let exit = match call.target {
             Target::Func(f) => matches!(
@@ -359,6 +388,7 @@ impl Observer for Shadow<'_> {
             }
         }
         self.varargs.push(varargs);
+        self.entered_from.push(self.calling_site);
     }
 
     fn ret(&mut self, v: &View, val: Option<Val>, rb: usize, caller: Option<(usize, Option<Val>)>) {
@@ -373,6 +403,7 @@ impl Observer for Shadow<'_> {
         };
         self.regs.truncate(rb);
         self.varargs.pop();
+        self.entered_from.pop();
         if let Some((crb, Some(Val::Reg(d, _)))) = caller {
             self.set_reg(crb, d, e);
         }
@@ -478,7 +509,7 @@ impl Observer for Shadow<'_> {
         // A symbolic assumption is part of the path condition. When it fails, search can flip
         // it to find inputs that satisfy it; its violated side is never explored.
         let c = self.args.first().copied().unwrap_or(NONE);
-        if c == NONE || self.indeterminate(c) {
+        if c == NONE || self.undecidable(v, c, None) {
             return;
         }
         if self.path.len() >= self.max_path {
@@ -573,6 +604,12 @@ impl Shadow<'_> {
 
     /// Symbolic bytes of `[addr, addr+n)` as one little-endian expression, or NONE if all concrete.
     fn mem_expr(&mut self, v: &View, addr: u64, n: u32) -> ExprId {
+        self.mem_expr_read(v, addr, n, true)
+    }
+
+    /// `mem_expr`, uninitialized bytes indeterminate only if the run `reads` them (else their
+    /// concrete value).
+    fn mem_expr_read(&mut self, v: &View, addr: u64, n: u32, reads: bool) -> ExprId {
         if self.mem.is_empty()
             || self
                 .mem
@@ -586,9 +623,9 @@ impl Shadow<'_> {
         for i in 0..n as u64 {
             let a = addr + i;
             let byte = match self.mem.get(&a) {
-                Some(&UNINIT) => self.uninit_var(8),
-                Some(b) => *b,
-                None => {
+                Some(&UNINIT) if reads => self.uninit_var(8),
+                Some(b) if *b != UNINIT => *b,
+                _ => {
                     let c = v.mem.read_uint(a, 1).unwrap_or(0);
                     self.pool.constant(8, c)
                 }
@@ -610,9 +647,13 @@ impl Shadow<'_> {
         }
     }
 
-    /// The `n` bytes at `addr`: their shadow, or their concrete value as a constant.
-    fn value_at(&mut self, v: &View, addr: u64, n: u32) -> ExprId {
-        match self.mem_expr(v, addr, n) {
+    /// The `n` bytes at `addr` as one choice of a read through a symbolic pointer that reads
+    /// `read` on this run: their shadow, or their concrete value as a constant. Uninitialized
+    /// bytes are indeterminate only where the run reads; elsewhere they are what the
+    /// interpreter reads there, so a decision over the choices is no decision on
+    /// uninitialized memory (a run that picks such a choice meets them as its own read).
+    fn value_at(&mut self, v: &View, addr: u64, n: u32, read: u64) -> ExprId {
+        match self.mem_expr_read(v, addr, n, addr == read) {
             NONE => {
                 let c = v.mem.read_uint(addr, n).unwrap_or(0);
                 self.pool.constant((n * 8) as u8, c)
@@ -996,6 +1037,43 @@ impl Shadow<'_> {
         };
         let object = |a: u64| v.mem.object_bounds(a).map(|(b, _)| b);
         is_address && object(at).is_some() && object(at) == object(other)
+    }
+
+    /// `indeterminate` for a decision of the run (at the end of block `at`, when known): the
+    /// first one on uninitialized memory ends what the run claims.
+    fn undecidable(&mut self, v: &View, e: ExprId, at: Option<(FuncId, BlockId)>) -> bool {
+        let before = self.exactness.uninitialized;
+        let undecidable = self.indeterminate(e);
+        if self.exactness.uninitialized > before && self.claims_end.is_none() {
+            let m = v.module;
+            let in_runtime = |l: &Loc| {
+                m.files
+                    .get(l.file as usize)
+                    .is_some_and(|f| f.ends_with(crate::ir::frontend::RUNTIME_FILE))
+            };
+            let decision = at.map_or(Loc::default(), |(f, b)| {
+                m.functions[f as usize].blocks[b as usize].term_loc
+            });
+            // Inside the runtime (strcmp, scanf...): where the program called into it.
+            let program_call = || {
+                self.entered_from
+                    .iter()
+                    .rev()
+                    .filter_map(|s| m.call_sites.get(*s as usize))
+                    .find(|l| !in_runtime(l))
+                    .copied()
+            };
+            let loc = match in_runtime(&decision) {
+                true => program_call().unwrap_or(decision),
+                false => decision,
+            };
+            self.claims_end = Some(ClaimsEnd {
+                branches: v.branches.to_vec(),
+                errors_hit: v.errors_hit,
+                loc,
+            });
+        }
+        undecidable
     }
 
     /// True when `e` depends on an indeterminate value or an address; such a decision is not
@@ -1589,7 +1667,7 @@ impl Shadow<'_> {
     fn check(&mut self, v: &View, site: (FuncId, BlockId), ok: ExprId, holds: bool) {
         if self.pool.as_const(ok).is_some()
             || !self.opaque_frames.is_empty()
-            || self.indeterminate(ok)
+            || self.undecidable(v, ok, Some(site))
         {
             return;
         }
@@ -1698,8 +1776,10 @@ impl Shadow<'_> {
         if some_invalid {
             self.require_choice(v, site, addr_e, &valid);
         }
-        let values: std::collections::HashMap<u64, ExprId> =
-            valid.iter().map(|&c| (c, self.value_at(v, c, n))).collect();
+        let values: std::collections::HashMap<u64, ExprId> = valid
+            .iter()
+            .map(|&c| (c, self.value_at(v, c, n, addr)))
+            .collect();
         // A choice the check above excludes reads as 0.
         let none = self.pool.constant((n * 8) as u8, 0);
         Some(super::choices::select(self.pool, addr_e, &|c| {
@@ -1775,7 +1855,7 @@ impl Shadow<'_> {
         let mut elems: Vec<(u64, ExprId)> = vec![];
         let mut off = 0u64;
         while off + n as u64 <= size {
-            let val = self.value_at(v, base + off, n);
+            let val = self.value_at(v, base + off, n, addr);
             elems.push((base + off, val));
             off += stride;
         }
@@ -1821,7 +1901,7 @@ impl Shadow<'_> {
                 else_goal,
             } => {
                 let c = self.reg(rb, *cond);
-                if c == NONE || self.indeterminate(c) {
+                if c == NONE || self.undecidable(v, c, Some((func, block))) {
                     return;
                 }
                 let taken = if v.regs[rb + *cond as usize] & 1 != 0 {
@@ -1853,7 +1933,7 @@ impl Shadow<'_> {
                 default_goal,
             } => {
                 let sv = self.reg(rb, *val);
-                if sv == NONE || self.indeterminate(sv) {
+                if sv == NONE || self.undecidable(v, sv, Some((func, block))) {
                     return;
                 }
                 let value = v.reg(rb, *val);

@@ -36,6 +36,10 @@ pub struct Test {
     pub exit_indeterminate: bool,
     /// Its path depended on addresses (see `RunResult::layout_dependent`).
     pub layout_dependent: bool,
+    /// Where a decision of its run first rested on uninitialized memory (`file:line:col`): it
+    /// claims only what came before, and its end is not predicted (see
+    /// `RunResult::uninitialized_at`).
+    pub uninitialized_at: Option<String>,
     /// Unit mode: what the entry function returned.
     pub returned: Option<String>,
 }
@@ -70,6 +74,9 @@ pub fn test_json(t: &Test) -> serde_json::Value {
     }
     if t.layout_dependent {
         o["layout_dependent"] = json!(true);
+    }
+    if let Some(at) = &t.uninitialized_at {
+        o["uninitialized_decision_at"] = json!(at);
     }
     if let Some(r) = &t.returned {
         o["returned"] = json!(r);

@@ -10,7 +10,7 @@ struct rec { int id; char tag[4]; };
 
 int main(void) {
   int n, score;
-  char name[16];
+  char name[16] = "";
   if (scanf("%d", &n) != 1 || n < 1 || n > 3)
     return 1;
   FILE *f = fopen("scores.txt", "w");
