@@ -620,8 +620,10 @@ pub struct Module {
 
 /// Address-space layout shared by the lowering (globals, functions) and the executor (heap, stack).
 pub mod layout {
-    /// Functions get distinct fake addresses in this range (never dereferenced).
-    pub const FUNC_BASE: u64 = 0x0010_0000;
+    /// Functions get distinct fake addresses in this range (never dereferenced). Not a round
+    /// number: a constant equal to a function's address counts as taking it (analysis::dead),
+    /// and round constants such as `1 << 20` are common.
+    pub const FUNC_BASE: u64 = 0x0012_3450;
     pub const GLOBAL_BASE: u64 = 0x0040_0000;
     pub const STACK_BASE: u64 = 0xC000_0000;
     pub const STACK_END: u64 = 0xF000_0000;
