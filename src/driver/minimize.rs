@@ -46,16 +46,12 @@ pub fn minimize_faults(s: &mut Session, cfg: &Config) -> Result<usize> {
         let Ok(typed) = read_test_values(&path) else {
             continue;
         };
-        // Runs here have no shadow to tell where a decision rests on uninitialized memory.
-        if std::fs::read_to_string(&path).is_ok_and(|t| t.contains("\"uninitialized_decision_at\""))
-        {
-            continue;
-        }
         let target = Some((f.kind.clone(), f.location.clone()));
         let run = |values: &[String]| s.program.run(&mut Replay::new(values.to_vec()), cfg);
         let mut best: Vec<String> = typed.iter().map(|(_, v)| v.clone()).collect();
         let mut best_run = run(&best);
-        if fault_of(s, &best_run) != target {
+        // A fault after a decision on uninitialized memory is no prediction to shrink.
+        if fault_of(s, &best_run) != target || s.watched(&best_run).uninitialized_at.is_some() {
             continue;
         }
         let mut shrunk = false;

@@ -1051,9 +1051,11 @@ impl Shadow<'_> {
                     .get(l.file as usize)
                     .is_some_and(|f| f.ends_with(crate::ir::frontend::RUNTIME_FILE))
             };
-            let decision = at.map_or(Loc::default(), |(f, b)| {
-                m.functions[f as usize].blocks[b as usize].term_loc
-            });
+            // A branch's or check's block, else the call being made (an assumption).
+            let decision = match at {
+                Some((f, b)) => m.functions[f as usize].blocks[b as usize].term_loc,
+                None => (m.call_sites.get(self.calling_site as usize).copied()).unwrap_or_default(),
+            };
             // Inside the runtime (strcmp, scanf...): where the program called into it.
             let program_call = || {
                 self.entered_from
