@@ -119,3 +119,28 @@ fn live_successors(f: &Function, b: &Block) -> Vec<BlockId> {
         t => t.successors(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::ir::layout::{FUNC_BASE, GLOBAL_BASE};
+
+    /// A constant equal to a function's address takes it, so round constants (powers of two
+    /// and ten, their neighbours, all-ones masks) must not be function addresses.
+    #[test]
+    fn round_constants_are_no_function_addresses() {
+        let functions = 50_000u64;
+        assert!(FUNC_BASE + 16 * functions <= GLOBAL_BASE);
+        let mut round: Vec<u64> = (0..64).flat_map(|k| [1u64 << k, (1u64 << k) - 1]).collect();
+        round.extend((0..20).map(|k| 10u64.pow(k)));
+        let round: Vec<u64> = round
+            .iter()
+            .flat_map(|&v| [v, v.wrapping_add(1), v.wrapping_sub(1)])
+            .collect();
+        for v in round {
+            let is_function = v >= FUNC_BASE
+                && (v - FUNC_BASE).is_multiple_of(16)
+                && (v - FUNC_BASE) / 16 < functions;
+            assert!(!is_function, "{v:#x} is a function's address");
+        }
+    }
+}
