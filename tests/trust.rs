@@ -677,8 +677,10 @@ fn inline_assembly_idioms_are_reasoned_through() {
 /// before such a decision: with every technique on, the goals decided by inputs are covered,
 /// the empty word's branch and the branch after it are not claimed (scanf never reads an
 /// empty word, so only garbage reaches them), the tests that stop claiming say where (the
-/// program's strcmp call, not the runtime's loop), and replay confirms every claim.
-/// Before, the interpreter claimed the empty word's branches from its zeros.
+/// program's strcmp call, not the runtime's loop) and end there (the search's runs and the
+/// fuzzer's, run again with a shadow), and replay confirms every claim. Before, the
+/// interpreter claimed the empty word's branches from its zeros; the build before this one
+/// ran on into the loop its zeros never leave, to the step limit.
 #[test]
 fn claims_end_at_a_decision_on_uninitialized_memory() {
     let dir = tmp("trust-uninitialized");
@@ -687,28 +689,28 @@ fn claims_end_at_a_decision_on_uninitialized_memory() {
     generate(&src, &out, &["--jobs", "1"]);
     let statuses = goal_statuses(&out);
     for (outcome, line) in [
-        ("true", 13),
-        ("false", 13),
-        ("true", 15),
-        ("false", 15),
-        ("false", 17),
+        ("true", 14),
+        ("false", 14),
+        ("true", 16),
+        ("false", 16),
+        ("false", 18),
     ] {
         assert_status(&statuses, outcome, line, "covered");
     }
-    for (outcome, line) in [("true", 17), ("true", 19), ("false", 19)] {
+    for (outcome, line) in [("true", 18), ("true", 20), ("false", 20), ("true", 22)] {
         assert_status(&statuses, outcome, line, "unknown");
     }
-    let flagged: Vec<String> = std::fs::read_dir(out.join("tests"))
+    let flagged: Vec<serde_json::Value> = std::fs::read_dir(out.join("tests"))
         .unwrap()
-        .filter_map(|t| {
-            json(&t.unwrap().path())["uninitialized_decision_at"]
-                .as_str()
-                .map(String::from)
-        })
+        .map(|t| json(&t.unwrap().path()))
+        .filter(|t| t["uninitialized_decision_at"].is_string())
         .collect();
     assert!(!flagged.is_empty(), "no test says where its claims end");
-    for at in &flagged {
-        assert!(at.ends_with("uninitialized_decision.c:17:7"), "{at}");
+    for t in &flagged {
+        let at = t["uninitialized_decision_at"].as_str().unwrap();
+        assert!(at.ends_with("uninitialized_decision.c:18:7"), "{at}");
+        // The run ended there, not at the step limit the loop past it reaches with zeros.
+        assert_eq!(t["outcome"], "unsupported", "{t}");
     }
     assert_replay_confirms(&src, &out, "uninitialized_decision.c");
 }

@@ -373,6 +373,8 @@ impl<'p> Session<'p> {
                 } += 1;
                 return Ok(vec![]);
             }
+            // Stopped at a decision on uninitialized memory: counted as such below.
+            Outcome::Unsupported { .. } if r.uninitialized_at.is_some() => {}
             Outcome::Unsupported { what, loc, .. } => {
                 self.runs.unsupported += 1;
                 if self.runs.first_unsupported.is_none() {
@@ -404,8 +406,9 @@ impl<'p> Session<'p> {
     }
 
     /// `r` run again with a symbolic shadow, which tells where a decision rests on
-    /// uninitialized memory (see `RunResult::uninitialized_at`); `r` itself when that cannot
-    /// be the same run (it hit a limit) or would take too long.
+    /// uninitialized memory (see `RunResult::uninitialized_at`): that run ends there. `r`
+    /// itself when the shadowed run is not the same run (a deadline) or, past
+    /// `MAX_WATCHED_STEPS`, cannot tell (only a long run's start is watched).
     pub fn watched(&self, r: &RunResult) -> RunResult {
         let max_steps = match r.outcome {
             Outcome::Exit(_) | Outcome::Abort | Outcome::AssumeFailed | Outcome::Fault { .. } => {
@@ -415,11 +418,8 @@ impl<'p> Session<'p> {
             Outcome::StepLimit => r.steps - 1,
             _ => return r.clone(),
         };
-        if r.steps > MAX_WATCHED_STEPS {
-            return r.clone();
-        }
         let mut cfg = self.run_config(&Config {
-            max_steps,
+            max_steps: max_steps.min(MAX_WATCHED_STEPS),
             ..Default::default()
         });
         if let Some(m) = self.memory_limit {
@@ -428,14 +428,15 @@ impl<'p> Session<'p> {
         let texts = r.inputs.iter().map(InputValue::to_text).collect();
         let mut pool = crate::smt::expr::Pool::new();
         let mut shadow = crate::exec::shadow::Shadow::new(&mut pool);
+        shadow.stop_at_claims_end = true;
         let mut watched = self.program.run_observed(
             &mut crate::exec::input::Replay::new(texts),
             &cfg,
             &mut shadow,
         );
         shadow.annotate(&mut watched);
-        if watched.outcome != r.outcome {
-            return r.clone(); // not the same run after all (a deadline): no better knowledge
+        if watched.uninitialized_at.is_none() && watched.outcome != r.outcome {
+            return r.clone(); // the watch's own limit or a deadline: no better knowledge
         }
         watched
     }
@@ -494,8 +495,8 @@ impl<'p> Session<'p> {
     }
 }
 
-/// Runs longer than this are not run again to be watched for decisions on uninitialized
-/// memory (a shadowed step costs several plain ones).
+/// Runs are watched for decisions on uninitialized memory up to this many steps (a shadowed
+/// step costs several plain ones).
 const MAX_WATCHED_STEPS: u64 = 5_000_000;
 
 /// How a run crashes, as tests tell crashes apart (kind and place), if it does.

@@ -294,6 +294,9 @@ impl<'s> Abstracting<'s> {
 }
 
 impl Observer for Abstracting<'_> {
+    fn stop(&mut self, v: &View) -> Option<String> {
+        self.shadow.stop(v)
+    }
     fn inst(&mut self, v: &View, inst: &Inst, at: Site) {
         self.shadow.inst(v, inst, at)
     }

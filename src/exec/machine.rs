@@ -1235,6 +1235,9 @@ impl<'m> Machine<'m> {
                 rb,
             };
             self.notify(|o, v| o.terminator(v, &block.term, at));
+            if let Some(Some(why)) = self.notify(|o, v| o.stop(v)) {
+                return Err(Stop::Environment(why));
+            }
             let regs = &mut self.regs[rb..];
             let edge = match &block.term {
                 Terminator::Br { edge } => edge,

@@ -135,6 +135,11 @@ pub trait Observer {
     /// An assumption on the first argument of the current library call (`__VERIFIER_assume`):
     /// whether it holds on this run.
     fn assume(&mut self, v: &View, holds: bool) {}
+    /// After a block's terminator is observed: `Some(why)` ends the run there, as the
+    /// environment's (no outcome predicted, nothing claimed past it).
+    fn stop(&mut self, v: &View) -> Option<String> {
+        None
+    }
 }
 
 /// No observer at all.
@@ -202,6 +207,9 @@ impl Observer for Observers<'_> {
         self.0
             .iter_mut()
             .for_each(|o| o.input(v, index, width, used))
+    }
+    fn stop(&mut self, v: &View) -> Option<String> {
+        self.0.iter_mut().find_map(|o| o.stop(v))
     }
     fn assume(&mut self, v: &View, holds: bool) {
         self.0.iter_mut().for_each(|o| o.assume(v, holds))

@@ -113,6 +113,10 @@ pub struct Shadow<'p> {
     /// The run's coverage when a decision first rested on uninitialized memory (see
     /// `RunResult::uninitialized_at`).
     claims_end: Option<ClaimsEnd>,
+    /// End the run at the first decision on uninitialized memory: nothing past it can be
+    /// claimed, and every path that extends it decides the same way there (a search's runs;
+    /// not a run that must end as another did).
+    pub stop_at_claims_end: bool,
     /// The call site of the call being made, then of each active frame (`Module::call_sites`):
     /// a decision inside the runtime is told at the program's call of it.
     calling_site: u32,
@@ -244,6 +248,7 @@ impl<'p> Shadow<'p> {
             lost_vars: 0,
             writes_lost: false,
             claims_end: None,
+            stop_at_claims_end: false,
             calling_site: u32::MAX,
             entered_from: vec![],
             exactness: Exactness::default(),
@@ -305,6 +310,16 @@ fn size_of(ty: Ty, ptr_bytes: u32) -> u32 {
 }
 
 impl Observer for Shadow<'_> {
+    fn stop(&mut self, v: &View) -> Option<String> {
+        let end = self
+            .claims_end
+            .as_ref()
+            .filter(|_| self.stop_at_claims_end)?;
+        Some(format!(
+            "a decision on uninitialized memory at {}",
+            v.module.loc_string(end.loc)
+        ))
+    }
     fn inst(&mut self, v: &View, inst: &Inst, at: Site) {
         self.shadow_inst(v, inst, at);
     }

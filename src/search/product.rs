@@ -372,6 +372,9 @@ impl WithMonitors<'_, '_> {
 }
 
 impl Observer for WithMonitors<'_, '_> {
+    fn stop(&mut self, v: &View) -> Option<String> {
+        self.shadow.stop(v)
+    }
     fn inst(&mut self, v: &View, inst: &Inst, at: Site) {
         self.shadow.inst(v, inst, at);
         self.sync();

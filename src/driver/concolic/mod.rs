@@ -275,6 +275,7 @@ pub fn symbolic_run(
     cfg: &Config,
 ) -> SymbolicRun {
     let mut shadow = Shadow::new(pool);
+    shadow.stop_at_claims_end = true;
     let mut result = s.program.run_observed(input, cfg, &mut shadow);
     shadow.annotate(&mut result);
     SymbolicRun {
@@ -417,7 +418,9 @@ impl Concolic {
         inexact.shadow.add(&exactness);
         match r.outcome {
             Outcome::StepLimit => inexact.step_limit_runs += 1,
-            Outcome::Unsupported { .. } => inexact.unsupported_runs += 1,
+            Outcome::Unsupported { .. } if r.uninitialized_at.is_none() => {
+                inexact.unsupported_runs += 1
+            }
             Outcome::Cut(_) => inexact.cut_runs += 1,
             Outcome::Fault { ref kind, .. } if natively_silent(kind) => {
                 inexact.silent_fault_runs += 1

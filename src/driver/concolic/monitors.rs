@@ -70,6 +70,7 @@ impl MonitorGuide {
         cfg: &Config,
     ) -> (SymbolicRun, Verdicts) {
         let mut shadow = Shadow::new(pool);
+        shadow.stop_at_claims_end = true;
         let mut both = WithMonitors {
             shadow: &mut shadow,
             tracker: ProductTracker::new(&self.product),
