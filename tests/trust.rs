@@ -714,3 +714,17 @@ fn claims_end_at_a_decision_on_uninitialized_memory() {
     }
     assert_replay_confirms(&src, &out, "uninitialized_decision.c");
 }
+
+/// An input named with `]`, quotes and `"value"` in it (a file's name read from stdin can
+/// hold any byte): every goal is covered and replay confirms each claim per goal. The harness
+/// once took the first `]` after "inputs" for the array's end, so natively every value read
+/// as 0 and the claims on `n == 5` failed.
+#[test]
+fn input_names_with_json_punctuation_replay() {
+    let dir = tmp("trust-bracket-name");
+    let src = root().join("tests/programs/trust/bracket_in_input_name.c");
+    let out = dir.path().join("out");
+    let s = generate(&src, &out, &["--jobs", "1"]);
+    assert_eq!(s["goals"]["covered"], 4, "{s}");
+    assert_replay_confirms(&src, &out, "bracket_in_input_name.c");
+}

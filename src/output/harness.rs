@@ -90,23 +90,36 @@ static void cairn_load(void) {
   for (long r; n < cap - 1 && (r = syscall(SYS_read, fd, buf + n, cap - 1 - n)) > 0;) n += (size_t)r;
   syscall(SYS_close, fd);
   buf[n] = 0;
-  /* The values are the "value" strings of the test's "inputs", in order. */
+  /* The values are the "value" strings of the test's "inputs", in order: the array is
+   * scanned string by string, so a file's name holding `]` or `"value"` is skipped whole. */
   char *p = strstr(buf, "\"inputs\"");
-  char *end = p ? strstr(p, "]") : NULL;
-  while (p && (p = strstr(p, "\"value\"")) && (!end || p < end)) {
-    p = strchr(p + 7, '"');
-    if (!p) break;
-    char *q = strchr(p + 1, '"');
-    if (!q) break;
-    *q = 0;
-    if ((size_t)cairn_nvals == room) {
-      room *= 2;
-      cairn_vals = realloc(cairn_vals, room * sizeof *cairn_vals);
-      if (!cairn_vals) { perror("cairn harness"); exit(2); }
+  p = p ? strchr(p, '[') : NULL;
+  int depth = 0, is_value = 0;
+  for (; p && *p; p++) {
+    if (*p == '[' || *p == '{') {
+      depth++;
+    } else if (*p == ']' || *p == '}') {
+      if (--depth == 0) break;
+    } else if (*p == '"') {
+      char *s = p + 1, *q = s;
+      while (*q && *q != '"') q += q[0] == '\\' && q[1] ? 2 : 1;
+      if (!*q) break;
+      if (is_value) {
+        *q = 0;
+        if ((size_t)cairn_nvals == room) {
+          room *= 2;
+          cairn_vals = realloc(cairn_vals, room * sizeof *cairn_vals);
+          if (!cairn_vals) { perror("cairn harness"); exit(2); }
+        }
+        cairn_vals[cairn_nvals++] = s;
+        is_value = 0;
+      } else {
+        char *c = q + 1;
+        while (*c == ' ' || *c == '\n' || *c == '\r' || *c == '\t') c++;
+        is_value = *c == ':' && q - s == 5 && !strncmp(s, "value", 5);
+      }
+      p = q;
     }
-    cairn_vals[cairn_nvals++] = p + 1;
-    p = q + 1;
-    if (end && p > end) end = strstr(p, "]");
   }
 }
 
