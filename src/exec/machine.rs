@@ -1234,8 +1234,12 @@ impl<'m> Machine<'m> {
                 block: bid,
                 rb,
             };
-            self.notify(|o, v| o.terminator(v, &block.term, at));
-            if let Some(Some(why)) = self.notify(|o, v| o.stop(v)) {
+            // The observer sees the terminator, then may end the run before it is taken.
+            let stop = self.notify(|o, v| {
+                o.terminator(v, &block.term, at);
+                o.stop(v)
+            });
+            if let Some(Some(why)) = stop {
                 return Err(Stop::Environment(why));
             }
             let regs = &mut self.regs[rb..];
