@@ -264,6 +264,81 @@ fn uninitialized_reads(stderr: &str) -> Vec<String> {
         .collect()
 }
 
+/// A C library function called without a declaration is, to gcc and to clang without
+/// `-fno-builtin`, the library's function: `malloc` returns a pointer. `-fno-builtin` (which
+/// keeps calls to the C library as calls) makes it `int malloc()`, and natively the pointer
+/// loses its upper half. When the compile that made `args` (its last argument the source)
+/// warned of an undeclared function, the library's prototypes of the undeclared ones are asked
+/// of clang without `-fno-builtin`, put in a header, and the source compiled again with it
+/// included. Returns that compile's diagnostics, or None if nothing changed (no library
+/// function undeclared, or the program declares one of them otherwise later: then the first
+/// compile stands).
+fn with_library_prototypes(
+    src: &Path,
+    args: &[String],
+    stderr: &str,
+    opts: &CompileOptions,
+    workdir: &Path,
+    i: usize,
+) -> Result<Option<String>, FrontendError> {
+    if !stderr.contains("undeclared function") && !stderr.contains("implicit declaration of function") {
+        return Ok(None);
+    }
+    let mut probe: Vec<String> = clang_flags(opts)
+        .into_iter()
+        .filter(|f| f != "-fno-builtin")
+        .collect();
+    probe.extend(["-fsyntax-only".into(), src.display().to_string()]);
+    let o = run(super::toolchain::clang(), &probe)?;
+    let prototypes = library_prototypes(&String::from_utf8_lossy(&o.stderr));
+    if prototypes.is_empty() {
+        return Ok(None);
+    }
+    let header = workdir.join(format!("{i}.library.h"));
+    std::fs::write(&header, prototypes.join(""))?;
+    let (last, rest) = args.split_last().expect("the source is the last argument");
+    let mut again = rest.to_vec();
+    again.extend(["-include".into(), header.display().to_string(), last.clone()]);
+    let o = run(super::toolchain::clang(), &again)?;
+    Ok(o.status
+        .success()
+        .then(|| String::from_utf8_lossy(&o.stderr).into_owned()))
+}
+
+/// Declarations of the library functions clang's diagnostics say were called undeclared
+/// ("call to undeclared library function 'malloc' with type 'void *(unsigned long)'").
+/// Types whose result is itself a function pointer (`signal`) are left out.
+fn library_prototypes(stderr: &str) -> Vec<String> {
+    let mut out: Vec<String> = vec![];
+    for l in stderr.lines() {
+        let Some((_, rest)) = l
+            .split_once("call to undeclared library function '")
+            .or_else(|| l.split_once("implicitly declaring library function '"))
+        else {
+            continue;
+        };
+        let Some((name, rest)) = rest.split_once("' with type '") else {
+            continue;
+        };
+        let Some((ty, _)) = rest.split_once("'; ").or_else(|| rest.rsplit_once("' [")) else {
+            continue;
+        };
+        let Some((ret, params)) = ty.split_once('(') else {
+            continue;
+        };
+        // clang spells `int (int)` and `void *(unsigned long)`: `ret` ends in a space or `*`.
+        if params.starts_with('*') || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
+            continue;
+        }
+        let decl = format!("{ret}{name}({params};\n");
+        if !out.contains(&decl) {
+            out.push(decl);
+        }
+    }
+    out
+}
+
 /// Compiles `sources` into a single bitcode file inside `workdir`.
 pub fn compile_to_bitcode(
     sources: &[PathBuf],
@@ -324,7 +399,10 @@ fn build_bitcode(
                 diagnostics: String::from_utf8_lossy(&o.stderr).into_owned(),
             });
         }
-        let stderr = String::from_utf8_lossy(&o.stderr);
+        let mut stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+        if let Some(again) = with_library_prototypes(src, &args, &stderr, opts, workdir, i)? {
+            stderr = again;
+        }
         main_status_unknown |= stderr.contains("non-void function 'main' should return a value");
         uninitialized.extend(uninitialized_reads(&stderr));
         bcs.push(out);
@@ -497,7 +575,27 @@ fn name_variables(m: &mut super::Module, names: &SourceNames) {
 
 #[cfg(test)]
 mod tests {
-    use super::stale_dir_pid;
+    use super::{library_prototypes, stale_dir_pid};
+
+    #[test]
+    fn undeclared_library_functions_get_the_librarys_prototypes() {
+        let stderr = "\
+t.c:26:14: warning: call to undeclared library function 'malloc' with type 'void *(unsigned long)'; ISO C99 and later do not support implicit function declarations [-Wimplicit-function-declaration]
+t.c:27:1: warning: call to undeclared library function 'exit' with type 'void (int) __attribute__((noreturn))'; ISO C99 and later do not support implicit function declarations [-Wimplicit-function-declaration]
+t.c:28:1: warning: call to undeclared function 'signal'; ISO C99 and later do not support implicit function declarations [-Wimplicit-function-declaration]
+t.c:29:1: warning: implicitly declaring library function 'toupper' with type 'int (int)' [-Wimplicit-function-declaration]
+t.c:30:1: warning: call to undeclared library function 'signal' with type 'void (*(int, void (*)(int)))(int)'; ISO C99 and later do not support implicit function declarations [-Wimplicit-function-declaration]
+t.c:31:14: warning: call to undeclared library function 'malloc' with type 'void *(unsigned long)'; ISO C99 and later do not support implicit function declarations [-Wimplicit-function-declaration]
+";
+        assert_eq!(
+            library_prototypes(stderr),
+            [
+                "void *malloc(unsigned long);\n",
+                "void exit(int) __attribute__((noreturn));\n",
+                "int toupper(int);\n",
+            ]
+        );
+    }
 
     #[test]
     fn only_cairns_own_temporary_directories_are_recognized() {
