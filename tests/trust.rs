@@ -742,4 +742,10 @@ fn undeclared_library_functions_keep_their_prototypes() {
     // Every outcome but malloc's failure and a 3-letter string's other length.
     assert_eq!(s["goals"]["covered"], 12, "{s}");
     assert_replay_confirms(&src, &out, "undeclared_library_calls.c");
+    // Old C: `-std=gnu89` is the program's dialect, not the runtime's (which did not compile
+    // as C89, so every such program was refused).
+    let out = dir.path().join("gnu89");
+    let s = generate(&src, &out, &["--jobs", "1", "--", "-std=gnu89"]);
+    assert_eq!(s["goals"]["covered"], 12, "{s}");
+    assert_replay_confirms(&src, &out, "undeclared_library_calls.c, -std=gnu89");
 }

@@ -153,6 +153,8 @@ pub fn clang_flags(opts: &CompileOptions) -> Vec<String> {
         "-D_FORTIFY_SOURCE=0",
         // Reads of unset locals are told to the user (`Module::uninitialized_reads`).
         "-Wuninitialized",
+        // Also under -std=c89, where it is off: it tells `with_library_prototypes` to look.
+        "-Wimplicit-function-declaration",
     ]
     .iter()
     .chain(DIALECT_FLAGS)
@@ -385,6 +387,11 @@ fn build_bitcode(
         }
         let out = workdir.join(format!("{i}.bc"));
         let mut args = clang_flags(opts);
+        if src.file_name().is_some_and(|n| n == RUNTIME_FILE) {
+            // Cairn's runtime is C11 whatever dialect and warnings the program's flags ask for
+            // (`-std=c89 -Werror` refused every program before).
+            args.extend(["-std=gnu11".into(), "-Wno-error".into()]);
+        }
         args.extend([
             "-c".into(),
             "-emit-llvm".into(),
