@@ -950,6 +950,15 @@ static int cairn_stdin_getc(void) {
 /// conversion succeeds; j <= k: the j-th fails; k + 1: end of input), then a value per
 /// conversion read.
 const VSCANF_DEF: &str = r#"#include <stdarg.h>
+static int cairn_in_scanset(const char *set, const char *end, int ch) {
+  int negate = *set == '^', in = 0;
+  if (negate) set++;
+  for (const char *q = set; q < end; q++) {
+    if (q[1] == '-' && q + 2 < end) { in |= ch >= (unsigned char)q[0] && ch <= (unsigned char)q[2]; q += 2; }
+    else in |= ch == (unsigned char)*q;
+  }
+  return (in ^ negate) && ch != 0;
+}
 static int cairn_vscanf(const char *fmt, va_list ap) {
   if (cairn_eof) return -1;
   int k = 0;
@@ -992,6 +1001,27 @@ static int cairn_vscanf(const char *fmt, va_list ap) {
         char ch = (char)cairn_s();
         if (!ch || ch == ' ' || (ch >= '\t' && ch <= '\r')) ch = '_';
         if (p) cairn_store(p + j, ch);
+      }
+      if (p) cairn_store(p + w, 0);
+    } else if (c == '[' && !len[0]) {
+      /* As the runtime: a length, then characters; one outside the set reads as its first
+       * member from ' ' on. */
+      const char *set = f;
+      if (*f == '^') f++;
+      if (*f == ']') f++;
+      while (*f && *f != ']') f++;
+      const char *end = f;
+      if (*f) f++;
+      int repl = -1;
+      for (int t = 0; t < 256 && repl < 0; t++)
+        if (cairn_in_scanset(set, end, (t + ' ') & 0xff)) repl = (t + ' ') & 0xff;
+      if (repl < 0) exit(0);
+      unsigned w = 1 + (unsigned char)cairn_u() % (width ? (width < 255 ? width : 255) : 32);
+      char *p = suppress ? NULL : va_arg(ap, char *);
+      for (unsigned j = 0; j < w; j++) {
+        int ch = (unsigned char)cairn_s();
+        if (!cairn_in_scanset(set, end, ch)) ch = repl;
+        if (p) cairn_store(p + j, (char)ch);
       }
       if (p) cairn_store(p + w, 0);
     } else exit(0);

@@ -1747,6 +1747,37 @@ W char *getenv(const char *name) {
   return v;
 }
 W char *secure_getenv(const char *name) { return getenv(name); }
+/* A scanset's text after `%[`: sets *set..*end to its members (after a `^`, which *set points
+ * at) and returns the format past its `]`. */
+static const char *scanset(const char *f, const char **set, const char **end) {
+  *set = f;
+  if (*f == '^') f++;
+  if (*f == ']') f++;
+  while (*f && *f != ']') f++;
+  *end = f;
+  return *f ? f + 1 : f;
+}
+/* Whether the byte `ch` (0..255) matches the scanset (NUL never does); branches only on the
+ * set's characters, so a symbolic `ch` adds none. */
+static int scanset_has(const char *set, const char *end, int ch) {
+  int negate = *set == '^', in = 0;
+  if (negate) set++;
+  for (const char *q = set; q < end; q++) {
+    if (q[1] == '-' && q + 2 < end) {
+      in |= (unsigned)(ch - (unsigned char)q[0]) <= (unsigned)((unsigned char)q[2] - (unsigned char)q[0]);
+      q += 2;
+    } else {
+      in |= ch == (unsigned char)*q;
+    }
+  }
+  return (in ^ negate) & (ch != 0);
+}
+/* The scanset's first member from ' ' on (wrapping past 255), or -1. */
+static int scanset_first(const char *set, const char *end) {
+  for (int t = 0; t < 256; t++)
+    if (scanset_has(set, end, (t + ' ') & 0xff)) return (t + ' ') & 0xff;
+  return -1;
+}
 static int scan_stdin(const char *fmt, __builtin_va_list ap) {
   if (stdin_eof) return read_at_end();
   int k = 0;
@@ -1804,8 +1835,25 @@ static int scan_stdin(const char *fmt, __builtin_va_list ap) {
         ch += blank * ('_' - ch);
         if (p) p[j] = (char)ch;
       }
+    } else if (c == '[' && !len[0]) {
+      /* A scanset (`%[^\n]`, `%[a-z]`): as a word, its length then its characters; one
+       * outside the set (or NUL) reads as the set's first member from ' ' on. The replay
+       * harness maps them alike. */
+      const char *set, *end;
+      f = scanset(f, &set, &end);
+      int repl = scanset_first(set, end);
+      if (repl < 0) __cairn_unsupported("scanf scanset that no character matches");
+      unsigned n = 1 + __cairn_nondet_uchar() % (width ? (width < 255 ? width : 255) : 32);
+      char *p = suppress ? NULL : __builtin_va_arg(ap, char *);
+      for (unsigned j = 0;; j++) {
+        if (j == n) { if (p) p[j] = 0; break; }
+        int ch = (unsigned char)__cairn_nondet_char();
+        int out = 1 - scanset_has(set, end, ch); /* without a branch on ch, as for words */
+        ch += out * (repl - ch);
+        if (p) p[j] = (char)ch;
+      }
     } else {
-      __cairn_unsupported("scanf conversion (stdin scanf reads numbers, %c and %s)");
+      __cairn_unsupported("scanf conversion (stdin scanf reads numbers, %c, %s and %[)");
     }
     if (!suppress) count++;
   }
