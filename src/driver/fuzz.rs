@@ -75,6 +75,9 @@ const MAX_DICT_INTS: usize = 256;
 /// Time a native run may take at most and at least (the interpreter's step limit is its own).
 const NATIVE_RUN_LIMIT: Duration = Duration::from_millis(500);
 const MIN_NATIVE_LIMIT: Duration = Duration::from_millis(20);
+/// The fork server's first run (it starts the server): room for a slow start on a loaded
+/// machine, within the second a turn may overrun by.
+const FIRST_RUN_LIMIT: Duration = Duration::from_secs(1);
 /// The most a native run may take while none has ended yet (the limit grows to it from the
 /// least one): a program without inputs may loop for a second before its only outcome (2^28
 /// iterations take 0.9 s in the probed build; AFL++'s default limit is 1 s).
@@ -228,9 +231,10 @@ impl Fuzzing {
             }
             Executor::Building(pending) => {
                 // A program that never ends its first run must not hold the session past its
-                // deadline (it held an endless program's for 5 s).
+                // deadline (it held an endless program's for 5 s), nor the turn for long: a
+                // menu that loops at the end of stdin held a 0.2-s turn for 5 s.
                 let left = s.deadline().saturating_duration_since(Instant::now());
-                let limit = left.max(Duration::from_millis(1));
+                let limit = left.min(FIRST_RUN_LIMIT).max(Duration::from_millis(1));
                 let started = pending.join().and_then(|b| NativeExecutor::start(b, limit));
                 self.exec = match started {
                     Ok(x) => Executor::Native(Box::new(x)),
