@@ -283,7 +283,9 @@ fn with_library_prototypes(
     workdir: &Path,
     i: usize,
 ) -> Result<Option<String>, FrontendError> {
-    if !stderr.contains("undeclared function") && !stderr.contains("implicit declaration of function") {
+    if !stderr.contains("undeclared function")
+        && !stderr.contains("implicit declaration of function")
+    {
         return Ok(None);
     }
     let mut probe: Vec<String> = clang_flags(opts)
@@ -300,7 +302,11 @@ fn with_library_prototypes(
     std::fs::write(&header, prototypes.join(""))?;
     let (last, rest) = args.split_last().expect("the source is the last argument");
     let mut again = rest.to_vec();
-    again.extend(["-include".into(), header.display().to_string(), last.clone()]);
+    again.extend([
+        "-include".into(),
+        header.display().to_string(),
+        last.clone(),
+    ]);
     let o = run(super::toolchain::clang(), &again)?;
     Ok(o.status
         .success()
@@ -329,8 +335,7 @@ fn library_prototypes(stderr: &str) -> Vec<String> {
             continue;
         };
         // clang spells `int (int)` and `void *(unsigned long)`: `ret` ends in a space or `*`.
-        if params.starts_with('*') || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        {
+        if params.starts_with('*') || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
             continue;
         }
         let decl = format!("{ret}{name}({params};\n");
