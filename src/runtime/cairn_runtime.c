@@ -575,6 +575,41 @@ static void store_int(void *p, const char *len, unsigned long long v) {
   else if (len[0] == 'l' || len[0] == 'z' || len[0] == 't') *(long *)p = (long)v;
   else *(int *)p = (int)v;
 }
+/* A scanset's text after `%[`: sets *set..*end to its members (after a `^`, which *set points
+ * at) and returns the format past its `]`. */
+static const char *scanset(const char *f, const char **set, const char **end) {
+  *set = f;
+  if (*f == '^') f++;
+  if (*f == ']') f++;
+  while (*f && *f != ']') f++;
+  *end = f;
+  return *f ? f + 1 : f;
+}
+/* Whether the byte `ch` (0..255) matches the scanset; branches only on the set's characters,
+ * so a symbolic `ch` adds none. */
+static int scanset_member(const char *set, const char *end, int ch) {
+  int negate = *set == '^', in = 0;
+  if (negate) set++;
+  for (const char *q = set; q < end; q++) {
+    if (q[1] == '-' && q + 2 < end) {
+      in |= (ch >= (unsigned char)q[0]) & (ch <= (unsigned char)q[2]);
+      q += 2;
+    } else {
+      in |= ch == (unsigned char)*q;
+    }
+  }
+  return in ^ negate;
+}
+/* A character stdin's `%[` reads: a member, not NUL. */
+static int scanset_has(const char *set, const char *end, int ch) {
+  return scanset_member(set, end, ch) & (ch != 0);
+}
+/* The scanset's first member from ' ' on (wrapping past 255), or -1. */
+static int scanset_first(const char *set, const char *end) {
+  for (int t = 0; t < 256; t++)
+    if (scanset_has(set, end, (t + ' ') & 0xff)) return (t + ' ') & 0xff;
+  return -1;
+}
 static int scan_hit_end;
 static int scan_end(void) { scan_hit_end = 1; return -1; }
 /* Scans the `avail` characters at `str`, as glibc's vfscanf reads a stream; a string ends at
@@ -695,22 +730,12 @@ static int scan_text(const unsigned char *str, size_t avail, int nul_ends, const
       if (n < width) DONE(count ? count : -1);
       if (d) count++;
     } else if (conv == '[') {
-      int negate = 0;
-      if (*fmt == '^') { negate = 1; fmt++; }
-      const char *set = fmt;
-      if (*fmt == ']') fmt++;
-      while (*fmt && *fmt != ']') fmt++;
-      const char *set_end = fmt;
-      if (*fmt) fmt++;
+      const char *set, *set_end;
+      fmt = scanset(fmt, &set, &set_end);
       char *d = suppress ? NULL : __builtin_va_arg(ap, char *);
       long n = 0;
       while (n < width && C(0) >= 0) {
-        int in = 0;
-        for (const char *q = set; q < set_end; q++) {
-          if (q[1] == '-' && q + 2 < set_end) { if (*s >= (unsigned char)q[0] && *s <= (unsigned char)q[2]) in = 1; q += 2; }
-          else if (*s == (unsigned char)*q) in = 1;
-        }
-        if (in == negate) break;
+        if (!scanset_member(set, set_end, *s)) break;
         if (d) d[n] = (char)*s;
         s++; n++;
       }
@@ -1747,37 +1772,6 @@ W char *getenv(const char *name) {
   return v;
 }
 W char *secure_getenv(const char *name) { return getenv(name); }
-/* A scanset's text after `%[`: sets *set..*end to its members (after a `^`, which *set points
- * at) and returns the format past its `]`. */
-static const char *scanset(const char *f, const char **set, const char **end) {
-  *set = f;
-  if (*f == '^') f++;
-  if (*f == ']') f++;
-  while (*f && *f != ']') f++;
-  *end = f;
-  return *f ? f + 1 : f;
-}
-/* Whether the byte `ch` (0..255) matches the scanset (NUL never does); branches only on the
- * set's characters, so a symbolic `ch` adds none. */
-static int scanset_has(const char *set, const char *end, int ch) {
-  int negate = *set == '^', in = 0;
-  if (negate) set++;
-  for (const char *q = set; q < end; q++) {
-    if (q[1] == '-' && q + 2 < end) {
-      in |= (unsigned)(ch - (unsigned char)q[0]) <= (unsigned)((unsigned char)q[2] - (unsigned char)q[0]);
-      q += 2;
-    } else {
-      in |= ch == (unsigned char)*q;
-    }
-  }
-  return (in ^ negate) & (ch != 0);
-}
-/* The scanset's first member from ' ' on (wrapping past 255), or -1. */
-static int scanset_first(const char *set, const char *end) {
-  for (int t = 0; t < 256; t++)
-    if (scanset_has(set, end, (t + ' ') & 0xff)) return (t + ' ') & 0xff;
-  return -1;
-}
 static int scan_stdin(const char *fmt, __builtin_va_list ap) {
   if (stdin_eof) return read_at_end();
   int k = 0;
