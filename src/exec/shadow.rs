@@ -125,6 +125,10 @@ pub struct Shadow<'p> {
     pub exactness: Exactness,
     /// Stop recording branches after this many (very long paths).
     pub max_path: usize,
+    /// Leave out a decision whose taken condition the path already holds (see `record`).
+    pub skip_repeated: bool,
+    /// The taken conditions recorded so far (with `skip_repeated`).
+    taken: rustc_hash::FxHashSet<ExprId>,
     /// Calls of opaque user functions in progress: their branches are not recorded.
     pub opaque_frames: Vec<super::opaque::OpaqueFrame>,
     /// A call of a program function was announced and its frame not yet entered.
@@ -253,6 +257,8 @@ impl<'p> Shadow<'p> {
             entered_from: vec![],
             exactness: Exactness::default(),
             max_path: 100_000,
+            skip_repeated: false,
+            taken: Default::default(),
             opaque_frames: vec![],
             calling_function: false,
             after_write: None,
@@ -536,7 +542,7 @@ impl Observer for Shadow<'_> {
         let z = p.constant(w, 0);
         let holds = p.cmp(IPred::Ne, c, z);
         let violated = p.not(holds);
-        self.path.push(BranchRecord {
+        self.record(BranchRecord {
             func: 0,
             block: 0,
             taken: if holds_now { 0 } else { 1 },
@@ -564,7 +570,7 @@ impl Shadow<'_> {
             holds = p.bin(BinOp::Or, 1, holds, eq);
         }
         let violated = p.not(holds);
-        self.path.push(BranchRecord {
+        self.record(BranchRecord {
             func: 0,
             block: 0,
             taken: if holds_now { 0 } else { 1 },
@@ -576,6 +582,18 @@ impl Shadow<'_> {
 
     fn reg(&self, rb: usize, r: Reg) -> ExprId {
         self.regs.get(rb + r as usize).copied().unwrap_or(NONE)
+    }
+
+    /// Appends a decision to the path. With `skip_repeated`, a decision whose taken condition
+    /// the path already holds is left out: its outcomes exclude one another, so every other
+    /// one contradicts the earlier decision and no flip of it is satisfiable. A loop spinning
+    /// at the end of stdin over the same symbolic line (a validation loop that asks again)
+    /// made a million such decisions in one run, each a pending branch and a query.
+    fn record(&mut self, rec: BranchRecord) {
+        if self.skip_repeated && !self.taken.insert(rec.taken_cond()) {
+            return;
+        }
+        self.path.push(rec);
     }
 
     /// Shadow of register `r` as an expression (a constant if it is concrete).
@@ -1694,7 +1712,7 @@ impl Shadow<'_> {
         }
         let bad = self.pool.not(ok);
         let ctx = v.ctx;
-        self.path.push(BranchRecord {
+        self.record(BranchRecord {
             func: site.0,
             block: site.1,
             taken: if holds { 0 } else { 1 },
@@ -1940,7 +1958,7 @@ impl Shadow<'_> {
                     ctx: v.ctx,
                     step: v.steps,
                 };
-                self.path.push(rec);
+                self.record(rec);
             }
             Terminator::Switch {
                 val,
@@ -1977,7 +1995,7 @@ impl Shadow<'_> {
                     ctx: v.ctx,
                     step: v.steps,
                 };
-                self.path.push(rec);
+                self.record(rec);
             }
             _ => {}
         }

@@ -276,6 +276,7 @@ pub fn symbolic_run(
 ) -> SymbolicRun {
     let mut shadow = Shadow::new(pool);
     shadow.stop_at_claims_end = true;
+    shadow.skip_repeated = true;
     let mut result = s.program.run_observed(input, cfg, &mut shadow);
     shadow.annotate(&mut result);
     SymbolicRun {

@@ -71,6 +71,7 @@ impl MonitorGuide {
     ) -> (SymbolicRun, Verdicts) {
         let mut shadow = Shadow::new(pool);
         shadow.stop_at_claims_end = true;
+        shadow.skip_repeated = true;
         let mut both = WithMonitors {
             shadow: &mut shadow,
             tracker: ProductTracker::new(&self.product),
