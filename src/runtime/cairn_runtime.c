@@ -21,7 +21,11 @@ extern void __cairn_environment(const char *) __attribute__((noreturn));
 /* v: a result the environment decides natively (a file created in the current directory may
  * fail to be); no proof rests on it. */
 extern long __cairn_environment_result(long v);
+/* Declared, not left implicit: an implicit `int realloc()` loses a pointer's upper half, and
+ * the warning sends every compile through a second pass for library prototypes. */
 extern void *malloc(size_t);
+extern void *realloc(void *, size_t);
+extern int vsnprintf(char *, size_t, const char *, __builtin_va_list);
 extern const unsigned short **__ctype_b_loc(void);
 extern const int **__ctype_tolower_loc(void);
 extern const int **__ctype_toupper_loc(void);
