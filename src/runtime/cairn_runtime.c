@@ -1311,13 +1311,16 @@ struct cairn_stream { int open, file, unget, eof, sink, append; unsigned int pos
 static struct cairn_stream streams[CAIRN_STREAMS];
 /* stdin: each character read is an input (-1 for end of input); ungetc pushes one back. */
 static int stdin_unget = -1, stdin_eof;
-/* A read of stdin after its end. A run that reads there 10,000 times is taken to loop forever
- * on it (a menu that reads its choice until it is "quit"): it ends as if at the step limit,
- * after a million or so steps rather than tens of millions; natively it would hang. */
+/* A read of stdin after its end. A run that reads there 1,000 times is taken to loop forever
+ * on it (a menu that reads its choice until it is "quit", a validation loop that asks again):
+ * it ends as if at the step limit; natively it would hang. Each such run is one the search
+ * pays for in full: at 10,000 reads a validation loop's runs took half a second each. A
+ * program that goes on after 1,000 reads at the end (a table of scanf calls, each failing)
+ * is cut too; runs with more input reach past it. */
 extern void __cairn_endless_loop(void) __attribute__((noreturn));
 static int stdin_reads_at_end;
 static int read_at_end(void) {
-  if (++stdin_reads_at_end > 10000) __cairn_endless_loop();
+  if (++stdin_reads_at_end > 1000) __cairn_endless_loop();
   return -1;
 }
 

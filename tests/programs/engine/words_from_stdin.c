@@ -1,6 +1,7 @@
 // Words read from stdin with scanf's %s, with and without a width. %s once stopped every
 // interpreted run ("unsupported scanf conversion"). The nickname has no width and a buffer
-// of 8: a longer word overflows it, a fault the tests must show.
+// of 8: a longer word overflows it, a fault the tests must show. The search goes for it
+// through the branch on a long nickname, which no run reaches without the overflow.
 #include <stdio.h>
 #include <string.h>
 
@@ -19,9 +20,11 @@ static int check_login(void) {
 }
 
 static void greet(void) {
-    char nickname[8];
+    char nickname[8] = "";
     if (scanf("%s", nickname) == 1 && nickname[0] == 'Z')
         printf("hello %s\n", nickname);
+    if (strlen(nickname) > 7)
+        printf("too long\n");
 }
 
 int main(void) {
