@@ -183,6 +183,12 @@ pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Tec
         }
         return (t.make)(s, plan, plan.strategy.concolic().unwrap_or_default());
     }
+    // A bad `--lazy` is refused now, not when a worker reaches it (the other worker would
+    // have run out the budget first).
+    if let Some(spec) = &plan.lazy {
+        crate::exec::abstraction::Policy::new(s.program, &Selection::parse(spec))
+            .map_err(|e| anyhow::anyhow!(e))?;
+    }
     if plan.jobs > 1 {
         let single = Plan {
             jobs: 1,
