@@ -347,6 +347,14 @@ fn library_prototypes(stderr: &str) -> Vec<String> {
 }
 
 /// Compiles `sources` into a single bitcode file inside `workdir`.
+/// Cairn's runtime as the interpreter compiles it: the library, then the environment's
+/// functions with their results as inputs.
+fn runtime_source() -> String {
+    let env = "#define CAIRN_ENV_UINT() __cairn_nondet_uint()\n\
+               #define CAIRN_ENV_FN(ret, name, params) W ret name params\n";
+    format!("{RUNTIME_SRC}{env}{ENVIRONMENT_SRC}")
+}
+
 pub fn compile_to_bitcode(
     sources: &[PathBuf],
     opts: &CompileOptions,
@@ -354,9 +362,7 @@ pub fn compile_to_bitcode(
 ) -> Result<Compiled, FrontendError> {
     std::fs::create_dir_all(workdir)?;
     let rt = workdir.join(RUNTIME_FILE);
-    let env = "#define CAIRN_ENV_UINT() __cairn_nondet_uint()\n\
-               #define CAIRN_ENV_FN(ret, name, params) W ret name params\n";
-    std::fs::write(&rt, format!("{RUNTIME_SRC}{env}{ENVIRONMENT_SRC}"))?;
+    std::fs::write(&rt, runtime_source())?;
     let mut all: Vec<PathBuf> = sources.to_vec();
     all.push(rt);
     build_bitcode(&all, opts, workdir, false)
@@ -616,13 +622,7 @@ t.c:31:14: warning: call to undeclared library function 'malloc' with type 'void
     fn the_runtime_declares_what_it_calls() {
         let dir = super::TempDir::new("runtime-decls").unwrap();
         let rt = dir.0.join(super::RUNTIME_FILE);
-        let env = "#define CAIRN_ENV_UINT() __cairn_nondet_uint()\n\
-                   #define CAIRN_ENV_FN(ret, name, params) W ret name params\n";
-        std::fs::write(
-            &rt,
-            format!("{}{env}{}", super::RUNTIME_SRC, super::ENVIRONMENT_SRC),
-        )
-        .unwrap();
+        std::fs::write(&rt, super::runtime_source()).unwrap();
         let mut args = super::clang_flags(&super::CompileOptions::default());
         args.extend(["-std=gnu11", "-fsyntax-only"].map(String::from));
         args.push(rt.display().to_string());
