@@ -25,6 +25,9 @@ use std::time::{Duration, Instant};
 /// every run, and later ones are built with more predicates).
 const MAX_MONITORS: usize = 8;
 
+/// How often a search turn looks whether it still decides anything (see `ProductSearch::run`).
+const PATIENCE_CHECK: Duration = Duration::from_millis(500);
+
 /// Predicates seeded from open goals' guards before each model-checking turn, at most.
 const SEED_CAP: usize = 48;
 
@@ -174,8 +177,25 @@ impl Technique for ProductSearch {
         if self.handoff.borrow().stats.monitors_built != self.monitors_seen {
             self.restart(s)?;
         }
-        if !self.testing.finished() {
-            self.testing.run(s, until)?;
+        // A turn that decides nothing for a quarter of its length hands over early: while the
+        // product lacks the monitor a goal needs, more search of it finds nothing (counters.c:
+        // the monitor relating `hits` to `i` came after 65 s of searching 2^39 paths, 35 s
+        // now), and while it has one, search decides soon.
+        let start = Instant::now();
+        let patience = until
+            .saturating_duration_since(start)
+            .mul_f64(0.25)
+            .max(PATIENCE_CHECK);
+        let (mut decided, mut news_at) = (s.ledger.covered + s.ledger.unreachable, start);
+        while !self.testing.finished() && !s.should_stop() && Instant::now() < until {
+            self.testing
+                .run(s, (Instant::now() + PATIENCE_CHECK).min(until))?;
+            let now = s.ledger.covered + s.ledger.unreachable;
+            if now > decided {
+                (decided, news_at) = (now, Instant::now());
+            } else if news_at.elapsed() >= patience && !self.handoff.borrow().checker_finished {
+                break;
+            }
         }
         let t = self.earlier.plus(Totals::of(&self.testing));
         let stats = &mut self.handoff.borrow_mut().stats;
