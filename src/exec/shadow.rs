@@ -127,6 +127,10 @@ pub struct Shadow<'p> {
     pub max_path: usize,
     /// Leave out a decision whose taken condition the path already holds (see `record`).
     pub skip_repeated: bool,
+    /// Stop shadowing once the path is full (see `path_full`).
+    pub rest_when_full: bool,
+    /// The path filled up with `rest_when_full`: the rest of the run goes unshadowed.
+    resting: bool,
     /// The taken conditions recorded so far (with `skip_repeated`).
     taken: rustc_hash::FxHashSet<ExprId>,
     /// Calls of opaque user functions in progress: their branches are not recorded.
@@ -166,7 +170,8 @@ const MAX_SYMBOLIC_WRITES_PER_RUN: u64 = 1 << 18;
 pub struct Exactness {
     /// Symbolic values replaced by their concrete value (constraints lost).
     pub concretized: u64,
-    /// Branches not recorded because the path grew past `max_path`.
+    /// Decisions not recorded because the path grew past `max_path` (a shadow that rests
+    /// counts the first).
     pub truncated: u64,
     /// Calls whose effect Cairn does not model (external functions without a model, clocks,
     /// random number generators; in a 32-bit program, math functions the host's library
@@ -223,7 +228,8 @@ impl<'p> Shadow<'p> {
     pub fn annotate(&self, r: &mut crate::exec::machine::RunResult) {
         r.exit_indeterminate |= self.exit_indeterminate;
         r.layout_dependent |= self.exactness.addresses > 0;
-        r.uninitialized_checked = true;
+        // Past the point where it rested, a decision on uninitialized memory went unseen.
+        r.uninitialized_checked = !self.resting;
         if let Some(end) = &self.claims_end {
             // Natively the rest of the run went wherever the memory's contents led.
             r.uninitialized_at = Some(end.loc);
@@ -258,6 +264,8 @@ impl<'p> Shadow<'p> {
             exactness: Exactness::default(),
             max_path: 100_000,
             skip_repeated: false,
+            rest_when_full: false,
+            resting: false,
             taken: Default::default(),
             opaque_frames: vec![],
             calling_function: false,
@@ -266,6 +274,30 @@ impl<'p> Shadow<'p> {
             symbolic_stores_into: BTreeMap::new(),
             symbolic_written: 0,
         }
+    }
+
+    /// The shadow of a search's run: it ends at the first decision on uninitialized memory,
+    /// leaves out repeated decisions and rests once the path is full.
+    pub fn for_search(pool: &'p mut Pool) -> Shadow<'p> {
+        Shadow {
+            stop_at_claims_end: true,
+            skip_repeated: true,
+            rest_when_full: true,
+            ..Shadow::new(pool)
+        }
+    }
+
+    /// Whether a decision finds the path full (it is not recorded, and counts as truncated).
+    /// A search flips only recorded decisions, so with `rest_when_full` the shadow stops
+    /// there: a run spinning until the step limit built millions of expressions past its
+    /// 100,000th decision, most of its time (a list built while an input is nonzero: 9 s).
+    fn path_full(&mut self) -> bool {
+        if self.path.len() < self.max_path {
+            return false;
+        }
+        self.exactness.truncated += 1;
+        self.resting |= self.rest_when_full;
+        true
     }
 
     /// Shadows of the arguments of the call being made (NONE: concrete).
@@ -327,14 +359,23 @@ impl Observer for Shadow<'_> {
         ))
     }
     fn inst(&mut self, v: &View, inst: &Inst, at: Site) {
+        if self.resting {
+            return;
+        }
         self.shadow_inst(v, inst, at);
     }
 
     fn terminator(&mut self, v: &View, term: &Terminator, at: Site) {
+        if self.resting {
+            return;
+        }
         self.shadow_branch(v, term, at);
     }
 
     fn edge(&mut self, _v: &View, moves: &Moves, rb: usize) {
+        if self.resting {
+            return;
+        }
         // A parallel copy, like the concrete one.
         let vals: Vec<ExprId> = moves.regs.iter().map(|(_, s)| self.reg(rb, *s)).collect();
         for ((d, _), e) in moves.regs.iter().zip(vals) {
@@ -343,6 +384,9 @@ impl Observer for Shadow<'_> {
     }
 
     fn call(&mut self, v: &View, call: Call, rb: usize) {
+        if self.resting {
+            return;
+        }
         self.args = call
             .args
             .iter()
@@ -380,6 +424,9 @@ impl Observer for Shadow<'_> {
     }
 
     fn enter(&mut self, v: &View, func: FuncId, rb: usize) {
+        if self.resting {
+            return;
+        }
         self.calling_function = false;
         let f = &v.module.functions[func as usize];
         self.regs.truncate(rb);
@@ -413,6 +460,9 @@ impl Observer for Shadow<'_> {
     }
 
     fn ret(&mut self, v: &View, val: Option<Val>, rb: usize, caller: Option<(usize, Option<Val>)>) {
+        if self.resting {
+            return;
+        }
         let e = match (val, self.opaque_frames.last()) {
             // The return of an opaque call: its result is the node over its arguments.
             (_, Some(fr)) if fr.depth + 1 == v.depth => {
@@ -431,6 +481,9 @@ impl Observer for Shadow<'_> {
     }
 
     fn extern_returned(&mut self, _v: &View, dst: Option<Val>, rb: usize) {
+        if self.resting {
+            return;
+        }
         self.writes_lost = false;
         // A program function that returns without being entered was abstracted.
         if std::mem::take(&mut self.calling_function) {
@@ -445,6 +498,9 @@ impl Observer for Shadow<'_> {
     }
 
     fn mem_written(&mut self, _v: &View, addr: u64, n: u64) {
+        if self.resting {
+            return;
+        }
         self.clear_mem(addr, n);
         if std::mem::take(&mut self.writes_lost) {
             for a in addr..addr.saturating_add(n.min(MAX_TRACKED_UNINIT)) {
@@ -456,11 +512,17 @@ impl Observer for Shadow<'_> {
     }
 
     fn mem_copied(&mut self, _v: &View, dst: u64, src: u64, n: u64) {
+        if self.resting {
+            return;
+        }
         self.copy_mem(dst, src, n);
         self.apply_after_write(dst);
     }
 
     fn uninitialized(&mut self, _v: &View, addr: u64, n: u64) {
+        if self.resting {
+            return;
+        }
         if n > MAX_TRACKED_UNINIT {
             self.exactness.uninitialized += 1;
             return;
@@ -471,6 +533,9 @@ impl Observer for Shadow<'_> {
     }
 
     fn vararg_placed(&mut self, _v: &View, index: usize, addr: u64, n: u32) {
+        if self.resting {
+            return;
+        }
         let e = self
             .varargs
             .last()
@@ -482,6 +547,9 @@ impl Observer for Shadow<'_> {
     }
 
     fn input(&mut self, _v: &View, index: usize, width: u32, used: InputUse) {
+        if self.resting {
+            return;
+        }
         let var = |pool: &mut Pool, byte: u32, w: u8| {
             pool.var(VarKey {
                 input: index as u32,
@@ -527,14 +595,16 @@ impl Observer for Shadow<'_> {
     }
 
     fn assume(&mut self, v: &View, holds_now: bool) {
+        if self.resting {
+            return;
+        }
         // A symbolic assumption is part of the path condition. When it fails, search can flip
         // it to find inputs that satisfy it; its violated side is never explored.
         let c = self.args.first().copied().unwrap_or(NONE);
         if c == NONE || self.undecidable(v, c, None) {
             return;
         }
-        if self.path.len() >= self.max_path {
-            self.exactness.truncated += 1;
+        if self.path_full() {
             return;
         }
         let p = &mut *self.pool;
@@ -1706,8 +1776,7 @@ impl Shadow<'_> {
         {
             return;
         }
-        if self.path.len() >= self.max_path {
-            self.exactness.truncated += 1;
+        if self.path_full() {
             return;
         }
         let bad = self.pool.not(ok);
@@ -1921,12 +1990,6 @@ impl Shadow<'_> {
         if !self.opaque_frames.is_empty() {
             return;
         }
-        if self.path.len() >= self.max_path {
-            if matches!(term, Terminator::CondBr { .. } | Terminator::Switch { .. }) {
-                self.exactness.truncated += 1;
-            }
-            return;
-        }
         match term {
             Terminator::CondBr {
                 cond,
@@ -1936,7 +1999,7 @@ impl Shadow<'_> {
                 else_goal,
             } => {
                 let c = self.reg(rb, *cond);
-                if c == NONE || self.undecidable(v, c, Some((func, block))) {
+                if c == NONE || self.undecidable(v, c, Some((func, block))) || self.path_full() {
                     return;
                 }
                 let taken = if v.regs[rb + *cond as usize] & 1 != 0 {
@@ -1968,7 +2031,7 @@ impl Shadow<'_> {
                 default_goal,
             } => {
                 let sv = self.reg(rb, *val);
-                if sv == NONE || self.undecidable(v, sv, Some((func, block))) {
+                if sv == NONE || self.undecidable(v, sv, Some((func, block))) || self.path_full() {
                     return;
                 }
                 let value = v.reg(rb, *val);
@@ -2023,5 +2086,61 @@ fn constant_part(pool: &Pool, e: ExprId, depth: u32) -> Option<u64> {
             }
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exec::input::Replay;
+    use crate::exec::{Config, Program};
+    use crate::ir::frontend::{CompileOptions, TempDir, load};
+
+    /// Twelve decisions on inputs, then a decision on an uninitialized local.
+    const SRC: &str = "extern int __VERIFIER_nondet_int(void);
+int main(void) {
+  int n = 0, u;
+  for (int i = 0; i < 12; i++)
+    if (__VERIFIER_nondet_int() > i)
+      n++;
+  if (u > n)
+    return 1;
+  return 0;
+}
+";
+
+    fn run(shadow: &mut Shadow) -> crate::exec::machine::RunResult {
+        let dir = TempDir::new("shadow").unwrap();
+        let p = dir.path().join("t.c");
+        std::fs::write(&p, SRC).unwrap();
+        let program = Program::new(load(&[p], &CompileOptions::default()).unwrap());
+        let inputs = (0..12).map(|i| (i % 3).to_string()).collect();
+        let mut r = program.run_observed(&mut Replay::new(inputs), &Config::default(), shadow);
+        shadow.annotate(&mut r);
+        r
+    }
+
+    #[test]
+    fn a_search_shadow_rests_once_its_path_is_full() {
+        let mut pool = Pool::new();
+        let mut shadow = Shadow::for_search(&mut pool);
+        shadow.max_path = 5;
+        let r = run(&mut shadow);
+        assert_eq!(shadow.path.len(), 5);
+        assert_eq!(shadow.exactness.truncated, 1, "counted once, then resting");
+        // The decision on `u` went unseen: the run must be watched before it is claimed.
+        assert!(!r.uninitialized_checked);
+        assert_eq!(r.uninitialized_at, None);
+
+        // A shadow that does not rest records as many, sees every later decision and finds
+        // the one on uninitialized memory.
+        let mut pool = Pool::new();
+        let mut shadow = Shadow::new(&mut pool);
+        shadow.max_path = 5;
+        let r = run(&mut shadow);
+        assert_eq!(shadow.path.len(), 5);
+        assert!(shadow.exactness.truncated > 1);
+        assert!(r.uninitialized_checked);
+        assert!(r.uninitialized_at.is_some());
     }
 }

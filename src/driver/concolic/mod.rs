@@ -274,9 +274,7 @@ pub fn symbolic_run(
     input: &mut dyn crate::exec::InputSource,
     cfg: &Config,
 ) -> SymbolicRun {
-    let mut shadow = Shadow::new(pool);
-    shadow.stop_at_claims_end = true;
-    shadow.skip_repeated = true;
+    let mut shadow = Shadow::for_search(pool);
     let mut result = s.program.run_observed(input, cfg, &mut shadow);
     shadow.annotate(&mut result);
     SymbolicRun {

@@ -69,9 +69,7 @@ impl MonitorGuide {
         input: &mut dyn crate::exec::InputSource,
         cfg: &Config,
     ) -> (SymbolicRun, Verdicts) {
-        let mut shadow = Shadow::new(pool);
-        shadow.stop_at_claims_end = true;
-        shadow.skip_repeated = true;
+        let mut shadow = Shadow::for_search(pool);
         let mut both = WithMonitors {
             shadow: &mut shadow,
             tracker: ProductTracker::new(&self.product),
