@@ -398,11 +398,20 @@ fn build_bitcode(
         }
         let out = workdir.join(format!("{i}.bc"));
         let mut args = clang_flags(opts);
-        if src.file_name().is_some_and(|n| n == RUNTIME_FILE) {
+        let runtime = src.file_name().is_some_and(|n| n == RUNTIME_FILE);
+        if runtime {
             // Cairn's runtime is C11 whatever dialect and warnings the program's flags ask for
             // (`-std=c89 -Werror` refused every program before).
             args.extend(["-std=gnu11".into(), "-Wno-error".into()]);
         }
+        // The runtime is kept compiled unless include directories or the user's own flags
+        // could change what its headers say.
+        let cached = (runtime && opts.flags.is_empty() && opts.includes.is_empty())
+            .then(|| super::runtime_cache::entry(super::toolchain::clang(), &args, src))
+            .flatten();
+        let hit = cached
+            .as_ref()
+            .and_then(|e| super::runtime_cache::fetch(e, &out));
         args.extend([
             "-c".into(),
             "-emit-llvm".into(),
@@ -410,14 +419,23 @@ fn build_bitcode(
             out.display().to_string(),
             src.display().to_string(),
         ]);
-        let o = run(super::toolchain::clang(), &args)?;
-        if !o.status.success() {
-            return Err(FrontendError::Compile {
-                file: src.display().to_string(),
-                diagnostics: String::from_utf8_lossy(&o.stderr).into_owned(),
-            });
-        }
-        let mut stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+        let mut stderr = match hit {
+            Some(stderr) => stderr,
+            None => {
+                let o = run(super::toolchain::clang(), &args)?;
+                if !o.status.success() {
+                    return Err(FrontendError::Compile {
+                        file: src.display().to_string(),
+                        diagnostics: String::from_utf8_lossy(&o.stderr).into_owned(),
+                    });
+                }
+                let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+                if let Some(e) = &cached {
+                    super::runtime_cache::store(e, &out, &stderr);
+                }
+                stderr
+            }
+        };
         if let Some(again) = with_library_prototypes(src, &args, &stderr, opts, workdir, i)? {
             stderr = again;
         }

@@ -22,6 +22,7 @@ pub mod operands;
 pub mod ops;
 mod print;
 pub mod probes;
+mod runtime_cache;
 pub mod short_circuit;
 pub mod toolchain;
 pub mod wide_ints;
