@@ -179,8 +179,8 @@ impl Technique for ProductSearch {
         }
         // A turn that decides nothing for a quarter of its length hands over early: while the
         // product lacks the monitor a goal needs, more search of it finds nothing (counters.c:
-        // the monitor relating `hits` to `i` came after 65 s of searching 2^39 paths, 35 s
-        // now), and while it has one, search decides soon.
+        // the monitor relating `hits` to `i` came after 65 s of searching 2^39 paths), and
+        // while it has one, search decides soon.
         let start = Instant::now();
         let patience = until
             .saturating_duration_since(start)

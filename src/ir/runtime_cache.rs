@@ -43,28 +43,26 @@ pub fn fetch(entry: &Path, out: &Path) -> Option<String> {
 
 /// Keeps `bitcode` and its diagnostics as the entry (best effort).
 pub fn store(entry: &Path, bitcode: &Path, stderr: &str) {
-    let Some(dir) = entry.parent() else { return };
-    if std::fs::create_dir_all(dir).is_err() {
+    let (Some(dir), Ok(bc)) = (entry.parent(), std::fs::read(bitcode)) else {
         return;
-    }
-    let unique = format!(
-        "tmp-{}-{}",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos())
-    );
-    let put = |ext: &str, write: &dyn Fn(&Path) -> std::io::Result<()>| {
-        let tmp = dir.join(format!("{unique}.{ext}"));
-        let ok = write(&tmp).and_then(|_| std::fs::rename(&tmp, entry.with_extension(ext)));
+    };
+    let _ = std::fs::create_dir_all(dir);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    // A name of its own per writer, renamed into place: concurrent loads never see half.
+    let put = |ext: &str, bytes: &[u8]| {
+        let tmp = dir.join(format!("tmp-{}-{nanos}.{ext}", std::process::id()));
+        let ok = std::fs::write(&tmp, bytes)
+            .and_then(|_| std::fs::rename(&tmp, entry.with_extension(ext)));
         if ok.is_err() {
             let _ = std::fs::remove_file(&tmp);
         }
         ok
     };
     // The diagnostics first: `fetch` reads them, then the bitcode whose presence completes it.
-    if put("stderr", &|p| std::fs::write(p, stderr)).is_ok() {
-        let _ = put("bc", &|p| std::fs::copy(bitcode, p).map(|_| ()));
+    if put("stderr", stderr.as_bytes()).is_ok() {
+        let _ = put("bc", &bc);
     }
 }
 
