@@ -715,6 +715,53 @@ fn claims_end_at_a_decision_on_uninitialized_memory() {
     assert_replay_confirms(&src, &out, "uninitialized_decision.c");
 }
 
+/// A struct from malloc tested before anything writes it (sv-benchmarks' openssl tasks):
+/// every run decides on uninitialized memory before it reads its input, so the interpreter
+/// claims nothing past that decision. The fuzzer keeps the inputs whose native runs (in a
+/// fresh process) went somewhere new, as tests that claim nothing past the decision and list
+/// what they reached natively (both sides of each later check); the goals stay unknown.
+/// Before, such a program got no test at all (on six openssl
+/// tasks: 0 tests, where libFuzzer's covered what the memory allowed).
+#[test]
+fn inputs_that_go_on_natively_past_uninitialized_memory_are_kept_unclaimed() {
+    let dir = tmp("trust-uninitialized-struct");
+    let src = root().join("tests/programs/trust/uninitialized_struct.c");
+    let out = dir.path().join("out");
+    generate(&src, &out, &["--jobs", "1"]);
+    let statuses = goal_statuses(&out);
+    for (outcome, line) in [("true", 23), ("false", 23), ("true", 24), ("false", 24)] {
+        assert_status(&statuses, outcome, line, "unknown");
+    }
+    let goals = json(&out.join("goals.json"));
+    let goal_at = |outcome: &str, line: u64| {
+        goals
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["outcome"] == outcome && g["line"] == line)
+            .unwrap()["id"]
+            .as_u64()
+            .unwrap()
+    };
+    let mut reached = std::collections::HashSet::new();
+    for t in std::fs::read_dir(out.join("tests")).unwrap() {
+        let t = json(&t.unwrap().path());
+        let Some(goals) = t["reached_natively"].as_array() else {
+            continue;
+        };
+        let at = t["uninitialized_decision_at"].as_str().unwrap_or("");
+        assert!(at.ends_with("uninitialized_struct.c:20:7"), "{t}");
+        reached.extend(goals.iter().map(|g| g.as_u64().unwrap()));
+    }
+    for (outcome, line) in [("true", 23), ("false", 23), ("true", 24), ("false", 24)] {
+        assert!(
+            reached.contains(&goal_at(outcome, line)),
+            "no test reached {outcome} at line {line} natively: {reached:?}"
+        );
+    }
+    assert_replay_confirms(&src, &out, "uninitialized_struct.c");
+}
+
 /// An input named with `]`, quotes and `"value"` in it (a file's name read from stdin can
 /// hold any byte): every goal is covered and replay confirms each claim per goal. The harness
 /// once took the first `]` after "inputs" for the array's end, so natively every value read

@@ -426,11 +426,15 @@ impl Fuzzing {
         // a program where runs are often new, it would otherwise be most of the fuzzer's time.
         let interpreting_pays =
             self.native.interpreting <= self.native.seconds + INTERPRETING_ALLOWANCE;
+        let mut past_uninitialized = None;
         if interpreter_decides || time < INTERPRET_BELOW && interpreting_pays {
             self.native.interpreted += 1;
             let texts = values.iter().map(InputValue::to_text).collect();
             let started = Instant::now();
-            let r = s.program.run(&mut Replay::new(texts), &self.cfg);
+            let mut r = s.program.run(&mut Replay::new(texts), &self.cfg);
+            if !interpreter_decides && !r.uninitialized_checked && s.is_new(&r) {
+                r = s.watched(&r);
+            }
             self.native.interpreting += started.elapsed().as_secs_f64();
             // Def-use pairs are seen only by the interpreter, and a run that acts on the
             // environment is a test only as the interpreter sees it; otherwise a run the
@@ -443,7 +447,12 @@ impl Fuzzing {
                         ..
                     }
             );
-            if ended || interpreter_decides {
+            // Past a decision on uninitialized memory (zeros to the interpreter) only the
+            // native run knows where the program went: a program whose every path reads such
+            // memory (a struct from malloc) would otherwise get no test at all.
+            if r.uninitialized_at.is_some() && !interpreter_decides {
+                past_uninitialized = Some(r);
+            } else if ended || interpreter_decides {
                 return self.keep(s, r, novel);
             }
         }
@@ -452,6 +461,15 @@ impl Fuzzing {
         };
         let (fresh, r) = x.run_fresh(&s.goals, &values, limit)?;
         if fresh.status == NativeStatus::Timeout {
+            return Ok(());
+        }
+        if let Some(claims) = past_uninitialized {
+            let kept = s.record_reached_natively(&claims, &r, "fuzz")?;
+            self.tests += !kept.is_empty() as u64;
+            if novel && self.corpus_values < MAX_CORPUS_VALUES {
+                self.corpus_values += r.inputs.len();
+                self.corpus.push(r.inputs);
+            }
             return Ok(());
         }
         self.native.recorded += 1;

@@ -132,6 +132,7 @@ pub fn minimize_faults(s: &mut Session, cfg: &Config) -> Result<usize> {
             exit_indeterminate: best_run.exit_indeterminate,
             layout_dependent: best_run.layout_dependent,
             uninitialized_at: None,
+            reached_natively: vec![],
             returned: best_run.returned.clone(),
         };
         s.add_test_directly(&test)?;

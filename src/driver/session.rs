@@ -399,7 +399,7 @@ impl<'p> Session<'p> {
     }
 
     /// Whether `r` covers a goal the ledger does not have, or crashes in a new way.
-    fn is_new(&self, r: &RunResult) -> bool {
+    pub fn is_new(&self, r: &RunResult) -> bool {
         let crash = crash_site(r);
         !self.ledger.new_goals(&self.goals.covered_by(r)).is_empty()
             || crash.is_some_and(|c| !self.crash_sites.contains(&c))
@@ -465,12 +465,65 @@ impl<'p> Session<'p> {
         if let Some(c) = &crash {
             self.crash_sites.insert(c.clone());
         }
-        let test = || Test {
+        let test = || self.test_of(r, found_by, covers.clone(), uninitialized_at.clone());
+        let kept = self
+            .shared
+            .offer(&covers, crash, self.budget.max_tests, self.id, test)?;
+        self.milestone(kept.milestone);
+        Ok(kept.fresh)
+    }
+
+    /// Keeps `r`, whose claims end at a decision on uninitialized memory, if it claims a goal
+    /// first or if `native` (its input run natively in a fresh process) took a goal no test
+    /// has (see `Shared::offer_reached_natively`): a program whose every path decides on such
+    /// memory (a struct from malloc read before it is written) otherwise gets no test at all.
+    pub fn record_reached_natively(
+        &mut self,
+        r: &RunResult,
+        native: &RunResult,
+        found_by: &str,
+    ) -> Result<Vec<usize>> {
+        let Some(at) = r
+            .uninitialized_at
+            .map(|l| self.program.module.loc_string(l))
+        else {
+            return self.record(r, found_by);
+        };
+        self.runs.uninitialized += 1;
+        self.runs
+            .first_uninitialized
+            .get_or_insert_with(|| at.clone());
+        let covers = self.goals.covered_by(r);
+        let mut test = self.test_of(r, found_by, covers, Some(at));
+        // The interpreter's run stopped at the decision: the values are those read natively.
+        test.inputs.clone_from(&native.inputs);
+        let claimed: HashSet<usize> = test.covers.iter().copied().collect();
+        test.reached_natively = self
+            .goals
+            .covered_by(native)
+            .into_iter()
+            .filter(|g| !claimed.contains(g))
+            .collect();
+        let kept = self
+            .shared
+            .offer_reached_natively(self.budget.max_tests, self.id, test)?;
+        self.milestone(kept.milestone);
+        Ok(kept.fresh)
+    }
+
+    fn test_of(
+        &self,
+        r: &RunResult,
+        found_by: &str,
+        covers: Vec<usize>,
+        uninitialized_at: Option<String>,
+    ) -> Test {
+        Test {
             inputs: r.inputs.clone(),
             error: covers
                 .iter()
                 .any(|&g| self.goals.goals[g].kind == GoalKind::Error),
-            covers: covers.clone(),
+            covers,
             found_by: found_by.to_string(),
             time_s: self.start.elapsed().as_secs_f64(),
             outcome: r.outcome.clone(),
@@ -484,14 +537,10 @@ impl<'p> Session<'p> {
             iteration: self.shared.runs(),
             exit_indeterminate: r.exit_indeterminate,
             layout_dependent: r.layout_dependent || self.shared.layout_dependent(),
-            uninitialized_at: uninitialized_at.clone(),
+            uninitialized_at,
+            reached_natively: vec![],
             returned: r.returned.clone(),
-        };
-        let kept = self
-            .shared
-            .offer(&covers, crash, self.budget.max_tests, self.id, test)?;
-        self.milestone(kept.milestone);
-        Ok(kept.fresh)
+        }
     }
 }
 

@@ -30,6 +30,8 @@ pub struct Results {
     pub history: Vec<Milestone>,
     /// Fault kinds and places already kept as tests.
     crash_sites: HashSet<String>,
+    /// Goals a kept test's input took natively past its claims (`Test::reached_natively`).
+    reached_natively: HashSet<usize>,
     /// Inputs worth exploring from, in the order found: every test, and what techniques
     /// offer (lazy expansion's concretized paths). Concolic search picks up the others'.
     pub corpus: Vec<Seed>,
@@ -82,6 +84,7 @@ impl Shared {
                 out,
                 history: vec![],
                 crash_sites: HashSet::new(),
+                reached_natively: HashSet::new(),
                 corpus: vec![],
             }),
             start,
@@ -235,6 +238,42 @@ impl Shared {
             });
         }
         let test = test();
+        self.add(r, fresh, session, test)
+    }
+
+    /// Keeps `test` when it claims a goal first, or when its input took natively a goal
+    /// (`test.reached_natively`, past the claims' end) that no test claims and no kept test
+    /// took natively before: the suite then holds an input that goes there natively, the
+    /// ledger still only what the test claims.
+    pub fn offer_reached_natively(
+        &self,
+        max_tests: Option<usize>,
+        session: u32,
+        test: Test,
+    ) -> Result<Kept> {
+        let mut r = self.lock();
+        let fresh = r.ledger.new_goals(&test.covers);
+        let reached = r.ledger.new_goals(&test.reached_natively);
+        let newly_reached = reached.iter().any(|g| !r.reached_natively.contains(g));
+        let full = max_tests.is_some_and(|m| r.out.tests >= m);
+        if full || fresh.is_empty() && !newly_reached {
+            return Ok(Kept {
+                fresh: vec![],
+                milestone: None,
+            });
+        }
+        r.reached_natively.extend(reached);
+        self.add(r, fresh, session, test)
+    }
+
+    /// Writes `test`, which claims `fresh` first.
+    fn add(
+        &self,
+        mut r: MutexGuard<Results>,
+        fresh: Vec<usize>,
+        session: u32,
+        test: Test,
+    ) -> Result<Kept> {
         let n = r.out.add(&test)?;
         r.corpus.push(Seed {
             inputs: test.inputs,

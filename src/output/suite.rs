@@ -40,6 +40,9 @@ pub struct Test {
     /// claims only what came before, and its end is not predicted (see
     /// `RunResult::uninitialized_at`).
     pub uninitialized_at: Option<String>,
+    /// Goals its input took natively past that decision (the fuzzer's run in a fresh
+    /// process), not claimed: what memory held there is the native run's, not the program's.
+    pub reached_natively: Vec<usize>,
     /// Unit mode: what the entry function returned.
     pub returned: Option<String>,
 }
@@ -77,6 +80,9 @@ pub fn test_json(t: &Test) -> serde_json::Value {
     }
     if let Some(at) = &t.uninitialized_at {
         o["uninitialized_decision_at"] = json!(at);
+    }
+    if !t.reached_natively.is_empty() {
+        o["reached_natively"] = json!(t.reached_natively);
     }
     if let Some(r) = &t.returned {
         o["returned"] = json!(r);
