@@ -463,6 +463,7 @@ impl Fuzzing {
         if fresh.status == NativeStatus::Timeout {
             return Ok(());
         }
+        self.native.recorded += 1;
         if let Some(claims) = past_uninitialized {
             let kept = s.record_reached_natively(&claims, &r, "fuzz")?;
             self.tests += !kept.is_empty() as u64;
@@ -472,7 +473,6 @@ impl Fuzzing {
             }
             return Ok(());
         }
-        self.native.recorded += 1;
         self.keep(s, r, novel)
     }
 

@@ -443,15 +443,7 @@ impl<'p> Session<'p> {
 
     /// Keeps `r` as a test if it covers a new goal or crashes in a new way.
     fn keep(&mut self, r: &RunResult, found_by: &str) -> Result<Vec<usize>> {
-        let uninitialized_at = r
-            .uninitialized_at
-            .map(|l| self.program.module.loc_string(l));
-        if let Some(at) = &uninitialized_at {
-            self.runs.uninitialized += 1;
-            self.runs
-                .first_uninitialized
-                .get_or_insert_with(|| at.clone());
-        }
+        let uninitialized_at = self.count_uninitialized(r);
         let covers = self.goals.covered_by(r);
         let crash = crash_site(r);
         // Most runs cover nothing new: they need no lock (a stale view only costs one).
@@ -483,16 +475,9 @@ impl<'p> Session<'p> {
         native: &RunResult,
         found_by: &str,
     ) -> Result<Vec<usize>> {
-        let Some(at) = r
-            .uninitialized_at
-            .map(|l| self.program.module.loc_string(l))
-        else {
+        let Some(at) = self.count_uninitialized(r) else {
             return self.record(r, found_by);
         };
-        self.runs.uninitialized += 1;
-        self.runs
-            .first_uninitialized
-            .get_or_insert_with(|| at.clone());
         let covers = self.goals.covered_by(r);
         let mut test = self.test_of(r, found_by, covers, Some(at));
         // The interpreter's run stopped at the decision: the values are those read natively.
@@ -509,6 +494,16 @@ impl<'p> Session<'p> {
             .offer_reached_natively(self.budget.max_tests, self.id, test)?;
         self.milestone(kept.milestone);
         Ok(kept.fresh)
+    }
+
+    /// Where `r` first decided on uninitialized memory, if it did (counted for the warning).
+    fn count_uninitialized(&mut self, r: &RunResult) -> Option<String> {
+        let at = self.program.module.loc_string(r.uninitialized_at?);
+        self.runs.uninitialized += 1;
+        self.runs
+            .first_uninitialized
+            .get_or_insert_with(|| at.clone());
+        Some(at)
     }
 
     fn test_of(
