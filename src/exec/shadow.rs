@@ -108,6 +108,9 @@ pub struct Shadow<'p> {
     address_vars: u32,
     /// Values lost so far (see `LOST_INPUT`).
     lost_vars: u32,
+    /// Shadows of numbers the program made pointers (`(int *)x`): which of them equals an
+    /// object's address is the layout's (see `number_against_address`).
+    numbers_made_pointers: rustc_hash::FxHashSet<ExprId>,
     /// The library call being made renders symbolic data into memory: what it writes is lost.
     writes_lost: bool,
     /// The run's coverage when a decision first rested on uninitialized memory (see
@@ -256,6 +259,7 @@ impl<'p> Shadow<'p> {
             uninit_vars: 0,
             address_vars: 0,
             lost_vars: 0,
+            numbers_made_pointers: Default::default(),
             writes_lost: false,
             claims_end: None,
             stop_at_claims_end: false,
@@ -1125,6 +1129,31 @@ impl Shadow<'_> {
         pool.bin(BinOp::Add, w, obj, off)
     }
 
+    /// True when pointers `number` and `address` are compared where `number`'s shadow holds a
+    /// number the program made a pointer and `address` points into an object: the number
+    /// that equals it natively is not the interpreter's address. (`c ? &g : 0` compared with
+    /// `&g` stays a decision on `c`.)
+    fn number_against_address(
+        &mut self,
+        v: &View,
+        f: FuncId,
+        rb: usize,
+        number: Reg,
+        address: Reg,
+    ) -> bool {
+        if self.numbers_made_pointers.is_empty() {
+            return false;
+        }
+        let tys = &v.module.functions[f as usize].reg_tys;
+        let is_ptr = |r: Reg| tys.get(r as usize) == Some(&Ty::Ptr);
+        let n = self.reg(rb, number);
+        n != NONE
+            && is_ptr(number)
+            && is_ptr(address)
+            && v.mem.object_bounds(v.reg(rb, address)).is_some()
+            && (self.pool.reachable(&[n]).iter()).any(|x| self.numbers_made_pointers.contains(x))
+    }
+
     /// True when `e` is an object's address plus a constant (`address_value`), with value
     /// `at`, and `other` lies in the same object.
     fn address_in_object(&self, v: &View, e: ExprId, at: u64, other: u64) -> bool {
@@ -1415,7 +1444,14 @@ impl Shadow<'_> {
                     }
                     return self.set_reg(rb, *dst, NONE);
                 }
-                let (x, y) = (self.reg_expr(v, rb, *a, *w), self.reg_expr(v, rb, *b, *w));
+                let (mut x, mut y) = (self.reg_expr(v, rb, *a, *w), self.reg_expr(v, rb, *b, *w));
+                // A number made a pointer, compared with an object's address: which number
+                // that is depends on the layout, so the address becomes one.
+                if self.number_against_address(v, at.func, rb, *b, *a) {
+                    x = self.address_value(v, v.reg(rb, *a), sa, *w);
+                } else if self.number_against_address(v, at.func, rb, *a, *b) {
+                    y = self.address_value(v, v.reg(rb, *b), sb, *w);
+                }
                 let e = self.pool.cmp(*pred, x, y);
                 self.set_reg(rb, *dst, e);
             }
@@ -1441,6 +1477,9 @@ impl Shadow<'_> {
                 }
                 if sa == NONE {
                     return self.set_reg(rb, *dst, NONE);
+                }
+                if *to == Ty::Ptr {
+                    self.numbers_made_pointers.insert(sa);
                 }
                 let pool = &mut *self.pool;
                 let e = match op {
