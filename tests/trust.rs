@@ -251,6 +251,71 @@ fn replay_flags_claims_a_test_does_not_cover() {
     );
 }
 
+/// Another tool's tests (the common replay format: `hex:` buffers, decimal numbers, `#`
+/// comments) replay against a run's proofs: they agree with the true one, and a proof that one
+/// of them contradicts (a reachable goal marked unreachable here) is flagged as wrong.
+#[test]
+fn replay_checks_proofs_against_another_tools_tests() {
+    let dir = tmp("trust-foreign");
+    let src = root().join("tests/programs/trust/foreign_tests.c");
+    let out = dir.path().join("o");
+    generate(&src, &out, &[]);
+    let statuses = goal_statuses(&out);
+    assert_status(&statuses, "true", 9, "unreachable");
+    let peer = dir.path().join("peer");
+    std::fs::create_dir_all(&peer).unwrap();
+    // c = 42 (little-endian bytes), k = 0; c = 0, k = 'x' (as KLEE's runner spells a scalar:
+    // its bytes); c = 0, k = 0.
+    std::fs::write(peer.join("a.test"), "# from a fuzzer\nhex:2a000000\n0\n").unwrap();
+    std::fs::write(peer.join("b.test"), "hex:00000000\nhex:78\n").unwrap();
+    std::fs::write(peer.join("c.test"), "hex:00000000\n0\n").unwrap();
+    let peer_arg = peer.to_str().unwrap();
+    let lcov_arg = dir.path().join("peer.info");
+    let r = replay(
+        &src,
+        &out,
+        &[
+            "--tests-from",
+            peer_arg,
+            "--lcov",
+            lcov_arg.to_str().unwrap(),
+        ],
+    );
+    let t = text(&r);
+    assert!(r.status.success() && !t.contains("MISMATCH"), "{t}");
+    // The tests ran as written: lines 11 and 13 taken both ways.
+    assert!(t.contains("replayed 3 tests natively"), "{t}");
+    let lcov = std::fs::read_to_string(dir.path().join("peer.info")).unwrap();
+    for line in [11, 13] {
+        let taken = lcov
+            .lines()
+            .filter(|l| {
+                l.starts_with(&format!("BRDA:{line},")) && !l.ends_with(",-") && !l.ends_with(",0")
+            })
+            .count();
+        assert_eq!(taken, 2, "line {line}: {lcov}");
+    }
+    // Mark the goal test a takes (c == 42 true, line 11) unreachable: a wrong proof.
+    let goals_path = out.join("goals.json");
+    let mut goals = json(&goals_path);
+    let taken = goals
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|g| g["line"] == 11 && g["outcome"] == "true")
+        .expect("the goal of c == 42");
+    taken["status"] = "unreachable".into();
+    let id = taken["id"].as_u64().unwrap();
+    std::fs::write(&goals_path, goals.to_string()).unwrap();
+    let r = replay(&src, &out, &["--tests-from", peer_arg]);
+    let t = text(&r);
+    assert!(!r.status.success(), "{t}");
+    assert!(
+        t.contains(&format!("natively takes goal {id} ")) && t.contains("a wrong proof"),
+        "{t}"
+    );
+}
+
 /// Def-use claims are checked per pair natively too (a probe at each definition and use): the
 /// suite's claims are all confirmed that way, and a pair added to a test's claims is flagged.
 #[test]

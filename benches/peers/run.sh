@@ -7,7 +7,8 @@
 # files (default benches/peers/team.list; benches/peers/external.sh writes CREST's).
 # Tools: TOOLS (default "cairn libfuzzer", plus klee when $KLEE names a KLEE binary, plus
 # aflpp when afl-fuzz is on PATH). Prints the harness's table, then Cairn against the best
-# peer per program and the mean difference (benches/peers/compare.py). Defaults: 30 s,
+# peer per program and the mean difference (benches/peers/compare.py), then Cairn's proofs
+# checked against every peer's tests (`cairn replay --tests-from`). Defaults: 30 s,
 # OUTROOT target/peers. Programs run one at a time, tools one after the other.
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -41,3 +42,16 @@ done
 python3 "$EVAL/table.py" "$OUT/results.tsv" $TOOLS
 echo
 python3 "$ROOT/benches/peers/compare.py" "$OUT/results.tsv" cairn
+# Cairn's proofs against every peer's tests (`cairn replay --tests-from`): a peer's test that
+# natively takes a goal Cairn proved unreachable is a wrong proof.
+echo
+for D in "$OUT"/*/cairn/cairn-out; do
+  [ -f "$D/goals.json" ] || continue
+  P=$(dirname "$(dirname "$D")")
+  for T in $TOOLS; do
+    if [ "$T" != cairn ] && [ -d "$P/$T/tests" ]; then
+      W=$("$CAIRN" replay "$D" --tests-from "$P/$T/tests" 2>&1 | grep -c "a wrong proof" || true)
+      echo "Cairn's proofs against $T's tests on $(basename "$P"): $W wrong"
+    fi
+  done
+done

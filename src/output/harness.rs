@@ -203,7 +203,11 @@ static const unsigned char *cairn_take(unsigned *len, unsigned char how) {
 
 /* `n` bytes at `dst` from the next value (0 past its end). */
 static __attribute__((unused)) void cairn_bytes(void *dst, unsigned long n) {
-  if (!CAIRN_BINARY) { cairn_unhex(cairn_next(), dst, n); return; }
+  if (!CAIRN_BINARY) {
+    const char *h = cairn_next();
+    cairn_unhex(h + 4 * !strncmp(h, "hex:", 4), dst, n); /* `hex:`: another tool's spelling */
+    return;
+  }
   unsigned len;
   const unsigned char *v = cairn_take(&len, 4);
   unsigned long have = v ? (len < n ? len : n) : 0;
@@ -458,14 +462,35 @@ void cairn_use_values(const char *const *values, int n) {
 }
 #endif
 
+/* Test text: a number, or (another tool's test in the common replay format, `replay
+ * --tests-from`) `hex:` and its bytes, little-endian; the caller's cast keeps the scalar's own. */
+static int cairn_is_hex(const char *s) { return !strncmp(s, "hex:", 4); }
+static unsigned long long cairn_hex_word(const char *s) {
+  unsigned long long w = 0;
+  cairn_unhex(s + 4, &w, sizeof w);
+  return w;
+}
 static unsigned long long cairn_u(void) {
-  return CAIRN_BINARY ? cairn_word(1) : strtoull(cairn_next(), NULL, 0);
+  if (CAIRN_BINARY) return cairn_word(1);
+  const char *s = cairn_next();
+  return cairn_is_hex(s) ? cairn_hex_word(s) : strtoull(s, NULL, 0);
 }
 static long long cairn_s(void) {
-  return CAIRN_BINARY ? (long long)cairn_word(2) : strtoll(cairn_next(), NULL, 0);
+  if (CAIRN_BINARY) return (long long)cairn_word(2);
+  const char *s = cairn_next();
+  return cairn_is_hex(s) ? (long long)cairn_hex_word(s) : strtoll(s, NULL, 0);
 }
 static double cairn_d(void) {
-  if (!CAIRN_BINARY) return strtod(cairn_next(), NULL);
+  if (!CAIRN_BINARY) {
+    const char *s = cairn_next();
+    if (!cairn_is_hex(s)) return strtod(s, NULL);
+    unsigned long long w = cairn_hex_word(s);
+    float f;
+    double d;
+    memcpy(&f, &w, sizeof f);
+    memcpy(&d, &w, sizeof d);
+    return strlen(s + 4) <= 2 * sizeof f ? (double)f : d; /* a float's 4 bytes, or a double's */
+  }
   unsigned long long w = cairn_word(3);
   double d;
   memcpy(&d, &w, sizeof d);

@@ -2,6 +2,7 @@
 
 pub mod export;
 pub mod faults;
+pub mod foreign_tests;
 pub mod harness;
 pub mod merge;
 pub mod replay;

@@ -578,10 +578,12 @@ fn split_location(at: &str) -> Option<(String, u32)> {
     Some((parts.next()?.to_string(), line))
 }
 
+/// Replays the tests in `tests` (`dir`'s own, or others) against the run in `dir`.
 pub fn replay(
     sources: &[PathBuf],
     opts: &CompileOptions,
     dir: &Path,
+    tests: &Path,
     module: &Module,
     goals: &Goals,
     entry: &str,
@@ -593,7 +595,7 @@ pub fn replay(
         .collect();
     let sources = &sources[..];
     let dir = &dir.canonicalize()?;
-    let mut tests: Vec<PathBuf> = match std::fs::read_dir(dir.join("tests")) {
+    let mut tests: Vec<PathBuf> = match std::fs::read_dir(tests) {
         Ok(rd) => rd
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|e| e == "json"))

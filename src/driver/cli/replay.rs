@@ -26,6 +26,12 @@ pub struct ReplayArgs {
     /// The criterion the suite was generated for (default: as recorded in run.json).
     #[arg(long, value_enum, default_value = "branches")]
     pub criterion: Criterion,
+    /// Replay these tests instead of the suite's: another tool's, in the common replay format
+    /// (a file per test, one value per line: a number, or `hex:` and a buffer's bytes; `#`
+    /// comments). They claim nothing: the replay reports their native coverage and checks the
+    /// run's proofs against them (a test that takes a goal proven unreachable is a mismatch).
+    #[arg(long, value_name = "DIR")]
+    pub tests_from: Option<PathBuf>,
     #[command(flatten)]
     pub front: Front,
 }
@@ -41,7 +47,16 @@ pub fn run(mut a: ReplayArgs, given: Given) -> Result<i32> {
         goals.add_def_use(&p, &DefUse::compute(&p, &a.front.entry));
     }
     // The program as the goals were computed (def-use: its locals in memory).
-    let rep = crate::output::replay::replay(&args, &opts, &dir, &p, &goals, &a.front.entry)?;
+    let foreign = crate::ir::frontend::TempDir::new("foreign-tests")?;
+    let tests = match &a.tests_from {
+        Some(from) => {
+            crate::output::foreign_tests::import(from, foreign.path())?;
+            foreign.path().to_path_buf()
+        }
+        None => dir.join("tests"),
+    };
+    let rep =
+        crate::output::replay::replay(&args, &opts, &dir, &tests, &p, &goals, &a.front.entry)?;
     if let Some(path) = &a.lcov {
         std::fs::write(path, &rep.lcov)
             .with_context(|| format!("cannot write {}", path.display()))?;
