@@ -240,6 +240,14 @@ fn batch_reports(
     let mut from = 0;
     while from < inputs.len() {
         let (i, run) = x.resume(from, limit).unwrap();
+        // A persistent runner gives the CPU time of the runs it ends itself (what decides
+        // whether a new run is interpreted, whatever the machine's load).
+        if let NativeStatus::Exit(_) = run.status {
+            assert!(
+                run.runs_cpu.is_some_and(|t| t <= run.time),
+                "run {i}: {run:?}"
+            );
+        }
         let hits = x.hits().to_vec();
         assert_eq!(
             (run.status, run.aborted, &hits),

@@ -361,8 +361,11 @@ impl Fuzzing {
         self.runs += runs as u64;
         self.native.runs += runs as u64;
         self.native.seconds += run.time.as_secs_f64();
-        // A batch's time is its runs': the one judged is taken to be as long as their mean.
-        let time = run.time / runs as u32;
+        // A batch's time is its runs': the one judged is taken to be as long as their mean, in
+        // CPU time where the runner measured it (on a loaded machine a run of microseconds can
+        // take milliseconds from request to report; whether it is interpreted, and so what its
+        // test claims, must not depend on that).
+        let time = run.runs_cpu.unwrap_or(run.time) / runs as u32;
         let limit = self.run_limit(s);
         let Executor::Native(x) = &mut self.exec else {
             unreachable!("judge_native without a native executor")

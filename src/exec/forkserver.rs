@@ -37,6 +37,9 @@ const TAIL_AT: usize = 10;
 /// Where the reads map is (a byte per value: how the harness read it, `ReadAs`), and its size.
 const READS: usize = 11;
 const READS_LEN: usize = 12;
+/// Nanoseconds of CPU time the batch's runs took in the runner, from the first one's start to
+/// the reported one's end or death (0: not measured: the run had a process of its own).
+const RUNS_CPU_NANOS: usize = 13;
 const READS_AT: usize = INPUT_MAP - MAX_READS;
 const MAX_READS: usize = 1 << 16;
 /// Address space besides the program's own data: the binary, libc, the maps.
@@ -185,7 +188,12 @@ pub struct NativeRun {
     pub aborted: bool,
     /// The run read a thousand values past its own and was ended there (status `Timeout`).
     pub out_of_values: bool,
+    /// From the request to the report: the runs, the round trip and any fork, as long as the
+    /// machine's load made them.
     pub time: Duration,
+    /// The runs' own CPU time as the runner measured it, when it did (`RUNS_CPU_NANOS`): what
+    /// the program costs, whatever the load.
+    pub runs_cpu: Option<Duration>,
 }
 
 /// A file mapped shared with the program's processes.
@@ -400,6 +408,7 @@ impl ForkServer {
         self.set_header(RUN_INDEX, from as u32);
         self.set_header(START_AT, from as u32);
         self.set_header(STOP_AT_ABORT, self.stop_at_abort as u32);
+        self.set_header(RUNS_CPU_NANOS, 0);
         self.hits.bytes_mut().fill(0);
         let start = Instant::now();
         self.control
@@ -443,6 +452,10 @@ impl ForkServer {
                 aborted: self.header(ENDED_BY) & 2 != 0,
                 out_of_values: self.header(ENDED_BY) & 4 != 0,
                 time: start.elapsed(),
+                // A killed run's CPU time is the limit's, not its own.
+                runs_cpu: Some(self.header(RUNS_CPU_NANOS))
+                    .filter(|&ns| ns > 0 && status != NativeStatus::Timeout)
+                    .map(|ns| Duration::from_nanos(ns.into())),
             },
         ))
     }

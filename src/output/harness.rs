@@ -235,16 +235,19 @@ static __attribute__((unused)) void cairn_skip(void) {
  * map, in words: the batch's size, the number of values the run read, the running process's
  * pid, whether it waits between runs, how the run ended (1: at a failed assumption; 2: at
  * abort; 4: out of values, see CAIRN_MAX_MISSING), the index of the run (the one reported), the index to start at, the offset of the
- * run's record, whether a run that aborts ends the batch. */
+ * run's record, whether a run that aborts ends the batch; word 13: the CPU time (ns) of the
+ * batch's runs; word 14: the runner's CPU time (µs) when the batch started. */
 #include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 extern void __cairn_probe_init(void);
 /* The program's main or the harness's, by its symbol: their C types differ. */
@@ -371,7 +374,14 @@ int cairn_fuzz_main(int argc, char **argv, char **envp) {
       break;
     }
     int status = 0;
-    if (syscall(SYS_wait4, child, &status, 0, 0) < 0) _exit(72);
+    struct rusage used;
+    if (syscall(SYS_wait4, child, &status, 0, &used) < 0) _exit(72);
+    /* A run that dies (a crash, a kill) cannot time itself: its CPU time since its batch
+     * started (word 14, microseconds of the runner's) is the dead runner's, from the kernel. */
+    long long died_at = used.ru_utime.tv_sec * 1000000LL + used.ru_utime.tv_usec +
+                        used.ru_stime.tv_sec * 1000000LL + used.ru_stime.tv_usec;
+    long long cpu_ns = (died_at - (long long)header[14]) * 1000;
+    if (WIFSIGNALED(status)) header[13] = cpu_ns < 1 ? 1 : cpu_ns > 0xffffffffLL ? 0xffffffffu : (unsigned)cpu_ns;
     header[2] = 0; /* no process runs the program until the next fork */
     /* Killed by a time-out before it took its run's word (a short limit on a loaded machine):
      * the word is still in the pipe, and Cairn waits for that run's end. The flag alone cannot
@@ -398,6 +408,11 @@ int cairn_fuzz_main(int argc, char **argv, char **envp) {
      * server). */
     volatile unsigned k = header[6], at = header[10];
     for (unsigned j = 0; j < k; j++) at += cairn_record_size(at);
+    /* The runs' CPU time (word 13): what decides whether Cairn interprets a new run, so the
+     * machine's load does not. */
+    struct timespec started, ended;
+    syscall(SYS_clock_gettime, CLOCK_PROCESS_CPUTIME_ID, &started);
+    header[14] = (unsigned)(started.tv_sec * 1000000LL + started.tv_nsec / 1000);
     int status;
     for (;; k++) {
       header[5] = k;
@@ -416,6 +431,9 @@ int cairn_fuzz_main(int argc, char **argv, char **envp) {
       if (k + 1 >= header[0] || ((header[4] & 2) && header[8]) || cairn_novel(hits, nhits)) break;
       at += cairn_record_size(at);
     }
+    syscall(SYS_clock_gettime, CLOCK_PROCESS_CPUTIME_ID, &ended);
+    long long ns = (ended.tv_sec - started.tv_sec) * 1000000000LL + (ended.tv_nsec - started.tv_nsec);
+    header[13] = ns < 1 ? 1 : ns > 0xffffffffLL ? 0xffffffffu : (unsigned)ns;
     /* Raised before the report: a runner that dies after it must not be reported again. */
     header[3] = 1;
     if (syscall(SYS_write, 199, &status, 4) != 4 || runs >= CAIRN_RUNS_PER_PROCESS) _exit(0);
