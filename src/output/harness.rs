@@ -152,6 +152,15 @@ static __attribute__((unused)) void cairn_unhex(const char *h, void *dst, unsign
   }
 }
 
+/* Test text: a number, or (another tool's test in the common replay format, `replay
+ * --tests-from`) `hex:` and its bytes, little-endian; the caller's cast keeps the scalar's own. */
+static __attribute__((unused)) int cairn_is_hex(const char *s) { return !strncmp(s, "hex:", 4); }
+static __attribute__((unused)) unsigned long long cairn_hex_word(const char *s) {
+  unsigned long long w = 0;
+  cairn_unhex(s + 4, &w, sizeof w);
+  return w;
+}
+
 /* The next value's text (of a test file). */
 static const char *cairn_next(void) {
   cairn_load();
@@ -205,7 +214,7 @@ static const unsigned char *cairn_take(unsigned *len, unsigned char how) {
 static __attribute__((unused)) void cairn_bytes(void *dst, unsigned long n) {
   if (!CAIRN_BINARY) {
     const char *h = cairn_next();
-    cairn_unhex(h + 4 * !strncmp(h, "hex:", 4), dst, n); /* `hex:`: another tool's spelling */
+    cairn_unhex(h + 4 * cairn_is_hex(h), dst, n);
     return;
   }
   unsigned len;
@@ -480,14 +489,6 @@ void cairn_use_values(const char *const *values, int n) {
 }
 #endif
 
-/* Test text: a number, or (another tool's test in the common replay format, `replay
- * --tests-from`) `hex:` and its bytes, little-endian; the caller's cast keeps the scalar's own. */
-static int cairn_is_hex(const char *s) { return !strncmp(s, "hex:", 4); }
-static unsigned long long cairn_hex_word(const char *s) {
-  unsigned long long w = 0;
-  cairn_unhex(s + 4, &w, sizeof w);
-  return w;
-}
 static unsigned long long cairn_u(void) {
   if (CAIRN_BINARY) return cairn_word(1);
   const char *s = cairn_next();
