@@ -91,6 +91,32 @@ fn test_files(dir: &Path) -> Vec<PathBuf> {
     v
 }
 
+/// `cairn gen P --out out` then `cairn replay out`, both from the directory that holds `out`:
+/// the tests are found by a relative path, and the program (run in a scratch directory) still
+/// reads each one (before, every claim was a mismatch: the harness found no test file).
+#[test]
+fn replay_takes_a_relative_output_directory() {
+    let dir = tmp("cli-relative");
+    let ex = root().join("examples/triangle.c").display().to_string();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_cairn"))
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .unwrap()
+    };
+    let o = run(&["gen", &ex, "--out", "out", "--max-iterations", "300"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = run(&["replay", "out"]);
+    let t = text(&o);
+    assert!(o.status.success() && !t.contains("MISMATCH"), "{t}");
+    let claimed = t
+        .lines()
+        .find_map(|l| l.strip_prefix("claimed goals confirmed natively per goal: "))
+        .and_then(|l| l.split_whitespace().next()?.parse::<u32>().ok());
+    assert!(claimed.is_some_and(|n| n > 0), "{t}");
+}
+
 #[test]
 fn gen_writes_every_output_and_replay_confirms_it() {
     let dir = tmp("cli-gen");

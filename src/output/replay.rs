@@ -595,6 +595,8 @@ pub fn replay(
         .collect();
     let sources = &sources[..];
     let dir = &dir.canonicalize()?;
+    // Absolute: the program runs in a scratch directory and reads its test by this path.
+    let tests = &tests.canonicalize().unwrap_or_else(|_| tests.to_path_buf());
     let mut tests: Vec<PathBuf> = match std::fs::read_dir(tests) {
         Ok(rd) => rd
             .filter_map(|e| e.ok().map(|e| e.path()))
