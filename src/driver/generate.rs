@@ -3,6 +3,7 @@
 
 use crate::driver::concolic::{Concolic, SolverOptions};
 use crate::driver::dataflow::DefUseProving;
+use crate::driver::dead_pairs::DeadCodePairs;
 use crate::driver::fuzz::Fuzzing;
 use crate::driver::lazy::LazyExpansion;
 use crate::driver::parallel::{Parallel, portfolio};
@@ -252,13 +253,18 @@ pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Tec
     // Testing first (cheap goals go fast), the model checker on what is left, in rounds that
     // double so that deep goals get long stretches of both.
     let first = (s.budget.time / 16).max(Duration::from_millis(500));
-    // Def-use pairs go to the model checker one at a time, as cover-flag goals.
+    // Def-use pairs go to the model checker one at a time, as cover-flag goals, in turns with
+    // the checker on the branch outcomes (one graph for all), whose proofs decide the pairs
+    // in the code behind them.
     let prover: Box<dyn Technique + 'p> = if s.program.def_use.is_some() {
         let ladder = match plan.pair_slices.is_empty() {
             true => DefUseProving::ladder(s.budget.time),
             false => plan.pair_slices.clone(),
         };
-        Box::new(DefUseProving::new(&plan.cfg, ladder, plan.mc.clone()))
+        let slice = ladder[0];
+        let pairs = Box::new(DefUseProving::new(&plan.cfg, ladder, plan.mc.clone()));
+        let branches = Box::new(DeadCodePairs::new(s, &plan.cfg, plan.mc.clone(), slice)?);
+        Box::new(Alternate::new(vec![(branches, 0.5), (pairs, 0.5)], first))
     } else {
         Box::new(ModelChecking::with_config(s, plan.mc.clone())?)
     };
@@ -279,6 +285,17 @@ pub fn run(
     t: &mut dyn Technique,
 ) -> anyhow::Result<serde_json::Map<String, serde_json::Value>> {
     let dead = static_check(s)?;
+    let mut stats = run_without_static_check(s, t)?;
+    stats.insert("static_unreachable".into(), dead.into());
+    Ok(stats)
+}
+
+/// `run` without the static check first: what `t` decides alone (a benchmark that measures
+/// one technique's share of the proofs, as a paper ran it).
+pub fn run_without_static_check(
+    s: &mut Session,
+    t: &mut dyn Technique,
+) -> anyhow::Result<serde_json::Map<String, serde_json::Value>> {
     let deadline = s.deadline();
     let (finished, watch) = std::sync::mpsc::channel::<()>();
     std::thread::scope(|scope| -> anyhow::Result<()> {
@@ -309,7 +326,6 @@ pub fn run(
         r
     })?;
     let mut stats = t.stats();
-    stats.insert("static_unreachable".into(), dead.into());
     stats.insert("iterations".into(), s.iterations.into());
     Ok(stats)
 }

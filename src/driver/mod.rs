@@ -5,6 +5,7 @@ pub mod command;
 pub mod concolic;
 pub mod crabs;
 pub mod dataflow;
+pub mod dead_pairs;
 pub mod fuzz;
 pub mod fuzz_native;
 pub mod generate;

@@ -1234,6 +1234,8 @@ impl<'m> ModelChecker<'m> {
         let provable: Vec<usize> = goals
             .goals
             .iter()
+            // Branch and error goals (a session of a def-use run has the pairs after them).
+            .take(goals.num_branches + goals.error_sites.len())
             .filter(|g| {
                 let reached = if g.id < goals.num_branches {
                     reached_goals.contains(&(g.id as u32))
