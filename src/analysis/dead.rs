@@ -118,13 +118,14 @@ pub fn dead_pairs(m: &Module, entry: &str, du: &DefUse, never: &HashSet<GoalId>)
             kills.entry((d.var, b)).or_default().push(i);
         }
     }
+    let exts = crate::ir::externs::resolve(m);
     let jumps_back: HashSet<FuncId> = m
         .functions
         .iter()
         .filter(|f| {
-            f.blocks.iter().flat_map(|b| &b.insts).any(|i| match i {
-                Inst::CallExtern { ext, .. } => m.externs[*ext as usize].name.contains("setjmp"),
-                _ => false,
+            f.blocks.iter().flat_map(|b| &b.insts).any(|i| {
+                matches!(i, Inst::CallExtern { ext, .. }
+                    if matches!(exts[*ext as usize], crate::ir::externs::Ext::SetJmp))
             })
         })
         .map(|f| f.id)

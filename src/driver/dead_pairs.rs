@@ -3,7 +3,7 @@
 //! once, where a pair's cover flag needs a model checking run of its own, `DefUseProving`); a
 //! pair whose definition or use lies in code only those outcomes lead to, or whose p-use
 //! outcome is one of them, is infeasible (`analysis::dead::dead_pairs`). The checker's runs
-//! that reach new branches are run on the program too: they may cover pairs.
+//! are recorded in the session too: they may cover pairs.
 
 use crate::analysis::dead::dead_pairs;
 use crate::analysis::ledger::Status;
@@ -11,7 +11,7 @@ use crate::driver::prove::{ModelChecking, static_check};
 use crate::driver::session::{Budget, Session};
 use crate::driver::technique::Technique;
 use crate::exec::input::Replay;
-use crate::exec::{Config, InputValue};
+use crate::exec::{Config, RunResult};
 use crate::ir::GoalId;
 use crate::ir::frontend::TempDir;
 use crate::mc::arg::McConfig;
@@ -27,8 +27,8 @@ pub struct DeadCodePairs<'p> {
     /// A session of the same program whose goals are its branch outcomes only.
     branches: Session<'p>,
     mc: ModelChecking<'p>,
-    /// The inputs of the checker's runs not yet run on the program.
-    runs: Rc<RefCell<Vec<Vec<InputValue>>>>,
+    /// The checker's runs (of the same program) not yet recorded in the session.
+    runs: Rc<RefCell<Vec<RunResult>>>,
     cfg: Config,
     /// The longest turn it asks for: a pair's slice in the per-pair prover's first pass.
     longest_turn: Duration,
@@ -60,9 +60,9 @@ impl<'p> DeadCodePairs<'p> {
         let mut branches = Session::new(s.program, w, budget, Arc::new(AtomicBool::new(false)));
         branches.ignore_goals(branches.goals.num_branches..branches.goals.len());
         static_check(&mut branches)?;
-        let runs: Rc<RefCell<Vec<Vec<InputValue>>>> = Rc::default();
+        let runs: Rc<RefCell<Vec<RunResult>>> = Rc::default();
         let keep = runs.clone();
-        branches.on_run(move |r, _| keep.borrow_mut().push(r.inputs.clone()));
+        branches.on_run(move |r, _| keep.borrow_mut().push(r.clone()));
         let mc = ModelChecking::with_config(&branches, checker)?;
         Ok(DeadCodePairs {
             branches,
@@ -122,9 +122,7 @@ impl Technique for DeadCodePairs<'_> {
             return Ok(());
         }
         self.mc.run(&mut self.branches, until.min(s.deadline()))?;
-        for inputs in self.runs.take() {
-            let values = inputs.iter().map(|v| v.to_text()).collect();
-            let r = s.program.run(&mut Replay::new(values), &self.cfg);
+        for r in self.runs.take() {
             let before = s.ledger.covered;
             s.record(&r, "model checker")?;
             self.covered += s.ledger.covered - before;
