@@ -8,6 +8,12 @@
 //!
 //! Sound for locals whose address is never taken: every write to them is a definition, callees
 //! cannot touch them, and a use in another call of the function reads another slot.
+//!
+//! A global whose address is never taken (by an instruction or by another global's initial
+//! value) may be redefined by any function, so no walk bounds where its definition reaches; but a use
+//! the definition reaches still reads the constant, wherever it is: a p-use that the constant
+//! decides in its own block takes that outcome (`s = DC;` in a callee never reaches
+//! `if (s == NP)` true in `main`), the other outcomes' pairs are infeasible.
 
 use crate::analysis::defuse::{
     DefId, DefSite, DefUse, InstAt, PairId, UseId, decider, outcome_index,
@@ -28,6 +34,13 @@ pub fn infeasible_pairs(m: &Module, du: &DefUse) -> Vec<PairId> {
             out.extend(pairs.into_iter().filter(|&p| {
                 let pair = &du.pairs[p as usize];
                 !reach.contains(&(pair.use_, pair.outcome))
+            }));
+        } else if let Some(value) = global_constant(m, du, def) {
+            out.extend(pairs.into_iter().filter(|&p| {
+                let pair = &du.pairs[p as usize];
+                pair.outcome.is_some_and(|o| {
+                    decided_at_use(m, du, pair.use_, value).is_some_and(|x| x != o)
+                })
             }));
         }
     }
@@ -106,6 +119,37 @@ fn reached_from(m: &Module, du: &DefUse, def: DefId) -> Option<HashSet<(UseId, O
         }
     }
     Some(reach)
+}
+
+/// The constant a definition of a global stores, if the global's address is never taken.
+fn global_constant(m: &Module, du: &DefUse, def: DefId) -> Option<u64> {
+    let d = &du.defs[def as usize];
+    let var = &du.vars[d.var as usize];
+    if var.global.is_none() || var.address_taken {
+        return None;
+    }
+    stored_constant(m, d.site, var.size)
+}
+
+/// The outcome of the branch a p-use decides when its load reads `value`: evaluated in the
+/// use's own block, from the load to the terminator (None when something else decides it too).
+fn decided_at_use(m: &Module, du: &DefUse, u: UseId, value: u64) -> Option<u32> {
+    let (f, b, i) = du.uses[u as usize].at;
+    let func = &m.functions[f as usize];
+    let block = &func.blocks[b as usize];
+    let Inst::Load { dst, ty, .. } = block.insts.get(i as usize)? else {
+        return None;
+    };
+    let size = du.vars[du.uses[u as usize].var as usize].size;
+    if !matches!(ty, Ty::Int(_)) || ty.store_size(m.data_model) != size {
+        return None;
+    }
+    let mut known = HashMap::from([(*dst, ops::mask(value, ty.bits(m.data_model)))]);
+    for inst in &block.insts[i as usize + 1..] {
+        evaluate(func, inst, &mut known);
+    }
+    let v = known.get(&decider(&block.term)?).copied()?;
+    outcome_index(&block.term, v)
 }
 
 /// The constant a definition stores, if it stores the whole variable.

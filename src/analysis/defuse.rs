@@ -15,7 +15,7 @@
 
 use crate::ir::operands::{inst_operands, term_operands};
 use crate::ir::{BlockId, Callee, FuncId, Function, Inst, Loc, Module, Reg, Terminator, Ty, Val};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 pub type VarId = u32;
 pub type DefId = u32;
@@ -105,6 +105,24 @@ pub fn outcome_index(t: &Terminator, cond_value: u64) -> Option<u32> {
         }
         _ => None,
     }
+}
+
+/// The globals' addresses that some global's initial bytes hold (at any offset, as a pointer).
+fn addresses_in_initializers(m: &Module) -> HashSet<u64> {
+    let ptr = m.data_model.ptr_bytes() as usize;
+    let addrs: HashSet<u64> = m.globals.iter().map(|g| g.addr).collect();
+    let mut out = HashSet::new();
+    for g in &m.globals {
+        for w in g.init.windows(ptr) {
+            let mut b = [0u8; 8];
+            b[..ptr].copy_from_slice(w);
+            let v = u64::from_le_bytes(b);
+            if addrs.contains(&v) {
+                out.insert(v);
+            }
+        }
+    }
+    out
 }
 
 /// The register deciding a terminator.
@@ -249,6 +267,7 @@ impl DefUse {
                 }
             }
         }
+        let held = addresses_in_initializers(m);
         for (gi, g) in m.globals.iter().enumerate() {
             let name = match &g.source_name {
                 Some(n) => n.clone(),
@@ -264,7 +283,8 @@ impl DefUse {
                 global: Some(gi as u32),
                 reg: None,
                 size: g.size as u32,
-                address_taken: false,
+                // `int *p = &g;`: taken without an instruction taking it.
+                address_taken: held.contains(&g.addr),
             });
         }
         // Accesses: loads and stores of the whole slot are uses and definitions; the slot as
