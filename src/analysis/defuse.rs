@@ -347,6 +347,19 @@ impl DefUse {
                 }
             }
         }
+        // The runtime's own code (getopt's `optind`) writes globals by name, with no definition
+        // the probes see: to the analysis, their address is taken.
+        let none = HashMap::new();
+        for f in m.functions.iter().filter(|f| is_runtime(m, f)) {
+            for b in &f.blocks {
+                let regs = b.insts.iter().flat_map(inst_operands);
+                for r in regs.chain(term_operands(&b.term)) {
+                    if let Some(v) = self.slot(m, f, r, &none) {
+                        self.vars[v as usize].address_taken = true;
+                    }
+                }
+            }
+        }
         // Renumber the variables kept.
         let keep: Vec<bool> = (0..self.vars.len())
             .map(|v| accessed[v] && !dropped.contains(&(v as VarId)))
