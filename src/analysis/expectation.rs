@@ -410,6 +410,19 @@ impl ExpectationGraph {
         }
     }
 
+    /// 1 if a located outcome's own goal is uncovered, else 0.
+    pub fn own(&self, t: Target, covered: &[bool]) -> f64 {
+        let g = match t {
+            Target::Copy(n) => self.goal[n as usize],
+            Target::Branch(f, b, o) => {
+                let fb = &self.fb[f as usize];
+                fb.goals[(fb.first[b as usize] + o) as usize]
+            }
+            Target::Other => return 0.0,
+        };
+        if uncovered(g, covered) { 1.0 } else { 0.0 }
+    }
+
     /// Current weight of a located outcome.
     pub fn weight(&self, t: Target, covered: &[bool]) -> f64 {
         match t {

@@ -77,6 +77,10 @@ pub struct BranchRecord {
     /// `View::steps` when the decision was made: orders it among other observers' events
     /// (the def-use trace, redefinition pruning).
     pub step: u64,
+    /// What a run flipped here is sure to do next (`Shadow::predict_flips`): per untaken
+    /// outcome, in order, the branches right behind it whose conditions values computed before
+    /// this decision settle, as (flipped outcome, block, its outcome, the block it leads to).
+    pub ahead: Box<[(u32, BlockId, u32, BlockId)]>,
 }
 
 impl BranchRecord {
@@ -130,6 +134,8 @@ pub struct Shadow<'p> {
     pub max_path: usize,
     /// Leave out a decision whose taken condition the path already holds (see `record`).
     pub skip_repeated: bool,
+    /// Record what a flip of each decision is sure to do next (`BranchRecord::ahead`).
+    pub predict_flips: bool,
     /// Stop shadowing once the path is full (see `path_full`).
     pub rest_when_full: bool,
     /// The path filled up with `rest_when_full`: the rest of the run goes unshadowed.
@@ -268,6 +274,7 @@ impl<'p> Shadow<'p> {
             exactness: Exactness::default(),
             max_path: 100_000,
             skip_repeated: false,
+            predict_flips: false,
             rest_when_full: false,
             resting: false,
             taken: Default::default(),
@@ -286,6 +293,7 @@ impl<'p> Shadow<'p> {
         Shadow {
             stop_at_claims_end: true,
             skip_repeated: true,
+            predict_flips: true,
             rest_when_full: true,
             ..Shadow::new(pool)
         }
@@ -623,6 +631,7 @@ impl Observer for Shadow<'_> {
             outcomes: vec![(holds, NO_GOAL, 0), (violated, ASSUME_VIOLATED, 0)],
             ctx: v.ctx,
             step: v.steps,
+            ahead: Box::default(),
         });
     }
 }
@@ -651,6 +660,7 @@ impl Shadow<'_> {
             outcomes: vec![(holds, NO_GOAL, 0), (violated, ASSUME_VIOLATED, 0)],
             ctx: v.ctx,
             step: v.steps,
+            ahead: Box::default(),
         });
     }
 
@@ -1827,6 +1837,7 @@ impl Shadow<'_> {
             outcomes: vec![(ok, NO_GOAL, site.1), (bad, NO_GOAL, site.1)],
             ctx,
             step: v.steps,
+            ahead: Box::default(),
         });
     }
 
@@ -2023,6 +2034,132 @@ impl Shadow<'_> {
         result.unwrap_or(NONE)
     }
 
+    /// The branches a run flipped to `edge` (outcome `o` of a decision on `cond`) takes at once,
+    /// as far as this run's values tell: a condition computed from registers this frame already
+    /// holds (their definitions dominate the decision) and from the chain's own arithmetic, none
+    /// depending on an input of `cond` — the solver changes only those. On tcas, flipping
+    /// `tcas_equipped` reaches `tcas_equipped && intent_not_known`, whose second operand was
+    /// computed before: the flip is sure to take the branch that operand decides.
+    fn predict(
+        &mut self,
+        v: &View,
+        at: Site,
+        cond: ExprId,
+        edge: &Edge,
+        o: u32,
+    ) -> Vec<(u32, BlockId, u32, BlockId)> {
+        const CHAIN: usize = 8;
+        if !self.predict_flips {
+            return vec![];
+        }
+        let f = &v.module.functions[at.func as usize];
+        // The flipped condition's inputs, when a symbolic register needs them.
+        let flip_vars = std::cell::OnceCell::new();
+        // Registers the chain sets, with their values when known.
+        let mut set: BTreeMap<Reg, Option<u64>> = BTreeMap::new();
+        let value = |s: &mut Self, r: Reg, set: &BTreeMap<Reg, Option<u64>>| -> Option<u64> {
+            if let Some(x) = set.get(&r) {
+                return *x;
+            }
+            if f.reg_tys.get(r as usize) == Some(&Ty::Void) {
+                return f.reg_init.get(r as usize).copied();
+            }
+            let e = s.reg(at.rb, r);
+            let independent = e == NONE || {
+                let flip: &std::rc::Rc<Vec<u32>> = flip_vars.get_or_init(|| s.pool.vars_of(cond));
+                let vars = s.pool.vars_of(e);
+                !vars.iter().any(|x| flip.binary_search(x).is_ok())
+            };
+            independent.then(|| v.reg(at.rb, r))
+        };
+        let mut out = vec![];
+        let mut edge = edge;
+        for _ in 0..CHAIN {
+            let moved: Vec<(Reg, Option<u64>)> = edge
+                .moves
+                .regs
+                .iter()
+                .map(|&(d, src)| (d, value(self, src, &set)))
+                .collect();
+            set.extend(moved);
+            let block = &f.blocks[edge.target as usize];
+            for inst in &block.insts {
+                let computed = match inst {
+                    Inst::ICmp { pred, w, dst, a, b } => Some((
+                        *dst,
+                        value(self, *a, &set)
+                            .zip(value(self, *b, &set))
+                            .map(|(x, y)| crate::ir::ops::icmp(*pred, *w, x, y) as u64),
+                    )),
+                    Inst::Cast {
+                        op,
+                        from: from @ Ty::Int(_),
+                        to: to @ Ty::Int(_),
+                        dst,
+                        a,
+                    } => Some((
+                        *dst,
+                        value(self, *a, &set)
+                            .map(|x| crate::ir::ops::cast(*op, *from, *to, x, v.ptr_bits)),
+                    )),
+                    Inst::Bin { op, w, dst, a, b } => Some((
+                        *dst,
+                        value(self, *a, &set)
+                            .zip(value(self, *b, &set))
+                            .and_then(|(x, y)| crate::ir::ops::bin(*op, *w, x, y).ok()),
+                    )),
+                    // A call runs branches of its own first; other effects end the prediction.
+                    _ => None,
+                };
+                match computed {
+                    Some((dst, x)) => {
+                        set.insert(dst, x);
+                    }
+                    None => return out,
+                }
+            }
+            let (decided, next) = match &block.term {
+                Terminator::Br { edge: next } => {
+                    edge = next;
+                    continue;
+                }
+                Terminator::CondBr {
+                    cond,
+                    then_edge,
+                    else_edge,
+                    ..
+                } => match value(self, *cond, &set) {
+                    Some(x) if x & 1 == 1 => (0, then_edge),
+                    Some(_) => (1, else_edge),
+                    None => return out,
+                },
+                Terminator::Switch {
+                    val,
+                    w,
+                    cases,
+                    default,
+                    ..
+                } => {
+                    let Some(x) = value(self, *val, &set) else {
+                        return out;
+                    };
+                    let m = crate::ir::ops::mask(x, *w as u32);
+                    match cases
+                        .iter()
+                        .position(|c| crate::ir::ops::mask(c.0, *w as u32) == m)
+                    {
+                        Some(k) => (k as u32, &cases[k].1),
+                        None => (cases.len() as u32, default),
+                    }
+                }
+                _ => return out,
+            };
+            out.push((o, edge.target, decided, next.target));
+            edge = next;
+        }
+        out
+    }
+
     /// Records a symbolic branch decision (conditional branch or switch) of the current block.
     fn shadow_branch(&mut self, v: &View, term: &Terminator, at: Site) {
         let (rb, func, block) = (at.rb, at.func, at.block);
@@ -2046,6 +2183,10 @@ impl Shadow<'_> {
                 } else {
                     1
                 };
+                let flipped = if taken == 0 { else_edge } else { then_edge };
+                let ahead = self
+                    .predict(v, at, c, flipped, 1 - taken as u32)
+                    .into_boxed_slice();
                 let pool = &mut *self.pool;
                 let c = pool.extract(1, 0, c);
                 let nc = pool.not(c);
@@ -2059,6 +2200,7 @@ impl Shadow<'_> {
                     ],
                     ctx: v.ctx,
                     step: v.steps,
+                    ahead,
                 };
                 self.record(rec);
             }
@@ -2089,6 +2231,11 @@ impl Shadow<'_> {
                     }
                 }
                 outcomes.push((none_match, *default_goal, default.target));
+                let mut ahead = vec![];
+                let edges = cases.iter().map(|c| &c.1).chain([default]);
+                for (o, e) in edges.enumerate().filter(|(o, _)| *o != taken) {
+                    ahead.extend(self.predict(v, at, sv, e, o as u32));
+                }
                 let rec = BranchRecord {
                     func,
                     block,
@@ -2096,6 +2243,7 @@ impl Shadow<'_> {
                     outcomes,
                     ctx: v.ctx,
                     step: v.steps,
+                    ahead: ahead.into_boxed_slice(),
                 };
                 self.record(rec);
             }
@@ -2157,6 +2305,71 @@ int main(void) {
         let mut r = program.run_observed(&mut Replay::new(inputs), &Config::default(), shadow);
         shadow.annotate(&mut r);
         r
+    }
+
+    /// tcas's shape: `ready` is computed first; the flip of `armed` reaches `armed && ready`,
+    /// which the flip cannot change (the solver changes `a` only), nor the `limit` check after
+    /// it that reads `a`'s untouched neighbour `b`.
+    const FLAGS: &str = "
+extern int __VERIFIER_nondet_int(void);
+int main(void) {
+  int a = __VERIFIER_nondet_int();
+  int b = __VERIFIER_nondet_int();
+  int c = __VERIFIER_nondet_int();
+  int ready = b > 3 && c == 2;
+  int armed = a == 7;
+  int r = 0;
+  if (armed) {
+    if (ready) {
+      r = 1;
+    }
+    if (b < 100) {
+      r = r + 2;
+    }
+  }
+  return r;
+}
+";
+
+    #[test]
+    fn a_flip_predicts_the_branches_that_values_computed_before_it_decide() {
+        let dir = TempDir::new("shadow").unwrap();
+        let p = dir.path().join("flags.c");
+        std::fs::write(&p, FLAGS).unwrap();
+        let program = Program::new(load(&[p], &CompileOptions::default()).unwrap());
+        let m = &program.module;
+        let goal_line = |g: GoalId| m.branch_goals[g as usize].loc.line;
+        for (b, c, ready) in [("5", "2", true), ("5", "3", false), ("1", "2", false)] {
+            let mut pool = Pool::new();
+            let mut shadow = Shadow::for_search(&mut pool);
+            let inputs = vec!["0".to_string(), b.to_string(), c.to_string()];
+            program.run_observed(&mut Replay::new(inputs), &Config::default(), &mut shadow);
+            // The decision on `armed` (line 10), not taken: its flip goes through line 11.
+            let rec = shadow
+                .path
+                .iter()
+                .find(|r| r.outcomes.iter().any(|o| goal_line(o.1) == 10))
+                .expect("a decision on `armed`");
+            let f = &m.functions[rec.func as usize];
+            let predicted: Vec<(u32, bool)> = rec
+                .ahead
+                .iter()
+                .map(|&(o, blk, out, _)| {
+                    assert_eq!(o as usize, 1 - rec.taken, "only the untaken outcome");
+                    let Terminator::CondBr { then_goal, .. } = &f.blocks[blk as usize].term else {
+                        panic!("a conditional branch")
+                    };
+                    (goal_line(*then_goal), out == 0)
+                })
+                .collect();
+            assert_eq!(predicted, vec![(11, ready), (14, true)], "b = {b}, c = {c}");
+        }
+        // A shadow outside search predicts nothing.
+        let mut pool = Pool::new();
+        let mut shadow = Shadow::new(&mut pool);
+        let inputs = vec!["0".to_string(), "5".to_string(), "2".to_string()];
+        program.run_observed(&mut Replay::new(inputs), &Config::default(), &mut shadow);
+        assert!(shadow.path.iter().all(|r| r.ahead.is_empty()));
     }
 
     #[test]
