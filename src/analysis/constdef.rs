@@ -178,39 +178,8 @@ fn constant(f: &Function, r: Reg) -> Option<u64> {
 
 /// Adds the value `inst` computes when its operands are known (constants or in `known`).
 fn evaluate(f: &Function, inst: &Inst, known: &mut HashMap<Reg, u64>) {
-    let val = |r: &Reg| known.get(r).copied().or_else(|| constant(f, *r));
-    let (dst, v) = match inst {
-        Inst::Bin { op, w, dst, a, b } => match (val(a), val(b)) {
-            (Some(x), Some(y)) => match ops::bin(*op, *w, x, y) {
-                Ok(v) => (*dst, v),
-                Err(_) => return,
-            },
-            _ => return,
-        },
-        Inst::ICmp { pred, w, dst, a, b } => match (val(a), val(b)) {
-            (Some(x), Some(y)) => (*dst, ops::icmp(*pred, *w, x, y) as u64),
-            _ => return,
-        },
-        Inst::Cast {
-            op,
-            from,
-            to,
-            dst,
-            a,
-        } if matches!((from, to), (Ty::Int(_), Ty::Int(_))) => match val(a) {
-            Some(x) => (*dst, ops::cast(*op, *from, *to, x, 64)),
-            None => return,
-        },
-        Inst::Select {
-            dst, cond, t, f: e, ..
-        } => match val(cond) {
-            Some(c) => match val(if c & 1 == 1 { t } else { e }) {
-                Some(v) => (*dst, v),
-                None => return,
-            },
-            None => return,
-        },
-        _ => return,
-    };
-    known.insert(dst, v);
+    let mut val = |r: Reg| known.get(&r).copied().or_else(|| constant(f, r));
+    if let Some((dst, Some(v))) = ops::eval_int(inst, &mut val, 64) {
+        known.insert(dst, v);
+    }
 }

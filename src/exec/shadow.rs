@@ -2084,39 +2084,12 @@ impl Shadow<'_> {
             set.extend(moved);
             let block = &f.blocks[edge.target as usize];
             for inst in &block.insts {
-                let computed = match inst {
-                    Inst::ICmp { pred, w, dst, a, b } => Some((
-                        *dst,
-                        value(self, *a, &set)
-                            .zip(value(self, *b, &set))
-                            .map(|(x, y)| crate::ir::ops::icmp(*pred, *w, x, y) as u64),
-                    )),
-                    Inst::Cast {
-                        op,
-                        from: from @ Ty::Int(_),
-                        to: to @ Ty::Int(_),
-                        dst,
-                        a,
-                    } => Some((
-                        *dst,
-                        value(self, *a, &set)
-                            .map(|x| crate::ir::ops::cast(*op, *from, *to, x, v.ptr_bits)),
-                    )),
-                    Inst::Bin { op, w, dst, a, b } => Some((
-                        *dst,
-                        value(self, *a, &set)
-                            .zip(value(self, *b, &set))
-                            .and_then(|(x, y)| crate::ir::ops::bin(*op, *w, x, y).ok()),
-                    )),
-                    // A call runs branches of its own first; other effects end the prediction.
-                    _ => None,
+                // A call runs branches of its own first; other effects end the prediction.
+                let mut val = |r: Reg| value(self, r, &set);
+                let Some((dst, x)) = crate::ir::ops::eval_int(inst, &mut val, v.ptr_bits) else {
+                    return out;
                 };
-                match computed {
-                    Some((dst, x)) => {
-                        set.insert(dst, x);
-                    }
-                    None => return out,
-                }
+                set.insert(dst, x);
             }
             let (decided, next) = match &block.term {
                 Terminator::Br { edge: next } => {

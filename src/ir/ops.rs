@@ -1,7 +1,7 @@
 //! Concrete semantics of IR operations, exactly as the x86 code clang emits at -O0 computes them
 //! (including what LLVM calls poison: oversized shifts, out-of-range float→int conversions).
 
-use super::{BinOp, CastOp, FBinOp, FPred, IPred, Ty};
+use super::{BinOp, CastOp, FBinOp, FPred, IPred, Inst, Reg, Ty};
 
 #[inline(always)]
 pub fn mask(v: u64, w: u32) -> u64 {
@@ -238,4 +238,39 @@ impl Ty {
             _ => 64,
         }
     }
+}
+
+/// An integer instruction without effects (arithmetic, comparison, integer cast, select) on
+/// operands `val` may know: its destination and value (None when an operand is unknown or the
+/// arithmetic faults); None for any other instruction. Static evaluators (constant definitions,
+/// the shadow's prediction behind a flip) share it.
+pub fn eval_int(
+    inst: &Inst,
+    val: &mut dyn FnMut(Reg) -> Option<u64>,
+    ptr_bits: u32,
+) -> Option<(Reg, Option<u64>)> {
+    Some(match inst {
+        Inst::Bin { op, w, dst, a, b } => {
+            let x = val(*a).zip(val(*b));
+            (*dst, x.and_then(|(x, y)| bin(*op, *w, x, y).ok()))
+        }
+        Inst::ICmp { pred, w, dst, a, b } => {
+            let x = val(*a).zip(val(*b));
+            (*dst, x.map(|(x, y)| icmp(*pred, *w, x, y) as u64))
+        }
+        Inst::Cast {
+            op,
+            from: from @ Ty::Int(_),
+            to: to @ Ty::Int(_),
+            dst,
+            a,
+        } => (*dst, val(*a).map(|x| cast(*op, *from, *to, x, ptr_bits))),
+        Inst::Select {
+            dst, cond, t, f, ..
+        } => {
+            let c = val(*cond);
+            (*dst, c.and_then(|c| val(if c & 1 == 1 { *t } else { *f })))
+        }
+        _ => return None,
+    })
 }
