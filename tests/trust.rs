@@ -318,9 +318,24 @@ fn replay_checks_proofs_against_another_tools_tests() {
 
 /// Def-use claims are checked per pair natively too (a probe at each definition and use): the
 /// suite's claims are all confirmed that way, and a pair added to a test's claims is flagged.
+/// countdown.c's p-uses redefine their variable before their branch (`switch (calls++)`):
+/// natively too, the pair is of the definition the load read.
 #[test]
 fn replay_checks_def_use_claims_per_pair() {
     let dir = tmp("trust-def-use");
+    let countdown = dir.path().join("c");
+    generate(
+        &root().join("tests/programs/dataflow/countdown.c"),
+        &countdown,
+        &["--criterion", "def-use"],
+    );
+    let r = cairn(&["replay", countdown.to_str().unwrap()]);
+    let t = text(&r);
+    assert!(r.status.success(), "{t}");
+    assert!(
+        t.contains("def-use pairs") && t.contains("by line only: 0"),
+        "{t}"
+    );
     let src = root().join("tests/programs/dataflow/triangle.c");
     let out = dir.path().join("o");
     generate(&src, &out, &["--criterion", "def-use"]);

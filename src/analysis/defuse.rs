@@ -854,9 +854,14 @@ impl DefUse {
                     Terminator::Switch { cases, .. } => Some(cases.iter().map(|c| c.0).collect()),
                     _ => continue,
                 };
+                let Some((storage, nth)) = access(use_.at) else {
+                    continue;
+                };
                 ProbeKind::PUse {
                     use_: u as u32,
                     cases,
+                    storage,
+                    nth,
                     key,
                 }
             };

@@ -50,10 +50,14 @@ pub enum ProbeKind {
         key: u32,
     },
     /// Def-use: the block's branch decides p-use `use_` (its outcome as `outcome_index`
-    /// numbers it: true 0, false 1; the case's position, the default last).
+    /// numbers it: true 0, false 1; the case's position, the default last), read by the
+    /// `nth` load of `storage` in the block: the pair is of the definition that load reads,
+    /// even when the block defines the variable again before its branch (`switch (n++)`).
     PUse {
         use_: u32,
         cases: Option<Vec<u64>>,
+        storage: Storage,
+        nth: u32,
         key: u32,
     },
     /// Def-use: function entry and every return (the function's locals' last definitions
@@ -119,12 +123,15 @@ static const int cairn_fvars[{nfv}] = {{{fvars}}};
 static int cairn_saved[1 << 20];
 static unsigned cairn_nsaved, cairn_unsaved;
 void {DEF_FN}(int var, int def) {{ cairn_last[var] = def + 1; }}
-void {USE_FN}(int use, int outcome) {{
-  int d = cairn_last[cairn_use_var[use]] - 1;
+static void cairn_cover(int use, int outcome, int last) {{
+  int d = last - 1;
   if (d < 0) return;
   for (int k = cairn_use_at[use]; k < cairn_use_at[use + 1]; k++)
     if (cairn_pair_def[k] == d && cairn_pair_out[k] == outcome) {PROBE_FN}(cairn_pair_goal[k]);
 }}
+void {USE_FN}(int use, int outcome) {{ cairn_cover(use, outcome, cairn_last[cairn_use_var[use]]); }}
+int {READ_FN}(int use) {{ return cairn_last[cairn_use_var[use]]; }}
+void {PUSE_FN}(int use, int outcome, int last) {{ cairn_cover(use, outcome, last); }}
 void {ENTER_FN}(int f) {{
   int a = cairn_fvars_at[f], n = cairn_fvars_at[f + 1] - a;
   if (cairn_unsaved || cairn_nsaved + n > sizeof cairn_saved / sizeof *cairn_saved) {{ cairn_unsaved++; return; }}
@@ -157,6 +164,9 @@ void {LEAVE_FN}(int f) {{
 /// The runtime functions of the def-use probes.
 const DEF_FN: &str = "__cairn_def";
 const USE_FN: &str = "__cairn_use";
+/// At a p-use's load: the definition it reads (+1), for `PUSE_FN` at the branch.
+const READ_FN: &str = "__cairn_use_read";
+const PUSE_FN: &str = "__cairn_puse";
 const ENTER_FN: &str = "__cairn_enter";
 const LEAVE_FN: &str = "__cairn_leave";
 
@@ -254,6 +264,9 @@ pub fn instrument(
         // The def-use runtime's functions, declared when a def-use site asks for them.
         let mut params2 = [i32t, i32t];
         let fty2 = LLVMFunctionType(void, params2.as_mut_ptr(), 2, 0);
+        let fty_read = LLVMFunctionType(i32t, params.as_mut_ptr(), 1, 0);
+        let mut params3 = [i32t, i32t, i32t];
+        let fty3 = LLVMFunctionType(void, params3.as_mut_ptr(), 3, 0);
         let declare = |name: &str, ty: LLVMTypeRef| {
             let n = CString::new(name).unwrap();
             let f = LLVMGetNamedFunction(m, n.as_ptr());
@@ -388,10 +401,22 @@ pub fn instrument(
                     );
                     probed.insert(*key);
                 }
-                ProbeKind::PUse { use_, cases, key } => {
-                    if !line_ok(term) {
+                ProbeKind::PUse {
+                    use_,
+                    cases,
+                    storage,
+                    nth,
+                    key,
+                } => {
+                    let load = nth_access(m, f, bb, storage, *nth, false);
+                    if !line_ok(term) || load.is_null() {
                         continue;
                     }
+                    LLVMPositionBuilderBefore(b, load);
+                    let mut args = [goal(*use_)];
+                    let read = declare(READ_FN, fty_read);
+                    let last =
+                        LLVMBuildCall2(b, fty_read, read, args.as_mut_ptr(), 1, c"".as_ptr());
                     let outcome = match (cases, LLVMGetInstructionOpcode(term)) {
                         (None, LLVMOpcode::LLVMBr) if LLVMIsConditional(term) != 0 => {
                             LLVMPositionBuilderBefore(b, term);
@@ -424,13 +449,13 @@ pub fn instrument(
                         }
                         _ => continue,
                     };
-                    let mut args = [goal(*use_), outcome];
+                    let mut args = [goal(*use_), outcome, last];
                     LLVMBuildCall2(
                         b,
-                        fty2,
-                        declare(USE_FN, fty2),
+                        fty3,
+                        declare(PUSE_FN, fty3),
                         args.as_mut_ptr(),
-                        2,
+                        3,
                         c"".as_ptr(),
                     );
                     probed.insert(*key);
