@@ -18,45 +18,86 @@
 use crate::analysis::defuse::{
     DefId, DefSite, DefUse, InstAt, PairId, UseId, decider, outcome_index,
 };
+use crate::analysis::settled::Settled;
 use crate::ir::ops;
 use crate::ir::*;
 use std::collections::{HashMap, HashSet};
 
+/// Why a pair is infeasible: its definition's constant decides the use.
+pub const CONSTANT: &str = "static: the definition's constant decides the use";
+/// Why a pair is infeasible: start-up code writes the global again before any use past it.
+pub const STARTUP: &str = "static: start-up code redefines the global before the use";
+
 /// Pairs no execution can cover.
 pub fn infeasible_pairs(m: &Module, du: &DefUse) -> Vec<PairId> {
+    infeasible_pairs_why(m, du)
+        .into_iter()
+        .map(|p| p.0)
+        .collect()
+}
+
+/// Pairs no execution can cover, each with why (`CONSTANT` or `STARTUP`).
+pub fn infeasible_pairs_why(m: &Module, du: &DefUse) -> Vec<(PairId, &'static str)> {
     let mut by_def: HashMap<DefId, Vec<PairId>> = HashMap::new();
     for (id, p) in du.pairs.iter().enumerate() {
         by_def.entry(p.def).or_default().push(id as PairId);
     }
+    let settled = Settled::compute(m, du);
     let mut out = vec![];
+    // A use past the start reads a settled global's last store there, no other definition.
+    for (id, p) in du.pairs.iter().enumerate() {
+        let (d, u) = (&du.defs[p.def as usize], &du.uses[p.use_ as usize]);
+        let site = match d.site {
+            DefSite::At(at) => Some(at),
+            DefSite::Entry => None,
+        };
+        if settled.writer(d.var, u.at).is_some_and(|w| w != site) {
+            out.push((id as PairId, STARTUP));
+        }
+    }
     for (def, pairs) in by_def {
-        if let Some(reach) = reached_from(m, du, def) {
-            out.extend(pairs.into_iter().filter(|&p| {
-                let pair = &du.pairs[p as usize];
-                !reach.contains(&(pair.use_, pair.outcome))
-            }));
-        } else if let Some(value) = global_constant(m, du, def) {
-            out.extend(pairs.into_iter().filter(|&p| {
-                let pair = &du.pairs[p as usize];
-                pair.outcome.is_some_and(|o| {
-                    decided_at_use(m, du, pair.use_, value).is_some_and(|x| x != o)
-                })
-            }));
+        if let Some(reach) = reached_from(m, du, &settled, def) {
+            out.extend(
+                (pairs.into_iter())
+                    .filter(|&p| {
+                        let pair = &du.pairs[p as usize];
+                        !reach.contains(&(pair.use_, pair.outcome))
+                    })
+                    .map(|p| (p, CONSTANT)),
+            );
+        } else if let Some(value) = global_constant(m, du, &settled, def) {
+            out.extend(
+                (pairs.into_iter())
+                    .filter(|&p| {
+                        let pair = &du.pairs[p as usize];
+                        pair.outcome.is_some_and(|o| {
+                            decided_at_use(m, du, &settled, pair.use_, value)
+                                .is_some_and(|x| x != o)
+                        })
+                    })
+                    .map(|p| (p, CONSTANT)),
+            );
         }
     }
     out.sort_unstable();
+    out.dedup_by_key(|p| p.0);
     out
 }
 
 /// The uses (with the outcomes of p-uses) a constant definition reaches along def-clear paths
 /// its value does not rule out; None when the definition is not of that kind.
-fn reached_from(m: &Module, du: &DefUse, def: DefId) -> Option<HashSet<(UseId, Option<u32>)>> {
+fn reached_from(
+    m: &Module,
+    du: &DefUse,
+    settled: &Settled,
+    def: DefId,
+) -> Option<HashSet<(UseId, Option<u32>)>> {
     let d = &du.defs[def as usize];
     let var = &du.vars[d.var as usize];
     if var.address_taken || var.func.is_none() {
         return None;
     }
-    let value = stored_constant(m, d.site, var.size)?;
+    let value = stored_constant(m, settled, d.site, var.size)?;
     let DefSite::At((f, b, i)) = d.site else {
         return None;
     };
@@ -91,7 +132,7 @@ fn reached_from(m: &Module, du: &DefUse, def: DefId) -> Option<HashSet<(UseId, O
                 loaded.push(u);
                 continue;
             }
-            evaluate(func, inst, &mut known);
+            evaluate(m, settled, func, (f, blk, k as u32), inst, &mut known);
         }
         let decided = (!killed)
             .then(|| decider(&block.term))
@@ -122,18 +163,18 @@ fn reached_from(m: &Module, du: &DefUse, def: DefId) -> Option<HashSet<(UseId, O
 }
 
 /// The constant a definition of a global stores, if the global's address is never taken.
-fn global_constant(m: &Module, du: &DefUse, def: DefId) -> Option<u64> {
+fn global_constant(m: &Module, du: &DefUse, settled: &Settled, def: DefId) -> Option<u64> {
     let d = &du.defs[def as usize];
     let var = &du.vars[d.var as usize];
     if var.global.is_none() || var.address_taken {
         return None;
     }
-    stored_constant(m, d.site, var.size)
+    stored_constant(m, settled, d.site, var.size)
 }
 
 /// The outcome of the branch a p-use decides when its load reads `value`: evaluated in the
 /// use's own block, from the load to the terminator (None when something else decides it too).
-fn decided_at_use(m: &Module, du: &DefUse, u: UseId, value: u64) -> Option<u32> {
+fn decided_at_use(m: &Module, du: &DefUse, settled: &Settled, u: UseId, value: u64) -> Option<u32> {
     let (f, b, i) = du.uses[u as usize].at;
     let func = &m.functions[f as usize];
     let block = &func.blocks[b as usize];
@@ -145,24 +186,32 @@ fn decided_at_use(m: &Module, du: &DefUse, u: UseId, value: u64) -> Option<u32> 
         return None;
     }
     let mut known = HashMap::from([(*dst, ops::mask(value, ty.bits(m.data_model)))]);
-    for inst in &block.insts[i as usize + 1..] {
-        evaluate(func, inst, &mut known);
+    for (k, inst) in block.insts.iter().enumerate().skip(i as usize + 1) {
+        evaluate(m, settled, func, (f, b, k as u32), inst, &mut known);
     }
     let v = known.get(&decider(&block.term)?).copied()?;
     outcome_index(&block.term, v)
 }
 
-/// The constant a definition stores, if it stores the whole variable.
-fn stored_constant(m: &Module, site: DefSite, size: u32) -> Option<u64> {
+/// The constant a definition stores, if it stores the whole variable: a constant operand, or
+/// a value its block computes from constants and settled globals (`s = NP;`).
+fn stored_constant(m: &Module, settled: &Settled, site: DefSite, size: u32) -> Option<u64> {
     let DefSite::At((f, b, i)) = site else {
         return None;
     };
     let func = &m.functions[f as usize];
-    match func.blocks[b as usize].insts.get(i as usize)? {
+    let insts = &func.blocks[b as usize].insts;
+    match insts.get(i as usize)? {
         Inst::Store { ty, val, .. }
             if matches!(ty, Ty::Int(_)) && ty.store_size(m.data_model) == size =>
         {
-            constant(func, *val)
+            constant(func, *val).or_else(|| {
+                let mut known = HashMap::new();
+                for (k, inst) in insts[..i as usize].iter().enumerate() {
+                    evaluate(m, settled, func, (f, b, k as u32), inst, &mut known);
+                }
+                known.get(val).copied()
+            })
         }
         _ => None,
     }
@@ -176,8 +225,20 @@ fn constant(f: &Function, r: Reg) -> Option<u64> {
         .flatten()
 }
 
-/// Adds the value `inst` computes when its operands are known (constants or in `known`).
-fn evaluate(f: &Function, inst: &Inst, known: &mut HashMap<Reg, u64>) {
+/// Adds the value `inst` at `at` computes when its operands are known (constants or in
+/// `known`), or loads from a settled global.
+fn evaluate(
+    m: &Module,
+    settled: &Settled,
+    f: &Function,
+    at: InstAt,
+    inst: &Inst,
+    known: &mut HashMap<Reg, u64>,
+) {
+    if let Some((dst, v)) = settled.load(m, f, at, inst) {
+        known.insert(dst, v);
+        return;
+    }
     let mut val = |r: Reg| known.get(&r).copied().or_else(|| constant(f, r));
     if let Some((dst, Some(v))) = ops::eval_int(inst, &mut val, 64) {
         known.insert(dst, v);

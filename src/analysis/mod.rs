@@ -11,4 +11,5 @@ pub mod escape;
 pub mod expectation;
 pub mod goals;
 pub mod ledger;
+pub mod settled;
 pub mod words;

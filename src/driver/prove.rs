@@ -38,13 +38,12 @@ pub fn static_check(s: &mut Session) -> anyhow::Result<usize> {
     let mut proven: Vec<(usize, &str)> =
         dead.into_iter().map(|(g, why)| (g as usize, why)).collect();
     if let (Some(du), Some(base)) = (&s.program.def_use, s.goals.def_use_base) {
-        let pairs = crate::analysis::constdef::infeasible_pairs(&s.program.module, du);
-        proven.extend(pairs.into_iter().map(|pair| {
-            (
-                base + pair as usize,
-                "static: the definition's constant decides the use",
-            )
-        }));
+        let pairs = crate::analysis::constdef::infeasible_pairs_why(&s.program.module, du);
+        proven.extend(
+            pairs
+                .into_iter()
+                .map(|(pair, why)| (base + pair as usize, why)),
+        );
     }
     proven.retain(|&(g, _)| s.ledger.status[g] == Status::Unknown);
     proven.dedup_by_key(|p| p.0);
