@@ -205,7 +205,7 @@ fn stored_constant(m: &Module, settled: &Settled, site: DefSite, size: u32) -> O
         Inst::Store { ty, val, .. }
             if matches!(ty, Ty::Int(_)) && ty.store_size(m.data_model) == size =>
         {
-            constant(func, *val).or_else(|| {
+            func.constant(*val).or_else(|| {
                 let mut known = HashMap::new();
                 for (k, inst) in insts[..i as usize].iter().enumerate() {
                     evaluate(m, settled, func, (f, b, k as u32), inst, &mut known);
@@ -215,14 +215,6 @@ fn stored_constant(m: &Module, settled: &Settled, site: DefSite, size: u32) -> O
         }
         _ => None,
     }
-}
-
-/// A register's value if it is a constant operand.
-fn constant(f: &Function, r: Reg) -> Option<u64> {
-    let i = r as usize;
-    (f.reg_tys.get(i) == Some(&Ty::Void) && !f.undef_regs.contains(&r))
-        .then(|| f.reg_init.get(i).copied())
-        .flatten()
 }
 
 /// Adds the value `inst` at `at` computes when its operands are known (constants or in
@@ -239,7 +231,7 @@ fn evaluate(
         known.insert(dst, v);
         return;
     }
-    let mut val = |r: Reg| known.get(&r).copied().or_else(|| constant(f, r));
+    let mut val = |r: Reg| known.get(&r).copied().or_else(|| f.constant(r));
     if let Some((dst, Some(v))) = ops::eval_int(inst, &mut val, 64) {
         known.insert(dst, v);
     }

@@ -109,20 +109,22 @@ pub fn outcome_index(t: &Terminator, cond_value: u64) -> Option<u32> {
 
 /// The globals' addresses that some global's initial bytes hold (at any offset, as a pointer).
 fn addresses_in_initializers(m: &Module) -> HashSet<u64> {
-    let ptr = m.data_model.ptr_bytes() as usize;
     let addrs: HashSet<u64> = m.globals.iter().map(|g| g.addr).collect();
-    let mut out = HashSet::new();
-    for g in &m.globals {
-        for w in g.init.windows(ptr) {
+    pointers_in_initializers(m)
+        .filter(|v| addrs.contains(v))
+        .collect()
+}
+
+/// Every pointer-sized word of the globals' initial bytes, at any offset.
+pub fn pointers_in_initializers(m: &Module) -> impl Iterator<Item = u64> + '_ {
+    let ptr = m.data_model.ptr_bytes() as usize;
+    m.globals.iter().flat_map(move |g| {
+        g.init.windows(ptr).map(move |w| {
             let mut b = [0u8; 8];
             b[..ptr].copy_from_slice(w);
-            let v = u64::from_le_bytes(b);
-            if addrs.contains(&v) {
-                out.insert(v);
-            }
-        }
-    }
-    out
+            u64::from_le_bytes(b)
+        })
+    })
 }
 
 /// The register deciding a terminator.

@@ -12,7 +12,7 @@
 //! the start and reads what the walk's last store of it wrote (and its value, when the walk
 //! knew it): every other definition of the global reaches no such read.
 
-use crate::analysis::defuse::{DefSite, DefUse, InstAt, VarId};
+use crate::analysis::defuse::{DefSite, DefUse, InstAt, VarId, pointers_in_initializers};
 use crate::ir::ops;
 use crate::ir::*;
 use std::collections::{HashMap, HashSet};
@@ -143,7 +143,7 @@ impl Settled {
         if let Some(&x) = self.start_loads.get(&at) {
             return Some((*dst, x));
         }
-        let v = *self.at.get(&constant(f, *addr)?)?;
+        let v = *self.at.get(&f.constant(*addr)?)?;
         if self.start.contains(&at) || !matches!(ty, Ty::Int(_)) {
             return None;
         }
@@ -187,7 +187,7 @@ struct Walk<'a> {
 
 impl Walk<'_> {
     fn tracked(&self, f: &Function, addr: Reg) -> Option<VarId> {
-        self.addr_of.get(&constant(f, addr)?).copied()
+        self.addr_of.get(&f.constant(addr)?).copied()
     }
 
     /// Walks one call of `f` as it executes.
@@ -220,7 +220,7 @@ impl Walk<'_> {
                     return Flow::Stopped;
                 }
             }
-            let val = |r: Reg| known.get(&r).copied().or_else(|| constant(func, r));
+            let val = |r: Reg| known.get(&r).copied().or_else(|| func.constant(r));
             let next = match &block.term {
                 Terminator::Ret { .. } => return Flow::Returned,
                 Terminator::Br { edge } => Some(edge),
@@ -284,7 +284,7 @@ impl Walk<'_> {
         let bits = |ty: &Ty| ty.bits(self.m.data_model);
         match inst {
             Inst::Store { ty, addr, val } if self.tracked(func, *addr).is_some() => {
-                let x = known.get(val).copied().or_else(|| constant(func, *val));
+                let x = known.get(val).copied().or_else(|| func.constant(*val));
                 let x = x.filter(|_| matches!(ty, Ty::Int(_)));
                 let v = self.tracked(func, *addr).unwrap();
                 self.values.insert(v, x.map(|x| ops::mask(x, bits(ty))));
@@ -318,9 +318,9 @@ impl Walk<'_> {
                 let name = &self.m.externs[*ext as usize].name;
                 // A function passed out may be called back at once (`qsort`'s comparison).
                 let callback = args.iter().any(|a| match a {
-                    Val::Reg(r, _) => {
-                        constant(func, *r).is_some_and(|x| self.fn_at.contains_key(&x))
-                    }
+                    Val::Reg(r, _) => func
+                        .constant(*r)
+                        .is_some_and(|x| self.fn_at.contains_key(&x)),
                     Val::Agg(..) => false,
                 });
                 let unordered = UNORDERED.iter().any(|u| name.contains(u));
@@ -332,7 +332,7 @@ impl Walk<'_> {
                 }
             }
             _ => {
-                let mut val = |r: Reg| known.get(&r).copied().or_else(|| constant(func, r));
+                let mut val = |r: Reg| known.get(&r).copied().or_else(|| func.constant(r));
                 let ptr_bits = self.m.data_model.ptr_bytes() * 8;
                 if let Some((dst, x)) = ops::eval_int(inst, &mut val, ptr_bits) {
                     match x {
@@ -403,14 +403,6 @@ fn is_call(i: &Inst) -> bool {
     matches!(i, Inst::Call { .. } | Inst::CallExtern { .. })
 }
 
-/// A register's value if it is a constant operand.
-fn constant(f: &Function, r: Reg) -> Option<u64> {
-    let i = r as usize;
-    (f.reg_tys.get(i) == Some(&Ty::Void) && !f.undef_regs.contains(&r))
-        .then(|| f.reg_init.get(i).copied())
-        .flatten()
-}
-
 /// Blocks reachable from `from` (included).
 fn reachable(f: &Function, from: Vec<BlockId>) -> HashSet<BlockId> {
     let mut seen: HashSet<BlockId> = from.iter().copied().collect();
@@ -437,15 +429,6 @@ fn function_addresses_taken(m: &Module, fn_at: &HashMap<u64, FuncId>) -> HashSet
             }
         }
     }
-    let ptr = m.data_model.ptr_bytes() as usize;
-    for g in &m.globals {
-        for w in g.init.windows(ptr) {
-            let mut b = [0u8; 8];
-            b[..ptr].copy_from_slice(w);
-            if let Some(&f) = fn_at.get(&u64::from_le_bytes(b)) {
-                out.insert(f);
-            }
-        }
-    }
+    out.extend(pointers_in_initializers(m).filter_map(|w| fn_at.get(&w).copied()));
     out
 }

@@ -531,6 +531,14 @@ pub struct Function {
 }
 
 impl Function {
+    /// A register's value if it is a constant operand (an `undef` is none).
+    pub fn constant(&self, r: Reg) -> Option<u64> {
+        let i = r as usize;
+        (self.reg_tys.get(i) == Some(&Ty::Void) && !self.undef_regs.contains(&r))
+            .then(|| self.reg_init.get(i).copied())
+            .flatten()
+    }
+
     /// The source name of parameter `i`, when LLVM kept it.
     pub fn param_name(&self, i: usize) -> Option<&str> {
         match self.params.get(i)? {
