@@ -323,30 +323,19 @@ fn replay_checks_proofs_against_another_tools_tests() {
 #[test]
 fn replay_checks_def_use_claims_per_pair() {
     let dir = tmp("trust-def-use");
-    let countdown = dir.path().join("c");
-    generate(
-        &root().join("tests/programs/dataflow/countdown.c"),
-        &countdown,
-        &["--criterion", "def-use"],
-    );
-    let r = cairn(&["replay", countdown.to_str().unwrap()]);
-    let t = text(&r);
-    assert!(r.status.success(), "{t}");
-    assert!(
-        t.contains("def-use pairs") && t.contains("by line only: 0"),
-        "{t}"
-    );
-    let src = root().join("tests/programs/dataflow/triangle.c");
-    let out = dir.path().join("o");
-    generate(&src, &out, &["--criterion", "def-use"]);
-    // The directory alone: run.json says the criterion.
-    let r = cairn(&["replay", out.to_str().unwrap()]);
-    let t = text(&r);
-    assert!(r.status.success(), "{t}");
-    assert!(
-        t.contains("def-use pairs") && t.contains("by line only: 0"),
-        "{t}"
-    );
+    for name in ["countdown", "triangle"] {
+        let src = root().join(format!("tests/programs/dataflow/{name}.c"));
+        generate(&src, &dir.path().join(name), &["--criterion", "def-use"]);
+        // The directory alone: run.json says the criterion.
+        let r = cairn(&["replay", dir.path().join(name).to_str().unwrap()]);
+        let t = text(&r);
+        assert!(r.status.success(), "{name}: {t}");
+        assert!(
+            t.contains("def-use pairs") && t.contains("by line only: 0"),
+            "{name}: {t}"
+        );
+    }
+    let out = dir.path().join("triangle");
     let pairs: Vec<u64> = json(&out.join("goals.json"))
         .as_array()
         .unwrap()

@@ -149,21 +149,6 @@ impl Settled {
         }
         Some((*dst, ops::mask(self.values[&v], ty.bits(m.data_model))))
     }
-
-    /// Number of settled globals.
-    pub fn len(&self) -> usize {
-        self.writer.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.writer.is_empty()
-    }
-}
-
-#[derive(PartialEq)]
-enum Flow {
-    Returned,
-    Stopped,
 }
 
 struct Walk<'a> {
@@ -190,11 +175,11 @@ impl Walk<'_> {
         self.addr_of.get(&f.constant(addr)?).copied()
     }
 
-    /// Walks one call of `f` as it executes.
-    fn function(&mut self, f: FuncId, depth: usize) -> Flow {
+    /// Walks one call of `f` as it executes; false where the walk stopped inside it.
+    fn function(&mut self, f: FuncId, depth: usize) -> bool {
         let func = &self.m.functions[f as usize];
         if depth > MAX_DEPTH || self.stack.contains(&f) || func.blocks.is_empty() {
-            return Flow::Stopped;
+            return false;
         }
         self.stack.push(f);
         let flow = self.blocks(func, depth);
@@ -202,14 +187,14 @@ impl Walk<'_> {
         flow
     }
 
-    fn blocks(&mut self, func: &Function, depth: usize) -> Flow {
+    fn blocks(&mut self, func: &Function, depth: usize) -> bool {
         let mut known: HashMap<Reg, u64> = HashMap::new();
         let mut entered = HashSet::new();
         let mut b: BlockId = 0;
         loop {
             if !entered.insert(b) {
                 self.stop(func, b, true);
-                return Flow::Stopped;
+                return false;
             }
             let block = &func.blocks[b as usize];
             for (i, inst) in block.insts.iter().enumerate() {
@@ -217,12 +202,12 @@ impl Walk<'_> {
                 self.start.insert(at);
                 if !self.step(func, at, inst, &mut known, depth) {
                     self.stop(func, b, false);
-                    return Flow::Stopped;
+                    return false;
                 }
             }
             let val = |r: Reg| known.get(&r).copied().or_else(|| func.constant(r));
             let next = match &block.term {
-                Terminator::Ret { .. } => return Flow::Returned,
+                Terminator::Ret { .. } => return true,
                 Terminator::Br { edge } => Some(edge),
                 Terminator::CondBr {
                     cond,
@@ -246,7 +231,7 @@ impl Walk<'_> {
             };
             let Some(edge) = next else {
                 self.stop(func, b, false);
-                return Flow::Stopped;
+                return false;
             };
             let moved: Vec<(Reg, Option<u64>)> = (edge.moves.regs.iter())
                 .map(|&(d, s)| (d, val(s)))
@@ -282,16 +267,19 @@ impl Walk<'_> {
         depth: usize,
     ) -> bool {
         let bits = |ty: &Ty| ty.bits(self.m.data_model);
-        match inst {
-            Inst::Store { ty, addr, val } if self.tracked(func, *addr).is_some() => {
+        let var = match inst {
+            Inst::Store { addr, .. } | Inst::Load { addr, .. } => self.tracked(func, *addr),
+            _ => None,
+        };
+        match (inst, var) {
+            (Inst::Store { ty, val, .. }, Some(v)) => {
                 let x = known.get(val).copied().or_else(|| func.constant(*val));
                 let x = x.filter(|_| matches!(ty, Ty::Int(_)));
-                let v = self.tracked(func, *addr).unwrap();
                 self.values.insert(v, x.map(|x| ops::mask(x, bits(ty))));
                 self.writer.insert(v, Some(at));
             }
-            Inst::Load { dst, ty, addr } if self.tracked(func, *addr).is_some() => {
-                let x = self.values[&self.tracked(func, *addr).unwrap()];
+            (Inst::Load { dst, ty, .. }, Some(v)) => {
+                let x = self.values[&v];
                 let x = x.filter(|_| matches!(ty, Ty::Int(_)));
                 let x = x.map(|x| ops::mask(x, bits(ty)));
                 match x {
@@ -303,18 +291,18 @@ impl Walk<'_> {
                     *seen = None;
                 }
             }
-            Inst::Call { callee, ret, .. } => {
+            (Inst::Call { callee, ret, .. }, _) => {
                 let Callee::Func(g) = callee else {
                     return false;
                 };
-                if self.function(*g, depth + 1) == Flow::Stopped {
+                if !self.function(*g, depth + 1) {
                     return false;
                 }
                 if let Some(Val::Reg(r, _)) = ret {
                     known.remove(r);
                 }
             }
-            Inst::CallExtern { ext, args, ret, .. } => {
+            (Inst::CallExtern { ext, args, ret, .. }, _) => {
                 let name = &self.m.externs[*ext as usize].name;
                 // A function passed out may be called back at once (`qsort`'s comparison).
                 let callback = args.iter().any(|a| match a {
