@@ -419,6 +419,30 @@ fn constant_definitions_prove_only_pairs_no_run_covers() {
                 assert!(covered.iter().any(|x| x == k), "startup: {k} not covered");
             }
         }
+        if src.ends_with("copies.c") {
+            // A constant copied in one block (`phase = idle;` after `idle = 0;`, a local `b =
+            // a;`) decides its uses; a copy across a call that writes the global (`level`), or
+            // across a store through a pointer to it (`shadow`), decides nothing.
+            let keys: Vec<String> = proven.iter().map(|&i| key(&p, du, i as usize)).collect();
+            for k in ["main phase 17 p-use 24 true", "main b 32 p-use 33 true"] {
+                assert!(
+                    keys.iter().any(|x| x == k),
+                    "copies: {k} not proven: {keys:?}"
+                );
+            }
+            assert!(
+                keys.iter()
+                    .all(|k| !k.contains(" mirror ") && !k.contains(" spare ")),
+                "{keys:?}"
+            );
+            let covered: Vec<String> = covered.iter().map(|&i| key(&p, du, i as usize)).collect();
+            for k in [
+                "main mirror 20 p-use 26 true",
+                "main spare 23 p-use 28 false",
+            ] {
+                assert!(covered.iter().any(|x| x == k), "copies: {k} not covered");
+            }
+        }
         if src.ends_with("startup_loop.c") {
             // Start-up code in a loop runs again: `rounds` is not settled, `size` is.
             let keys: Vec<String> = proven.iter().map(|&i| key(&p, du, i as usize)).collect();

@@ -110,9 +110,10 @@ fn reached_from(
     let mut reach = HashSet::new();
     let mut entered: HashSet<BlockId> = HashSet::new();
     let mut work = vec![(b, i as usize + 1)];
+    let slots = slots(func);
     while let Some((blk, from)) = work.pop() {
         let block = &func.blocks[blk as usize];
-        let mut known = HashMap::new();
+        let mut known = Known::new(&slots);
         let mut loaded: Vec<UseId> = vec![];
         let mut killed = false;
         for (k, inst) in block.insts.iter().enumerate().skip(from) {
@@ -126,7 +127,9 @@ fn reached_from(
                 if let Inst::Load { dst, ty, .. } = inst {
                     let exact = matches!(ty, Ty::Int(_)) && ty.store_size(m.data_model) == var.size;
                     if exact {
-                        known.insert(*dst, ops::mask(value, ty.bits(m.data_model)));
+                        known
+                            .regs
+                            .insert(*dst, ops::mask(value, ty.bits(m.data_model)));
                     }
                 }
                 loaded.push(u);
@@ -137,7 +140,7 @@ fn reached_from(
         let decided = (!killed)
             .then(|| decider(&block.term))
             .flatten()
-            .and_then(|r| known.get(&r).copied())
+            .and_then(|r| known.regs.get(&r).copied())
             .and_then(|v| outcome_index(&block.term, v));
         for &u in &loaded {
             let n = du.uses[u as usize].outcomes.len() as u32;
@@ -185,16 +188,21 @@ fn decided_at_use(m: &Module, du: &DefUse, settled: &Settled, u: UseId, value: u
     if !matches!(ty, Ty::Int(_)) || ty.store_size(m.data_model) != size {
         return None;
     }
-    let mut known = HashMap::from([(*dst, ops::mask(value, ty.bits(m.data_model)))]);
+    let slots = slots(func);
+    let mut known = Known::new(&slots);
+    known
+        .regs
+        .insert(*dst, ops::mask(value, ty.bits(m.data_model)));
     for (k, inst) in block.insts.iter().enumerate().skip(i as usize + 1) {
         evaluate(m, settled, func, (f, b, k as u32), inst, &mut known);
     }
-    let v = known.get(&decider(&block.term)?).copied()?;
+    let v = known.regs.get(&decider(&block.term)?).copied()?;
     outcome_index(&block.term, v)
 }
 
 /// The constant a definition stores, if it stores the whole variable: a constant operand, or
-/// a value its block computes from constants and settled globals (`s = NP;`).
+/// a value its block computes from constants, settled globals (`s = NP;`) and what it stored
+/// before (`b = 0; a = b;`).
 fn stored_constant(m: &Module, settled: &Settled, site: DefSite, size: u32) -> Option<u64> {
     let DefSite::At((f, b, i)) = site else {
         return None;
@@ -206,33 +214,119 @@ fn stored_constant(m: &Module, settled: &Settled, site: DefSite, size: u32) -> O
             if matches!(ty, Ty::Int(_)) && ty.store_size(m.data_model) == size =>
         {
             func.constant(*val).or_else(|| {
-                let mut known = HashMap::new();
+                let slots = slots(func);
+                let mut known = Known::new(&slots);
                 for (k, inst) in insts[..i as usize].iter().enumerate() {
                     evaluate(m, settled, func, (f, b, k as u32), inst, &mut known);
                 }
-                known.get(val).copied()
+                known.regs.get(val).copied()
             })
         }
         _ => None,
     }
 }
 
+/// Where a store went that a later load of the same block may read back: a constant address
+/// (a global), or a stack slot of the function (`alloca`), which no store through another
+/// register of the block can write without first passing through an unknown address.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    At(u64),
+    Slot(Reg),
+}
+
+/// What is known at a point of a block: registers' values, and the integers the block stored
+/// since the last instruction that may write memory it cannot name (a call, a store through a
+/// computed pointer, a copy).
+struct Known<'a> {
+    regs: HashMap<Reg, u64>,
+    stored: Vec<(Place, u32, u64)>,
+    slots: &'a HashSet<Reg>,
+}
+
+impl<'a> Known<'a> {
+    fn new(slots: &'a HashSet<Reg>) -> Self {
+        Known {
+            regs: HashMap::new(),
+            stored: vec![],
+            slots,
+        }
+    }
+
+    fn place(&self, f: &Function, addr: Reg) -> Option<Place> {
+        match f.constant(addr) {
+            Some(a) => Some(Place::At(a)),
+            None => self.slots.contains(&addr).then_some(Place::Slot(addr)),
+        }
+    }
+
+    /// A store of `size` bytes to `place` (None: anywhere): what it may overlap is forgotten.
+    fn overwrite(&mut self, place: Option<Place>, size: u32) {
+        self.stored.retain(|&(p, n, _)| match (place, p) {
+            (Some(Place::At(a)), Place::At(b)) => a + size as u64 <= b || b + n as u64 <= a,
+            (Some(Place::At(_)), Place::Slot(_)) | (Some(Place::Slot(_)), Place::At(_)) => true,
+            (Some(Place::Slot(a)), Place::Slot(b)) => a != b,
+            (None, _) => false,
+        });
+    }
+}
+
+/// The function's stack slots (registers an `alloca` defines).
+fn slots(f: &Function) -> HashSet<Reg> {
+    (f.blocks.iter().flat_map(|b| &b.insts))
+        .filter_map(|i| match i {
+            Inst::Alloca { dst, .. } => Some(*dst),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Adds the value `inst` at `at` computes when its operands are known (constants or in
-/// `known`), or loads from a settled global.
+/// `known`), loads from a settled global, and loads of what the block stored before.
 fn evaluate(
     m: &Module,
     settled: &Settled,
     f: &Function,
     at: InstAt,
     inst: &Inst,
-    known: &mut HashMap<Reg, u64>,
+    known: &mut Known,
 ) {
     if let Some((dst, v)) = settled.load(m, f, at, inst) {
-        known.insert(dst, v);
+        known.regs.insert(dst, v);
         return;
     }
-    let mut val = |r: Reg| known.get(&r).copied().or_else(|| f.constant(r));
+    match inst {
+        Inst::Load { dst, ty, addr } => {
+            let (place, size) = (known.place(f, *addr), ty.store_size(m.data_model));
+            let stored = (known.stored.iter().rev())
+                .find(|&&(p, n, _)| Some(p) == place && n == size)
+                .map(|s| s.2);
+            if let (Some(v), Ty::Int(_)) = (stored, ty) {
+                known.regs.insert(*dst, ops::mask(v, ty.bits(m.data_model)));
+            }
+            return;
+        }
+        Inst::Store { ty, addr, val } => {
+            let (place, size) = (known.place(f, *addr), ty.store_size(m.data_model));
+            known.overwrite(place, size);
+            let v = known.regs.get(val).copied().or_else(|| f.constant(*val));
+            if let (Some(p), Some(v), Ty::Int(_)) = (place, v, ty) {
+                known.stored.push((p, size, v));
+            }
+            return;
+        }
+        Inst::StoreAgg { .. }
+        | Inst::Intrinsic { .. }
+        | Inst::MemCopy { .. }
+        | Inst::MemSet { .. }
+        | Inst::VaStart { .. }
+        | Inst::VaCopy { .. }
+        | Inst::Call { .. }
+        | Inst::CallExtern { .. } => known.overwrite(None, 0),
+        _ => {}
+    }
+    let mut val = |r: Reg| known.regs.get(&r).copied().or_else(|| f.constant(r));
     if let Some((dst, Some(v))) = ops::eval_int(inst, &mut val, 64) {
-        known.insert(dst, v);
+        known.regs.insert(dst, v);
     }
 }
