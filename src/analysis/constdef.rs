@@ -27,6 +27,9 @@ use std::collections::{HashMap, HashSet};
 pub const CONSTANT: &str = "static: the definition's constant decides the use";
 /// Why a pair is infeasible: start-up code writes the global again before any use past it.
 pub const STARTUP: &str = "static: start-up code redefines the global before the use";
+/// Why a pair is infeasible: between the definition and the use, a call always writes the
+/// global (`schedule()` sets `cur_proc` on every path before `if (cur_proc)`).
+pub const CALLED: &str = "static: a call redefines the global on every path to the use";
 
 /// Pairs no execution can cover.
 pub fn infeasible_pairs(m: &Module, du: &DefUse) -> Vec<PairId> {
@@ -36,14 +39,16 @@ pub fn infeasible_pairs(m: &Module, du: &DefUse) -> Vec<PairId> {
         .collect()
 }
 
-/// Pairs no execution can cover, each with why (`CONSTANT` or `STARTUP`).
+/// Pairs no execution can cover, each with why (`CONSTANT`, `STARTUP` or `CALLED`).
 pub fn infeasible_pairs_why(m: &Module, du: &DefUse) -> Vec<(PairId, &'static str)> {
     let mut by_def: HashMap<DefId, Vec<PairId>> = HashMap::new();
     for (id, p) in du.pairs.iter().enumerate() {
         by_def.entry(p.def).or_default().push(id as PairId);
     }
     let settled = Settled::compute(m, du);
-    let mut out = vec![];
+    let mut out: Vec<(PairId, &'static str)> = (du.killed_by_calls(m).into_iter())
+        .map(|p| (p, CALLED))
+        .collect();
     // A use past the start reads a settled global's last store there, no other definition.
     for (id, p) in du.pairs.iter().enumerate() {
         let (d, u) = (&du.defs[p.def as usize], &du.uses[p.use_ as usize]);

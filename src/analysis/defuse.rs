@@ -481,6 +481,115 @@ impl DefUse {
     /// Reaching definitions over the whole program, then one pair per (reaching definition,
     /// use, outcome).
     fn reaching_definitions(&mut self, m: &Module) {
+        self.pairs = self.reach(m, &vec![BTreeSet::new(); m.functions.len()]);
+        for (id, p) in self.pairs.iter().enumerate() {
+            self.pair_of
+                .insert((p.def, p.use_, p.outcome), id as PairId);
+        }
+    }
+
+    /// Pairs whose definition cannot reach the use because a call on every path between them
+    /// runs a function that writes the (global) variable on every path through it: the
+    /// reaching definitions again, with those calls killing the caller's definitions.
+    pub fn killed_by_calls(&self, m: &Module) -> Vec<PairId> {
+        let must = self.written_by_every_call(m);
+        if must.iter().all(BTreeSet::is_empty) {
+            return vec![];
+        }
+        let kept: HashSet<(DefId, UseId, Option<u32>)> = (self.reach(m, &must).into_iter())
+            .map(|p| (p.def, p.use_, p.outcome))
+            .collect();
+        (self.pairs.iter().enumerate())
+            .filter(|(_, p)| !kept.contains(&(p.def, p.use_, p.outcome)))
+            .map(|(id, _)| id as PairId)
+            .collect()
+    }
+
+    /// Per function, the globals (address never taken) that every call of it writes before it
+    /// returns: a store on every path to a return, or a call that writes them. A least fixpoint
+    /// over the call graph (a recursive call writes nothing until shown otherwise).
+    fn written_by_every_call(&self, m: &Module) -> Vec<BTreeSet<VarId>> {
+        let nf = m.functions.len();
+        let mut must: Vec<BTreeSet<VarId>> = vec![BTreeSet::new(); nf];
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for (fi, f) in m.functions.iter().enumerate() {
+                if f.blocks.is_empty() || is_runtime(m, f) {
+                    continue;
+                }
+                let mut preds: Vec<Vec<usize>> = vec![vec![]; f.blocks.len()];
+                for (b, block) in f.blocks.iter().enumerate() {
+                    for s in block.term.successors() {
+                        preds[s as usize].push(b);
+                    }
+                }
+                // Written on every path from the entry to a block's end (None: no path yet).
+                let mut out: Vec<Option<BTreeSet<VarId>>> = vec![None; f.blocks.len()];
+                let mut moved = true;
+                while moved {
+                    moved = false;
+                    for (b, block) in f.blocks.iter().enumerate() {
+                        let mut cur = if b == 0 {
+                            Some(BTreeSet::new())
+                        } else {
+                            (preds[b].iter().filter_map(|&p| out[p].as_ref())).fold(
+                                None,
+                                |acc: Option<BTreeSet<VarId>>, o| match acc {
+                                    None => Some(o.clone()),
+                                    Some(a) => Some(a.intersection(o).copied().collect()),
+                                },
+                            )
+                        };
+                        if let Some(cur) = cur.as_mut() {
+                            for (ii, i) in block.insts.iter().enumerate() {
+                                let at = (fi as FuncId, b as BlockId, ii as u32);
+                                match i {
+                                    Inst::Store { .. } => {
+                                        cur.extend(
+                                            self.defs_at
+                                                .get(&at)
+                                                .into_iter()
+                                                .flatten()
+                                                .map(|&d| self.defs[d as usize].var)
+                                                .filter(|&v| {
+                                                    let v = &self.vars[v as usize];
+                                                    v.global.is_some() && !v.address_taken
+                                                }),
+                                        );
+                                    }
+                                    Inst::Call {
+                                        callee: Callee::Func(t),
+                                        ..
+                                    } => cur.extend(must[*t as usize].iter().copied()),
+                                    _ => {}
+                                }
+                            }
+                        }
+                        if cur.is_some() && cur != out[b] {
+                            out[b] = cur;
+                            moved = true;
+                        }
+                    }
+                }
+                let returns = (f.blocks.iter().enumerate())
+                    .filter(|(_, b)| matches!(b.term, Terminator::Ret { .. }))
+                    .map(|(b, _)| out[b].clone().unwrap_or_default());
+                let w = returns
+                    .reduce(|a, o| a.intersection(&o).copied().collect())
+                    .unwrap_or_default();
+                if w != must[fi] {
+                    must[fi] = w;
+                    changed = true;
+                }
+            }
+        }
+        must
+    }
+
+    /// Reaching definitions, where a call to `t` kills the caller's definitions of the
+    /// variables in `must[t]` (none for the pairs themselves: a call may leave a variable).
+    fn reach(&self, m: &Module, must: &[BTreeSet<VarId>]) -> Vec<Pair> {
         let nf = m.functions.len();
         // Functions each function may call (transitively), for what a call returns.
         let callees: Vec<BTreeSet<FuncId>> = m
@@ -540,6 +649,7 @@ impl DefUse {
         let kills = |du: &DefUse, set: &mut BTreeSet<DefId>, var: VarId| {
             set.retain(|d| du.defs[*d as usize].var != var);
         };
+        let mut pairs = vec![];
         // Iterate to a fixpoint (programs are small; each pass is linear in the program).
         let mut changed = true;
         while changed {
@@ -568,6 +678,7 @@ impl DefUse {
                                 let before = block_in[t][0].len();
                                 block_in[t][0].extend(into);
                                 changed |= block_in[t][0].len() != before;
+                                cur.retain(|d| !must[t].contains(&self.defs[*d as usize].var));
                                 cur.extend(exit[t].iter().copied().filter(|d| {
                                     self.is_global_def(*d)
                                         && def_func[*d as usize]
@@ -623,8 +734,7 @@ impl DefUse {
                                 (0..n as u32).map(Some).collect()
                             };
                             for o in outs {
-                                self.pair_of.insert((d, u, o), self.pairs.len() as PairId);
-                                self.pairs.push(Pair {
+                                pairs.push(Pair {
                                     def: d,
                                     use_: u,
                                     outcome: o,
@@ -651,6 +761,7 @@ impl DefUse {
                                 }
                                 seen
                             };
+                            cur.retain(|d| !must[t].contains(&self.defs[*d as usize].var));
                             cur.extend(exit[t].iter().copied().filter(|d| {
                                 self.is_global_def(*d)
                                     && def_func[*d as usize].is_some_and(|g| clo.contains(&g))
@@ -668,6 +779,7 @@ impl DefUse {
                 }
             }
         }
+        pairs
     }
 
     /// `variable def LINE c-use LINE` or `... p-use LINE OUTCOME`, for listings; `LINE:COLUMN`
