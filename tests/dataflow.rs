@@ -425,24 +425,32 @@ fn constant_definitions_prove_only_pairs_no_run_covers() {
         }
         if src.ends_with("copies.c") {
             // A constant copied in one block (`phase = idle;` after `idle = 0;`, a local `b =
-            // a;`) decides its uses; a copy across a call that writes the global (`level`), or
-            // across a store through a pointer to it (`shadow`), decides nothing.
+            // a;`) decides its uses, as does a null pointer (`head`'s initial value, `head =
+            // 0`); a copy across a call that writes the global (`level`) or across a store
+            // through a pointer to it (`shadow`), and an object's address, decide nothing.
             let keys: Vec<String> = proven.iter().map(|&i| key(&p, du, i as usize)).collect();
-            for k in ["main phase 17 p-use 24 true", "main b 32 p-use 33 true"] {
+            for k in [
+                "main phase 27 p-use 34 true",
+                "main b 42 p-use 43 true",
+                "peek head 0 p-use 13 true",
+                "peek head 49 p-use 13 true",
+            ] {
                 assert!(
                     keys.iter().any(|x| x == k),
                     "copies: {k} not proven: {keys:?}"
                 );
             }
             assert!(
-                keys.iter()
-                    .all(|k| !k.contains(" mirror ") && !k.contains(" spare ")),
+                keys.iter().all(|k| !k.contains(" mirror ")
+                    && !k.contains(" spare ")
+                    && !k.contains(" head 47 ")),
                 "{keys:?}"
             );
             let covered: Vec<String> = covered.iter().map(|&i| key(&p, du, i as usize)).collect();
             for k in [
-                "main mirror 20 p-use 26 true",
-                "main spare 23 p-use 28 false",
+                "main mirror 30 p-use 36 true",
+                "main spare 33 p-use 38 false",
+                "peek head 47 p-use 13 true",
             ] {
                 assert!(covered.iter().any(|x| x == k), "copies: {k} not covered");
             }

@@ -130,7 +130,7 @@ fn reached_from(
                 && du.uses[u as usize].var == d.var
             {
                 if let Inst::Load { dst, ty, .. } = inst {
-                    let exact = matches!(ty, Ty::Int(_)) && ty.store_size(m.data_model) == var.size;
+                    let exact = reliable(ty, value) && ty.store_size(m.data_model) == var.size;
                     if exact {
                         known
                             .regs
@@ -170,14 +170,18 @@ fn reached_from(
     Some(reach)
 }
 
-/// The constant a definition of a global stores, if the global's address is never taken.
+/// The constant a definition of a global stores (its initial value for the start's
+/// definition), if the global's address is never taken.
 fn global_constant(m: &Module, du: &DefUse, settled: &Settled, def: DefId) -> Option<u64> {
     let d = &du.defs[def as usize];
     let var = &du.vars[d.var as usize];
     if var.global.is_none() || var.address_taken {
         return None;
     }
-    stored_constant(m, settled, d.site, var.size)
+    match d.site {
+        DefSite::Entry => settled.initial(d.var),
+        DefSite::At(_) => stored_constant(m, settled, d.site, var.size),
+    }
 }
 
 /// The outcome of the branch a p-use decides when its load reads `value`: evaluated in the
@@ -190,7 +194,7 @@ fn decided_at_use(m: &Module, du: &DefUse, settled: &Settled, u: UseId, value: u
         return None;
     };
     let size = du.vars[du.uses[u as usize].var as usize].size;
-    if !matches!(ty, Ty::Int(_)) || ty.store_size(m.data_model) != size {
+    if !reliable(ty, value) || ty.store_size(m.data_model) != size {
         return None;
     }
     let slots = slots(func);
@@ -215,20 +219,26 @@ fn stored_constant(m: &Module, settled: &Settled, site: DefSite, size: u32) -> O
     let func = &m.functions[f as usize];
     let insts = &func.blocks[b as usize].insts;
     match insts.get(i as usize)? {
-        Inst::Store { ty, val, .. }
-            if matches!(ty, Ty::Int(_)) && ty.store_size(m.data_model) == size =>
-        {
-            func.constant(*val).or_else(|| {
+        Inst::Store { ty, val, .. } if ty.store_size(m.data_model) == size => {
+            let v = func.constant(*val).or_else(|| {
                 let slots = slots(func);
                 let mut known = Known::new(&slots);
                 for (k, inst) in insts[..i as usize].iter().enumerate() {
                     evaluate(m, settled, func, (f, b, k as u32), inst, &mut known);
                 }
                 known.regs.get(val).copied()
-            })
+            })?;
+            reliable(ty, v).then_some(v)
         }
         _ => None,
     }
+}
+
+/// A value of type `ty` the analysis may rely on: an integer, or the null pointer (every
+/// object's address is nonzero and below 2^63 here and natively, so any comparison with null
+/// comes out the same; other addresses are the interpreter's own).
+fn reliable(ty: &Ty, value: u64) -> bool {
+    matches!(ty, Ty::Int(_)) || (*ty == Ty::Ptr && value == 0)
 }
 
 /// Where a store went that a later load of the same block may read back: a constant address
@@ -306,7 +316,7 @@ fn evaluate(
             let stored = (known.stored.iter().rev())
                 .find(|&&(p, n, _)| Some(p) == place && n == size)
                 .map(|s| s.2);
-            if let (Some(v), Ty::Int(_)) = (stored, ty) {
+            if let Some(v) = stored.filter(|&v| reliable(ty, v)) {
                 known.regs.insert(*dst, ops::mask(v, ty.bits(m.data_model)));
             }
             return;
@@ -315,7 +325,7 @@ fn evaluate(
             let (place, size) = (known.place(f, *addr), ty.store_size(m.data_model));
             known.overwrite(place, size);
             let v = known.regs.get(val).copied().or_else(|| f.constant(*val));
-            if let (Some(p), Some(v), Ty::Int(_)) = (place, v, ty) {
+            if let (Some(p), Some(v)) = (place, v.filter(|&v| reliable(ty, v))) {
                 known.stored.push((p, size, v));
             }
             return;

@@ -37,6 +37,8 @@ pub struct Settled {
     start: HashSet<InstAt>,
     /// Reads of the start that run at no other time, with the one value the walk saw there.
     start_loads: HashMap<InstAt, u64>,
+    /// Each global's initial value (address never taken, at most 8 bytes, holding no address).
+    initial: HashMap<VarId, u64>,
 }
 
 impl Settled {
@@ -64,6 +66,7 @@ impl Settled {
             stack: vec![],
             again: HashSet::new(),
         };
+        let mut initial = HashMap::new();
         for (v, var) in du.vars.iter().enumerate() {
             let Some(g) = var.global.filter(|_| !var.address_taken) else {
                 continue;
@@ -73,7 +76,15 @@ impl Settled {
             let n = (g.size as usize).min(8).min(g.init.len());
             b[..n].copy_from_slice(&g.init[..n]);
             walk.addr_of.insert(g.addr, v as VarId);
-            walk.values.insert(v as VarId, Some(u64::from_le_bytes(b)));
+            let value = u64::from_le_bytes(b);
+            // An address in an initializer is the interpreter's, not the native one.
+            let address = (m.globals.iter()).any(|o| (o.addr..=o.addr + o.size).contains(&value))
+                || m.func_addrs.contains(&value);
+            let value = (g.size <= 8 && (value == 0 || !address)).then_some(value);
+            walk.values.insert(v as VarId, value);
+            if let Some(x) = value {
+                initial.insert(v as VarId, x);
+            }
             walk.writer.insert(v as VarId, None);
         }
         // `main` returning ends the program: exit handlers come after the start.
@@ -124,7 +135,13 @@ impl Settled {
             at,
             start: walk.start,
             start_loads,
+            initial,
         }
+    }
+
+    /// A global's initial value, when the entry is `main` and no constructor runs before it.
+    pub fn initial(&self, var: VarId) -> Option<u64> {
+        self.initial.get(&var).copied()
     }
 
     /// The definition a use of `var` at `at` reads, when `var` is settled and the use comes

@@ -1,9 +1,19 @@
 /* Constants copied through variables in one block, as CIL writes them: `a = 0; b = a;` stores
-   0 into b. What a call or a store through a pointer may change in between is not a copy. */
+   0 into b. What a call or a store through a pointer may change in between is not a copy.
+   A null pointer is a constant too (the initial `head`, `head = 0`); an object's address is
+   not one the analysis relies on. */
 int __VERIFIER_nondet_int(void);
 
 int idle, phase, level, shadow;
 int *target;
+struct cell { int v; } one = {5};
+struct cell *head;
+
+int peek(void) {
+  if (head)
+    return head->v;
+  return -1;
+}
 
 void rearm(int v) { level = v; }
 
@@ -33,6 +43,11 @@ int main(void) {
       if (b != 7)
         hits += 4;
     }
+    if (x > 50)
+      head = &one;
+    else if (x < -50)
+      head = 0;
+    hits += peek();
     steps++;
   }
   return hits;
