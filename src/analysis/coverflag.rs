@@ -22,16 +22,8 @@ pub struct Reduction {
     pub goal: GoalId,
 }
 
-fn constant(f: &mut Function, v: u64) -> Reg {
-    f.reg_init.push(v);
-    f.reg_tys.push(Ty::Void);
-    f.reg_names.push(String::new());
-    f.num_regs += 1;
-    f.num_regs - 1
-}
-
 fn fresh(f: &mut Function, ty: Ty) -> Reg {
-    let r = constant(f, 0);
+    let r = f.new_constant(0);
     f.reg_tys[r as usize] = ty;
     r
 }
@@ -144,8 +136,8 @@ pub fn reduce(
     let mut use_split = None;
     for fid in funcs {
         let f = &mut m.functions[fid as usize];
-        let (flag, seen) = (constant(f, flag_addr), constant(f, seen_addr));
-        let (zero, one) = (constant(f, 0), constant(f, 1));
+        let (flag, seen) = (f.new_constant(flag_addr), f.new_constant(seen_addr));
+        let (zero, one) = (f.new_constant(0), f.new_constant(1));
         let nb = f.blocks.len();
         for bi in 0..nb {
             let block = &f.blocks[bi];
@@ -259,7 +251,7 @@ pub fn reduce(
         let fid = u.at.0;
         let (seen, zero) = {
             let f = &mut m.functions[fid as usize];
-            (constant(f, seen_addr), constant(f, 0))
+            (f.new_constant(seen_addr), f.new_constant(0))
         };
         {
             // The outcome's edge goes through a check of the flag's value at the use.

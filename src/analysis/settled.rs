@@ -139,6 +139,54 @@ impl Settled {
         }
     }
 
+    /// Every read whose value the start settles, with that value: every run reads the same
+    /// there, so a model checker can take the constant and needs no invariant to know it
+    /// (`NP == 1` at every loop head of a driver).
+    pub fn reads(&self, m: &Module) -> HashMap<InstAt, u64> {
+        let mut out = HashMap::new();
+        for (f, func) in m.functions.iter().enumerate() {
+            for (b, block) in func.blocks.iter().enumerate() {
+                for (i, inst) in block.insts.iter().enumerate() {
+                    let at = (f as FuncId, b as BlockId, i as u32);
+                    if let Some((_, value)) = self.load(m, func, at, inst) {
+                        out.insert(at, value);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// A copy of `m` where those reads are constant operands, except reads of `keep` (a
+    /// cover-flag copy instruments them); None when there are none.
+    pub fn fold(&self, m: &Module, du: &DefUse, keep: VarId) -> Option<Module> {
+        let mut reads = self.reads(m);
+        reads.retain(|at, _| {
+            du.use_at
+                .get(at)
+                .is_none_or(|&u| du.uses[u as usize].var != keep)
+        });
+        if reads.is_empty() {
+            return None;
+        }
+        let mut out = m.clone();
+        for ((f, b, i), value) in reads {
+            let g = &mut out.functions[f as usize];
+            let Inst::Load { dst, ty, .. } = g.blocks[b as usize].insts[i as usize] else {
+                continue;
+            };
+            let k = g.new_constant(value);
+            g.blocks[b as usize].insts[i as usize] = Inst::Bin {
+                op: BinOp::Or,
+                w: ty.bits(m.data_model) as u8,
+                dst,
+                a: k,
+                b: k,
+            };
+        }
+        Some(out)
+    }
+
     /// A global's initial value, when the entry is `main` and no constructor runs before it.
     pub fn initial(&self, var: VarId) -> Option<u64> {
         self.initial.get(&var).copied()

@@ -2,9 +2,11 @@
 //! branch goal of an instrumented copy (`analysis::coverflag`) and model checked with a time
 //! slice; unreachable proves the pair infeasible, reached gives inputs that are run on the real
 //! program (the pair counts as covered only if that run covers it). Each pass over the pairs left
-//! takes the next slice of a ladder (the paper's is 10, 30, 90, 300 s).
+//! takes the next slice of a ladder (the paper's is 10, 30, 90, 300 s). Reads the start-up
+//! code settles (`analysis::settled`) are constants in the copy.
 
 use crate::analysis::coverflag::{recursive_functions, reduce};
+use crate::analysis::settled::Settled;
 
 /// Data-flow testing's options of `gen` (with `--criterion def-use`).
 #[derive(clap::Args, Clone, Debug)]
@@ -69,6 +71,8 @@ pub struct DefUseProving {
     pub not_reducible: usize,
     skip: std::collections::BTreeSet<usize>,
     done: bool,
+    /// Globals the start-up code settles, computed at the first pair.
+    settled: Option<Settled>,
 }
 
 impl DefUseProving {
@@ -102,6 +106,7 @@ impl DefUseProving {
             not_reducible: 0,
             skip: Default::default(),
             done: false,
+            settled: None,
         }
     }
 
@@ -115,8 +120,14 @@ impl DefUseProving {
             return Ok(());
         };
         let base = s.goals.def_use_base.unwrap_or(0);
-        let recursive = recursive_functions(&s.program.module);
-        let Some(red) = reduce(&s.program.module, &du, pair as u32, &recursive) else {
+        let m = &s.program.module;
+        let recursive = recursive_functions(m);
+        // Reads the start-up code settles are constants in the copy (the pair's own variable
+        // keeps its reads, which the copy instruments).
+        let settled = self.settled.get_or_insert_with(|| Settled::compute(m, &du));
+        let var = du.uses[du.pairs[pair].use_ as usize].var;
+        let folded = settled.fold(m, &du, var);
+        let Some(red) = reduce(folded.as_ref().unwrap_or(m), &du, pair as u32, &recursive) else {
             self.not_reducible += 1;
             self.skip.insert(pair);
             return Ok(());

@@ -100,6 +100,11 @@ impl<'p> ModelChecking<'p> {
         let entry = crate::analysis::expectation::start_function(&p.module, &p.entry)
             .ok_or_else(|| anyhow::anyhow!("no function `{}`", p.entry))?;
         let mut model = Model::new(&p.module, &p.exts, p.entry != "main");
+        // Data-flow runs know which reads the start-up code settles.
+        if let Some(du) = &p.def_use {
+            model.settled =
+                crate::analysis::settled::Settled::compute(&p.module, du).reads(&p.module);
+        }
         // Globals that start as inputs have no initial value to rely on.
         for &g in &p.unit.globals {
             let g = &p.module.globals[g as usize];

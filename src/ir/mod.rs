@@ -531,6 +531,15 @@ pub struct Function {
 }
 
 impl Function {
+    /// A new constant operand holding `v`.
+    pub fn new_constant(&mut self, v: u64) -> Reg {
+        self.reg_init.push(v);
+        self.reg_tys.push(Ty::Void);
+        self.reg_names.push(String::new());
+        self.num_regs += 1;
+        self.num_regs - 1
+    }
+
     /// A register's value if it is a constant operand (an `undef` is none).
     pub fn constant(&self, r: Reg) -> Option<u64> {
         let i = r as usize;

@@ -106,6 +106,8 @@ pub struct Model<'m> {
     pub open_world: Option<String>,
     /// Unit mode: the entry is not `main`, constructors are not explored.
     unit: bool,
+    /// Reads whose value every run shares (`Settled::reads`): the model takes the constant.
+    pub settled: HashMap<(FuncId, BlockId, u32), u64>,
     /// What the model gives up on, for the summary.
     pub notes: Vec<String>,
     /// Runtime (library) functions, summarized instead of inlined.
@@ -198,6 +200,7 @@ impl<'m> Model<'m> {
             calls_back: HashSet::new(),
             open_world: Some("not analysed yet".into()),
             unit,
+            settled: HashMap::new(),
             notes: vec![],
             summarized: HashSet::new(),
             writes: HashMap::new(),
@@ -845,7 +848,15 @@ impl<'m> Model<'m> {
                     error_site: None,
                 }];
             }
-            self.step(loc.func, i, &mut ex);
+            match (self.settled.get(&(loc.func, loc.block, ip as u32)), i) {
+                (Some(&v), Inst::Load { dst, ty, .. }) => {
+                    let w = ty.bits_with(self.ptr_bits) as u8;
+                    let d = self.reg_var(loc.func, *dst, w);
+                    let e = self.pool.constant(w, v);
+                    self.set(&mut ex, d, e);
+                }
+                _ => self.step(loc.func, i, &mut ex),
+            }
             ip += 1;
         }
         // Terminator.
