@@ -505,7 +505,7 @@ fn settled_reads_folded_into_constants_change_no_run() {
         let du = p.def_use.as_ref().unwrap();
         let settled = cairn::analysis::settled::Settled::compute(&p.module, du);
         let reads = settled.reads(&p.module);
-        let Some(m) = settled.fold(&p.module, du, u32::MAX) else {
+        let Some(m) = cairn::analysis::settled::fold(&p.module, &reads, du, u32::MAX) else {
             continue;
         };
         folded_somewhere += reads.len();

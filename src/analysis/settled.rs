@@ -157,36 +157,6 @@ impl Settled {
         out
     }
 
-    /// A copy of `m` where those reads are constant operands, except reads of `keep` (a
-    /// cover-flag copy instruments them); None when there are none.
-    pub fn fold(&self, m: &Module, du: &DefUse, keep: VarId) -> Option<Module> {
-        let mut reads = self.reads(m);
-        reads.retain(|at, _| {
-            du.use_at
-                .get(at)
-                .is_none_or(|&u| du.uses[u as usize].var != keep)
-        });
-        if reads.is_empty() {
-            return None;
-        }
-        let mut out = m.clone();
-        for ((f, b, i), value) in reads {
-            let g = &mut out.functions[f as usize];
-            let Inst::Load { dst, ty, .. } = g.blocks[b as usize].insts[i as usize] else {
-                continue;
-            };
-            let k = g.new_constant(value);
-            g.blocks[b as usize].insts[i as usize] = Inst::Bin {
-                op: BinOp::Or,
-                w: ty.bits(m.data_model) as u8,
-                dst,
-                a: k,
-                b: k,
-            };
-        }
-        Some(out)
-    }
-
     /// A global's initial value, when the entry is `main` and no constructor runs before it.
     pub fn initial(&self, var: VarId) -> Option<u64> {
         self.initial.get(&var).copied()
@@ -484,4 +454,33 @@ fn function_addresses_taken(m: &Module, fn_at: &HashMap<u64, FuncId>) -> HashSet
     }
     out.extend(pointers_in_initializers(m).filter_map(|w| fn_at.get(&w).copied()));
     out
+}
+
+/// A copy of `m` where the settled `reads` (`Settled::reads`) are constant operands, except
+/// reads of `keep` (a cover-flag copy instruments them); None when there are none.
+pub fn fold(m: &Module, reads: &HashMap<InstAt, u64>, du: &DefUse, keep: VarId) -> Option<Module> {
+    let kept = |at: &InstAt| {
+        du.use_at
+            .get(at)
+            .is_some_and(|&u| du.uses[u as usize].var == keep)
+    };
+    if reads.keys().all(kept) {
+        return None;
+    }
+    let mut out = m.clone();
+    for (&(f, b, i), &value) in reads.iter().filter(|(at, _)| !kept(at)) {
+        let g = &mut out.functions[f as usize];
+        let Inst::Load { dst, ty, .. } = g.blocks[b as usize].insts[i as usize] else {
+            continue;
+        };
+        let k = g.new_constant(value);
+        g.blocks[b as usize].insts[i as usize] = Inst::Bin {
+            op: BinOp::Or,
+            w: ty.bits(m.data_model) as u8,
+            dst,
+            a: k,
+            b: k,
+        };
+    }
+    Some(out)
 }

@@ -6,7 +6,10 @@
 //! code settles (`analysis::settled`) are constants in the copy.
 
 use crate::analysis::coverflag::{recursive_functions, reduce};
-use crate::analysis::settled::Settled;
+use crate::analysis::defuse::InstAt;
+use crate::analysis::settled::{Settled, fold};
+use crate::ir::FuncId;
+use std::collections::{BTreeSet, HashMap};
 
 /// Data-flow testing's options of `gen` (with `--criterion def-use`).
 #[derive(clap::Args, Clone, Debug)]
@@ -69,10 +72,11 @@ pub struct DefUseProving {
     pub attempts: usize,
     /// Pairs that cannot be reduced (recursive functions).
     pub not_reducible: usize,
-    skip: std::collections::BTreeSet<usize>,
+    skip: BTreeSet<usize>,
     done: bool,
-    /// Globals the start-up code settles, computed at the first pair.
-    settled: Option<Settled>,
+    /// What every pair's copy shares, computed at the first pair: the reads the start-up code
+    /// settles, and the recursive functions.
+    shared: Option<(HashMap<InstAt, u64>, BTreeSet<FuncId>)>,
 }
 
 impl DefUseProving {
@@ -106,7 +110,7 @@ impl DefUseProving {
             not_reducible: 0,
             skip: Default::default(),
             done: false,
-            settled: None,
+            shared: None,
         }
     }
 
@@ -121,13 +125,15 @@ impl DefUseProving {
         };
         let base = s.goals.def_use_base.unwrap_or(0);
         let m = &s.program.module;
-        let recursive = recursive_functions(m);
+        let (reads, recursive) = self.shared.get_or_insert_with(|| {
+            let reads = Settled::compute(m, &du).reads(m);
+            (reads, recursive_functions(m))
+        });
         // Reads the start-up code settles are constants in the copy (the pair's own variable
         // keeps its reads, which the copy instruments).
-        let settled = self.settled.get_or_insert_with(|| Settled::compute(m, &du));
         let var = du.uses[du.pairs[pair].use_ as usize].var;
-        let folded = settled.fold(m, &du, var);
-        let Some(red) = reduce(folded.as_ref().unwrap_or(m), &du, pair as u32, &recursive) else {
+        let folded = fold(m, reads, &du, var);
+        let Some(red) = reduce(folded.as_ref().unwrap_or(m), &du, pair as u32, recursive) else {
             self.not_reducible += 1;
             self.skip.insert(pair);
             return Ok(());
