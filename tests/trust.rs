@@ -842,6 +842,77 @@ fn inputs_that_go_on_natively_past_uninitialized_memory_are_kept_unclaimed() {
     assert_replay_confirms(&src, &out, "uninitialized_struct.c");
 }
 
+/// With `--uninitialized-inputs`, a local the program may read before it sets it starts with
+/// a test's value, as SV-COMP's verifiers read such locals (CIL's output of the ssh and
+/// driver benchmarks reads them so): the goals behind decisions on them are decided, for
+/// branches and def-use pairs alike. Only the two locals read before they are set become
+/// inputs, named in the tests (`mode`, always set first, and `scratch`, whose address a callee
+/// takes, do not); the Test-Comp tests leave those values out (TestCov cannot give a local a
+/// value); replay confirms every claim per goal and every predicted end in the build of
+/// Cairn's bitcode, which reads them. Without the option the goals behind the decisions stay
+/// unknown (10 of 19).
+#[test]
+fn uninitialized_locals_become_inputs_when_asked_and_replay_natively() {
+    let dir = tmp("trust-uninitialized-inputs");
+    let src = root().join("tests/programs/trust/uninitialized_inputs.c");
+    let plain = dir.path().join("plain");
+    let s = generate(&src, &plain, &["--jobs", "1"]);
+    assert!(s["goals"]["unknown"].as_u64().unwrap() >= 5, "{s}");
+    let locals = [
+        "__cairn_uninitialized.machine.flags",
+        "__cairn_uninitialized.machine.pending",
+    ];
+    for criterion in ["branches", "def-use"] {
+        let out = dir.path().join(criterion);
+        let args = [
+            "--jobs",
+            "1",
+            "--criterion",
+            criterion,
+            "--uninitialized-inputs",
+        ];
+        let s = generate(&src, &out, &args);
+        assert_eq!(s["goals"]["unknown"], 0, "{criterion}: {s}");
+        if criterion == "branches" {
+            assert_status(&goal_statuses(&out), "reach_error", 42, "covered");
+        }
+        let mut named = std::collections::BTreeSet::new();
+        for t in std::fs::read_dir(out.join("tests")).unwrap() {
+            let path = t.unwrap().path();
+            let test = json(&path);
+            let inputs = test["inputs"].as_array().unwrap();
+            let from: Vec<&str> = inputs.iter().filter_map(|v| v["from"].as_str()).collect();
+            assert!(
+                from.iter().all(|f| locals.contains(f)),
+                "{criterion}: {test}"
+            );
+            named.extend(from.iter().map(|f| f.to_string()));
+            let n = path.file_stem().unwrap().to_string_lossy().to_string();
+            let xml = std::fs::read_to_string(out.join(format!("test-suite/test{n}.xml"))).unwrap();
+            assert_eq!(
+                xml.matches("<input ").count(),
+                inputs.len() - from.len(),
+                "{criterion}: {xml}"
+            );
+        }
+        assert_eq!(named.len(), 2, "{criterion}: {named:?}");
+        let r = replay(&src, &out, &[]);
+        let t = text(&r);
+        assert!(
+            r.status.success() && !t.contains("MISMATCH"),
+            "{criterion}: {t}"
+        );
+        assert!(
+            t.contains("by line only: 0; not checkable: 0"),
+            "{criterion}: {t}"
+        );
+        assert!(
+            t.contains("tests giving values to uninitialized locals"),
+            "{criterion}: {t}"
+        );
+    }
+}
+
 /// An input named with `]`, quotes and `"value"` in it (a file's name read from stdin can
 /// hold any byte): every goal is covered and replay confirms each claim per goal. The harness
 /// once took the first `]` after "inputs" for the array's end, so natively every value read

@@ -832,7 +832,11 @@ fn indeterminate_values(m: &Module, f: &Function) -> BTreeSet<Reg> {
             Inst::CallExtern { ext, ret, .. } => (&m.externs[*ext as usize].name, ret),
             _ => continue,
         };
-        if let (true, Some(Val::Reg(r, _))) = (name.starts_with("__cairn_indeterminate"), ret) {
+        // A local's initial value is no definition, an input one either: the pairs do not
+        // depend on `--uninitialized-inputs`.
+        let seed = name.starts_with(crate::ir::normalize::INDETERMINATE)
+            || name.starts_with(crate::ir::normalize::UNINITIALIZED_INPUT);
+        if let (true, Some(Val::Reg(r, _))) = (seed, ret) {
             regs.insert(*r);
         }
     }

@@ -38,6 +38,14 @@ pub struct Front {
     /// can set: non-static, writable, without pointers).
     #[arg(long)]
     pub symbolic_globals: bool,
+    /// A local the program may read before it sets it (a number whose address is not taken)
+    /// starts with an input of the test, as SV-COMP's verifiers read such locals, instead of
+    /// whatever its stack slot held. Runs deciding on it are then claimed and confirmed:
+    /// native builds of the program take the value from the test too. The Test-Comp format and
+    /// `cairn export` cannot give a local a value.
+    #[arg(long)]
+    #[serde(default)]
+    pub uninitialized_inputs: bool,
     /// Command-line arguments as inputs (as KLEE's --sym-args): MIN to MAX arguments after the
     /// program name, each LEN bytes then a NUL. The Test-Comp format cannot carry them: the
     /// JSON tests and replay/harness.c can.
@@ -163,6 +171,7 @@ impl Front {
     pub fn opts(&self) -> CompileOptions {
         CompileOptions {
             locals_in_memory: false,
+            uninitialized_inputs: self.uninitialized_inputs,
             includes: self.include.clone(),
             defines: self.define.clone(),
             flags: self.flags.clone(),
@@ -329,6 +338,7 @@ pub fn recorded_run(
     take!(entry, "--entry");
     take!(buffer_size, "--buffer-size");
     take!(symbolic_globals, "--symbolic-globals");
+    take!(uninitialized_inputs, "--uninitialized-inputs");
     take!(sym_args, "--sym-args");
     take!(sym_files, "--sym-files");
     take!(flags, "--");
@@ -423,10 +433,25 @@ pub fn load_program(files: &[PathBuf], front: &Front, criterion: Criterion) -> R
             "cairn: warning: {w}: not interpreted; a run reaching it stops there, and native runs (the fuzzer's) execute it"
         );
     }
-    for w in &p.module.uninitialized_reads {
+    if front.uninitialized_inputs {
+        let locals: Vec<&str> = (p.module.externs.iter())
+            .filter_map(|e| {
+                e.name
+                    .strip_prefix(crate::ir::normalize::UNINITIALIZED_INPUT)
+            })
+            .collect();
         eprintln!(
-            "cairn: warning: {w}: Cairn reads 0 there, a native run whatever memory held, so no input steers decisions on it"
+            "cairn: note: --uninitialized-inputs: {} local(s) a run may read before they are set start with a test value{}{}",
+            locals.len(),
+            if locals.is_empty() { "" } else { ": " },
+            locals.join(", ")
         );
+    } else {
+        for w in &p.module.uninitialized_reads {
+            eprintln!(
+                "cairn: warning: {w}: Cairn reads 0 there, a native run whatever memory held, so no input steers decisions on it (--uninitialized-inputs makes such locals inputs)"
+            );
+        }
     }
     Ok(p)
 }

@@ -97,6 +97,7 @@ impl Policy {
                     Ext::Nondet(_)
                         | Ext::CrestInput(_)
                         | Ext::MakeSymbolic
+                        | Ext::UninitializedInput
                         | Ext::Fgetc
                         | Ext::Unknown(_)
                 )

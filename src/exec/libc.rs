@@ -510,6 +510,10 @@ pub fn call(
         Nop => ret(0),
         EnvironmentResult => ret(a(0)),
         Indeterminate => Some(VarArg::Scalar(0, dst.map_or(Ty::Int(64), |d| d.ty()))),
+        UninitializedInput => {
+            let name = m.module.externs[ext as usize].name.clone();
+            return unmodelled_result(m, ext, &name, dst);
+        }
         // The process id is an input read once (natively it differs from run to run); the
         // runtime's `kill` compares against it.
         GetPid => match m.libc.pid {

@@ -191,7 +191,10 @@ impl ProbeBuild {
         // The probe runtime and the harness optimized (def-use probes call the runtime, and
         // fuzzing reads every value through the harness); the program as the interpreter runs
         // it, unoptimized, as libFuzzer's builds of it are too.
-        let objects = [(&rt, &[][..]), (&harness.to_path_buf(), harness_flags)];
+        // The harness knows it runs Cairn's bitcode: it reads the values of locals read before
+        // they are set (`--uninitialized-inputs`), which builds from source skip.
+        let harness_flags: Vec<&str> = [&["-DCAIRN_BITCODE_BUILD"][..], harness_flags].concat();
+        let objects = [(&rt, &[][..]), (&harness.to_path_buf(), &harness_flags[..])];
         let mut linked = vec![probed_bc.clone()];
         for (i, (src, extra)) in objects.iter().enumerate() {
             let obj = dir.join(format!("cairn_{i}.o"));

@@ -1291,8 +1291,9 @@ impl Shadow<'_> {
             {
                 None
             }
-            Nondet(_) | CrestInput(_) | MakeSymbolic | Assume | ErrorFn | AssertFail | Exit
-            | Abort | Fgetc | CtypeB | CtypeLower | CtypeUpper | Errno | Nop => None,
+            Nondet(_) | CrestInput(_) | MakeSymbolic | UninitializedInput | Assume | ErrorFn
+            | AssertFail | Exit | Abort | Fgetc | CtypeB | CtypeLower | CtypeUpper | Errno
+            | Nop => None,
             // Data moves with its shadow; a symbolic length does not.
             Memcpy | Memmove => Some(&[0, 1]),
             // What is rendered from symbolic data is lost: the count, the text.

@@ -64,6 +64,9 @@ pub enum Ext {
     Nop,
     /// The indeterminate initial value of a local (see `ir::normalize`): 0 here.
     Indeterminate,
+    /// The initial value of a local read before it is set, as an input
+    /// (`normalize::UNINITIALIZED_INPUT`, `--uninitialized-inputs`).
+    UninitializedInput,
     /// `getpid`: a fixed process id (a test must not depend on the real one).
     GetPid,
     /// `__cairn_cpuid`: one register of the host processor's `cpuid` answer.
@@ -116,6 +119,9 @@ fn resolve_name(name: &str) -> Ext {
     use Ext::*;
     if name.starts_with(super::normalize::INDETERMINATE) {
         return Indeterminate;
+    }
+    if name.starts_with(super::normalize::UNINITIALIZED_INPUT) {
+        return UninitializedInput;
     }
     // The runtime's own inputs (argv, files, scanf) are `__cairn_nondet_<type>`.
     if let Some(suffix) = name

@@ -13,6 +13,9 @@ pub struct CompileOptions {
     /// Keep every local variable in its stack slot (no mem2reg): data-flow testing needs each
     /// source variable's definitions and uses as stores and loads of one address.
     pub locals_in_memory: bool,
+    /// A local a load may read before it is set starts with an input of the test, not with
+    /// whatever its stack slot held (`normalize::UNINITIALIZED_INPUT`).
+    pub uninitialized_inputs: bool,
     /// The user's own compiler flags (`-std=c99`, `-include`, `-isystem`, ...), as
     /// `user_flags` keeps them.
     pub flags: Vec<String>,
@@ -25,6 +28,7 @@ impl Default for CompileOptions {
             defines: vec![],
             data_model: DataModel::LP64,
             locals_in_memory: false,
+            uninitialized_inputs: false,
             flags: vec![],
         }
     }
@@ -462,12 +466,17 @@ fn build_bitcode(
     // Data-flow testing keeps clang's short-circuit values: its uses (one per line) and the
     // pairs they make are defined on that form.
     let branch_short_circuits = !opts.locals_in_memory;
-    let names =
-        super::normalize::normalize_bitcode(&linked, &normalized, branch_short_circuits, native)
-            .map_err(|e| FrontendError::ToolFailed {
-                tool: "normalize".into(),
-                stderr: e,
-            })?;
+    let names = super::normalize::normalize_bitcode(
+        &linked,
+        &normalized,
+        branch_short_circuits,
+        native,
+        opts.uninitialized_inputs,
+    )
+    .map_err(|e| FrontendError::ToolFailed {
+        tool: "normalize".into(),
+        stderr: e,
+    })?;
     if opts.locals_in_memory {
         std::fs::rename(&normalized, &out)?;
         return Ok(Compiled {

@@ -25,6 +25,7 @@ pub mod probes;
 mod runtime_cache;
 pub mod short_circuit;
 pub mod toolchain;
+pub mod unset_reads;
 pub mod wide_ints;
 
 use std::collections::HashMap;

@@ -37,6 +37,7 @@ pub fn normalize_bitcode(
     output: &Path,
     branch_short_circuits: bool,
     native: bool,
+    uninitialized_inputs: bool,
 ) -> Result<super::debug_names::SourceNames, String> {
     unsafe {
         let ctx = LLVMContextCreate();
@@ -65,7 +66,7 @@ pub fn normalize_bitcode(
             }
         }
         let names = super::debug_names::read(ctx, m);
-        seed_indeterminate_locals(ctx, m);
+        seed_indeterminate_locals(ctx, m, uninitialized_inputs);
         if !native {
             define_init_fini(ctx, m, "llvm.global_ctors", "__cairn_ctors", false);
             define_init_fini(ctx, m, "llvm.global_dtors", "__cairn_dtors", true);
@@ -379,19 +380,32 @@ unsafe fn collect_geps(m: LLVMModuleRef) -> Vec<LLVMValueRef> {
 
 /// Prefix of the functions giving locals their indeterminate initial value.
 pub const INDETERMINATE: &str = "__cairn_indeterminate_";
+/// Prefix of the functions giving a local read before it is set its initial value as an input
+/// (`--uninitialized-inputs`): `__cairn_uninitialized.FUNCTION.VARIABLE`, one per local, so
+/// a test names the local each value went to.
+pub const UNINITIALIZED_INPUT: &str = "__cairn_uninitialized.";
 
-/// Stores an indeterminate value into every scalar stack slot right after its `alloca`.
-unsafe fn seed_indeterminate_locals(ctx: LLVMContextRef, m: LLVMModuleRef) {
+/// Stores an indeterminate value into every scalar stack slot right after its `alloca`; with
+/// `inputs`, an input into each number slot a load may read before anything is stored in it
+/// (outside Cairn's runtime, which native builds replace).
+unsafe fn seed_indeterminate_locals(ctx: LLVMContextRef, m: LLVMModuleRef, inputs: bool) {
     unsafe {
         let builder = LLVMCreateBuilderInContext(ctx);
         let mut f = LLVMGetFirstFunction(m);
         while !f.is_null() {
             let entry = LLVMGetFirstBasicBlock(f);
+            let as_inputs: HashSet<LLVMValueRef> =
+                if inputs && !entry.is_null() && !super::short_circuit::in_runtime(f) {
+                    super::unset_reads::read_before_set(f).into_iter().collect()
+                } else {
+                    HashSet::new()
+                };
             let mut i = if entry.is_null() {
                 std::ptr::null_mut()
             } else {
                 LLVMGetFirstInstruction(entry)
             };
+            let mut slot = 0;
             while !i.is_null() {
                 let next = LLVMGetNextInstruction(i);
                 // One element: a variable-length array (`alloca i32, i32 %n`) is no scalar,
@@ -405,9 +419,19 @@ unsafe fn seed_indeterminate_locals(ctx: LLVMContextRef, m: LLVMModuleRef) {
                     && !LLVMIsAConstantInt(count).is_null()
                     && LLVMConstIntGetZExtValue(count) == 1;
                 if single {
+                    slot += 1;
                     let ty = LLVMGetAllocatedType(i);
                     if let Some(name) = scalar_name(ty) {
-                        let fname = CString::new(format!("{INDETERMINATE}{name}")).unwrap();
+                        let fname = if as_inputs.contains(&i) && is_number(ty) {
+                            let var = match value_name(i) {
+                                v if v.is_empty() => format!("slot{slot}"),
+                                v => v,
+                            };
+                            format!("{UNINITIALIZED_INPUT}{}.{var}", value_name(f))
+                        } else {
+                            format!("{INDETERMINATE}{name}")
+                        };
+                        let fname = CString::new(fname).unwrap();
                         let fty = LLVMFunctionType(ty, std::ptr::null_mut(), 0, 0);
                         let mut callee = LLVMGetNamedFunction(m, fname.as_ptr());
                         if callee.is_null() {
@@ -436,6 +460,25 @@ unsafe fn seed_indeterminate_locals(ctx: LLVMContextRef, m: LLVMModuleRef) {
             f = LLVMGetNextFunction(f);
         }
         LLVMDisposeBuilder(builder);
+    }
+}
+
+/// A number a test value can be: an integer of at most 64 bits, a float or a double.
+unsafe fn is_number(ty: LLVMTypeRef) -> bool {
+    unsafe {
+        match LLVMGetTypeKind(ty) {
+            LLVMTypeKind::LLVMIntegerTypeKind => LLVMGetIntTypeWidth(ty) <= 64,
+            LLVMTypeKind::LLVMFloatTypeKind | LLVMTypeKind::LLVMDoubleTypeKind => true,
+            _ => false,
+        }
+    }
+}
+
+unsafe fn value_name(v: LLVMValueRef) -> String {
+    unsafe {
+        let mut n = 0;
+        let p = LLVMGetValueName2(v, &mut n);
+        String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, n)).into_owned()
     }
 }
 

@@ -72,7 +72,7 @@ pub unsafe fn branch_as_gcc(ctx: LLVMContextRef, m: LLVMModuleRef) -> usize {
 }
 
 /// Whether `f` is one of Cairn's runtime functions (by its debug information's file).
-unsafe fn in_runtime(f: LLVMValueRef) -> bool {
+pub(super) unsafe fn in_runtime(f: LLVMValueRef) -> bool {
     unsafe {
         let sp = LLVMGetSubprogram(f);
         if sp.is_null() {

@@ -1197,13 +1197,15 @@ impl<'m> Model<'m> {
                 Some(Ext::Nondet(k)) if !matches!(k, InputKind::Float | InputKind::Double) => {
                     Some(*k)
                 }
-                Some(Ext::Unknown(_)) if matches!(t, Ty::Int(_)) => Some(match t {
-                    Ty::Int(1) => InputKind::Bool,
-                    Ty::Int(8) => InputKind::Char,
-                    Ty::Int(16) => InputKind::Short,
-                    Ty::Int(32) => InputKind::Int,
-                    _ => InputKind::LongLong,
-                }),
+                Some(Ext::Unknown(_) | Ext::UninitializedInput) if matches!(t, Ty::Int(_)) => {
+                    Some(match t {
+                        Ty::Int(1) => InputKind::Bool,
+                        Ty::Int(8) => InputKind::Char,
+                        Ty::Int(16) => InputKind::Short,
+                        Ty::Int(32) => InputKind::Int,
+                        _ => InputKind::LongLong,
+                    })
+                }
                 _ => None,
             };
             let dv = self.reg_var(loc.func, *d, t.bits_with(self.ptr_bits) as u8);

@@ -54,6 +54,11 @@ const OUTPUT_MISMATCH: i32 = 86;
 /// out, or whose native return value differs from the interpreter's).
 pub fn export(e: &Export, format: Format, out: &Path) -> Result<(usize, Vec<String>)> {
     let unit = e.entry != "main";
+    if e.opts.uninitialized_inputs {
+        bail!(
+            "export of a run made with --uninitialized-inputs is not supported: the exported tests compile the program's own source, where a local cannot be given a test's value"
+        );
+    }
     let harness = crate::output::harness::harness_c_for(e.module, e.entry, e.unit);
     if harness.contains(crate::output::harness::PROGRAM_MAIN) && !unit {
         bail!(

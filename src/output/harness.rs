@@ -91,20 +91,28 @@ static void cairn_load(void) {
   syscall(SYS_close, fd);
   buf[n] = 0;
   /* The values are the "value" strings of the test's "inputs", in order: the array is
-   * scanned string by string, so a file's name holding `]` or `"value"` is skipped whole. */
+   * scanned string by string, so a file's name holding `]` or `"value"` is skipped whole.
+   * A build from the program's source skips the values of locals read before they are set
+   * (`"from":"__cairn_uninitialized...."`): only a build of Cairn's bitcode reads them. */
   char *p = strstr(buf, "\"inputs\"");
   p = p ? strchr(p, '[') : NULL;
-  int depth = 0, is_value = 0;
+  int depth = 0, is_value = 0, is_from = 0, local = 0, first = 0;
   for (; p && *p; p++) {
     if (*p == '[' || *p == '{') {
-      depth++;
+      if (++depth == 2) { local = 0; first = cairn_nvals; }
     } else if (*p == ']' || *p == '}') {
+#ifndef CAIRN_BITCODE_BUILD
+      if (depth == 2 && local) cairn_nvals = first;
+#endif
       if (--depth == 0) break;
     } else if (*p == '"') {
       char *s = p + 1, *q = s;
       while (*q && *q != '"') q += q[0] == '\\' && q[1] ? 2 : 1;
       if (!*q) break;
-      if (is_value) {
+      if (is_from) {
+        local = !strncmp(s, "__cairn_uninitialized.", 22);
+        is_from = 0;
+      } else if (is_value) {
         *q = 0;
         if ((size_t)cairn_nvals == room) {
           room *= 2;
@@ -117,6 +125,7 @@ static void cairn_load(void) {
         char *c = q + 1;
         while (*c == ' ' || *c == '\n' || *c == '\r' || *c == '\t') c++;
         is_value = *c == ':' && q - s == 5 && !strncmp(s, "value", 5);
+        is_from = *c == ':' && q - s == 4 && !strncmp(s, "from", 4);
       }
       p = q;
     }
@@ -659,7 +668,10 @@ pub fn harness_c(m: &Module) -> String {
         if m.func_by_name.contains_key(name) || name == "main" {
             continue;
         }
-        if let crate::exec::libc::Ext::Unknown(_) = ext {
+        // A local's initial value (`--uninitialized-inputs`) is read as an unmodelled
+        // function's result is: the test's next value.
+        if let crate::exec::libc::Ext::Unknown(_) | crate::exec::libc::Ext::UninitializedInput = ext
+        {
             if let Some(def) = unmodelled_def(e) {
                 s.push_str(&def);
             }

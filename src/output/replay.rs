@@ -77,6 +77,9 @@ pub struct ReplayReport {
     pub lcov: String,
     /// Tests whose path depended on addresses (`layout_dependent`): natively they may differ.
     pub layout_dependent: usize,
+    /// Tests giving values to locals read before they are set (`--uninitialized-inputs`):
+    /// the gcov builds, from source, run them with whatever the stack holds there.
+    pub local_values: usize,
     /// Claims the native run contradicts, and exit-code mismatches.
     pub mismatches: Vec<String>,
     pub notes: Vec<String>,
@@ -131,6 +134,12 @@ impl ReplayReport {
             s += &format!(
                 "tests whose path depends on the memory layout: {} (differences natively are not checkable)\n",
                 self.layout_dependent
+            );
+        }
+        if self.local_values > 0 {
+            s += &format!(
+                "tests giving values to uninitialized locals: {} (checked in the build of Cairn's bitcode; the gcov coverage above ran them with whatever the stack held)\n",
+                self.local_values
             );
         }
         for n in self.notes.iter().chain(&self.unconfirmed) {
@@ -727,6 +736,37 @@ pub fn replay(
             }
         }
 
+        let probe_run = match &probes {
+            Some(p) => {
+                let (end, taken) = p.run_test(t, &fresh_scratch(tmp.path())?, limit)?;
+                for g in &taken {
+                    if let Some(how) = proven.get(&(*g as u64)) {
+                        let goal = &goals.goals[*g as usize];
+                        rep.mismatches.push(format!(
+                            "{name}: natively takes goal {g} ({} {} at {}), which Cairn proved unreachable ({how}): a wrong proof",
+                            goal.function,
+                            goal.outcome,
+                            module.loc_string(goal.loc),
+                        ));
+                    }
+                }
+                Some((end, taken))
+            }
+            None => None,
+        };
+        // A test that gives locals read before they are set values (`--uninitialized-inputs`)
+        // runs as Cairn ran it only in the probe build, a build of Cairn's bitcode: the builds
+        // from source skip those values and read whatever the stack holds.
+        let local_values = json["inputs"].as_array().is_some_and(|a| {
+            a.iter().any(|v| {
+                v["from"]
+                    .as_str()
+                    .is_some_and(|f| f.starts_with(crate::ir::normalize::UNINITIALIZED_INPUT))
+            })
+        });
+        if local_values {
+            rep.local_values += 1;
+        }
         // How the test ends.
         let confirmed = |ok: bool, why: String, rep: &mut ReplayReport| {
             if ok {
@@ -735,15 +775,22 @@ pub fn replay(
                 rep.mismatches.push(format!("{name}: {why}"));
             }
         };
-        let native_code = native.code;
+        let native_code = match local_values {
+            true => probe_run.as_ref().and_then(|(end, _)| end.code),
+            false => native.code,
+        };
         // Past a decision on uninitialized memory the native run goes its own way; a test
-        // without an outcome (another tool's, `--tests-from`) predicts none.
-        let predicted =
-            if json["uninitialized_decision_at"].is_string() || json["outcome"].is_null() {
-                "not predicted"
-            } else {
-                outcome
-            };
+        // without an outcome (another tool's, `--tests-from`) predicts none; the probe build
+        // tells how a test with locals' values exits, not where it faults.
+        let predicted = if json["uninitialized_decision_at"].is_string()
+            || json["outcome"].is_null()
+            || local_values
+                && (probe_run.is_none() || !matches!(outcome, "exit" | "abort" | "assume-failed"))
+        {
+            "not predicted"
+        } else {
+            outcome
+        };
         match predicted {
             "not predicted" => rep.outcomes_unchecked += 1,
             "exit" | "abort" | "assume-failed" | "" => {
@@ -908,24 +955,6 @@ pub fn replay(
             None
         };
         let cov = crash_cov.as_ref().unwrap_or(&cov);
-        let probe_run = match &probes {
-            Some(p) => {
-                let (end, taken) = p.run_test(t, &fresh_scratch(tmp.path())?, limit)?;
-                for g in &taken {
-                    if let Some(how) = proven.get(&(*g as u64)) {
-                        let goal = &goals.goals[*g as usize];
-                        rep.mismatches.push(format!(
-                            "{name}: natively takes goal {g} ({} {} at {}), which Cairn proved unreachable ({how}): a wrong proof",
-                            goal.function,
-                            goal.outcome,
-                            module.loc_string(goal.loc),
-                        ));
-                    }
-                }
-                Some((end, taken))
-            }
-            None => None,
-        };
         for g in json["covers"].as_array().cloned().unwrap_or_default() {
             let Some(g) = g.as_u64().map(|g| g as usize) else {
                 continue;
@@ -956,6 +985,10 @@ pub fn replay(
                             module.loc_string(goal.loc),
                         ));
                 }
+                continue;
+            }
+            if local_values {
+                rep.claims_unchecked += 1;
                 continue;
             }
             // The first instruction executed at the branch target; for targets that are bare
