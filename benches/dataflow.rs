@@ -9,6 +9,8 @@
 //! `cut-point-unpruned` is cut-point without redefinition pruning. `--no-static`: no static
 //! proofs before the search, as the DFT paper ran its symbolic execution (which proves a pair
 //! only by exhausting its paths) and its combination (whose model checker proves the rest).
+//! `--uninitialized-inputs`: locals read before they are set are inputs (`cairn gen`'s option),
+//! as the paper's model checkers read them.
 //! `coverage` is the paper's data-flow coverage: covered / (pairs - proven infeasible).
 
 use cairn::driver::session::{Budget, Session};
@@ -71,9 +73,11 @@ fn main() {
         "runs"
     );
     let static_check = !std::env::args().any(|x| x == "--no-static");
+    let uninitialized_inputs = std::env::args().any(|x| x == "--uninitialized-inputs");
     for f in &a.files {
         let opts = CompileOptions {
             locals_in_memory: true,
+            uninitialized_inputs,
             ..Default::default()
         };
         let m = match load(std::slice::from_ref(f), &opts) {

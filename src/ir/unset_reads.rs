@@ -11,6 +11,9 @@ use std::collections::HashMap;
 /// the entry (a must-be-set analysis over the blocks). Only slots whose address is used by
 /// loads and stores alone: a slot whose address is passed, offset or stored may be written
 /// out of sight, and stays indeterminate.
+///
+/// # Safety
+/// `f` is a function of a live LLVM module.
 pub unsafe fn read_before_set(f: LLVMValueRef) -> Vec<LLVMValueRef> {
     unsafe {
         let entry = LLVMGetFirstBasicBlock(f);
