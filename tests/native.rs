@@ -521,3 +521,49 @@ fn native_runs_read_every_kind_of_value_as_the_interpreter_does() {
         }
     }
 }
+
+/// With `--uninitialized-inputs` the fork server's runs give the locals read before they are
+/// set (`flags`, `pending`) the run's first values, as the interpreter does: the same values
+/// reach `reach_error` in both, and changing `flags` by one steers both away from it.
+#[test]
+fn native_runs_give_uninitialized_locals_the_values_the_interpreter_gives() {
+    use cairn::exec::input::Replay;
+    use cairn::exec::{Config, Outcome};
+    let f = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/programs/trust/uninitialized_inputs.c");
+    let opts = CompileOptions {
+        uninitialized_inputs: true,
+        ..Default::default()
+    };
+    let mut p = Program::new(load(std::slice::from_ref(&f), &opts).unwrap());
+    p.source = Some(Source {
+        files: vec![f.clone()],
+        opts,
+    });
+    let tmp = TempDir::new("native-uninitialized").unwrap();
+    let s = session(&f, &p, tmp.path());
+    let mut x = NativeExecutor::build_and_start(&s, 1 << 30).unwrap();
+    // flags, pending (the locals, in the order of their slots), mode, fill's choice.
+    for (flags, error) in [(12, true), (13, false)] {
+        let given = [flags, 17, 2, 0];
+        let run = x.run(&ints(&given), Duration::from_secs(5)).unwrap();
+        assert_eq!(run.consumed, 4, "flags {flags}: natively");
+        assert_eq!(run.aborted, error, "flags {flags}: natively {run:?}");
+        let texts = given.iter().map(|v| v.to_string()).collect();
+        let r = p.run(&mut Replay::new(texts), &Config::default());
+        assert_eq!(
+            r.outcome == Outcome::Abort,
+            error,
+            "flags {flags}: {:?}",
+            r.outcome
+        );
+        let names: Vec<&str> = r.inputs.iter().map(|v| v.name()).collect();
+        assert_eq!(
+            names[..2],
+            [
+                "__cairn_uninitialized.machine.flags",
+                "__cairn_uninitialized.machine.pending"
+            ]
+        );
+    }
+}
