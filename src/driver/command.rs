@@ -143,7 +143,7 @@ pub fn limit_report(s: &Session) -> Option<i32> {
     }
     if s.runs.uninitialized > 0 {
         eprintln!(
-            "cairn: warning: {} runs decided on uninitialized memory, the first at {} (Cairn reads zeros there, a native run whatever memory held): what such a run took after that decision is not claimed (a test whose input went further natively lists those goals as `reached_natively`)",
+            "cairn: warning: {} runs decided on uninitialized memory, the first at {} (Cairn reads zeros there, a native run whatever memory held): what such a run took after that decision is not claimed (a test whose input went further natively lists those goals as `reached_natively`); if that memory is a local the program means as a nondeterministic value, --uninitialized-inputs makes it an input",
             s.runs.uninitialized,
             s.runs.first_uninitialized.as_deref().unwrap_or("?")
         );
