@@ -101,6 +101,15 @@ fn program_hash(dir: &Path) -> Option<String> {
     Some(m[a..b].to_string())
 }
 
+/// Whether the run gave locals read before they are set test values (run.json's options).
+fn uninitialized_inputs(dir: &Path) -> bool {
+    fs::read_to_string(dir.join("run.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+        .and_then(|v| v["options"]["front"]["uninitialized_inputs"].as_bool())
+        .unwrap_or(false)
+}
+
 /// The entry functions' directories of a multi-function target's run (none: not one).
 fn entry_dirs(dir: &Path) -> Vec<String> {
     if dir.join("goals.json").exists() {
@@ -143,6 +152,13 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
                 .iter()
                 .zip(&first.goals)
                 .all(|(a, b)| identity(a) == identity(b));
+        if uninitialized_inputs(&r.dir) != uninitialized_inputs(&first.dir) {
+            bail!(
+                "{} and {} were made one with --uninitialized-inputs and one without: their tests' values go to different reads",
+                first.dir.display(),
+                r.dir.display()
+            );
+        }
         if !same || program_hash(&r.dir) != program_hash(&first.dir) {
             bail!(
                 "{} and {} are runs on different programs (or different options): their goals differ",
