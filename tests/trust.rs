@@ -911,6 +911,20 @@ fn uninitialized_locals_become_inputs_when_asked_and_replay_natively() {
             "{criterion}: {t}"
         );
     }
+    // A run with the option and one without give their values to different reads: not merged.
+    let merged = dir.path().join("merged");
+    let branches = dir.path().join("branches");
+    let o = cairn(&[
+        "merge",
+        merged.to_str().unwrap(),
+        plain.to_str().unwrap(),
+        branches.to_str().unwrap(),
+    ]);
+    assert!(
+        !o.status.success() && text(&o).contains("--uninitialized-inputs"),
+        "{}",
+        text(&o)
+    );
 }
 
 /// An input named with `]`, quotes and `"value"` in it (a file's name read from stdin can
