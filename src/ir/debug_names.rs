@@ -20,7 +20,8 @@ pub struct SourceNames {
     pub pointees: HashMap<(String, String), u64>,
 }
 
-unsafe fn value_name(v: LLVMValueRef) -> String {
+/// The value's name in the bitcode (empty when it has none).
+pub(super) unsafe fn value_name(v: LLVMValueRef) -> String {
     unsafe {
         let mut len = 0usize;
         let p = LLVMGetValueName2(v, &mut len);

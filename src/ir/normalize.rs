@@ -423,11 +423,14 @@ unsafe fn seed_indeterminate_locals(ctx: LLVMContextRef, m: LLVMModuleRef, input
                     let ty = LLVMGetAllocatedType(i);
                     if let Some(name) = scalar_name(ty) {
                         let fname = if as_inputs.contains(&i) && is_number(ty) {
-                            let var = match value_name(i) {
+                            let var = match super::debug_names::value_name(i) {
                                 v if v.is_empty() => format!("slot{slot}"),
                                 v => v,
                             };
-                            format!("{UNINITIALIZED_INPUT}{}.{var}", value_name(f))
+                            format!(
+                                "{UNINITIALIZED_INPUT}{}.{var}",
+                                super::debug_names::value_name(f)
+                            )
                         } else {
                             format!("{INDETERMINATE}{name}")
                         };
@@ -471,14 +474,6 @@ unsafe fn is_number(ty: LLVMTypeRef) -> bool {
             LLVMTypeKind::LLVMFloatTypeKind | LLVMTypeKind::LLVMDoubleTypeKind => true,
             _ => false,
         }
-    }
-}
-
-unsafe fn value_name(v: LLVMValueRef) -> String {
-    unsafe {
-        let mut n = 0;
-        let p = LLVMGetValueName2(v, &mut n);
-        String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, n)).into_owned()
     }
 }
 

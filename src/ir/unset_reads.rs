@@ -41,7 +41,7 @@ pub unsafe fn read_before_set(f: LLVMValueRef) -> Vec<LLVMValueRef> {
         // Per block: the slots it stores, and those it loads before storing them.
         let mut stores = vec![Bits::empty(n); blocks.len()];
         let mut reads_first = vec![Bits::empty(n); blocks.len()];
-        let mut preds: Vec<Vec<usize>> = vec![vec![]; blocks.len()];
+        let mut succs: Vec<Vec<usize>> = vec![vec![]; blocks.len()];
         for (b, &bb) in blocks.iter().enumerate() {
             for i in instructions(bb) {
                 if !LLVMIsALoadInst(i).is_null() {
@@ -60,9 +60,15 @@ pub unsafe fn read_before_set(f: LLVMValueRef) -> Vec<LLVMValueRef> {
             if !t.is_null() {
                 for s in 0..LLVMGetNumSuccessors(t) {
                     if let Some(&to) = index.get(&LLVMGetSuccessor(t, s)) {
-                        preds[to].push(b);
+                        succs[b].push(to);
                     }
                 }
+            }
+        }
+        let mut preds: Vec<Vec<usize>> = vec![vec![]; blocks.len()];
+        for (b, ss) in succs.iter().enumerate() {
+            for &to in ss {
+                preds[to].push(b);
             }
         }
         // Set on entry to a block: what every predecessor has set by its end. Unreachable
@@ -83,7 +89,7 @@ pub unsafe fn read_before_set(f: LLVMValueRef) -> Vec<LLVMValueRef> {
                 }
             }
         }
-        let reachable = reachable(&blocks, &index);
+        let reachable = reachable(&succs);
         (0..n)
             .filter(|&k| {
                 (0..blocks.len())
@@ -125,30 +131,20 @@ unsafe fn only_loaded_and_stored(slot: LLVMValueRef) -> bool {
     }
 }
 
-unsafe fn reachable(
-    blocks: &[LLVMBasicBlockRef],
-    index: &HashMap<LLVMBasicBlockRef, usize>,
-) -> Vec<bool> {
-    unsafe {
-        let mut seen = vec![false; blocks.len()];
-        let mut stack = vec![0];
-        seen[0] = true;
-        while let Some(b) = stack.pop() {
-            let t = LLVMGetBasicBlockTerminator(blocks[b]);
-            if t.is_null() {
-                continue;
-            }
-            for s in 0..LLVMGetNumSuccessors(t) {
-                if let Some(&to) = index.get(&LLVMGetSuccessor(t, s))
-                    && !seen[to]
-                {
-                    seen[to] = true;
-                    stack.push(to);
-                }
+/// The blocks a path from the entry (block 0) reaches.
+fn reachable(succs: &[Vec<usize>]) -> Vec<bool> {
+    let mut seen = vec![false; succs.len()];
+    let mut stack = vec![0];
+    seen[0] = true;
+    while let Some(b) = stack.pop() {
+        for &to in &succs[b] {
+            if !seen[to] {
+                seen[to] = true;
+                stack.push(to);
             }
         }
-        seen
     }
+    seen
 }
 
 /// A set of slot numbers.
