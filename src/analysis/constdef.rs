@@ -6,14 +6,19 @@
 //! true, nor code behind `if (state == 0)` false). Cheap, and it settles most pairs of state
 //! machines before the model checker is asked.
 //!
-//! Sound for locals whose address is never taken: every write to them is a definition, callees
-//! cannot touch them, and a use in another call of the function reads another slot.
+//! Sound for every scalar local, its address taken or not: a pair counts only while its
+//! definition holds (`exec::defuse`), and any other write to the variable — a store through a
+//! pointer, a callee writing through its address, a library write — ends that, so wherever the
+//! definition still holds the variable holds its constant; the walk ignores such writes and
+//! reaches more than the definition does. A use in another call of the function reads another
+//! slot.
 //!
-//! A global whose address is never taken (by an instruction or by another global's initial
-//! value) may be redefined by any function, so no walk bounds where its definition reaches; but a use
-//! the definition reaches still reads the constant, wherever it is: a p-use that the constant
-//! decides in its own block takes that outcome (`s = DC;` in a callee never reaches
-//! `if (s == NP)` true in `main`), the other outcomes' pairs are infeasible.
+//! A global may be redefined by any function, so no walk bounds where its definition reaches;
+//! but a use the definition reaches still reads the constant, wherever it is (for the same
+//! reason, its address taken or not): a p-use that the constant decides in its own block takes
+//! that outcome (`s = DC;` in a callee never reaches `if (s == NP)` true in `main`;
+//! `current = 0;` never reaches `if (current)` true, though `get(&current)` fills it), the
+//! other outcomes' pairs are infeasible.
 
 use crate::analysis::defuse::{
     DefId, DefSite, DefUse, InstAt, PairId, UseId, decider, outcome_index,
@@ -46,6 +51,7 @@ pub fn infeasible_pairs_why(m: &Module, du: &DefUse) -> Vec<(PairId, &'static st
         by_def.entry(p.def).or_default().push(id as PairId);
     }
     let settled = Settled::compute(m, du);
+    let calls = Calls::new(m);
     let mut out: Vec<(PairId, &'static str)> = (du.killed_by_calls(m).into_iter())
         .map(|p| (p, CALLED))
         .collect();
@@ -71,14 +77,27 @@ pub fn infeasible_pairs_why(m: &Module, du: &DefUse) -> Vec<(PairId, &'static st
                     .map(|p| (p, CONSTANT)),
             );
         } else if let Some(value) = global_constant(m, du, &settled, def) {
+            // Per function of a use that cannot run the definition: what it reaches from
+            // the function's entry.
+            let mut walked: HashMap<FuncId, HashSet<(UseId, Option<u32>)>> = HashMap::new();
+            for &p in &pairs {
+                let f = du.uses[du.pairs[p as usize].use_ as usize].at.0;
+                if !walked.contains_key(&f) && !calls.may_run(f, du.defs[def as usize].site) {
+                    walked.insert(f, walk(m, du, &settled, def, value, (f, 0, 0)));
+                }
+            }
             out.extend(
                 (pairs.into_iter())
                     .filter(|&p| {
                         let pair = &du.pairs[p as usize];
-                        pair.outcome.is_some_and(|o| {
+                        let u = &du.uses[pair.use_ as usize];
+                        let decided = pair.outcome.is_some_and(|o| {
                             decided_at_use(m, du, &settled, pair.use_, value)
                                 .is_some_and(|x| x != o)
-                        })
+                        });
+                        let unreached = (walked.get(&u.at.0))
+                            .is_some_and(|r| !r.contains(&(pair.use_, pair.outcome)));
+                        decided || unreached
                     })
                     .map(|p| (p, CONSTANT)),
             );
@@ -99,13 +118,30 @@ fn reached_from(
 ) -> Option<HashSet<(UseId, Option<u32>)>> {
     let d = &du.defs[def as usize];
     let var = &du.vars[d.var as usize];
-    if var.address_taken || var.func.is_none() {
+    if var.func.is_none() {
         return None;
     }
     let value = stored_constant(m, settled, d.site, var.size)?;
     let DefSite::At((f, b, i)) = d.site else {
         return None;
     };
+    Some(walk(m, du, settled, def, value, (f, b, i + 1)))
+}
+
+/// The uses (with p-use outcomes) reachable from `start` within its function while `def`'s
+/// variable holds `value`: following only the outcomes that value allows where a block loads
+/// the variable, stopping at redefinitions. Writes the walk does not see (through pointers,
+/// in callees) end the definition, so ignoring them only reaches more.
+fn walk(
+    m: &Module,
+    du: &DefUse,
+    settled: &Settled,
+    def: DefId,
+    value: u64,
+    (f, b, i): InstAt,
+) -> HashSet<(UseId, Option<u32>)> {
+    let d = &du.defs[def as usize];
+    let var = &du.vars[d.var as usize];
     let func = &m.functions[f as usize];
     let redefines = |at: InstAt| {
         du.defs_at
@@ -114,7 +150,7 @@ fn reached_from(
     };
     let mut reach = HashSet::new();
     let mut entered: HashSet<BlockId> = HashSet::new();
-    let mut work = vec![(b, i as usize + 1)];
+    let mut work = vec![(b, i as usize)];
     let slots = slots(func);
     while let Some((blk, from)) = work.pop() {
         let block = &func.blocks[blk as usize];
@@ -167,15 +203,72 @@ fn reached_from(
             }
         }
     }
-    Some(reach)
+    reach
+}
+
+/// Which functions a call may run: a global's definition holding at a use in a function that
+/// cannot run it held since before the function was entered, so every load of the variable
+/// there reads the definition's constant.
+struct Calls {
+    /// Per function, the functions its direct calls reach, itself included.
+    reach: Vec<HashSet<FuncId>>,
+    /// Functions a call through a pointer (or a library function handed one) may run.
+    address_taken: HashSet<FuncId>,
+}
+
+impl Calls {
+    fn new(m: &Module) -> Calls {
+        let direct: Vec<Vec<FuncId>> = (m.functions.iter())
+            .map(|f| {
+                (f.blocks.iter().flat_map(|b| &b.insts))
+                    .filter_map(|i| match i {
+                        Inst::Call {
+                            callee: Callee::Func(t),
+                            ..
+                        } => Some(*t),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .collect();
+        let reach = (0..m.functions.len())
+            .map(|f| {
+                let mut seen = HashSet::from([f as FuncId]);
+                let mut stack = vec![f as FuncId];
+                while let Some(g) = stack.pop() {
+                    for &c in &direct[g as usize] {
+                        if seen.insert(c) {
+                            stack.push(c);
+                        }
+                    }
+                }
+                seen
+            })
+            .collect();
+        Calls {
+            reach,
+            address_taken: crate::analysis::dead::address_taken_functions(m),
+        }
+    }
+
+    /// Whether a run of `f` may execute the definition at `site` (the initial values'
+    /// definition runs before everything).
+    fn may_run(&self, f: FuncId, site: DefSite) -> bool {
+        match site {
+            DefSite::Entry => false,
+            DefSite::At((g, _, _)) => {
+                self.address_taken.contains(&g) || self.reach[f as usize].contains(&g)
+            }
+        }
+    }
 }
 
 /// The constant a definition of a global stores (its initial value for the start's
-/// definition), if the global's address is never taken.
+/// definition).
 fn global_constant(m: &Module, du: &DefUse, settled: &Settled, def: DefId) -> Option<u64> {
     let d = &du.defs[def as usize];
     let var = &du.vars[d.var as usize];
-    if var.global.is_none() || var.address_taken {
+    if var.global.is_none() {
         return None;
     }
     match d.site {

@@ -37,15 +37,9 @@ pub fn dead_goals(m: &Module, entry: &str) -> Vec<(GoalId, &'static str)> {
     out
 }
 
-/// The blocks some run may reach from `entry` (its start routine and every function whose
-/// address is taken included) when no run takes a branch outcome of `never` (goals proven
-/// unreachable); None without the entry function.
-pub fn live_blocks(
-    m: &Module,
-    entry: &str,
-    never: &HashSet<GoalId>,
-) -> Option<HashSet<(FuncId, BlockId)>> {
-    let &root = m.func_by_name.get(entry)?;
+/// Functions whose address is taken (a constant of some function's code, or in a global's
+/// initial bytes): a call through a pointer, or a library function handed one, may run them.
+pub fn address_taken_functions(m: &Module) -> HashSet<FuncId> {
     let fptrs: HashSet<u64> = m.func_addrs.iter().copied().collect();
     let mut taken: HashSet<FuncId> = HashSet::new();
     let mut note = |v: u64| {
@@ -66,6 +60,19 @@ pub fn live_blocks(
             note(u64::from_le_bytes(b));
         }
     }
+    taken
+}
+
+/// The blocks some run may reach from `entry` (its start routine and every function whose
+/// address is taken included) when no run takes a branch outcome of `never` (goals proven
+/// unreachable); None without the entry function.
+pub fn live_blocks(
+    m: &Module,
+    entry: &str,
+    never: &HashSet<GoalId>,
+) -> Option<HashSet<(FuncId, BlockId)>> {
+    let &root = m.func_by_name.get(entry)?;
+    let taken = address_taken_functions(m);
     let mut live: HashSet<FuncId> = HashSet::new();
     let mut stack: Vec<FuncId> = std::iter::once(root)
         .chain(taken)

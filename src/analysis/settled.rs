@@ -37,7 +37,7 @@ pub struct Settled {
     start: HashSet<InstAt>,
     /// Reads of the start that run at no other time, with the one value the walk saw there.
     start_loads: HashMap<InstAt, u64>,
-    /// Each global's initial value (address never taken, at most 8 bytes, holding no address).
+    /// Each global's initial value (at most 8 bytes, holding no address).
     initial: HashMap<VarId, u64>,
 }
 
@@ -68,24 +68,27 @@ impl Settled {
         };
         let mut initial = HashMap::new();
         for (v, var) in du.vars.iter().enumerate() {
-            let Some(g) = var.global.filter(|_| !var.address_taken) else {
+            let Some(g) = var.global else {
                 continue;
             };
             let g = &m.globals[g as usize];
             let mut b = [0u8; 8];
             let n = (g.size as usize).min(8).min(g.init.len());
             b[..n].copy_from_slice(&g.init[..n]);
-            walk.addr_of.insert(g.addr, v as VarId);
             let value = u64::from_le_bytes(b);
             // An address in an initializer is the interpreter's, not the native one.
             let address = (m.globals.iter()).any(|o| (o.addr..=o.addr + o.size).contains(&value))
                 || m.func_addrs.contains(&value);
             let value = (g.size <= 8 && (value == 0 || !address)).then_some(value);
-            walk.values.insert(v as VarId, value);
             if let Some(x) = value {
                 initial.insert(v as VarId, x);
             }
-            walk.writer.insert(v as VarId, None);
+            // Pointers may write an address-taken global after the start: never settled.
+            if !var.address_taken {
+                walk.addr_of.insert(g.addr, v as VarId);
+                walk.values.insert(v as VarId, value);
+                walk.writer.insert(v as VarId, None);
+            }
         }
         // `main` returning ends the program: exit handlers come after the start.
         walk.function(entry, 0);

@@ -1,7 +1,7 @@
 /* A device driver's state kept in globals, as the ntdrivers tasks keep theirs: the
    dispatch routines set `state` to constants, `main` checks it after one request.
-   `pending` is also set to constants, but a pointer in an initializer can change it
-   behind its definitions' backs, so its pairs prove nothing. */
+   `pending` is set to constants too, and through a pointer in an initializer, which ends
+   the definition before it: where a definition holds, `pending` holds its constant. */
 extern int __VERIFIER_nondet_int(void);
 
 int state;
