@@ -795,6 +795,53 @@ fn claims_end_at_a_decision_on_uninitialized_memory() {
     assert_replay_confirms(&src, &out, "uninitialized_decision.c");
 }
 
+/// A write through an address an input decides (`t[m - 1] = 0` after `t = alloca(m)`)
+/// leaves, in the shadow, "the old byte where the write misses" beside each byte it may hit.
+/// Where it does hit on this run, the old byte was never read and is no indeterminate
+/// value: the run's later decisions on the string are decisions on written memory, and
+/// their claims stand. Before, every run reading the terminated strings was cut there, as
+/// on two of four sv-benchmarks string tasks of a draw (cstrcspn, cstrlen).
+#[test]
+fn bytes_written_through_an_input_address_are_no_uninitialized_memory() {
+    let dir = tmp("trust-terminated-alloca");
+    let src = root().join("tests/programs/trust/terminated_alloca.c");
+    let out = dir.path().join("out");
+    let summary = generate(&src, &out, &["--jobs", "1", "--tests-only"]);
+    assert_eq!(summary["goals"]["unknown"], 0, "{summary}");
+    for t in std::fs::read_dir(out.join("tests")).unwrap() {
+        let t = json(&t.unwrap().path());
+        assert!(t["uninitialized_decision_at"].is_null(), "{t}");
+    }
+    assert_replay_confirms(&src, &out, "terminated_alloca.c");
+}
+
+/// A call whose two arguments each read an input: clang and gcc evaluate them in opposite
+/// orders, so one test exits 1 as Cairn (clang) runs it and 2 in gcc's build. Replay checks
+/// exit codes in its probe build (Cairn's bitcode, native, with glibc) and reports gcc's
+/// difference as the program's dependence on the compiler, not as a wrong prediction (on an
+/// sv-benchmarks string task, `cstrreplace(s, nondet(), nondet())`, it was a MISMATCH).
+#[test]
+fn exit_codes_are_checked_as_cairn_compiles_the_program() {
+    let dir = tmp("trust-argument-order");
+    let src = root().join("tests/programs/trust/argument_order.c");
+    let out = dir.path().join("out");
+    let summary = generate(&src, &out, &["--jobs", "1"]);
+    assert_eq!(summary["goals"]["covered"], 2, "{summary}");
+    let r = replay(&src, &out, &[]);
+    let t = text(&r);
+    assert!(r.status.success() && !t.contains("MISMATCH"), "{t}");
+    assert!(
+        t.contains("predicted outcomes confirmed natively: 2"),
+        "{t}"
+    );
+    // Whichever test has its first value larger exits differently in gcc's build.
+    let differ = t
+        .split("tests ending differently when gcc builds the program: ")
+        .nth(1)
+        .and_then(|x| x.split(' ').next()?.parse::<usize>().ok());
+    assert!(differ.is_some_and(|n| n >= 1), "{t}");
+}
+
 /// A struct from malloc tested before anything writes it (sv-benchmarks' openssl tasks):
 /// every run decides on uninitialized memory before it reads its input, so the interpreter
 /// claims nothing past that decision. The fuzzer keeps the inputs whose native runs (in a

@@ -834,6 +834,21 @@ impl Shadow<'_> {
         self.exactness.concretized += 1;
     }
 
+    /// What a write through a symbolic address or length keeps at `a` where it misses: the
+    /// byte's shadow, except that a byte the write does hit on this run (`hit_now`) reads its
+    /// concrete value in place of an indeterminate one. Else every later read of the written
+    /// byte would depend on memory this run never reads, and end the run's claims
+    /// (`s[n - 1] = 0` after `s = alloca(n)`); another run that misses the byte reads it as
+    /// indeterminate itself. The run is inexact (the alternative is an approximation).
+    fn old_byte(&mut self, v: &View, a: u64, hit_now: bool) -> ExprId {
+        if hit_now && self.mem.get(&a) == Some(&UNINIT) {
+            self.exactness.concretized += 1;
+            let c = v.mem.read_uint(a, 1).unwrap_or(0);
+            return self.pool.constant(8, c);
+        }
+        self.byte_at(v, a)
+    }
+
     /// The shadow of the byte at `a`, or its concrete value as a constant.
     fn byte_at(&mut self, v: &View, a: u64) -> ExprId {
         match self.mem.get(&a) {
@@ -923,7 +938,7 @@ impl Shadow<'_> {
             let e = if len_e == NONE {
                 new
             } else {
-                let old = self.byte_at(v, dst + k);
+                let old = self.old_byte(v, dst + k, k < len);
                 let kc = self.pool.constant(lw, k);
                 let inside = self.pool.cmp(IPred::Ult, kc, len_e);
                 self.pool.ite(inside, new, old)
@@ -960,7 +975,7 @@ impl Shadow<'_> {
         let aw = self.pool.width(addr_e);
         let mut bytes = Vec::with_capacity(size as usize);
         for k in base..base + size {
-            let old = self.byte_at(v, k);
+            let old = self.old_byte(v, k, (addr..addr + n as u64).contains(&k));
             let kc = self.pool.constant(aw, k);
             let off = self.pool.bin(BinOp::Sub, aw, kc, addr_e);
             let nc = self.pool.constant(aw, n as u64);
