@@ -24,6 +24,23 @@ fn c_that_does_not_compile_shows_clang_diagnostics() {
     );
 }
 
+/// A directory where a C file belongs is named as such (before, llvm-link reported a
+/// temporary file missing); an output directory points to the commands that read one.
+#[test]
+fn a_directory_given_as_a_source_is_named() {
+    let dir = tmp("cli-directory-source");
+    let o = cairn(&["goals", dir.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o).contains("a directory, not a C file"),
+        "{}",
+        text(&o)
+    );
+    std::fs::write(dir.path().join("run.json"), "{}").unwrap();
+    let o = cairn(&["goals", dir.path().to_str().unwrap()]);
+    assert!(text(&o).contains("`cairn replay`"), "{}", text(&o));
+}
+
 #[test]
 fn unsupported_construct_is_named_with_its_location() {
     // The program loads (native runs execute the assembly); the interpreter's run stops at an

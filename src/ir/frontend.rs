@@ -400,6 +400,16 @@ fn build_bitcode(
                 diagnostics: "no such file".into(),
             });
         }
+        if src.is_dir() {
+            let run = src.join("run.json").exists();
+            return Err(FrontendError::Compile {
+                file: src.display().to_string(),
+                diagnostics: match run {
+                    true => "a directory of Cairn's output, not a C file (its run's sources are in run.json; `cairn replay`, `report` and `run --test` take the directory)".into(),
+                    false => "a directory, not a C file".into(),
+                },
+            });
+        }
         let out = workdir.join(format!("{i}.bc"));
         let mut args = clang_flags(opts);
         let runtime = src.file_name().is_some_and(|n| n == RUNTIME_FILE);
