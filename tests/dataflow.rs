@@ -496,31 +496,39 @@ fn constant_definitions_prove_only_pairs_no_run_covers() {
 
 /// Constants decide the pairs of variables whose address is passed (`take(&current)`,
 /// `next_op(&op)` in handles.c): a call receiving the address, like any write through a
-/// pointer, ends the definition before it. The program's tree explored to its end decides
-/// every pair; none that `constdef` proves is covered, and its proofs include the null stores'
-/// checks and the local's first check, which the call in the loop condition keeps from the
-/// switch.
+/// pointer, ends the definition before it, and between a local's definition and a use, such a
+/// call on every path leaves the pair infeasible, constant or not. The program's tree explored
+/// to its end decides every pair; none that `constdef` proves is covered, and its proofs
+/// include the null stores' checks, the local's first check, and the switch and `left`'s
+/// check that the calls keep from their definitions.
 #[test]
 fn constants_decide_pairs_of_variables_whose_address_is_passed() {
     let src = common::root().join("tests/programs/dataflow/handles.c");
     let p = load_dataflow(&src);
     let du = p.def_use.as_ref().unwrap();
-    let proven_ids = cairn::analysis::constdef::infeasible_pairs(&p.module, du);
-    let proven: Vec<String> = (proven_ids.iter())
-        .map(|&i| key(&p, du, i as usize))
+    use cairn::analysis::constdef::{ADDRESS_CALL, CONSTANT, infeasible_pairs_why};
+    let why = infeasible_pairs_why(&p.module, du);
+    let proven_ids: Vec<u32> = why.iter().map(|w| w.0).collect();
+    let proven: Vec<(String, &str)> = (why.iter())
+        .map(|&(i, how)| (key(&p, du, i as usize), how))
         .collect();
-    for k in [
-        "running current 0 p-use 38 true",
-        "running current 45 p-use 38 true",
-        "running current 52 p-use 38 true",
-        "main current 0 p-use 82 true",
-        "main current 52 p-use 82 true",
-        "running current 45 c-use 40",
-        "main op 59 p-use 67 false",
-        "main op 59 p-use 70 case 1",
-        "main op 59 p-use 70 default",
+    for (k, how) in [
+        ("running current 0 p-use 38 true", CONSTANT),
+        ("running current 45 p-use 38 true", CONSTANT),
+        ("running current 52 p-use 38 true", CONSTANT),
+        ("main current 0 p-use 82 true", CONSTANT),
+        ("main current 52 p-use 82 true", CONSTANT),
+        ("running current 45 c-use 40", CONSTANT),
+        ("main op 59 p-use 67 false", CONSTANT),
+        ("main op 59 p-use 70 case 1", ADDRESS_CALL),
+        ("main op 59 p-use 70 default", ADDRESS_CALL),
+        ("main left 84 p-use 86 true", ADDRESS_CALL),
+        ("main left 84 p-use 86 false", ADDRESS_CALL),
     ] {
-        assert!(proven.iter().any(|x| x == k), "{k} not proven: {proven:?}");
+        assert!(
+            proven.iter().any(|x| x.0 == k && x.1 == how),
+            "{k} not proven ({how}): {proven:?}"
+        );
     }
     let budget = [
         &[

@@ -35,6 +35,10 @@ pub const STARTUP: &str = "static: start-up code redefines the global before the
 /// Why a pair is infeasible: between the definition and the use, a call always writes the
 /// global (`schedule()` sets `cur_proc` on every path before `if (cur_proc)`).
 pub const CALLED: &str = "static: a call redefines the global on every path to the use";
+/// Why a pair is infeasible: between the definition of a local and the use, a call receiving
+/// its address redefines it on every path (`next_int(&prio)` before `if (prio > MAXPRIO)`).
+pub const ADDRESS_CALL: &str =
+    "static: a call receiving the variable's address redefines it on every path to the use";
 
 /// Pairs no execution can cover.
 pub fn infeasible_pairs(m: &Module, du: &DefUse) -> Vec<PairId> {
@@ -44,7 +48,8 @@ pub fn infeasible_pairs(m: &Module, du: &DefUse) -> Vec<PairId> {
         .collect()
 }
 
-/// Pairs no execution can cover, each with why (`CONSTANT`, `STARTUP` or `CALLED`).
+/// Pairs no execution can cover, each with why (`CONSTANT`, `STARTUP`, `CALLED` or
+/// `ADDRESS_CALL`).
 pub fn infeasible_pairs_why(m: &Module, du: &DefUse) -> Vec<(PairId, &'static str)> {
     let mut by_def: HashMap<DefId, Vec<PairId>> = HashMap::new();
     for (id, p) in du.pairs.iter().enumerate() {
@@ -67,15 +72,16 @@ pub fn infeasible_pairs_why(m: &Module, du: &DefUse) -> Vec<(PairId, &'static st
         }
     }
     for (def, pairs) in by_def {
-        if let Some(reach) = reached_from(m, du, &settled, def) {
-            out.extend(
-                (pairs.into_iter())
-                    .filter(|&p| {
-                        let pair = &du.pairs[p as usize];
-                        !reach.contains(&(pair.use_, pair.outcome))
-                    })
-                    .map(|p| (p, CONSTANT)),
-            );
+        if let Some((plain, constant)) = reached_from(m, du, &settled, def) {
+            out.extend((pairs.into_iter()).filter_map(|p| {
+                let pair = &du.pairs[p as usize];
+                let at = (pair.use_, pair.outcome);
+                if !plain.contains(&at) {
+                    Some((p, ADDRESS_CALL))
+                } else {
+                    (constant.as_ref().is_some_and(|c| !c.contains(&at))).then_some((p, CONSTANT))
+                }
+            }));
         } else if let Some(value) = global_constant(m, du, &settled, def) {
             // Per function of a use that cannot run the definition: what it reaches from
             // the function's entry.
@@ -83,7 +89,7 @@ pub fn infeasible_pairs_why(m: &Module, du: &DefUse) -> Vec<(PairId, &'static st
             for &p in &pairs {
                 let f = du.uses[du.pairs[p as usize].use_ as usize].at.0;
                 if !walked.contains_key(&f) && !calls.may_run(f, du.defs[def as usize].site) {
-                    walked.insert(f, walk(m, du, &settled, def, value, (f, 0, 0)));
+                    walked.insert(f, walk(m, du, &settled, def, Some(value), (f, 0, 0)));
                 }
             }
             out.extend(
@@ -108,36 +114,44 @@ pub fn infeasible_pairs_why(m: &Module, du: &DefUse) -> Vec<(PairId, &'static st
     out
 }
 
-/// The uses (with the outcomes of p-uses) a constant definition reaches along def-clear paths
-/// its value does not rule out; None when the definition is not of that kind.
+/// The uses (with the outcomes of p-uses) a definition of a local reaches along def-clear
+/// paths, a call receiving the local's address being a redefinition (the pairs themselves let
+/// such a call leave the variable; as coverage counts them, it always ends the definition);
+/// and, for a constant definition, those its value does not rule out. None for a global.
+#[allow(clippy::type_complexity)]
 fn reached_from(
     m: &Module,
     du: &DefUse,
     settled: &Settled,
     def: DefId,
-) -> Option<HashSet<(UseId, Option<u32>)>> {
+) -> Option<(
+    HashSet<(UseId, Option<u32>)>,
+    Option<HashSet<(UseId, Option<u32>)>>,
+)> {
     let d = &du.defs[def as usize];
     let var = &du.vars[d.var as usize];
     if var.func.is_none() {
         return None;
     }
-    let value = stored_constant(m, settled, d.site, var.size)?;
     let DefSite::At((f, b, i)) = d.site else {
         return None;
     };
-    Some(walk(m, du, settled, def, value, (f, b, i + 1)))
+    let start = (f, b, i + 1);
+    let value = stored_constant(m, settled, d.site, var.size);
+    let constant = value.map(|v| walk(m, du, settled, def, Some(v), start));
+    Some((walk(m, du, settled, def, None, start), constant))
 }
 
-/// The uses (with p-use outcomes) reachable from `start` within its function while `def`'s
-/// variable holds `value`: following only the outcomes that value allows where a block loads
-/// the variable, stopping at redefinitions. Writes the walk does not see (through pointers,
-/// in callees) end the definition, so ignoring them only reaches more.
+/// The uses (with p-use outcomes) reachable from `start` within its function while `def`
+/// holds, stopping at redefinitions; with its variable's `value`, following only the outcomes
+/// that value allows where a block loads the variable. Writes the walk does not see (through
+/// pointers, in callees) end the definition, so ignoring them only reaches more.
 fn walk(
     m: &Module,
     du: &DefUse,
     settled: &Settled,
     def: DefId,
-    value: u64,
+    value: Option<u64>,
     (f, b, i): InstAt,
 ) -> HashSet<(UseId, Option<u32>)> {
     let d = &du.defs[def as usize];
@@ -165,7 +179,7 @@ fn walk(
             if let Some(&u) = du.use_at.get(&(f, blk, k as u32))
                 && du.uses[u as usize].var == d.var
             {
-                if let Inst::Load { dst, ty, .. } = inst {
+                if let (Inst::Load { dst, ty, .. }, Some(value)) = (inst, value) {
                     let exact = reliable(ty, value) && ty.store_size(m.data_model) == var.size;
                     if exact {
                         known

@@ -3,8 +3,8 @@
    through its address (`next_op(&op)`). Passing an address does not stop a constant from
    deciding what it reaches: the call, like any write through the pointer, ends the
    definition before it, so wherever a definition still holds the variable holds its
-   constant. (`current = 0` never reaches `if (!current)` false; `op = 0` reaches the
-   first check true only, and never the switch: `next_op(&op)` redefines it first.) */
+   constant. (`current = 0` never reaches `if (!current)` false; `op = 0` reaches the first
+   check true only, never the switch: `next_op(&op)` redefines it first, as `left`.) */
 extern int __VERIFIER_nondet_int(void);
 
 struct job {
@@ -81,5 +81,9 @@ int main(void) {
   }
   if (current && current->prio > 2)
     done += 10;
+  int left = 2 * reads;
+  next_op(&left);
+  if (left > 4)
+    done++;
   return done;
 }
