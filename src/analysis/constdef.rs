@@ -130,9 +130,7 @@ fn reached_from(
 )> {
     let d = &du.defs[def as usize];
     let var = &du.vars[d.var as usize];
-    if var.func.is_none() {
-        return None;
-    }
+    var.func?;
     let DefSite::At((f, b, i)) = d.site else {
         return None;
     };
@@ -282,9 +280,7 @@ impl Calls {
 fn global_constant(m: &Module, du: &DefUse, settled: &Settled, def: DefId) -> Option<u64> {
     let d = &du.defs[def as usize];
     let var = &du.vars[d.var as usize];
-    if var.global.is_none() {
-        return None;
-    }
+    var.global?;
     match d.site {
         DefSite::Entry => settled.initial(d.var),
         DefSite::At(_) => stored_constant(m, settled, d.site, var.size),
