@@ -40,6 +40,9 @@ pub const CALLED: &str = "static: a call redefines the global on every path to t
 pub const ADDRESS_CALL: &str =
     "static: a call receiving the variable's address redefines it on every path to the use";
 
+/// Uses a definition reaches, each with the p-use's outcome (None for a c-use).
+type Reach = HashSet<(UseId, Option<u32>)>;
+
 /// Pairs no execution can cover.
 pub fn infeasible_pairs(m: &Module, du: &DefUse) -> Vec<PairId> {
     infeasible_pairs_why(m, du)
@@ -85,7 +88,7 @@ pub fn infeasible_pairs_why(m: &Module, du: &DefUse) -> Vec<(PairId, &'static st
         } else if let Some(value) = global_constant(m, du, &settled, def) {
             // Per function of a use that cannot run the definition: what it reaches from
             // the function's entry.
-            let mut walked: HashMap<FuncId, HashSet<(UseId, Option<u32>)>> = HashMap::new();
+            let mut walked: HashMap<FuncId, Reach> = HashMap::new();
             for &p in &pairs {
                 let f = du.uses[du.pairs[p as usize].use_ as usize].at.0;
                 if !walked.contains_key(&f) && !calls.may_run(f, du.defs[def as usize].site) {
@@ -118,16 +121,12 @@ pub fn infeasible_pairs_why(m: &Module, du: &DefUse) -> Vec<(PairId, &'static st
 /// paths, a call receiving the local's address being a redefinition (the pairs themselves let
 /// such a call leave the variable; as coverage counts them, it always ends the definition);
 /// and, for a constant definition, those its value does not rule out. None for a global.
-#[allow(clippy::type_complexity)]
 fn reached_from(
     m: &Module,
     du: &DefUse,
     settled: &Settled,
     def: DefId,
-) -> Option<(
-    HashSet<(UseId, Option<u32>)>,
-    Option<HashSet<(UseId, Option<u32>)>>,
-)> {
+) -> Option<(Reach, Option<Reach>)> {
     let d = &du.defs[def as usize];
     let var = &du.vars[d.var as usize];
     var.func?;
@@ -151,7 +150,7 @@ fn walk(
     def: DefId,
     value: Option<u64>,
     (f, b, i): InstAt,
-) -> HashSet<(UseId, Option<u32>)> {
+) -> Reach {
     let d = &du.defs[def as usize];
     let var = &du.vars[d.var as usize];
     let func = &m.functions[f as usize];
