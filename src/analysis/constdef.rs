@@ -222,42 +222,15 @@ fn walk(
 /// there reads the definition's constant.
 struct Calls {
     /// Per function, the functions its direct calls reach, itself included.
-    reach: Vec<HashSet<FuncId>>,
+    reach: Vec<std::collections::BTreeSet<FuncId>>,
     /// Functions a call through a pointer (or a library function handed one) may run.
     address_taken: HashSet<FuncId>,
 }
 
 impl Calls {
     fn new(m: &Module) -> Calls {
-        let direct: Vec<Vec<FuncId>> = (m.functions.iter())
-            .map(|f| {
-                (f.blocks.iter().flat_map(|b| &b.insts))
-                    .filter_map(|i| match i {
-                        Inst::Call {
-                            callee: Callee::Func(t),
-                            ..
-                        } => Some(*t),
-                        _ => None,
-                    })
-                    .collect()
-            })
-            .collect();
-        let reach = (0..m.functions.len())
-            .map(|f| {
-                let mut seen = HashSet::from([f as FuncId]);
-                let mut stack = vec![f as FuncId];
-                while let Some(g) = stack.pop() {
-                    for &c in &direct[g as usize] {
-                        if seen.insert(c) {
-                            stack.push(c);
-                        }
-                    }
-                }
-                seen
-            })
-            .collect();
         Calls {
-            reach,
+            reach: crate::analysis::defuse::direct_call_closure(m),
             address_taken: crate::analysis::dead::address_taken_functions(m),
         }
     }

@@ -127,6 +127,37 @@ pub fn pointers_in_initializers(m: &Module) -> impl Iterator<Item = u64> + '_ {
     })
 }
 
+/// Per function, the functions its direct calls reach (transitively), itself included.
+pub fn direct_call_closure(m: &Module) -> Vec<BTreeSet<FuncId>> {
+    let callees: Vec<BTreeSet<FuncId>> = (m.functions.iter())
+        .map(|f| {
+            (f.blocks.iter().flat_map(|b| &b.insts))
+                .filter_map(|i| match i {
+                    Inst::Call {
+                        callee: Callee::Func(t),
+                        ..
+                    } => Some(*t),
+                    _ => None,
+                })
+                .collect()
+        })
+        .collect();
+    (0..m.functions.len())
+        .map(|f| {
+            let mut seen = BTreeSet::from([f as FuncId]);
+            let mut stack = vec![f as FuncId];
+            while let Some(g) = stack.pop() {
+                for &c in &callees[g as usize] {
+                    if seen.insert(c) {
+                        stack.push(c);
+                    }
+                }
+            }
+            seen
+        })
+        .collect()
+}
+
 /// The register deciding a terminator.
 pub fn decider(t: &Terminator) -> Option<Reg> {
     match t {
@@ -592,37 +623,7 @@ impl DefUse {
     fn reach(&self, m: &Module, must: &[BTreeSet<VarId>]) -> Vec<Pair> {
         let nf = m.functions.len();
         // Functions each function may call (transitively), for what a call returns.
-        let callees: Vec<BTreeSet<FuncId>> = m
-            .functions
-            .iter()
-            .map(|f| {
-                f.blocks
-                    .iter()
-                    .flat_map(|b| &b.insts)
-                    .filter_map(|i| match i {
-                        Inst::Call {
-                            callee: Callee::Func(t),
-                            ..
-                        } => Some(*t),
-                        _ => None,
-                    })
-                    .collect()
-            })
-            .collect();
-        let closure: Vec<BTreeSet<FuncId>> = (0..nf)
-            .map(|f| {
-                let mut seen = BTreeSet::from([f as FuncId]);
-                let mut stack = vec![f as FuncId];
-                while let Some(g) = stack.pop() {
-                    for &c in &callees[g as usize] {
-                        if seen.insert(c) {
-                            stack.push(c);
-                        }
-                    }
-                }
-                seen
-            })
-            .collect();
+        let closure = direct_call_closure(m);
         let def_func: Vec<Option<FuncId>> = self
             .defs
             .iter()
@@ -749,18 +750,7 @@ impl DefUse {
                     {
                         let t = *t as usize;
                         if !m.functions[t].blocks.is_empty() && !is_runtime(m, &m.functions[t]) {
-                            let clo = {
-                                let mut seen = BTreeSet::from([t as FuncId]);
-                                let mut stack = vec![t as FuncId];
-                                while let Some(g) = stack.pop() {
-                                    for &c in &callees[g as usize] {
-                                        if seen.insert(c) {
-                                            stack.push(c);
-                                        }
-                                    }
-                                }
-                                seen
-                            };
+                            let clo = &closure[t];
                             cur.retain(|d| !must[t].contains(&self.defs[*d as usize].var));
                             cur.extend(exit[t].iter().copied().filter(|d| {
                                 self.is_global_def(*d)
