@@ -412,6 +412,41 @@ fn native_fuzzing_covers_programs_the_interpreter_is_slow_on() {
     assert!(failures.is_empty(), "{failures:?}");
 }
 
+/// A copy of Cairn under another name (a versioned install, no `cairn` beside it) still fuzzes
+/// natively: it launches the program through itself. It used to fall back to the interpreter
+/// without a word, and deep recursion was then out of reach.
+#[test]
+fn a_renamed_copy_of_cairn_fuzzes_natively() {
+    let dir = TempDir::new("native-renamed").unwrap();
+    let copy = dir.path().join("cairn-0.1");
+    std::fs::copy(env!("CARGO_BIN_EXE_cairn"), &copy).unwrap();
+    let out = dir.path().join("out");
+    let f = program("deep_recursion.c");
+    let o = Command::new(&copy)
+        .args(["gen", f.to_str().unwrap(), "--out", out.to_str().unwrap()])
+        .args([
+            "--jobs",
+            "1",
+            "--tests-only",
+            "--max-iterations",
+            "400000",
+            "--time",
+            "120",
+        ])
+        .output()
+        .unwrap();
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(!t.contains("not natively"), "{t}");
+    let s = summary(&out);
+    assert_eq!(s["fuzz"]["executor"], "native", "{}", s["fuzz"]);
+    assert!(
+        s["goals"]["covered"].as_u64().unwrap() >= 20,
+        "{}",
+        s["goals"]
+    );
+}
+
 /// The fork server's binary values read as the interpreter reads their texts: every input kind
 /// (sign extension, widths, floats, bytes shorter than their object), and zero past the values.
 #[test]

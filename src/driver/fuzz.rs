@@ -116,6 +116,16 @@ enum Executor {
     Interpreted(Option<String>),
 }
 
+/// The interpreter in place of the native executor, with why; the user hears it once (the
+/// workers' fuzzers fail alike), since fuzzing interpreted is far slower.
+fn not_native(why: String) -> Executor {
+    static TOLD: std::sync::Once = std::sync::Once::new();
+    TOLD.call_once(|| {
+        eprintln!("cairn: warning: fuzzing through the interpreter, not natively: {why}")
+    });
+    Executor::Interpreted(Some(why))
+}
+
 pub struct Fuzzing {
     rng: SmallRng,
     cfg: Config,
@@ -221,7 +231,7 @@ impl Fuzzing {
                 // fail, where the interpreter ends the run at its limit).
                 self.exec = match NativeExecutor::build(s, self.cfg.mem_limit) {
                     Ok(pending) => Executor::Building(pending),
-                    Err(e) => Executor::Interpreted(Some(format!("{e:#}"))),
+                    Err(e) => not_native(format!("{e:#}")),
                 };
                 !matches!(self.exec, Executor::Building(_))
             }
@@ -238,7 +248,7 @@ impl Fuzzing {
                 let started = pending.join().and_then(|b| NativeExecutor::start(b, limit));
                 self.exec = match started {
                     Ok(x) => Executor::Native(Box::new(x)),
-                    Err(e) => Executor::Interpreted(Some(format!("{e:#}"))),
+                    Err(e) => not_native(format!("{e:#}")),
                 };
                 true
             }

@@ -14,7 +14,7 @@ use anyhow::{Context, Result, bail};
 use std::fs::File;
 use std::io::{Read, Write};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
@@ -323,8 +323,11 @@ impl ForkServer {
         }
         // The pipes' other ends close with `cmd`: the server alone holds them.
         let spawned = cmd.spawn();
+        let launcher = PathBuf::from(cmd.get_program());
         drop(cmd);
-        let server = spawned.with_context(|| format!("starting {}", exe.display()))?;
+        let server = spawned.with_context(|| {
+            format!("starting {} through {}", exe.display(), launcher.display())
+        })?;
         let mut started = ForkServer {
             server,
             launch: Launch {

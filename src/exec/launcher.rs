@@ -21,14 +21,20 @@ const LAUNCH: &str = "__cairn-launch";
 pub const CONTROL_FD: i32 = 198;
 pub const STATUS_FD: i32 = 199;
 
-/// Cairn's binary: `CAIRN_LAUNCHER`, this process if it is `cairn`, or the `cairn` next to it
-/// or one directory up (a test or bench binary of the crate, in `target/*/deps`).
+/// Set by `run_if_asked`: this binary can launch (it is Cairn's CLI, whatever its file is
+/// called — a copy named `cairn-1.2`, a symlink).
+static SELF_LAUNCHES: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Cairn's binary: `CAIRN_LAUNCHER`, this process if it is Cairn's CLI, or the `cairn` next to
+/// it or one directory up (a test or bench binary of the crate, in `target/*/deps`).
 fn launcher() -> Result<PathBuf> {
     if let Some(p) = std::env::var_os("CAIRN_LAUNCHER") {
         return Ok(p.into());
     }
     let me = std::env::current_exe().context("locating Cairn's binary")?;
-    if me.file_name().is_some_and(|n| n == "cairn") {
+    if SELF_LAUNCHES.load(std::sync::atomic::Ordering::Relaxed)
+        || me.file_name().is_some_and(|n| n == "cairn")
+    {
         return Ok(me);
     }
     let dir = me.parent().context("locating Cairn's binary")?;
@@ -52,8 +58,9 @@ pub fn command(exe: &Path, scratch: &Path, max_memory: u64) -> Result<Command> {
 
 /// In launcher mode (`cairn __cairn-launch SCRATCH MAX_MEMORY EXE`): confines this process
 /// and replaces it with EXE; returns only if not in launcher mode. Call first in `main`, before
-/// any thread starts.
+/// any thread starts. A binary that calls it can launch itself, whatever its name.
 pub fn run_if_asked() {
+    SELF_LAUNCHES.store(true, std::sync::atomic::Ordering::Relaxed);
     let args: Vec<OsString> = std::env::args_os().collect();
     if args.get(1).is_none_or(|a| a != LAUNCH) || args.len() != 5 {
         return;
