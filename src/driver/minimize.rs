@@ -26,7 +26,12 @@ fn fault_of(s: &Session, r: &RunResult) -> Option<(String, String)> {
         (Outcome::Abort, Some(loc)) => {
             Some((crate::output::faults::ABORT.to_string(), m.loc_string(*loc)))
         }
-        _ => None,
+        _ => r.leak.map(|l| {
+            (
+                crate::output::faults::LEAK.to_string(),
+                m.loc_string(l.site),
+            )
+        }),
     }
 }
 
@@ -126,7 +131,7 @@ pub fn minimize_faults(s: &mut Session, cfg: &Config) -> Result<usize> {
             found_by: "minimize".into(),
             time_s: s.start.elapsed().as_secs_f64(),
             outcome: best_run.outcome.clone(),
-            fault_location: Some(f.location.clone()),
+            fault_location: best_run.leak.is_none().then(|| f.location.clone()),
             steps: best_run.steps,
             iteration: s.shared().runs(),
             exit_indeterminate: best_run.exit_indeterminate,
@@ -134,6 +139,7 @@ pub fn minimize_faults(s: &mut Session, cfg: &Config) -> Result<usize> {
             uninitialized_at: None,
             reached_natively: vec![],
             returned: best_run.returned.clone(),
+            leak: crate::output::suite::LeakReport::of(&s.program.module, &best_run),
         };
         s.add_test_directly(&test)?;
         written += 1;

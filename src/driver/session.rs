@@ -535,6 +535,7 @@ impl<'p> Session<'p> {
             uninitialized_at,
             reached_natively: vec![],
             returned: r.returned.clone(),
+            leak: crate::output::suite::LeakReport::of(&self.program.module, r),
         }
     }
 }
@@ -548,7 +549,9 @@ fn crash_site(r: &RunResult) -> Option<String> {
     match (&r.outcome, r.abort_loc) {
         (Outcome::Fault { kind, loc }, _) => Some(format!("{kind}@{}:{}", loc.line, loc.col)),
         (Outcome::Abort, Some(loc)) => Some(format!("abort@{}:{}", loc.line, loc.col)),
-        _ => None,
+        _ => r
+            .leak
+            .map(|l| format!("leak@{}:{}:{}", l.site.file, l.site.line, l.site.col)),
     }
 }
 

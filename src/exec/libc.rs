@@ -683,7 +683,10 @@ unsafe extern "C" {
 /// ends the run instead (the native program would have had the memory).
 fn heap_alloc(m: &mut Machine, n: u64) -> Result<u64, Stop> {
     match m.mem.malloc(n) {
-        Ok(p) => Ok(p),
+        Ok(p) => {
+            m.note_allocation(p);
+            Ok(p)
+        }
         Err(MemFault::OutOfMemory) => Ok(0),
         Err(e) => Err(e.into()),
     }

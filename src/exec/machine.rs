@@ -190,6 +190,8 @@ pub struct RunResult {
     pub abort_loc: Option<Loc>,
     /// Unit mode: what the entry function returned (decimal, C hex-float, `null`/`non-null`).
     pub returned: Option<String>,
+    /// Heap blocks the program could no longer reach when it exited.
+    pub leak: Option<crate::exec::memory::Leak>,
 }
 
 impl RunResult {
@@ -211,6 +213,7 @@ impl RunResult {
             uninitialized_checked: false,
             abort_loc: None,
             returned: None,
+            leak: None,
         }
     }
 }
@@ -432,6 +435,7 @@ impl<'m> Machine<'m> {
         RunResult {
             abort_loc: (outcome == Outcome::Abort).then(|| self.program_loc()),
             returned: self.returned,
+            leak: None,
             outcome,
             stdout: self.stdout,
             stderr: self.stderr,
@@ -461,12 +465,22 @@ impl<'m> Machine<'m> {
                 Err(s) => self.stop_outcome(s),
             },
         };
-        match outcome {
-            Outcome::Exit(_) => clib::flush(&mut self),
+        let leak = match outcome {
+            Outcome::Exit(_) => {
+                clib::flush(&mut self);
+                // A unit's result is the caller's to free: only a whole program leaks.
+                (entry == "main").then(|| self.leaks()).flatten()
+            }
             // What stdio had not yet handed to the OS dies with the process.
-            _ => self.stdout.truncate(self.libc.stdout_flushed),
+            _ => {
+                self.stdout.truncate(self.libc.stdout_flushed);
+                None
+            }
+        };
+        RunResult {
+            leak,
+            ..self.finish(outcome)
         }
-        self.finish(outcome)
     }
 
     /// `main` starts through the runtime's `__cairn_start`, which calls `exit` with its value.
@@ -585,6 +599,46 @@ impl<'m> Machine<'m> {
 
     /// Where the program is: the current location, or outside Cairn's runtime the call that
     /// led into it (a user reads "fopen ... at main.c:6", not a line of the runtime).
+    /// Marks heap block `p`, just allocated, as the program's (a leak of it is reported) when
+    /// the program called the allocator, itself or through `strdup`/`strndup`; blocks the
+    /// runtime keeps for itself (argv, input files, getenv's values) are not the program's.
+    pub(crate) fn note_allocation(&mut self, p: u64) {
+        let caller = self
+            .frames
+            .last()
+            .map(|f| &self.module.functions[f.func as usize]);
+        let program = caller.is_none_or(|f| {
+            !crate::analysis::defuse::is_runtime(self.module, f)
+                || matches!(f.name.as_str(), "strdup" | "strndup")
+        });
+        if program {
+            let site = self.program_loc();
+            self.mem.set_site(p, site);
+        }
+    }
+
+    /// The program's heap blocks it can no longer reach (see `Memory::leaks`): the live
+    /// frames' registers and argument values are roots, as the stack is.
+    fn leaks(&self) -> Option<crate::exec::memory::Leak> {
+        let ptr_bytes = (self.ptr_bits / 8) as usize;
+        let mut roots: Vec<u64> = self.libc.streams.to_vec();
+        for f in &self.frames {
+            let func = &self.module.functions[f.func as usize];
+            let regs = self.regs.get(f.rb..f.rb + func.num_regs as usize);
+            roots.extend(regs.into_iter().flatten());
+            let aggs = self.aggs.get(f.ab..f.ab + func.agg_init.len());
+            roots.extend(crate::exec::memory::words(
+                aggs.unwrap_or_default(),
+                ptr_bytes,
+            ));
+            roots.extend(f.varargs.iter().filter_map(|v| match v {
+                VarArg::Scalar(x, _) => Some(*x),
+                VarArg::Agg(_) => None,
+            }));
+        }
+        self.mem.leaks(roots.into_iter(), ptr_bytes)
+    }
+
     fn program_loc(&self) -> Loc {
         let runtime = |fid: FuncId| {
             let f = &self.module.functions[fid as usize];

@@ -62,6 +62,19 @@ pub struct Object {
     pub kind: ObjKind,
     pub alive: bool,
     pub read_only: bool,
+    /// Where the program allocated it (heap blocks of the program's own malloc calls): a leak
+    /// of it is reported there. None for blocks Cairn's runtime made for itself.
+    pub site: Option<crate::ir::Loc>,
+}
+
+/// Heap blocks the program allocated and could no longer reach when it ended (what
+/// LeakSanitizer reports at exit).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Leak {
+    pub bytes: u64,
+    pub blocks: u64,
+    /// The allocation site of the first such block.
+    pub site: crate::ir::Loc,
 }
 
 #[derive(Clone, Debug)]
@@ -89,6 +102,15 @@ pub const OBJECT_COST: u64 = std::mem::size_of::<Object>() as u64;
 
 /// The system allocator's overhead per block holding an object's contents.
 const BLOCK_OVERHEAD: u64 = 16;
+
+/// The little-endian words of `data` at multiples of `width` bytes.
+pub fn words(data: &[u8], width: usize) -> impl Iterator<Item = u64> + '_ {
+    data.chunks_exact(width).map(|c| {
+        let mut b = [0u8; 8];
+        b[..c.len()].copy_from_slice(c);
+        u64::from_le_bytes(b)
+    })
+}
 
 /// The native default stack (`ulimit -s` 8192), which native replay also sets.
 pub const NATIVE_STACK: u64 = 8 << 20;
@@ -189,6 +211,7 @@ impl Memory {
             kind: ObjKind::Global,
             alive: true,
             read_only,
+            site: None,
         });
     }
 
@@ -215,6 +238,7 @@ impl Memory {
             kind: ObjKind::Heap,
             alive: true,
             read_only: false,
+            site: None,
         });
         Ok(base)
     }
@@ -235,6 +259,65 @@ impl Memory {
         self.contents -= o.size + BLOCK_OVERHEAD;
         o.data = Vec::new();
         Ok(())
+    }
+
+    /// Marks the heap block `addr` (just allocated) as the program's, allocated at `site`.
+    pub fn set_site(&mut self, addr: u64, site: crate::ir::Loc) {
+        if let Some(i) = self.find_global(addr)
+            && self.objs[i].base == addr
+        {
+            self.objs[i].site = Some(site);
+        }
+    }
+
+    /// The program's heap blocks that nothing reachable points to, as LeakSanitizer finds
+    /// them at exit: every aligned word of the globals, the live stack objects and `roots`
+    /// (the live frames' registers) that points into a block reaches it, and each reached
+    /// block's words reach further. Blocks of Cairn's runtime are not reported.
+    pub fn leaks(&self, roots: impl Iterator<Item = u64>, ptr_bytes: usize) -> Option<Leak> {
+        let first_heap = self
+            .objs
+            .iter()
+            .position(|o| o.kind == ObjKind::Heap && o.alive && o.site.is_some())?;
+        let (lo, hi) = (self.objs[first_heap].base, self.heap_next);
+        let mut reached = vec![false; self.objs.len()];
+        let mut work = vec![];
+        let reach = |w: u64, reached: &mut Vec<bool>, work: &mut Vec<usize>| {
+            if w < lo || w >= hi {
+                return;
+            }
+            let i = self.objs.partition_point(|o| o.base <= w) - 1;
+            let o = &self.objs[i];
+            if o.kind == ObjKind::Heap && o.alive && w < o.base + o.size.max(1) && !reached[i] {
+                reached[i] = true;
+                work.push(i);
+            }
+        };
+        let words = |data| words(data, ptr_bytes);
+        let scanned = self.objs.iter().chain(&self.stack);
+        for o in scanned.filter(|o| o.alive && o.kind != ObjKind::Heap) {
+            words(&o.data).for_each(|w| reach(w, &mut reached, &mut work));
+        }
+        roots.for_each(|w| reach(w, &mut reached, &mut work));
+        while let Some(i) = work.pop() {
+            words(&self.objs[i].data).for_each(|w| reach(w, &mut reached, &mut work));
+        }
+        let mut leak: Option<Leak> = None;
+        for (o, _) in self.objs[first_heap..]
+            .iter()
+            .zip(&reached[first_heap..])
+            .filter(|(o, r)| o.alive && o.kind == ObjKind::Heap && !**r)
+        {
+            let Some(site) = o.site else { continue };
+            let l = leak.get_or_insert(Leak {
+                bytes: 0,
+                blocks: 0,
+                site,
+            });
+            l.bytes += o.size;
+            l.blocks += 1;
+        }
+        leak
     }
 
     /// Size of the live heap object starting at `addr`.
@@ -269,6 +352,7 @@ impl Memory {
             kind: ObjKind::Stack,
             alive: true,
             read_only: false,
+            site: None,
         });
         Ok(base)
     }
@@ -307,6 +391,7 @@ impl Memory {
             kind: ObjKind::Stack,
             alive: false,
             read_only: true,
+            site: None,
         });
         Ok(())
     }

@@ -34,6 +34,10 @@ pub struct FaultSet(BTreeMap<(String, String), (Vec<String>, (usize, String))>);
 /// The fault kind of an abort (no finer kind is known).
 pub const ABORT: &str = "abort (a failed assertion, abort(), an error function)";
 
+/// The fault kind of heap memory the program could no longer reach when it exited, located
+/// at the allocation (as LeakSanitizer reports it).
+pub const LEAK: &str = "memory leak (heap memory unreachable at exit)";
+
 impl FaultSet {
     /// Adds test `name` (its inputs' `complexity` is `size`) ending in `kind` at `location`.
     pub fn add(&mut self, kind: &str, location: &str, name: &str, size: usize) {
@@ -79,12 +83,13 @@ pub fn collect(dir: &Path) -> Vec<Fault> {
         let Ok(t) = super::suite::read_test(&path) else {
             continue;
         };
-        let kind = match (t["fault"].as_str(), t["outcome"].as_str()) {
-            (Some(kind), _) => kind,
-            (None, Some("abort")) => ABORT,
+        let (kind, location) = match (t["fault"].as_str(), t["outcome"].as_str()) {
+            (Some(kind), _) => (kind, t["fault_location"].as_str()),
+            (None, Some("abort")) => (ABORT, t["fault_location"].as_str()),
+            _ if t["leak"].is_object() => (LEAK, t["leak"]["allocated_at"].as_str()),
             _ => continue,
         };
-        let location = t["fault_location"].as_str().unwrap_or("?");
+        let location = location.unwrap_or("?");
         let name = path.file_stem().unwrap_or_default().to_string_lossy();
         let size: usize = t["inputs"].as_array().map_or(0, |a| {
             a.iter()

@@ -522,8 +522,16 @@ fn parse_asan(stderr: &str, sources: &[PathBuf]) -> Option<AsanReport> {
         .nth(1)
         .and_then(|a| a.split_whitespace().next())
         .and_then(|a| u64::from_str_radix(a.trim_start_matches("0x"), 16).ok());
-    let frame = stderr
-        .lines()
+    let frame = program_frame(stderr.lines(), sources);
+    Some(AsanReport { kind, addr, frame })
+}
+
+/// The innermost stack frame of a sanitizer's trace in one of the program's `sources`.
+fn program_frame<'a>(
+    trace: impl Iterator<Item = &'a str>,
+    sources: &[PathBuf],
+) -> Option<(String, u32)> {
+    trace
         .filter(|l| l.trim_start().starts_with('#'))
         .filter_map(|l| {
             let loc = l.split(" in ").nth(1)?.split_whitespace().nth(1)?;
@@ -541,8 +549,85 @@ fn parse_asan(stderr: &str, sources: &[PathBuf]) -> Option<AsanReport> {
             sources
                 .iter()
                 .any(|s| same_file(&s.display().to_string(), f))
-        });
-    Some(AsanReport { kind, addr, frame })
+        })
+}
+
+/// The allocation sites in the program of the leaks LeakSanitizer reports (None: it reports
+/// none). Each leak's report ends at a blank line.
+fn leak_sites(stderr: &str, sources: &[PathBuf]) -> Option<Vec<(String, u32)>> {
+    let (_, report) = stderr.split_once("ERROR: LeakSanitizer: detected memory leaks")?;
+    Some(
+        report
+            .split("\n\n")
+            .filter(|block| block.contains("allocated from:"))
+            .filter_map(|block| program_frame(block.lines(), sources))
+            .collect(),
+    )
+}
+
+/// Checks a test's predicted leak (`allocated_at`, `file:line:col`) against LeakSanitizer's
+/// report of the same test in the AddressSanitizer build `asan`.
+fn check_leak(
+    asan: &Path,
+    test: &Path,
+    tmp: &Path,
+    (name, allocated_at): (&str, &str),
+    sources: &[PathBuf],
+    rep: &mut ReplayReport,
+) -> Result<()> {
+    let r = run_native(
+        Command::new(asan)
+            .env("CAIRN_TEST", test)
+            .env(
+                "ASAN_OPTIONS",
+                "detect_leaks=1:use_stacks=0:use_registers=0:allocator_may_return_null=1:detect_stack_use_after_return=0:symbolize=1",
+            )
+            .env("ASAN_SYMBOLIZER_PATH", "/usr/bin/llvm-symbolizer-19"),
+        tmp,
+        TEST_TIME,
+        true,
+    )?;
+    // LeakSanitizer scans memory conservatively: a stale copy of a pointer anywhere it scans
+    // (a dead stack slot, a register) hides a leak, so one it does not report is unconfirmed,
+    // never contradicted. Stacks and registers are not scanned, to hide fewer.
+    let predicted = split_location(allocated_at);
+    let in_program = |f: &str| {
+        sources
+            .iter()
+            .any(|s| same_file(&s.display().to_string(), f))
+    };
+    match (leak_sites(&r.stderr, sources), predicted) {
+        (None, _) if r.stderr.contains("LeakSanitizer has encountered a fatal error") => {
+            rep.outcomes_unchecked += 1;
+            let note = "LeakSanitizer cannot run here: leaks not checked natively".to_string();
+            if !rep.notes.contains(&note) {
+                rep.notes.push(note);
+            }
+        }
+        (Some(sites), Some((pf, pl))) if in_program(&pf) => {
+            if sites.iter().any(|(f, l)| same_file(&pf, f) && *l == pl) {
+                rep.outcomes_confirmed += 1;
+            } else {
+                rep.unconfirmed.push(format!(
+                    "{name}: a memory leak allocated at {pf}:{pl}; natively LeakSanitizer reports {}",
+                    match sites.is_empty() {
+                        true => "leaks inside library functions only".to_string(),
+                        false => format!(
+                            "leaks allocated at {}",
+                            sites.iter().map(|(f, l)| format!("{f}:{l}")).collect::<Vec<_>>().join(", ")
+                        ),
+                    }
+                ))
+            }
+        }
+        // Allocated inside a library function: that there is a leak is what compares.
+        (Some(_), _) => rep.outcomes_confirmed += 1,
+        (None, _) => rep.unconfirmed.push(format!(
+            "{name}: a memory leak allocated at {allocated_at}; natively LeakSanitizer reports none (a stale copy of the pointer hides it), the run {}",
+            describe_end(r.code)
+        )),
+    }
+    Ok(())
 }
 
 /// Does an AddressSanitizer report show the fault Cairn predicted?
@@ -935,6 +1020,24 @@ pub fn replay(
                 &mut rep,
             ),
             _ => rep.outcomes_unchecked += 1,
+        }
+
+        if let Some(at) = json["leak"]["allocated_at"].as_str() {
+            let asan_exe = asan.get_or_insert_with(|| {
+                build(&plan, &ASAN, &tmp.path().join("asan"))
+                    .map(|(exe, _)| exe)
+                    .map_err(|e| format!("{e:#}"))
+            });
+            match asan_exe {
+                Ok(exe) => check_leak(exe, t, tmp.path(), (&name, at), sources, &mut rep)?,
+                Err(e) => {
+                    rep.outcomes_unchecked += 1;
+                    let note = format!("no AddressSanitizer build, leaks not checked: {e}");
+                    if !rep.notes.contains(&note) {
+                        rep.notes.push(note);
+                    }
+                }
+            }
         }
 
         // The claims of a run that crashed or was killed are read from the build that counts

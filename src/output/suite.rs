@@ -45,6 +45,27 @@ pub struct Test {
     pub reached_natively: Vec<usize>,
     /// Unit mode: what the entry function returned.
     pub returned: Option<String>,
+    /// Heap memory its run could no longer reach when the program exited.
+    pub leak: Option<LeakReport>,
+}
+
+/// A run's leak as tests report it (see `memory::Leak`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeakReport {
+    pub bytes: u64,
+    pub blocks: u64,
+    /// `file:line:col` of the first leaked block's allocation.
+    pub allocated_at: String,
+}
+
+impl LeakReport {
+    pub fn of(m: &Module, r: &crate::exec::RunResult) -> Option<LeakReport> {
+        r.leak.map(|l| LeakReport {
+            bytes: l.bytes,
+            blocks: l.blocks,
+            allocated_at: m.loc_string(l.site),
+        })
+    }
 }
 
 pub fn input_json(v: &InputValue) -> serde_json::Value {
@@ -89,6 +110,9 @@ pub fn test_json(t: &Test) -> serde_json::Value {
     }
     if let Some(at) = &t.fault_location {
         o["fault_location"] = json!(at);
+    }
+    if let Some(l) = &t.leak {
+        o["leak"] = json!({"bytes": l.bytes, "blocks": l.blocks, "allocated_at": l.allocated_at});
     }
     if t.outcome == Outcome::StepLimit {
         o["steps"] = json!(t.steps);
@@ -417,6 +441,16 @@ impl SuiteWriter {
                 .sum();
             let at = t.fault_location.as_deref().unwrap_or("?");
             self.faults.add(kind, at, &format!("{n:06}"), size);
+        }
+        if let Some(l) = &t.leak {
+            let size = t
+                .inputs
+                .iter()
+                .map(|v| crate::output::faults::complexity(&v.to_text()))
+                .sum();
+            let kind = crate::output::faults::LEAK;
+            self.faults
+                .add(kind, &l.allocated_at, &format!("{n:06}"), size);
         }
         let p = self.dir.join(format!("tests/{n:06}.json"));
         write_atomic(

@@ -78,6 +78,11 @@ pub fn run(mut a: RunArgs, given: Given) -> Result<i32> {
             o["fault"] = serde_json::json!(kind);
             o["location"] = serde_json::json!(p.module.loc_string(*loc));
         }
+        if let Some(l) = crate::output::suite::LeakReport::of(&p.module, &r) {
+            o["leak"] = serde_json::json!({
+                "bytes": l.bytes, "blocks": l.blocks, "allocated_at": l.allocated_at
+            });
+        }
         println!("{}", serde_json::to_string_pretty(&o)?);
     } else {
         std::io::stdout().write_all(&r.stdout)?;
@@ -101,6 +106,12 @@ pub fn run(mut a: RunArgs, given: Given) -> Result<i32> {
                 eprintln!("cairn: the run reached the memory limit (--max-memory) and was stopped")
             }
             _ => {}
+        }
+        if let Some(l) = crate::output::suite::LeakReport::of(&p.module, &r) {
+            eprintln!(
+                "cairn: memory leak: {} bytes in {} blocks unreachable at exit, the first allocated at {}",
+                l.bytes, l.blocks, l.allocated_at
+            );
         }
     }
     if r.stdout.len() >= crate::exec::libc::OUTPUT_CAP {
