@@ -18,20 +18,18 @@ pub fn reserve(budget: Duration) -> Duration {
     (budget / 20).min(Duration::from_secs(1))
 }
 
-/// The fault a run ends in: (kind, location) as `faults` names them.
-fn fault_of(s: &Session, r: &RunResult) -> Option<(String, String)> {
+/// Whether a run ends in the fault `(kind, location)` as `faults` names them (a leak: one of
+/// the sites it leaks at).
+fn ends_in(s: &Session, r: &RunResult, (kind, location): &(String, String)) -> bool {
     let m = &s.program.module;
+    let at = |loc: &crate::ir::Loc| m.loc_string(*loc) == *location;
     match (&r.outcome, &r.abort_loc) {
-        (Outcome::Fault { kind, loc }, _) => Some((kind.clone(), m.loc_string(*loc))),
-        (Outcome::Abort, Some(loc)) => {
-            Some((crate::output::faults::ABORT.to_string(), m.loc_string(*loc)))
+        (Outcome::Fault { kind: k, loc }, _) => k == kind && at(loc),
+        (Outcome::Abort, Some(loc)) => kind == crate::output::faults::ABORT && at(loc),
+        _ => {
+            kind == crate::output::faults::LEAK
+                && r.leak.as_ref().is_some_and(|l| l.sites.iter().any(at))
         }
-        _ => r.leak.map(|l| {
-            (
-                crate::output::faults::LEAK.to_string(),
-                m.loc_string(l.site),
-            )
-        }),
     }
 }
 
@@ -51,12 +49,12 @@ pub fn minimize_faults(s: &mut Session, cfg: &Config) -> Result<usize> {
         let Ok(typed) = read_test_values(&path) else {
             continue;
         };
-        let target = Some((f.kind.clone(), f.location.clone()));
+        let target = (f.kind.clone(), f.location.clone());
         let run = |values: &[String]| s.program.run(&mut Replay::new(values.to_vec()), cfg);
         let mut best: Vec<String> = typed.iter().map(|(_, v)| v.clone()).collect();
         let mut best_run = run(&best);
         // A fault after a decision on uninitialized memory is no prediction to shrink.
-        if fault_of(s, &best_run) != target || s.watched(&best_run).uninitialized_at.is_some() {
+        if !ends_in(s, &best_run, &target) || s.watched(&best_run).uninitialized_at.is_some() {
             continue;
         }
         let mut shrunk = false;
@@ -64,7 +62,7 @@ pub fn minimize_faults(s: &mut Session, cfg: &Config) -> Result<usize> {
         while !best.is_empty() && Instant::now() < deadline {
             let shorter = &best[..best.len() - 1];
             let r = run(shorter);
-            if fault_of(s, &r) != target {
+            if !ends_in(s, &r, &target) {
                 break;
             }
             best.pop();
@@ -86,7 +84,7 @@ pub fn minimize_faults(s: &mut Session, cfg: &Config) -> Result<usize> {
             let mut candidate = best.clone();
             candidate[i] = zero;
             let r = run(&candidate);
-            if fault_of(s, &r) == target {
+            if ends_in(s, &r, &target) {
                 best = candidate;
                 best_run = r;
                 shrunk = true;
@@ -104,7 +102,7 @@ pub fn minimize_faults(s: &mut Session, cfg: &Config) -> Result<usize> {
                     let mut candidate = best.clone();
                     candidate[i].replace_range(b..b + 2, "00");
                     let r = run(&candidate);
-                    if fault_of(s, &r) == target {
+                    if ends_in(s, &r, &target) {
                         best = candidate;
                         best_run = r;
                         shrunk = true;

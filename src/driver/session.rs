@@ -549,9 +549,14 @@ fn crash_site(r: &RunResult) -> Option<String> {
     match (&r.outcome, r.abort_loc) {
         (Outcome::Fault { kind, loc }, _) => Some(format!("{kind}@{}:{}", loc.line, loc.col)),
         (Outcome::Abort, Some(loc)) => Some(format!("abort@{}:{}", loc.line, loc.col)),
-        _ => r
-            .leak
-            .map(|l| format!("leak@{}:{}:{}", l.site.file, l.site.line, l.site.col)),
+        // A leak: every site, so one at a site not seen yet is new.
+        _ => r.leak.as_ref().map(|l| {
+            let at = |s: &crate::ir::Loc| format!("{}:{}:{}", s.file, s.line, s.col);
+            format!(
+                "leak@{}",
+                l.sites.iter().map(at).collect::<Vec<_>>().join(",")
+            )
+        }),
     }
 }
 

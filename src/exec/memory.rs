@@ -69,12 +69,12 @@ pub struct Object {
 
 /// Heap blocks the program allocated and could no longer reach when it ended (what
 /// LeakSanitizer reports at exit).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Leak {
     pub bytes: u64,
     pub blocks: u64,
-    /// The allocation site of the first such block.
-    pub site: crate::ir::Loc,
+    /// Where they were allocated, each site once, in the order of allocation.
+    pub sites: Vec<crate::ir::Loc>,
 }
 
 #[derive(Clone, Debug)]
@@ -312,10 +312,13 @@ impl Memory {
             let l = leak.get_or_insert(Leak {
                 bytes: 0,
                 blocks: 0,
-                site,
+                sites: vec![],
             });
             l.bytes += o.size;
             l.blocks += 1;
+            if !l.sites.contains(&site) {
+                l.sites.push(site);
+            }
         }
         leak
     }

@@ -83,19 +83,25 @@ pub fn collect(dir: &Path) -> Vec<Fault> {
         let Ok(t) = super::suite::read_test(&path) else {
             continue;
         };
-        let (kind, location) = match (t["fault"].as_str(), t["outcome"].as_str()) {
-            (Some(kind), _) => (kind, t["fault_location"].as_str()),
-            (None, Some("abort")) => (ABORT, t["fault_location"].as_str()),
-            _ if t["leak"].is_object() => (LEAK, t["leak"]["allocated_at"].as_str()),
-            _ => continue,
-        };
-        let location = location.unwrap_or("?");
         let name = path.file_stem().unwrap_or_default().to_string_lossy();
         let size: usize = t["inputs"].as_array().map_or(0, |a| {
             a.iter()
                 .map(|v| v["value"].as_str().map_or(0, str::len))
                 .sum()
         });
+        let leaks = t["leak"]["allocated_at"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        for at in leaks.iter().filter_map(|a| a.as_str()) {
+            set.add(LEAK, at, &name, size);
+        }
+        let kind = match (t["fault"].as_str(), t["outcome"].as_str()) {
+            (Some(kind), _) => kind,
+            (None, Some("abort")) => ABORT,
+            _ => continue,
+        };
+        let location = t["fault_location"].as_str().unwrap_or("?");
         set.add(kind, location, &name, size);
     }
     set.list()

@@ -565,13 +565,13 @@ fn leak_sites(stderr: &str, sources: &[PathBuf]) -> Option<Vec<(String, u32)>> {
     )
 }
 
-/// Checks a test's predicted leak (`allocated_at`, `file:line:col`) against LeakSanitizer's
-/// report of the same test in the AddressSanitizer build `asan`.
+/// Checks a test's predicted leaks (`allocated_at`, `file:line:col` each) against
+/// LeakSanitizer's report of the same test in the AddressSanitizer build `asan`.
 fn check_leak(
     asan: &Path,
     test: &Path,
     tmp: &Path,
-    (name, allocated_at): (&str, &str),
+    (name, allocated_at): (&str, &[&str]),
     sources: &[PathBuf],
     rep: &mut ReplayReport,
 ) -> Result<()> {
@@ -590,42 +590,51 @@ fn check_leak(
     // LeakSanitizer scans memory conservatively: a stale copy of a pointer anywhere it scans
     // (a dead stack slot, a register) hides a leak, so one it does not report is unconfirmed,
     // never contradicted. Stacks and registers are not scanned, to hide fewer.
-    let predicted = split_location(allocated_at);
+    if r.stderr
+        .contains("LeakSanitizer has encountered a fatal error")
+    {
+        rep.outcomes_unchecked += 1;
+        let note = "LeakSanitizer cannot run here: leaks not checked natively".to_string();
+        if !rep.notes.contains(&note) {
+            rep.notes.push(note);
+        }
+        return Ok(());
+    }
+    let Some(sites) = leak_sites(&r.stderr, sources) else {
+        rep.unconfirmed.push(format!(
+            "{name}: a memory leak allocated at {}; natively LeakSanitizer reports none (a stale copy of the pointer hides it), the run {}",
+            allocated_at.join(", "),
+            describe_end(r.code)
+        ));
+        return Ok(());
+    };
+    // A site inside a library function is not compared: that there is a leak is.
     let in_program = |f: &str| {
         sources
             .iter()
             .any(|s| same_file(&s.display().to_string(), f))
     };
-    match (leak_sites(&r.stderr, sources), predicted) {
-        (None, _) if r.stderr.contains("LeakSanitizer has encountered a fatal error") => {
-            rep.outcomes_unchecked += 1;
-            let note = "LeakSanitizer cannot run here: leaks not checked natively".to_string();
-            if !rep.notes.contains(&note) {
-                rep.notes.push(note);
+    let missed: Vec<&str> = allocated_at
+        .iter()
+        .copied()
+        .filter(|at| {
+            split_location(at).is_some_and(|(pf, pl)| {
+                in_program(&pf) && !sites.iter().any(|(f, l)| same_file(&pf, f) && *l == pl)
+            })
+        })
+        .collect();
+    if missed.is_empty() {
+        rep.outcomes_confirmed += 1;
+    } else {
+        let native: Vec<String> = sites.iter().map(|(f, l)| format!("{f}:{l}")).collect();
+        rep.unconfirmed.push(format!(
+            "{name}: memory leaks allocated at {}; natively LeakSanitizer reports leaks allocated at {}",
+            missed.join(", "),
+            match native.is_empty() {
+                true => "library functions only".to_string(),
+                false => native.join(", "),
             }
-        }
-        (Some(sites), Some((pf, pl))) if in_program(&pf) => {
-            if sites.iter().any(|(f, l)| same_file(&pf, f) && *l == pl) {
-                rep.outcomes_confirmed += 1;
-            } else {
-                rep.unconfirmed.push(format!(
-                    "{name}: a memory leak allocated at {pf}:{pl}; natively LeakSanitizer reports {}",
-                    match sites.is_empty() {
-                        true => "leaks inside library functions only".to_string(),
-                        false => format!(
-                            "leaks allocated at {}",
-                            sites.iter().map(|(f, l)| format!("{f}:{l}")).collect::<Vec<_>>().join(", ")
-                        ),
-                    }
-                ))
-            }
-        }
-        // Allocated inside a library function: that there is a leak is what compares.
-        (Some(_), _) => rep.outcomes_confirmed += 1,
-        (None, _) => rep.unconfirmed.push(format!(
-            "{name}: a memory leak allocated at {allocated_at}; natively LeakSanitizer reports none (a stale copy of the pointer hides it), the run {}",
-            describe_end(r.code)
-        )),
+        ));
     }
     Ok(())
 }
@@ -1022,14 +1031,15 @@ pub fn replay(
             _ => rep.outcomes_unchecked += 1,
         }
 
-        if let Some(at) = json["leak"]["allocated_at"].as_str() {
+        if let Some(at) = json["leak"]["allocated_at"].as_array() {
+            let at: Vec<&str> = at.iter().filter_map(|a| a.as_str()).collect();
             let asan_exe = asan.get_or_insert_with(|| {
                 build(&plan, &ASAN, &tmp.path().join("asan"))
                     .map(|(exe, _)| exe)
                     .map_err(|e| format!("{e:#}"))
             });
             match asan_exe {
-                Ok(exe) => check_leak(exe, t, tmp.path(), (&name, at), sources, &mut rep)?,
+                Ok(exe) => check_leak(exe, t, tmp.path(), (&name, &at), sources, &mut rep)?,
                 Err(e) => {
                     rep.outcomes_unchecked += 1;
                     let note = format!("no AddressSanitizer build, leaks not checked: {e}");

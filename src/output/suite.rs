@@ -54,17 +54,21 @@ pub struct Test {
 pub struct LeakReport {
     pub bytes: u64,
     pub blocks: u64,
-    /// `file:line:col` of the first leaked block's allocation.
-    pub allocated_at: String,
+    /// `file:line:col` of each allocation site of the leaked blocks.
+    pub allocated_at: Vec<String>,
 }
 
 impl LeakReport {
     pub fn of(m: &Module, r: &crate::exec::RunResult) -> Option<LeakReport> {
-        r.leak.map(|l| LeakReport {
+        r.leak.as_ref().map(|l| LeakReport {
             bytes: l.bytes,
             blocks: l.blocks,
-            allocated_at: m.loc_string(l.site),
+            allocated_at: l.sites.iter().map(|&s| m.loc_string(s)).collect(),
         })
+    }
+
+    pub fn json(&self) -> serde_json::Value {
+        json!({"bytes": self.bytes, "blocks": self.blocks, "allocated_at": self.allocated_at})
     }
 }
 
@@ -112,7 +116,7 @@ pub fn test_json(t: &Test) -> serde_json::Value {
         o["fault_location"] = json!(at);
     }
     if let Some(l) = &t.leak {
-        o["leak"] = json!({"bytes": l.bytes, "blocks": l.blocks, "allocated_at": l.allocated_at});
+        o["leak"] = l.json();
     }
     if t.outcome == Outcome::StepLimit {
         o["steps"] = json!(t.steps);
@@ -448,9 +452,10 @@ impl SuiteWriter {
                 .iter()
                 .map(|v| crate::output::faults::complexity(&v.to_text()))
                 .sum();
-            let kind = crate::output::faults::LEAK;
-            self.faults
-                .add(kind, &l.allocated_at, &format!("{n:06}"), size);
+            for at in &l.allocated_at {
+                let kind = crate::output::faults::LEAK;
+                self.faults.add(kind, at, &format!("{n:06}"), size);
+            }
         }
         let p = self.dir.join(format!("tests/{n:06}.json"));
         write_atomic(

@@ -79,9 +79,7 @@ pub fn run(mut a: RunArgs, given: Given) -> Result<i32> {
             o["location"] = serde_json::json!(p.module.loc_string(*loc));
         }
         if let Some(l) = crate::output::suite::LeakReport::of(&p.module, &r) {
-            o["leak"] = serde_json::json!({
-                "bytes": l.bytes, "blocks": l.blocks, "allocated_at": l.allocated_at
-            });
+            o["leak"] = l.json();
         }
         println!("{}", serde_json::to_string_pretty(&o)?);
     } else {
@@ -109,8 +107,10 @@ pub fn run(mut a: RunArgs, given: Given) -> Result<i32> {
         }
         if let Some(l) = crate::output::suite::LeakReport::of(&p.module, &r) {
             eprintln!(
-                "cairn: memory leak: {} bytes in {} blocks unreachable at exit, the first allocated at {}",
-                l.bytes, l.blocks, l.allocated_at
+                "cairn: memory leak: {} bytes in {} blocks unreachable at exit, allocated at {}",
+                l.bytes,
+                l.blocks,
+                l.allocated_at.join(", ")
             );
         }
     }

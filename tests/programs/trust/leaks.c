@@ -1,6 +1,6 @@
 /* Heap memory the program can no longer reach at exit is a leak, reported where it was
- * allocated (as LeakSanitizer reports it, the first lost block's site): a block lost when an
- * input says so, and a strdup never freed, reported at the call in the program. Not leaks:
+ * allocated (as LeakSanitizer reports it): a block lost when an input says so, and a strdup
+ * never freed, reported at the call in the program. Not leaks:
  * blocks reachable from a global, directly or through another block; blocks live frames still
  * point to when exit() is called; the runtime's own blocks (getenv's value). Line numbers are
  * asserted. */
