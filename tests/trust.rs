@@ -1019,6 +1019,16 @@ fn heap_memory_unreachable_at_exit_is_a_leak_at_its_allocation() {
     let src = root().join("tests/programs/trust/leaks.c");
     let out = dir.path().join("out");
     let s = generate(&src, &out, &["--jobs", "1", "--tests-only"]);
+    let inputs: Vec<String> = std::fs::read_dir(out.join("tests"))
+        .unwrap()
+        .map(|t| {
+            json(&t.unwrap().path())["inputs"][0]["value"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert!(inputs.contains(&"9".to_string()), "{inputs:?}");
     let mut leaks: Vec<String> = s["faults"]
         .as_array()
         .unwrap()
@@ -1035,7 +1045,7 @@ fn heap_memory_unreachable_at_exit_is_a_leak_at_its_allocation() {
         })
         .collect();
     leaks.sort();
-    assert_eq!(leaks, ["26:19", "30:16"], "{}", s["faults"]);
+    assert_eq!(leaks, ["27:19", "31:16"], "{}", s["faults"]);
     for t in std::fs::read_dir(out.join("tests")).unwrap() {
         let t = json(&t.unwrap().path());
         let n = t["inputs"][0]["value"]
@@ -1052,9 +1062,14 @@ fn heap_memory_unreachable_at_exit_is_a_leak_at_its_allocation() {
             })
             .unwrap_or_default();
         let want: &[&str] = match n {
-            3 => &["26:19", "30:16"],
-            5 => &["30:16"],
+            3 => &["27:19", "31:16"],
+            5 => &["31:16"],
             _ => &[],
+        };
+        // setvbuf's buffer is the library's: n == 9 leaks nothing.
+        let want = match n {
+            9 => &[][..],
+            _ => want,
         };
         assert_eq!(leaked, want, "input {n}: {t}");
     }

@@ -507,7 +507,13 @@ pub fn call(
             };
             Some(VarArg::Scalar(frac.to_bits(), Ty::F64))
         }
-        Nop => ret(0),
+        Nop => {
+            // setvbuf's and setbuf's buffer is the library's from now on (see `Unknown`).
+            for arg in args {
+                m.mem.disown(scalar(arg));
+            }
+            ret(0)
+        }
         EnvironmentResult => ret(a(0)),
         Indeterminate => Some(VarArg::Scalar(0, dst.map_or(Ty::Int(64), |d| d.ty()))),
         UninitializedInput => {
@@ -565,6 +571,10 @@ pub fn call(
         Unknown(name) => {
             if !m.libc.unknown_called.contains(name) {
                 m.libc.unknown_called.push(name.clone());
+            }
+            // A library function may keep a block it is given: no leak of it is claimed.
+            for arg in args {
+                m.mem.disown(scalar(arg));
             }
             let name = name.clone();
             return unmodelled_result(m, ext, &name, dst);

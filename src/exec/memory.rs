@@ -270,6 +270,18 @@ impl Memory {
         }
     }
 
+    /// Forgets the allocation site of the heap block holding `addr`, if any: its leak is not
+    /// reported (a library function that may keep it was given it).
+    pub fn disown(&mut self, addr: u64) {
+        if let Some(i) = self.find_global(addr)
+            && let o = &mut self.objs[i]
+            && o.kind == ObjKind::Heap
+            && addr < o.base + o.size.max(1)
+        {
+            o.site = None;
+        }
+    }
+
     /// The program's heap blocks that nothing reachable points to, as LeakSanitizer finds
     /// them at exit: every aligned word of the globals, the live stack objects and `roots`
     /// (the live frames' registers) that points into a block reaches it, and each reached
