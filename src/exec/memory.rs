@@ -112,6 +112,25 @@ pub fn words(data: &[u8], width: usize) -> impl Iterator<Item = u64> + '_ {
     })
 }
 
+/// Pushes the words of `data` (`width` bytes, little-endian, at multiples of `width`) that lie
+/// in `lo..lo + span` onto `out`: the one test most words fail, in a loop tight enough that a
+/// megabyte of globals is scanned in a fraction of a millisecond.
+fn words_in(data: &[u8], width: usize, (lo, span): (u64, u64), out: &mut Vec<u64>) {
+    let near = |w: &u64| w.wrapping_sub(lo) < span;
+    match width {
+        8 => out.extend(
+            data.chunks_exact(8)
+                .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+                .filter(near),
+        ),
+        _ => out.extend(
+            data.chunks_exact(4)
+                .map(|c| u32::from_le_bytes(c.try_into().unwrap()) as u64)
+                .filter(near),
+        ),
+    }
+}
+
 /// The native default stack (`ulimit -s` 8192), which native replay also sets.
 pub const NATIVE_STACK: u64 = 8 << 20;
 
@@ -292,27 +311,28 @@ impl Memory {
             .iter()
             .position(|o| o.kind == ObjKind::Heap && o.alive && o.site.is_some())?;
         let (lo, hi) = (self.objs[first_heap].base, self.heap_next);
+        let range = (lo, hi - lo);
         let mut reached = vec![false; self.objs.len()];
-        let mut work = vec![];
-        let reach = |w: u64, reached: &mut Vec<bool>, work: &mut Vec<usize>| {
-            if w < lo || w >= hi {
-                return;
-            }
-            let i = self.objs.partition_point(|o| o.base <= w) - 1;
-            let o = &self.objs[i];
-            if o.kind == ObjKind::Heap && o.alive && w < o.base + o.size.max(1) && !reached[i] {
-                reached[i] = true;
-                work.push(i);
+        let (mut work, mut found) = (vec![], vec![]);
+        let reach = |found: &mut Vec<u64>, reached: &mut Vec<bool>, work: &mut Vec<usize>| {
+            for w in found.drain(..) {
+                let i = self.objs.partition_point(|o| o.base <= w) - 1;
+                let o = &self.objs[i];
+                if o.kind == ObjKind::Heap && o.alive && w < o.base + o.size.max(1) && !reached[i] {
+                    reached[i] = true;
+                    work.push(i);
+                }
             }
         };
-        let words = |data| words(data, ptr_bytes);
         let scanned = self.objs.iter().chain(&self.stack);
         for o in scanned.filter(|o| o.alive && o.kind != ObjKind::Heap) {
-            words(&o.data).for_each(|w| reach(w, &mut reached, &mut work));
+            words_in(&o.data, ptr_bytes, range, &mut found);
         }
-        roots.for_each(|w| reach(w, &mut reached, &mut work));
+        found.extend(roots.filter(|w| w.wrapping_sub(lo) < range.1));
+        reach(&mut found, &mut reached, &mut work);
         while let Some(i) = work.pop() {
-            words(&self.objs[i].data).for_each(|w| reach(w, &mut reached, &mut work));
+            words_in(&self.objs[i].data, ptr_bytes, range, &mut found);
+            reach(&mut found, &mut reached, &mut work);
         }
         let mut leak: Option<Leak> = None;
         for (o, _) in self.objs[first_heap..]
