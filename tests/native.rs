@@ -354,6 +354,17 @@ fn parent(pid: i32) -> Option<i32> {
         .ok()
 }
 
+/// One worker, tests only, a budget of runs (the time budget only bounds a stuck run).
+const RUN_BUDGET: [&str; 7] = [
+    "--jobs",
+    "1",
+    "--tests-only",
+    "--max-iterations",
+    "400000",
+    "--time",
+    "120",
+];
+
 /// The shapes that starve the interpreter, through every input API: each program's goals
 /// are all covered within a budget of runs, and replay confirms every claim natively.
 #[test]
@@ -374,19 +385,8 @@ fn native_fuzzing_covers_programs_the_interpreter_is_slow_on() {
         let dir = TempDir::new("native-cover").unwrap();
         let out = dir.path().join("out");
         let f = program(name);
-        let mut a = vec![
-            "gen",
-            f.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--jobs",
-            "1",
-            "--tests-only",
-            "--max-iterations",
-            "400000",
-            "--time",
-            "120",
-        ];
+        let mut a = vec!["gen", f.to_str().unwrap(), "--out", out.to_str().unwrap()];
+        a.extend_from_slice(&RUN_BUDGET);
         a.extend_from_slice(extra);
         let o = cairn(&a);
         assert!(o.status.success(), "{name}: {}", text(&o));
@@ -424,15 +424,7 @@ fn a_renamed_copy_of_cairn_fuzzes_natively() {
     let f = program("deep_recursion.c");
     let o = Command::new(&copy)
         .args(["gen", f.to_str().unwrap(), "--out", out.to_str().unwrap()])
-        .args([
-            "--jobs",
-            "1",
-            "--tests-only",
-            "--max-iterations",
-            "400000",
-            "--time",
-            "120",
-        ])
+        .args(RUN_BUDGET)
         .output()
         .unwrap();
     let t = text(&o);

@@ -437,25 +437,19 @@ impl SuiteWriter {
             Outcome::Abort => Some(crate::output::faults::ABORT),
             _ => None,
         };
+        let size = t
+            .inputs
+            .iter()
+            .map(|v| crate::output::faults::complexity(&v.to_text()))
+            .sum();
+        let name = format!("{n:06}");
         if let Some(kind) = kind {
-            let size = t
-                .inputs
-                .iter()
-                .map(|v| crate::output::faults::complexity(&v.to_text()))
-                .sum();
             let at = t.fault_location.as_deref().unwrap_or("?");
-            self.faults.add(kind, at, &format!("{n:06}"), size);
+            self.faults.add(kind, at, &name, size);
         }
-        if let Some(l) = &t.leak {
-            let size = t
-                .inputs
-                .iter()
-                .map(|v| crate::output::faults::complexity(&v.to_text()))
-                .sum();
-            for at in &l.allocated_at {
-                let kind = crate::output::faults::LEAK;
-                self.faults.add(kind, at, &format!("{n:06}"), size);
-            }
+        for at in t.leak.iter().flat_map(|l| &l.allocated_at) {
+            self.faults
+                .add(crate::output::faults::LEAK, at, &name, size);
         }
         let p = self.dir.join(format!("tests/{n:06}.json"));
         write_atomic(
