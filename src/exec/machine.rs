@@ -597,8 +597,6 @@ impl<'m> Machine<'m> {
         Ok(VarArg::Scalar(v.bits, ty))
     }
 
-    /// Where the program is: the current location, or outside Cairn's runtime the call that
-    /// led into it (a user reads "fopen ... at main.c:6", not a line of the runtime).
     /// Marks heap block `p`, just allocated, as the program's (a leak of it is reported) when
     /// the program called the allocator, itself or through `strdup`/`strndup`; blocks the
     /// runtime keeps for itself (argv, input files, getenv's values) are not the program's.
@@ -639,6 +637,8 @@ impl<'m> Machine<'m> {
         self.mem.leaks(roots.into_iter(), ptr_bytes)
     }
 
+    /// Where the program is: the current location, or outside Cairn's runtime the call that
+    /// led into it (a user reads "fopen ... at main.c:6", not a line of the runtime).
     fn program_loc(&self) -> Loc {
         let runtime = |fid: FuncId| {
             let f = &self.module.functions[fid as usize];
