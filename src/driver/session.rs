@@ -400,9 +400,8 @@ impl<'p> Session<'p> {
 
     /// Whether `r` covers a goal the ledger does not have, or crashes in a new way.
     pub fn is_new(&self, r: &RunResult) -> bool {
-        let crash = crash_site(r);
         !self.ledger.new_goals(&self.goals.covered_by(r)).is_empty()
-            || crash.is_some_and(|c| !self.crash_sites.contains(&c))
+            || crash_sites(r).iter().any(|c| !self.crash_sites.contains(c))
     }
 
     /// `r` run again with a symbolic shadow, which tells where a decision rests on
@@ -445,18 +444,14 @@ impl<'p> Session<'p> {
     fn keep(&mut self, r: &RunResult, found_by: &str) -> Result<Vec<usize>> {
         let uninitialized_at = self.count_uninitialized(r);
         let covers = self.goals.covered_by(r);
-        let crash = crash_site(r);
+        let crash = crash_sites(r);
         // Most runs cover nothing new: they need no lock (a stale view only costs one).
-        let new_crash = crash
-            .as_ref()
-            .is_some_and(|c| !self.crash_sites.contains(c));
+        let new_crash = crash.iter().any(|c| !self.crash_sites.contains(c));
         if self.ledger.new_goals(&covers).is_empty() && !new_crash {
             self.sync();
             return Ok(vec![]);
         }
-        if let Some(c) = &crash {
-            self.crash_sites.insert(c.clone());
-        }
+        self.crash_sites.extend(crash.iter().cloned());
         let test = || self.test_of(r, found_by, covers.clone(), uninitialized_at.clone());
         let kept = self
             .shared
@@ -544,19 +539,18 @@ impl<'p> Session<'p> {
 /// step costs several plain ones).
 const MAX_WATCHED_STEPS: u64 = 5_000_000;
 
-/// How a run crashes, as tests tell crashes apart (kind and place), if it does.
-fn crash_site(r: &RunResult) -> Option<String> {
+/// How a run crashes, as tests tell crashes apart (kind and place): its fault, or each site
+/// it leaks memory at (a run leaking at one site not seen yet is new).
+fn crash_sites(r: &RunResult) -> Vec<String> {
     match (&r.outcome, r.abort_loc) {
-        (Outcome::Fault { kind, loc }, _) => Some(format!("{kind}@{}:{}", loc.line, loc.col)),
-        (Outcome::Abort, Some(loc)) => Some(format!("abort@{}:{}", loc.line, loc.col)),
-        // A leak: every site, so one at a site not seen yet is new.
-        _ => r.leak.as_ref().map(|l| {
-            let at = |s: &crate::ir::Loc| format!("{}:{}:{}", s.file, s.line, s.col);
-            format!(
-                "leak@{}",
-                l.sites.iter().map(at).collect::<Vec<_>>().join(",")
-            )
-        }),
+        (Outcome::Fault { kind, loc }, _) => vec![format!("{kind}@{}:{}", loc.line, loc.col)],
+        (Outcome::Abort, Some(loc)) => vec![format!("abort@{}:{}", loc.line, loc.col)],
+        _ => r
+            .leak
+            .iter()
+            .flat_map(|l| &l.sites)
+            .map(|s| format!("leak@{}:{}:{}", s.file, s.line, s.col))
+            .collect(),
     }
 }
 

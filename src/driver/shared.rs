@@ -211,12 +211,13 @@ impl Shared {
     }
 
     /// Keeps a run covering `covers` as a test if it covers a goal first or crashes at a new
-    /// place (`crash`: its fault kind and place). `test` makes the test (its number is given
-    /// here, under the lock, so numbers are dense and each test is written once).
+    /// place (`crash`: its fault's kind and place, or each site it leaks at). `test` makes the
+    /// test (its number is given here, under the lock, so numbers are dense and each test is
+    /// written once).
     pub fn offer(
         &self,
         covers: &[usize],
-        crash: Option<String>,
+        crash: Vec<String>,
         max_tests: Option<usize>,
         session: u32,
         test: impl FnOnce() -> Test,
@@ -230,7 +231,10 @@ impl Shared {
             });
         }
         let fresh = r.ledger.new_goals(covers);
-        let new_crash = crash.is_some_and(|c| r.crash_sites.insert(c));
+        // Every site inserted (no short cut): each is known from now on.
+        let new_crash = crash
+            .into_iter()
+            .fold(false, |new, c| r.crash_sites.insert(c) | new);
         if fresh.is_empty() && !new_crash {
             return Ok(Kept {
                 fresh,
