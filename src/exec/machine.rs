@@ -618,23 +618,20 @@ impl<'m> Machine<'m> {
     /// The program's heap blocks it can no longer reach (see `Memory::leaks`): the live
     /// frames' registers and argument values are roots, as the stack is.
     fn leaks(&self) -> Option<crate::exec::memory::Leak> {
-        let ptr_bytes = (self.ptr_bits / 8) as usize;
         let mut roots: Vec<u64> = self.libc.streams.to_vec();
+        let mut aggs: Vec<&[u8]> = vec![];
         for f in &self.frames {
             let func = &self.module.functions[f.func as usize];
             let regs = self.regs.get(f.rb..f.rb + func.num_regs as usize);
             roots.extend(regs.into_iter().flatten());
-            let aggs = self.aggs.get(f.ab..f.ab + func.agg_init.len());
-            roots.extend(crate::exec::memory::words(
-                aggs.unwrap_or_default(),
-                ptr_bytes,
-            ));
+            aggs.extend(self.aggs.get(f.ab..f.ab + func.agg_init.len()));
             roots.extend(f.varargs.iter().filter_map(|v| match v {
                 VarArg::Scalar(x, _) => Some(*x),
                 VarArg::Agg(_) => None,
             }));
         }
-        self.mem.leaks(roots.into_iter(), ptr_bytes)
+        self.mem
+            .leaks(&roots, aggs.into_iter(), (self.ptr_bits / 8) as usize)
     }
 
     /// Where the program is: the current location, or outside Cairn's runtime the call that

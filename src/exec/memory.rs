@@ -103,15 +103,6 @@ pub const OBJECT_COST: u64 = std::mem::size_of::<Object>() as u64;
 /// The system allocator's overhead per block holding an object's contents.
 const BLOCK_OVERHEAD: u64 = 16;
 
-/// The little-endian words of `data` at multiples of `width` bytes.
-pub fn words(data: &[u8], width: usize) -> impl Iterator<Item = u64> + '_ {
-    data.chunks_exact(width).map(|c| {
-        let mut b = [0u8; 8];
-        b[..c.len()].copy_from_slice(c);
-        u64::from_le_bytes(b)
-    })
-}
-
 /// Pushes the words of `data` (`width` bytes, little-endian, at multiples of `width`) that lie
 /// in `lo..lo + span` onto `out`: the one test most words fail, in a loop tight enough that a
 /// megabyte of globals is scanned in a fraction of a millisecond.
@@ -302,10 +293,16 @@ impl Memory {
     }
 
     /// The program's heap blocks that nothing reachable points to, as LeakSanitizer finds
-    /// them at exit: every aligned word of the globals, the live stack objects and `roots`
-    /// (the live frames' registers) that points into a block reaches it, and each reached
-    /// block's words reach further. Blocks of Cairn's runtime are not reported.
-    pub fn leaks(&self, roots: impl Iterator<Item = u64>, ptr_bytes: usize) -> Option<Leak> {
+    /// them at exit: every aligned word of the globals, the live stack objects, `root_data`
+    /// and `roots` (the live frames' aggregates and registers) that points into a block
+    /// reaches it, and each reached block's words reach further. Blocks of Cairn's runtime
+    /// are not reported.
+    pub fn leaks<'a>(
+        &self,
+        roots: &[u64],
+        root_data: impl Iterator<Item = &'a [u8]>,
+        ptr_bytes: usize,
+    ) -> Option<Leak> {
         let first_heap = self
             .objs
             .iter()
@@ -325,10 +322,14 @@ impl Memory {
             }
         };
         let scanned = self.objs.iter().chain(&self.stack);
-        for o in scanned.filter(|o| o.alive && o.kind != ObjKind::Heap) {
+        let objects = scanned.filter(|o| o.alive && o.kind != ObjKind::Heap);
+        for o in objects {
             words_in(&o.data, ptr_bytes, range, &mut found);
         }
-        found.extend(roots.filter(|w| w.wrapping_sub(lo) < range.1));
+        for data in root_data {
+            words_in(data, ptr_bytes, range, &mut found);
+        }
+        found.extend(roots.iter().filter(|w| w.wrapping_sub(lo) < range.1));
         reach(&mut found, &mut reached, &mut work);
         while let Some(i) = work.pop() {
             words_in(&self.objs[i].data, ptr_bytes, range, &mut found);
