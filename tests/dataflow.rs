@@ -513,9 +513,9 @@ fn constants_decide_pairs_of_variables_whose_address_is_passed() {
         .map(|&(i, how)| (key(&p, du, i as usize), how))
         .collect();
     for (k, how) in [
-        ("running current 0 p-use 38 true", CONSTANT),
-        ("running current 45 p-use 38 true", CONSTANT),
-        ("running current 52 p-use 38 true", CONSTANT),
+        ("running current 0 p-use 38 false", CONSTANT),
+        ("running current 45 p-use 38 false", CONSTANT),
+        ("running current 52 p-use 38 false", CONSTANT),
         ("main current 0 p-use 82 true", CONSTANT),
         ("main current 52 p-use 82 true", CONSTANT),
         ("running current 45 c-use 40", CONSTANT),

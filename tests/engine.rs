@@ -517,3 +517,61 @@ fn integers_wider_than_64_bits_are_split_into_words_the_search_can_steer() {
     assert_eq!(s["concolic"]["inexact"]["concretized"], 0, "{s}");
     replay_ok(&p, &out);
 }
+
+/// A branch goal's `true` is what the source says at its column, however clang compiled it:
+/// `if (!p)` branches on `p` with its targets swapped, and its `true` is still the `if`
+/// taken. Checked by where each outcome goes: an `if`'s or loop's whole condition `true` to the
+/// next line, an `&&`'s left operand `true` on to its right operand, an `||`'s to the next line,
+/// a `?:`'s condition `true` to its first arm.
+#[test]
+fn a_branch_outcome_is_named_by_its_source_condition_not_by_clangs() {
+    let src = root().join("tests/programs/engine/negated_conditions.c");
+    let lines: Vec<String> = std::fs::read_to_string(&src)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let p = common::load_program(&src);
+    let m = &p.module;
+    let mut checked = 0;
+    for g in m.branch_goals.iter().filter(|g| g.outcome == "true") {
+        let (line, col) = (g.loc.line as usize, g.loc.col as usize);
+        let text = &lines[line - 1];
+        let at = text.as_bytes()[col - 1];
+        let to = (g.target_loc.line as usize, g.target_loc.col as usize);
+        let pair = m
+            .branch_goals
+            .iter()
+            .find(|o| o.loc == g.loc && o.outcome == "false")
+            .unwrap();
+        let other = (pair.target_loc.line as usize, pair.target_loc.col as usize);
+        if to.0 == 0 && other.0 == 0 {
+            continue; // arms with no instruction of their own (`c ? &a : 0`)
+        }
+        // The column clang gives a statement's whole condition: the `if`'s condition, the
+        // loop's keyword.
+        let whole = [("if (", 4), ("while", 0), ("for", 0)]
+            .iter()
+            .find_map(|(k, skip)| text.find(k).map(|i| i + skip + 1));
+        // Where `true` must go: the next line, or a span of this line (1-based columns).
+        let span_after =
+            |from: usize, to: char| (line, from, from + text[from..].find(to).unwrap());
+        let expect = match at {
+            b'&' => span_after(col + 1, ')'),
+            b'|' => (line + 1, 0, usize::MAX),
+            _ if whole == Some(col) => (line + 1, 0, usize::MAX),
+            _ => match text.find('?') {
+                Some(q) => span_after(q + 1, ':'),
+                None => continue,
+            },
+        };
+        let goes = |(l, c): (usize, usize)| l == expect.0 && expect.1 < c && c <= expect.2;
+        assert!(goes(to), "{line}:{col} `true` goes to {to:?}: {text}");
+        assert!(
+            !goes(other),
+            "{line}:{col} `false` goes to {other:?}: {text}"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 12, "only {checked} conditions checked");
+}

@@ -167,9 +167,22 @@ pub fn decider(t: &Terminator) -> Option<Reg> {
     }
 }
 
-fn outcome_labels(t: &Terminator) -> Vec<String> {
+/// A deciding terminator's outcomes, named as its branch goals are (`true` may be the false
+/// edge: see `lower::swapped_by_clang`).
+fn outcome_labels(m: &Module, t: &Terminator) -> Vec<String> {
     match t {
-        Terminator::CondBr { .. } => vec!["true".into(), "false".into()],
+        Terminator::CondBr {
+            then_goal,
+            else_goal,
+            ..
+        } => [then_goal, else_goal]
+            .iter()
+            .zip(["true", "false"])
+            .map(|(g, plain)| match m.branch_goals.get(**g as usize) {
+                Some(goal) => goal.outcome.clone(),
+                None => plain.to_string(),
+            })
+            .collect(),
         Terminator::Switch { cases, .. } => cases
             .iter()
             .map(|c| format!("case {}", c.0 as i64))
@@ -455,7 +468,7 @@ impl DefUse {
                                     flows_to(&b.insts[ii + 1..], *dst, d, &b.term)
                                 });
                                 let outcomes = if decides {
-                                    outcome_labels(&b.term)
+                                    outcome_labels(m, &b.term)
                                 } else {
                                     vec![]
                                 };

@@ -654,15 +654,19 @@ impl<'a> Lowerer<'a> {
                 .find(|l| l.line > 0)
                 .unwrap_or_default()
         };
-        for g in self.out.branch_goals.iter_mut().filter(|g| g.func == id) {
+        for (gi, g) in self.out.branch_goals.iter_mut().enumerate() {
+            if g.func != id {
+                continue;
+            }
             let term = &blocks[g.block as usize].term;
             let target = match term {
                 Terminator::CondBr {
                     then_edge,
                     else_edge,
+                    then_goal,
                     ..
                 } => {
-                    if g.outcome == "true" {
+                    if *then_goal as usize == gi {
                         then_edge.target
                     } else {
                         else_edge.target
@@ -1569,8 +1573,12 @@ impl<'l, 'a> FnLower<'l, 'a> {
             },
             T::CondBr(c) => {
                 let cond = self.reg(&c.condition, at)?;
-                let then_goal = self.new_goal(fid, bi, "true".into(), loc);
-                let else_goal = self.new_goal(fid, bi, "false".into(), loc);
+                let (t, f) = match swapped_by_clang(&c.true_dest, &c.false_dest) {
+                    true => ("false", "true"),
+                    false => ("true", "false"),
+                };
+                let then_goal = self.new_goal(fid, bi, t.into(), loc);
+                let else_goal = self.new_goal(fid, bi, f.into(), loc);
                 Terminator::CondBr {
                     cond,
                     then_edge: self.edge(bi, &c.true_dest, moves),
@@ -1631,4 +1639,23 @@ fn intrinsic_base(name: &str) -> String {
         .take_while(|p| !is_type(p))
         .collect::<Vec<_>>()
         .join(".")
+}
+
+/// Whether clang compiled a condition with its targets swapped: `if (!p)` is `br i1 %p,
+/// label %if.end, label %if.then`. A goal's `true` is then the false edge, so that `true`
+/// means what the source says at the goal's column (the `if` taken, the `&&`'s left operand
+/// true, the `?:`'s first arm), read from the names clang gives the targets.
+fn swapped_by_clang(true_dest: &Name, false_dest: &Name) -> bool {
+    // The side of the source condition a target block stands for, by clang's block names.
+    let side = |n: &Name| {
+        let Name::Name(s) = n else { return None };
+        match s.trim_end_matches(|c: char| c.is_ascii_digit()) {
+            "if.then" | "land.lhs.true" | "land.rhs" | "lor.end" | "cond.true" | "while.body"
+            | "for.body" | "do.body" => Some(true),
+            "if.else" | "if.end" | "lor.lhs.false" | "lor.rhs" | "land.end" | "cond.false"
+            | "while.end" | "for.end" | "do.end" => Some(false),
+            _ => None,
+        }
+    };
+    side(true_dest) == Some(false) && side(false_dest) == Some(true)
 }
