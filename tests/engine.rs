@@ -575,3 +575,46 @@ fn a_branch_outcome_is_named_by_its_source_condition_not_by_clangs() {
     }
     assert!(checked >= 12, "only {checked} conditions checked");
 }
+
+/// A length parameter after a buffer (`size_t size`, `int n`) is at most the elements Cairn's
+/// buffer holds, as a caller's is: libFuzzer's entry and a sum over `n` ints report no fault,
+/// reach the longest length (64 bytes, 16 ints) and a signed length's negative check, and
+/// replay natively; a parameter not named as a length (`k`) still indexes past the buffer.
+#[test]
+fn a_length_parameter_stays_within_its_buffer() {
+    let file = program("length_params.c");
+    for (entry, fault) in [
+        ("LLVMFuzzerTestOneInput", false),
+        ("sum", false),
+        ("pick", true),
+    ] {
+        let dir = tmp("engine-lengths");
+        let out = dir.path().join("out");
+        let budget = ["--entry", entry, "--jobs", "1", "--max-iterations", "3000"];
+        let (s, _) = generate_with(&file, &out, "1", 60, &budget);
+        assert_eq!(s["goals"]["unknown"], 0, "{entry}: {s}");
+        // Only the other functions' goals are proven (unreachable from the entry).
+        assert_eq!(
+            s["goals"]["unreachable"], s["static_unreachable"],
+            "{entry}: {s}"
+        );
+        let faults = outcomes(&out).iter().filter(|o| *o == "fault").count();
+        assert_eq!(faults > 0, fault, "{entry}: {faults} faults");
+        replay_ok(&file, &out);
+    }
+    // A length past the buffer is no run (the 64-byte buffer holds 16 ints); an index is.
+    for (entry, inputs, says) in [
+        (
+            "LLVMFuzzerTestOneInput",
+            "6869,65",
+            "an assumption does not hold",
+        ),
+        ("LLVMFuzzerTestOneInput", "6869,64", "returned 2"),
+        ("sum", "00,17", "an assumption does not hold"),
+        ("sum", "00,-5", "returned -1"),
+        ("pick", "00,100", "out-of-bounds"),
+    ] {
+        let o = cairn(&["run", &file, "--entry", entry, "--inputs", inputs]);
+        assert!(text(&o).contains(says), "{entry} {inputs}: {}", text(&o));
+    }
+}

@@ -7,7 +7,7 @@
 use super::input::{InputKind, InputSource, InputValue};
 use super::libc::{self as clib, Ext};
 use super::memory::{MemFault, Memory};
-use super::observer::{Call, CallAction, InputUse, Observer, Site, Target, View};
+use super::observer::{AtMost, Call, CallAction, InputUse, Observer, Site, Target, View};
 use super::ops::{self, mask, sext};
 use crate::analysis::expectation::{ROOT_CONTEXT, call_context};
 use crate::ir::*;
@@ -593,7 +593,25 @@ impl<'m> Machine<'m> {
             _ => return Ok(VarArg::Scalar(0, ty)),
         };
         let v = self.next_input(kind, 0);
-        self.input_used(InputUse::Param { pos });
+        let at_most = match (self.unit.lengths.iter().find(|l| l.0 == pos), ty) {
+            (Some(&(_, max, unsigned)), Ty::Int(w)) => {
+                let bits = v.bits & (u64::MAX >> (64 - w.min(64) as u32));
+                let holds = match unsigned {
+                    true => bits <= max,
+                    false => crate::ir::ops::sext(bits, w as u32) <= max as i64,
+                };
+                Some(AtMost {
+                    max,
+                    unsigned,
+                    holds,
+                })
+            }
+            _ => None,
+        };
+        self.input_used(InputUse::Param { pos, at_most });
+        if at_most.is_some_and(|a| !a.holds) {
+            return Err(Stop::AssumeFailed);
+        }
         Ok(VarArg::Scalar(v.bits, ty))
     }
 

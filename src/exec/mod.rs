@@ -57,6 +57,9 @@ pub struct Unit {
     /// Globals (indices into `Module::globals`) whose bytes are inputs, read after the
     /// parameters, in this order.
     pub globals: Vec<u32>,
+    /// The entry's length parameters (see `length_params`): position, the most elements the
+    /// buffer before it holds, and whether the parameter is unsigned.
+    pub lengths: Vec<(usize, u64, bool)>,
 }
 
 impl Default for Unit {
@@ -64,8 +67,38 @@ impl Default for Unit {
         Unit {
             buffer: machine::UNIT_BUFFER,
             globals: vec![],
+            lengths: vec![],
         }
     }
+}
+
+/// The parameters of `f` that give the length of the pointer parameter right before them
+/// (`f(const uint8_t *data, size_t size)`, `sum(int *a, int n)`), by their name: a caller
+/// passes at most the elements its buffer holds, so a unit test does too — a length past the
+/// `buffer` bytes Cairn gave the pointer would make the function's reads past them Cairn's
+/// fault, not the function's. Each with the most elements (of the pointer's declared type)
+/// the buffer holds and whether it is unsigned (a signed length may still be negative).
+pub fn length_params(f: &crate::ir::Function, buffer: u64) -> Vec<(usize, u64, bool)> {
+    use crate::ir::Ty;
+    let lengthy = |name: &str| {
+        let n = name.to_ascii_lowercase().replace('_', "");
+        matches!(
+            n.as_str(),
+            "n" | "sz" | "cnt" | "num" | "nmemb" | "nelem" | "nelems" | "nitems"
+        ) || ["len", "length", "size", "count", "bytes"]
+            .iter()
+            .any(|k| n.ends_with(k))
+    };
+    (1..f.params.len())
+        .filter(|&i| matches!(f.params[i].ty(), Ty::Int(w) if w >= 8))
+        .filter(|&i| f.params[i - 1].ty() == Ty::Ptr && !f.byval.iter().any(|b| b.0 == i - 1))
+        .filter(|&i| f.param_name(i).is_some_and(lengthy))
+        .map(|i| {
+            let elem = f.pointee_bytes.get(i - 1).copied().unwrap_or(0).max(1);
+            let unsigned = f.param_unsigned.get(i).copied().unwrap_or(false);
+            (i, buffer / elem, unsigned)
+        })
+        .collect()
 }
 
 impl Program {
@@ -97,9 +130,14 @@ impl Program {
             .module
             .function(entry)
             .map_or(0, |f| f.pointee_bytes.iter().copied().max().unwrap_or(0));
+        let buffer = buffer.max(pointees + 1);
         self.unit = Unit {
-            buffer: buffer.max(pointees + 1),
+            buffer,
             globals: vec![],
+            lengths: match self.module.function(entry) {
+                Some(f) if entry != "main" => length_params(f, buffer),
+                _ => vec![],
+            },
         };
         if symbolic_globals
             && entry != "main"

@@ -59,8 +59,18 @@ pub enum InputUse {
     Mem { addr: u64, n: u32, signed: bool },
     /// A byte buffer at `addr`: byte i of memory is byte i of the input.
     Bytes { addr: u64, n: u64 },
-    /// Parameter `pos` of the entry function (unit mode), before its frame is entered.
-    Param { pos: usize },
+    /// Parameter `pos` of the entry function (unit mode), before its frame is entered; a
+    /// length parameter with its bound.
+    Param { pos: usize, at_most: Option<AtMost> },
+}
+
+/// A length parameter is at most `max` elements (`exec::length_params`): an assumption, which
+/// `holds` on this run or ends it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AtMost {
+    pub max: u64,
+    pub unsigned: bool,
+    pub holds: bool,
 }
 
 /// The function a call goes to.

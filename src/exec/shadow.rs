@@ -18,7 +18,7 @@
 //!   move or set it, with symbolic fill values and (into small objects) symbolic lengths.
 
 use super::libc::Ext;
-use super::observer::{Call, InputUse, Observer, Site, Target, View};
+use super::observer::{AtMost, Call, InputUse, Observer, Site, Target, View};
 use crate::ir::*;
 use crate::smt::expr::{ExprId, Node, Pool, VarKey};
 use crate::smt::opaque::OpaqueFn;
@@ -558,7 +558,7 @@ impl Observer for Shadow<'_> {
         }
     }
 
-    fn input(&mut self, _v: &View, index: usize, width: u32, used: InputUse) {
+    fn input(&mut self, v: &View, index: usize, width: u32, used: InputUse) {
         if self.resting {
             return;
         }
@@ -596,12 +596,15 @@ impl Observer for Shadow<'_> {
                     self.set_mem(addr + i, 1, e);
                 }
             }
-            InputUse::Param { pos } => {
+            InputUse::Param { pos, at_most } => {
                 let e = var(self.pool, 0, width as u8);
                 if self.args.len() <= pos {
                     self.args.resize(pos + 1, NONE);
                 }
                 self.args[pos] = e;
+                if let Some(a) = at_most {
+                    self.assume_at_most(v, e, a);
+                }
             }
         }
     }
@@ -637,6 +640,28 @@ impl Observer for Shadow<'_> {
 }
 
 impl Shadow<'_> {
+    /// A length parameter is at most `max` (see `exec::length_params`): an assumption, as
+    /// `assume` records it, whether or not it holds on this run.
+    fn assume_at_most(&mut self, v: &View, e: ExprId, a: AtMost) {
+        if self.path_full() {
+            return;
+        }
+        let p = &mut *self.pool;
+        let w = p.width(e);
+        let k = p.constant(w, a.max & (u64::MAX >> (64 - w.min(64) as u32)));
+        let holds = p.cmp(if a.unsigned { IPred::Ule } else { IPred::Sle }, e, k);
+        let violated = p.not(holds);
+        self.record(BranchRecord {
+            func: 0,
+            block: 0,
+            taken: if a.holds { 0 } else { 1 },
+            outcomes: vec![(holds, NO_GOAL, 0), (violated, ASSUME_VIOLATED, 0)],
+            ctx: v.ctx,
+            step: v.steps,
+            ahead: Box::default(),
+        });
+    }
+
     /// The result of the current call (an abstracted one) is one of `values`, a fact known
     /// about the callee: an assumption, as `assume` records it. `holds_now`: it does on this run.
     pub fn assume_result_in(&mut self, v: &View, values: &[u64], holds_now: bool) {

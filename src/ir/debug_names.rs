@@ -18,6 +18,9 @@ pub struct SourceNames {
     /// (function, parameter's value name) → bytes of the object a pointer parameter points
     /// to, by its declared type (`struct ring *r` → 80).
     pub pointees: HashMap<(String, String), u64>,
+    /// (function, parameter's value name) of the integer parameters declared unsigned
+    /// (`size_t n`, `unsigned len`).
+    pub unsigned: std::collections::HashSet<(String, String)>,
 }
 
 /// The value's name in the bitcode (empty when it has none).
@@ -81,12 +84,14 @@ pub unsafe fn read(ctx: LLVMContextRef, m: LLVMModuleRef) -> SourceNames {
                 let mut i = LLVMGetFirstInstruction(b);
                 while !i.is_null() {
                     if let Some((slot, name)) = declared(i) {
-                        if let (Some(param), Some(bytes)) =
-                            (slot.strip_suffix(".addr"), pointee_bytes(i))
-                        {
-                            names
-                                .pointees
-                                .insert((fname.clone(), param.to_string()), bytes);
+                        if let Some(param) = slot.strip_suffix(".addr") {
+                            let key = (fname.clone(), param.to_string());
+                            if let Some(bytes) = pointee_bytes(i) {
+                                names.pointees.insert(key.clone(), bytes);
+                            }
+                            if declared_unsigned(i) {
+                                names.unsigned.insert(key);
+                            }
                         }
                         names.locals.insert((fname.clone(), slot), name);
                     }
@@ -168,6 +173,44 @@ unsafe fn declared(i: LLVMValueRef) -> Option<(String, String)> {
         }
         let name = variable_name(LLVMGetOperand(i, 1))?;
         Some((value_name(slot), name))
+    }
+}
+
+/// Whether the variable declared by `llvm.dbg.declare` `i` has an unsigned integer type
+/// (through typedefs and qualifiers: `size_t` is `unsigned long`), by its basic type's name.
+unsafe fn declared_unsigned(i: LLVMValueRef) -> bool {
+    use llvm_sys::debuginfo::*;
+    const WRAPPERS: [u16; 5] = [0x16, 0x26, 0x35, 0x37, 0x47]; // typedef, const, volatile, restrict, atomic
+    unsafe {
+        let Some(&(mut t)) = md_operands(LLVMGetOperand(i, 1)).get(3) else {
+            return false;
+        };
+        while !t.is_null()
+            && matches!(
+                LLVMGetMetadataKind(LLVMValueAsMetadata(t)),
+                LLVMMetadataKind::LLVMDIDerivedTypeMetadataKind
+            )
+            && WRAPPERS.contains(&LLVMGetDINodeTag(LLVMValueAsMetadata(t)))
+        {
+            match md_operands(t).get(3) {
+                Some(&b) => t = b,
+                None => return false,
+            }
+        }
+        if t.is_null()
+            || !matches!(
+                LLVMGetMetadataKind(LLVMValueAsMetadata(t)),
+                LLVMMetadataKind::LLVMDIBasicTypeMetadataKind
+            )
+        {
+            return false;
+        }
+        let mut len = 0usize;
+        let name = LLVMDITypeGetName(LLVMValueAsMetadata(t), &mut len);
+        !name.is_null() && {
+            let name = std::slice::from_raw_parts(name as *const u8, len);
+            name.starts_with(b"unsigned") || name == b"_Bool"
+        }
     }
 }
 

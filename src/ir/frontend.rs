@@ -614,6 +614,12 @@ fn name_variables(m: &mut super::Module, names: &SourceNames) {
                     .unwrap_or(0)
             })
             .collect();
+        f.param_unsigned = (0..f.params.len())
+            .map(|i| {
+                let name = f.param_name(i).unwrap_or_default().to_string();
+                names.unsigned.contains(&(f.name.clone(), name))
+            })
+            .collect();
         for i in f.blocks.iter().flat_map(|b| &b.insts) {
             if let super::Inst::Alloca { dst, .. } = i {
                 let key = (f.name.clone(), f.reg_names[*dst as usize].clone());

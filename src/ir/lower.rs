@@ -726,6 +726,7 @@ impl<'a> Lowerer<'a> {
             reg_tys,
             undef_regs,
             pointee_bytes: vec![],
+            param_unsigned: vec![],
             loc: floc,
         })
     }

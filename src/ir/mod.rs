@@ -528,6 +528,8 @@ pub struct Function {
     /// Per parameter: bytes of the object a pointer parameter points to by its declared type
     /// (0: not a pointer, or unknown). Unit mode sizes its buffers by it.
     pub pointee_bytes: Vec<u64>,
+    /// Per parameter: declared with an unsigned integer type.
+    pub param_unsigned: Vec<bool>,
     pub loc: Loc,
 }
 

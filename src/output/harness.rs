@@ -1191,6 +1191,20 @@ pub fn harness_c_for(m: &Module, entry: &str, unit: &crate::exec::Unit) -> Strin
             }
         };
         s.push_str(&format!("  {} a{i} = {read};\n", decl[i]));
+        // A length parameter longer than its buffer: as in the interpreter, no run.
+        if let Some(&(_, max, unsigned)) = unit.lengths.iter().find(|l| l.0 == i) {
+            let value = match unsigned {
+                true => format!(
+                    "(unsigned long long)(unsigned {})a{i}",
+                    decl[i].trim_start_matches("signed ")
+                ),
+                false => format!("(long long)a{i}"),
+            };
+            s.push_str(&format!(
+                "  if ({value} > {max}{}) cairn_assume_failed();\n",
+                if unsigned { "ULL" } else { "LL" }
+            ));
+        }
         call.push(format!("a{i}"));
     }
     for &g in &unit.globals {
