@@ -200,6 +200,7 @@ impl Fuzzing {
             cfg: cfg.clone(),
             havoc: Havoc {
                 dict: dictionary(program),
+                lengths: program.unit.lengths.clone(),
             },
             corpus: vec![],
             corpus_values: 0,

@@ -82,6 +82,9 @@ pub struct Dictionary {
 
 pub struct Havoc {
     pub dict: Dictionary,
+    /// Unit mode's length parameters (`exec::length_params`): value index, most elements,
+    /// unsigned. A mutant's length past its buffer would be no run: it gets one within.
+    pub lengths: Vec<(usize, u64, bool)>,
 }
 
 /// A stdin character (`getchar`'s result: 0..=255 or -1).
@@ -109,6 +112,21 @@ impl Havoc {
             self.mutate_once(rng, v, other);
         }
         v.truncate(longest);
+        for &(i, max, unsigned) in &self.lengths {
+            let Some(x) = v
+                .get_mut(i)
+                .filter(|x| x.kind != InputKind::Bytes && x.width > 0)
+            else {
+                continue;
+            };
+            let fits = match unsigned {
+                true => mask(x.bits, x.width) <= max,
+                false => sext(x.bits, x.width) <= max as i64,
+            };
+            if !fits {
+                x.bits = rng.gen_range(0..=max);
+            }
+        }
     }
 
     fn mutate_once(&self, rng: &mut SmallRng, v: &mut Vec<InputValue>, other: &[InputValue]) {
@@ -403,6 +421,7 @@ mod tests {
 
     fn havoc(ints: Vec<i64>, words: Vec<&[u8]>) -> Havoc {
         Havoc {
+            lengths: vec![],
             dict: Dictionary {
                 ints,
                 words: words.into_iter().map(|w| w.to_vec()).collect(),
@@ -430,6 +449,35 @@ mod tests {
             }
             assert!(v.len() <= MAX_INPUTS);
         }
+    }
+
+    /// A unit's length parameter stays within its buffer in every mutant (one past it would
+    /// be no run), and mutants still vary it.
+    #[test]
+    fn a_length_parameter_stays_within_its_buffer() {
+        let mut h = havoc(vec![1000, -5], vec![]);
+        h.lengths = vec![(1, 64, true), (3, 16, false)];
+        let mut rng = SmallRng::seed_from_u64(5);
+        let data = InputValue::buffer("data", vec![b'a'; 65]);
+        let (mut sizes, mut negative) = (std::collections::HashSet::new(), false);
+        for _ in 0..3000 {
+            let mut v = vec![
+                data.clone(),
+                InputValue::int(InputKind::LongLong, 64, 10),
+                data.clone(),
+                InputValue::int(InputKind::Int, 32, 3),
+            ];
+            h.mutate(&mut rng, &mut v, &[], 4);
+            if let Some(x) = v.get(1).filter(|x| x.kind == InputKind::LongLong) {
+                assert!(x.bits <= 64, "size {}", x.bits);
+                sizes.insert(x.bits);
+            }
+            if let Some(x) = v.get(3).filter(|x| x.kind == InputKind::Int) {
+                assert!(sext(x.bits, 32) <= 16, "n {}", sext(x.bits, 32));
+                negative |= sext(x.bits, 32) < 0;
+            }
+        }
+        assert!(sizes.len() > 20 && negative, "{} sizes", sizes.len());
     }
 
     /// Mutants grow only to the limit (an entry already longer keeps its length at most); the
