@@ -493,3 +493,55 @@ fn fault_reproducers_are_minimized() {
     );
     let _ = std::fs::remove_dir_all(&t);
 }
+
+/// A program whose `main` returns -1 and -2 (exit statuses 255 and 254, not signals) with its
+/// code partly in a header: replay confirms the statuses and counts the header's branches,
+/// and the exported suite passes on the program as it is.
+#[test]
+fn negative_statuses_and_header_code_replay_and_export() {
+    let t = tmp("negative");
+    let out = t.join("out");
+    let program = root().join("tests/programs/workflow/negative_status.c");
+    let o = generate(&[program.to_str().unwrap()], 300, &out);
+    assert!(o.status.success(), "{}", text(&o));
+    let s = json(&out.join("summary.json"));
+    assert_eq!(s["goals"]["covered"], s["goals"]["total"], "{s}");
+    let lcov = t.join("suite.lcov");
+    let o = cairn(&[
+        "replay",
+        out.to_str().unwrap(),
+        "--lcov",
+        lcov.to_str().unwrap(),
+    ]);
+    let r = text(&o);
+    assert!(o.status.success() && !r.contains("MISMATCH"), "{r}");
+    assert!(r.contains("unconfirmed: 0)"), "{r}");
+    let lcov = std::fs::read_to_string(&lcov).unwrap();
+    let header = lcov.split("SF:").find(|f| {
+        f.starts_with(
+            &*root()
+                .join("tests/programs/workflow/ring.h")
+                .to_string_lossy(),
+        )
+    });
+    let taken = header.map_or(0, |f| {
+        f.lines()
+            .filter(|l| l.starts_with("BRDA:") && !l.ends_with(",0") && !l.ends_with(",-"))
+            .count()
+    });
+    assert_eq!(
+        taken, 4,
+        "the header's 4 branch outcomes, all taken natively:\n{lcov}"
+    );
+    let suite = t.join("suite");
+    let o = cairn(&[
+        "export",
+        out.to_str().unwrap(),
+        "-o",
+        suite.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = build_and_ctest(&suite, &t.join("build"));
+    assert!(o.status.success(), "{}", text(&o));
+    let _ = std::fs::remove_dir_all(&t);
+}

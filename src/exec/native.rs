@@ -17,6 +17,13 @@ const STACK: u64 = crate::exec::memory::NATIVE_STACK;
 /// Largest file a native run may write (in the scratch directory).
 const MAX_FILE: u64 = 256 << 20;
 
+/// The signal that ended a run whose status (as a shell reports it: 128 + signal, which the
+/// harness's handlers also exit with) is `code`. Signals are 1 to 64: a program returning -1
+/// or -2 from `main` exits with 255 or 254, a normal end.
+pub fn signal_of(code: i32) -> Option<i32> {
+    (129..=128 + 64).contains(&code).then_some(code - 128)
+}
+
 /// How a native run ended.
 #[derive(Debug)]
 pub struct NativeEnd {

@@ -10,7 +10,7 @@
 //! cannot touch the next. `ctest` format: a C runner with one CTest test per test; `gtest`:
 //! the same tests as GoogleTest cases.
 
-use crate::exec::native;
+use crate::exec::native::{self, signal_of};
 use crate::ir::frontend::{CompileOptions, TempDir};
 use anyhow::{Context, Result, bail};
 use std::fmt::Write as _;
@@ -267,7 +267,7 @@ fn case_c(
         }
     );
     let _ = writeln!(s, "  cairn_use_values(values, {});", values.len());
-    if code >= 128 {
+    if signal_of(code).is_some() {
         // The observed run crashed (or aborted): the test checks that it still does.
         s.push_str(if unit {
             "  cairn_call_entry();\n"
@@ -423,7 +423,7 @@ fn runner_c(e: &Export, unit: bool, cases: &str, names: &[(String, i32)]) -> Str
         let _ = writeln!(
             s,
             "  {{\"{name}\", cairn_test_{name}, {}, {code}}},",
-            (*code >= 128) as i32
+            signal_of(*code).is_some() as i32
         );
     }
     s.push_str(

@@ -10,7 +10,7 @@
 //! source lines). The program is built in the dialect `gen` accepts.
 
 use crate::analysis::goals::{GoalKind, Goals};
-use crate::exec::native::{self, NativeEnd, ProbeBuild};
+use crate::exec::native::{self, NativeEnd, ProbeBuild, signal_of};
 use crate::ir::Module;
 use crate::ir::frontend::{CompileOptions, DIALECT_FLAGS, TempDir, target_flags};
 use anyhow::{Context, Result, bail};
@@ -808,6 +808,16 @@ pub fn replay(
 
     let mut all_lines: BTreeMap<(String, u32), u64> = BTreeMap::new();
     let mut all_branches: BTreeMap<(String, u32, u32), u64> = BTreeMap::new();
+    // Native coverage counts the program's files and the headers its goals are in (the code
+    // of a header-only library such as jsmn.h).
+    let mut counted: Vec<String> = sources.iter().map(|s| s.display().to_string()).collect();
+    for g in &module.branch_goals {
+        if let Some(f) = module.files.get(g.loc.file as usize)
+            && !counted.contains(f)
+        {
+            counted.push(f.clone());
+        }
+    }
     for (t, json) in &tests {
         let mismatches_before = rep.mismatches.len();
         for o in &objs {
@@ -830,10 +840,7 @@ pub fn replay(
         let cov = read_coverage(&COVERAGE, &objs, sources)?;
         let mut lines_run = 0u64;
         for (f, c) in &cov {
-            if !sources
-                .iter()
-                .any(|s| same_file(&s.display().to_string(), f))
-            {
+            if !counted.iter().any(|s| same_file(s, f)) {
                 continue;
             }
             for (l, n) in &c.lines {
@@ -937,9 +944,9 @@ pub fn replay(
                 match native_code {
                     None => rep.outcomes_confirmed += 1,
                     Some(_) if lines_run >= steps => rep.outcomes_confirmed += 1,
-                    Some(c) if c >= 128 => rep.mismatches.push(format!(
-                        "{name}: Cairn predicted the step limit ({steps} instructions), the native run was killed by signal {} after {lines_run} source lines",
-                        c - 128
+                    Some(c) if signal_of(c).is_some() => rep.mismatches.push(format!(
+                        "{name}: Cairn predicted the step limit ({steps} instructions), the native run {} after {lines_run} source lines",
+                        describe_end(Some(c))
                     )),
                     Some(c) => rep.unconfirmed.push(format!(
                         "{name}: predicted to exceed {steps} instructions; natively it exited ({c}) after {lines_run} source lines"
@@ -976,7 +983,7 @@ pub fn replay(
                         )?;
                         match parse_asan(&r.stderr, sources) {
                             // Past the red zones, into another object: undetectable natively.
-                            None if r.code.is_some_and(|c| c < 128)
+                            None if r.code.is_some_and(|c| signal_of(c).is_none())
                                 && (fault.contains("out-of-bounds") || fault.contains("use after free")) =>
                             {
                                 rep.unconfirmed.push(format!(
@@ -1023,7 +1030,7 @@ pub fn replay(
                 }
             }
             "fault" if fault.contains("unreachable") => confirmed(
-                native_code.is_some_and(|c| c >= 128),
+                native_code.is_some_and(|c| signal_of(c).is_some()),
                 format!(
                     "Cairn predicted `{fault}`, the native run {}",
                     describe_end(native_code)
@@ -1221,8 +1228,10 @@ fn lcov(
 fn describe_end(code: Option<i32>) -> String {
     match code {
         None => "did not end in time".into(),
-        Some(c) if c > 128 => format!("was killed by signal {}", c - 128),
-        Some(c) => format!("exited with {c}"),
+        Some(c) => match signal_of(c) {
+            Some(sig) => format!("was killed by signal {sig}"),
+            None => format!("exited with {c}"),
+        },
     }
 }
 
