@@ -51,6 +51,16 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// `cairn replay OUT --lcov LCOV`.
+fn replay_with_lcov(out: &Path, lcov: &Path) -> std::process::Output {
+    cairn(&[
+        "replay",
+        out.to_str().unwrap(),
+        "--lcov",
+        lcov.to_str().unwrap(),
+    ])
+}
+
 /// Builds an exported suite with CMake and runs it with CTest; the output of ctest.
 fn build_and_ctest(suite: &Path, build: &Path) -> std::process::Output {
     let o = run(Command::new("cmake")
@@ -348,12 +358,7 @@ fn compiler_flags_after_dashes_and_lcov() {
     let s = json(&out.join("summary.json"));
     assert_eq!(s["goals"]["covered"], s["goals"]["total"], "{s}");
     let lcov = t.join("suite.info");
-    let o = cairn(&[
-        "replay",
-        out.to_str().unwrap(),
-        "--lcov",
-        lcov.to_str().unwrap(),
-    ]);
+    let o = replay_with_lcov(&out, &lcov);
     assert!(
         o.status.success(),
         "replay with the recorded flags:\n{}",
@@ -507,12 +512,7 @@ fn negative_statuses_and_header_code_replay_and_export() {
     let s = json(&out.join("summary.json"));
     assert_eq!(s["goals"]["covered"], s["goals"]["total"], "{s}");
     let lcov = t.join("suite.lcov");
-    let o = cairn(&[
-        "replay",
-        out.to_str().unwrap(),
-        "--lcov",
-        lcov.to_str().unwrap(),
-    ]);
+    let o = replay_with_lcov(&out, &lcov);
     let r = text(&o);
     assert!(o.status.success() && !r.contains("MISMATCH"), "{r}");
     assert!(r.contains("unconfirmed: 0)"), "{r}");

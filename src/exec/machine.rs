@@ -595,10 +595,9 @@ impl<'m> Machine<'m> {
         let v = self.next_input(kind, 0);
         let at_most = match (self.unit.lengths.iter().find(|l| l.0 == pos), ty) {
             (Some(&(_, max, unsigned)), Ty::Int(w)) => {
-                let bits = v.bits & (u64::MAX >> (64 - w.min(64) as u32));
                 let holds = match unsigned {
-                    true => bits <= max,
-                    false => crate::ir::ops::sext(bits, w as u32) <= max as i64,
+                    true => mask(v.bits, w as u32) <= max,
+                    false => sext(v.bits, w as u32) <= max as i64,
                 };
                 Some(AtMost {
                     max,

@@ -176,33 +176,58 @@ unsafe fn declared(i: LLVMValueRef) -> Option<(String, String)> {
     }
 }
 
+/// A debug type's base type (DIDerivedType operands: file, scope, name, base type).
+unsafe fn base_type(t: LLVMValueRef) -> Option<LLVMValueRef> {
+    unsafe { md_operands(t).get(3).copied().filter(|b| !b.is_null()) }
+}
+
+/// A DIDerivedType's tag (pointer, typedef, const, ...); None for other metadata.
+unsafe fn derived_tag(t: LLVMValueRef) -> Option<u16> {
+    use llvm_sys::debuginfo::*;
+    unsafe {
+        matches!(
+            LLVMGetMetadataKind(LLVMValueAsMetadata(t)),
+            LLVMMetadataKind::LLVMDIDerivedTypeMetadataKind
+        )
+        .then(|| LLVMGetDINodeTag(LLVMValueAsMetadata(t)))
+    }
+}
+
+/// `t` without its typedefs and qualifiers (typedef, const, volatile, restrict, atomic).
+unsafe fn unqualified(mut t: LLVMValueRef) -> Option<LLVMValueRef> {
+    const WRAPPERS: [u16; 5] = [0x16, 0x26, 0x35, 0x37, 0x47];
+    unsafe {
+        while derived_tag(t).is_some_and(|tag| WRAPPERS.contains(&tag)) {
+            t = base_type(t)?;
+        }
+        Some(t)
+    }
+}
+
+/// The type, without typedefs and qualifiers, of the variable `llvm.dbg.declare` `i` declares
+/// (DILocalVariable operands: scope, name, file, type).
+unsafe fn declared_type(i: LLVMValueRef) -> Option<LLVMValueRef> {
+    unsafe {
+        let t = *md_operands(LLVMGetOperand(i, 1)).get(3)?;
+        if t.is_null() {
+            return None;
+        }
+        unqualified(t)
+    }
+}
+
 /// Whether the variable declared by `llvm.dbg.declare` `i` has an unsigned integer type
-/// (through typedefs and qualifiers: `size_t` is `unsigned long`), by its basic type's name.
+/// (`size_t` is `unsigned long`), by its basic type's name.
 unsafe fn declared_unsigned(i: LLVMValueRef) -> bool {
     use llvm_sys::debuginfo::*;
-    const WRAPPERS: [u16; 5] = [0x16, 0x26, 0x35, 0x37, 0x47]; // typedef, const, volatile, restrict, atomic
     unsafe {
-        let Some(&(mut t)) = md_operands(LLVMGetOperand(i, 1)).get(3) else {
+        let Some(t) = declared_type(i) else {
             return false;
         };
-        while !t.is_null()
-            && matches!(
-                LLVMGetMetadataKind(LLVMValueAsMetadata(t)),
-                LLVMMetadataKind::LLVMDIDerivedTypeMetadataKind
-            )
-            && WRAPPERS.contains(&LLVMGetDINodeTag(LLVMValueAsMetadata(t)))
-        {
-            match md_operands(t).get(3) {
-                Some(&b) => t = b,
-                None => return false,
-            }
-        }
-        if t.is_null()
-            || !matches!(
-                LLVMGetMetadataKind(LLVMValueAsMetadata(t)),
-                LLVMMetadataKind::LLVMDIBasicTypeMetadataKind
-            )
-        {
+        if !matches!(
+            LLVMGetMetadataKind(LLVMValueAsMetadata(t)),
+            LLVMMetadataKind::LLVMDIBasicTypeMetadataKind
+        ) {
             return false;
         }
         let mut len = 0usize;
@@ -219,35 +244,12 @@ unsafe fn declared_unsigned(i: LLVMValueRef) -> bool {
 unsafe fn pointee_bytes(i: LLVMValueRef) -> Option<u64> {
     use llvm_sys::debuginfo::*;
     const DW_TAG_POINTER_TYPE: u16 = 0x0f;
-    const WRAPPERS: [u16; 5] = [0x16, 0x26, 0x35, 0x37, 0x47]; // typedef, const, volatile, restrict, atomic
     unsafe {
-        // DILocalVariable operands: scope, name, file, type.
-        let ty = *md_operands(LLVMGetOperand(i, 1)).get(3)?;
-        let is_derived = |t: LLVMValueRef| {
-            matches!(
-                LLVMGetMetadataKind(LLVMValueAsMetadata(t)),
-                LLVMMetadataKind::LLVMDIDerivedTypeMetadataKind
-            )
-        };
-        // DIDerivedType operands: file, scope, name, base type.
-        let base = |t: LLVMValueRef| md_operands(t).get(3).copied().filter(|b| !b.is_null());
-        let mut t = ty;
-        while !t.is_null()
-            && is_derived(t)
-            && WRAPPERS.contains(&LLVMGetDINodeTag(LLVMValueAsMetadata(t)))
-        {
-            t = base(t)?;
-        }
-        if t.is_null()
-            || !is_derived(t)
-            || LLVMGetDINodeTag(LLVMValueAsMetadata(t)) != DW_TAG_POINTER_TYPE
-        {
+        let t = declared_type(i)?;
+        if derived_tag(t) != Some(DW_TAG_POINTER_TYPE) {
             return None;
         }
-        let mut p = base(t)?;
-        while is_derived(p) && WRAPPERS.contains(&LLVMGetDINodeTag(LLVMValueAsMetadata(p))) {
-            p = base(p)?;
-        }
+        let p = unqualified(base_type(t)?)?;
         let bits = LLVMDITypeGetSizeInBits(LLVMValueAsMetadata(p));
         (bits > 0).then_some(bits.div_ceil(8))
     }
