@@ -618,3 +618,22 @@ fn a_length_parameter_stays_within_its_buffer() {
         assert!(text(&o).contains(says), "{entry} {inputs}: {}", text(&o));
     }
 }
+
+/// Unit mode gives a function-pointer parameter a callback whose results are inputs (in the
+/// interpreter's runtime and the native harness alike): every goal behind the callback's
+/// results is covered, nothing faults, and replay confirms it.
+#[test]
+fn a_function_pointer_parameter_is_a_callback_returning_inputs() {
+    let file = program("callbacks.c");
+    let dir = tmp("engine-callbacks");
+    let out = dir.path().join("out");
+    let budget = ["--entry", "each", "--jobs", "1", "--max-iterations", "2000"];
+    let (s, _) = generate_with(&file, &out, "1", 60, &budget);
+    assert_eq!(s["goals"]["covered"], s["goals"]["total"], "{s}");
+    assert!(
+        outcomes(&out).iter().all(|o| o == "exit"),
+        "{:?}",
+        outcomes(&out)
+    );
+    replay_ok(&file, &out);
+}

@@ -520,7 +520,19 @@ impl<'m> Machine<'m> {
             let names: Vec<String> = (0..params.len())
                 .map(|i| f.param_name(i).unwrap_or("param").to_string())
                 .collect();
+            let callbacks = f.param_callback.clone();
+            // A function pointer points to the runtime's callback, whose results are inputs.
+            let callback = self
+                .module
+                .func_by_name
+                .get("__cairn_unit_callback")
+                .copied();
             for (pos, p) in params.iter().enumerate() {
+                if let (Some(true), Some(cb)) = (callbacks.get(pos), callback) {
+                    let addr = layout::FUNC_BASE + 16 * cb as u64;
+                    args.push(VarArg::Scalar(addr, Ty::Ptr));
+                    continue;
+                }
                 let by_value = byval.iter().find(|b| b.0 == pos).map(|b| b.1);
                 args.push(self.unit_param(pos, p.ty(), by_value, &names[pos])?);
             }

@@ -21,6 +21,8 @@ pub struct SourceNames {
     /// (function, parameter's value name) of the integer parameters declared unsigned
     /// (`size_t n`, `unsigned len`).
     pub unsigned: std::collections::HashSet<(String, String)>,
+    /// (function, parameter's value name) of the parameters declared as function pointers.
+    pub callbacks: std::collections::HashSet<(String, String)>,
 }
 
 /// The value's name in the bitcode (empty when it has none).
@@ -88,6 +90,9 @@ pub unsafe fn read(ctx: LLVMContextRef, m: LLVMModuleRef) -> SourceNames {
                             let key = (fname.clone(), param.to_string());
                             if let Some(bytes) = pointee_bytes(i) {
                                 names.pointees.insert(key.clone(), bytes);
+                            }
+                            if declared_callback(i) {
+                                names.callbacks.insert(key.clone());
                             }
                             if declared_unsigned(i) {
                                 names.unsigned.insert(key);
@@ -236,6 +241,24 @@ unsafe fn declared_unsigned(i: LLVMValueRef) -> bool {
             let name = std::slice::from_raw_parts(name as *const u8, len);
             name.starts_with(b"unsigned") || name == b"_Bool"
         }
+    }
+}
+
+/// Whether the variable declared by `llvm.dbg.declare` `i` is a function pointer.
+unsafe fn declared_callback(i: LLVMValueRef) -> bool {
+    use llvm_sys::debuginfo::*;
+    const DW_TAG_POINTER_TYPE: u16 = 0x0f;
+    unsafe {
+        let Some(t) = declared_type(i).filter(|&t| derived_tag(t) == Some(DW_TAG_POINTER_TYPE))
+        else {
+            return false;
+        };
+        base_type(t).and_then(|b| unqualified(b)).is_some_and(|f| {
+            matches!(
+                LLVMGetMetadataKind(LLVMValueAsMetadata(f)),
+                LLVMMetadataKind::LLVMDISubroutineTypeMetadataKind
+            )
+        })
     }
 }
 

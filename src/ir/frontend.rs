@@ -614,12 +614,16 @@ fn name_variables(m: &mut super::Module, names: &SourceNames) {
                     .unwrap_or(0)
             })
             .collect();
-        f.param_unsigned = (0..f.params.len())
+        let keys: Vec<(String, String)> = (0..f.params.len())
             .map(|i| {
-                let name = f.param_name(i).unwrap_or_default().to_string();
-                names.unsigned.contains(&(f.name.clone(), name))
+                (
+                    f.name.clone(),
+                    f.param_name(i).unwrap_or_default().to_string(),
+                )
             })
             .collect();
+        f.param_unsigned = keys.iter().map(|k| names.unsigned.contains(k)).collect();
+        f.param_callback = keys.iter().map(|k| names.callbacks.contains(k)).collect();
         for i in f.blocks.iter().flat_map(|b| &b.insts) {
             if let super::Inst::Alloca { dst, .. } = i {
                 let key = (f.name.clone(), f.reg_names[*dst as usize].clone());

@@ -727,6 +727,7 @@ impl<'a> Lowerer<'a> {
             undef_regs,
             pointee_bytes: vec![],
             param_unsigned: vec![],
+            param_callback: vec![],
             loc: floc,
         })
     }

@@ -530,6 +530,8 @@ pub struct Function {
     pub pointee_bytes: Vec<u64>,
     /// Per parameter: declared with an unsigned integer type.
     pub param_unsigned: Vec<bool>,
+    /// Per parameter: declared as a function pointer.
+    pub param_callback: Vec<bool>,
     pub loc: Loc,
 }
 

@@ -1159,6 +1159,10 @@ pub fn harness_c_for(m: &Module, entry: &str, unit: &crate::exec::Unit) -> Strin
         s.push_str(&format!("extern unsigned char {}[{}];\n", g.name, g.size));
     }
     let n = unit.buffer.max(1);
+    if f.param_callback.contains(&true) {
+        // What a function-pointer parameter points to, as the interpreter's runtime has it.
+        s.push_str("static int cairn_unit_callback() { return (int)cairn_s(); }\n");
+    }
     s.push_str(&format!(
         "static unsigned char cairn_buf[{}][{n}];\n",
         f.params.len().max(1),
@@ -1182,6 +1186,10 @@ pub fn harness_c_for(m: &Module, entry: &str, unit: &crate::exec::Unit) -> Strin
             Ty::Int(_) => format!("({})cairn_s()", decl[i]),
             Ty::F32 => "(float)cairn_d()".to_string(),
             Ty::F64 => "cairn_d()".to_string(),
+            _ if f.param_callback.get(i) == Some(&true) => {
+                call.push("(void *)cairn_unit_callback".to_string());
+                continue;
+            }
             _ => {
                 s.push_str(&format!(
                     "  cairn_bytes(cairn_buf[{i}], {n}); cairn_buf[{i}][{n} - 1] = 0;\n"

@@ -1200,6 +1200,10 @@ unsigned long long __cairn_asm_scan(unsigned long long x, int highest, int has_d
   }
   return highest ? 63 - __builtin_clzll(x) : __builtin_ctzll(x);
 }
+/* Unit mode: what a function-pointer parameter points to. A callback's result is an input;
+ * its arguments (any number: no prototype) are ignored. */
+extern int __cairn_nondet_int(void);
+int __cairn_unit_callback() { return __cairn_nondet_int(); }
 int __cairn_asm_bit(void *base, long long bit, int op) {
   unsigned char *p = (unsigned char *)base + (bit >> 3);
   unsigned char mask = (unsigned char)(1u << (bit & 7));
