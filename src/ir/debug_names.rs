@@ -244,21 +244,43 @@ unsafe fn declared_unsigned(i: LLVMValueRef) -> bool {
     }
 }
 
-/// Whether the variable declared by `llvm.dbg.declare` `i` is a function pointer.
+/// Whether the variable declared by `llvm.dbg.declare` `i` is a pointer to a function that
+/// returns nothing or an integer (what a callback made of inputs can stand for: a pointer or
+/// a float it returned would be made up).
 unsafe fn declared_callback(i: LLVMValueRef) -> bool {
     use llvm_sys::debuginfo::*;
     const DW_TAG_POINTER_TYPE: u16 = 0x0f;
     unsafe {
-        let Some(t) = declared_type(i).filter(|&t| derived_tag(t) == Some(DW_TAG_POINTER_TYPE))
+        let kind = |t: LLVMValueRef| LLVMGetMetadataKind(LLVMValueAsMetadata(t));
+        let Some(f) = declared_type(i)
+            .filter(|&t| derived_tag(t) == Some(DW_TAG_POINTER_TYPE))
+            .and_then(|t| base_type(t))
+            .and_then(|b| unqualified(b))
+            .filter(|&f| matches!(kind(f), LLVMMetadataKind::LLVMDISubroutineTypeMetadataKind))
         else {
             return false;
         };
-        base_type(t).and_then(|b| unqualified(b)).is_some_and(|f| {
-            matches!(
-                LLVMGetMetadataKind(LLVMValueAsMetadata(f)),
-                LLVMMetadataKind::LLVMDISubroutineTypeMetadataKind
-            )
-        })
+        // DISubroutineType operands: file, scope, name, the types (the result's first).
+        let Some(ret) = md_operands(f)
+            .get(3)
+            .and_then(|&types| md_operands(types).first().copied())
+        else {
+            return false;
+        };
+        if ret.is_null() {
+            return true; // void
+        }
+        let Some(ret) = unqualified(ret) else {
+            return false;
+        };
+        let mut len = 0usize;
+        let name = LLVMDITypeGetName(LLVMValueAsMetadata(ret), &mut len);
+        matches!(kind(ret), LLVMMetadataKind::LLVMDIBasicTypeMetadataKind) && !name.is_null() && {
+            let name = String::from_utf8_lossy(std::slice::from_raw_parts(name as *const u8, len));
+            !["float", "double", "_Complex"]
+                .iter()
+                .any(|k| name.contains(k))
+        }
     }
 }
 
