@@ -51,6 +51,20 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// Exports the run in `out` into `t/suite`, builds it in `t/build` and runs it: it passes.
+fn export_and_ctest(out: &Path, t: &Path) {
+    let suite = t.join("suite");
+    let o = cairn(&[
+        "export",
+        out.to_str().unwrap(),
+        "-o",
+        suite.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = build_and_ctest(&suite, &t.join("build"));
+    assert!(o.status.success(), "{}", text(&o));
+}
+
 /// `cairn replay OUT --lcov LCOV`.
 fn replay_with_lcov(out: &Path, lcov: &Path) -> std::process::Output {
     cairn(&[
@@ -445,16 +459,7 @@ fn directories_remember_their_options() {
         text(&o)
     );
     // The unit-mode run exported and passing, from its directory alone.
-    let suite = t.join("suite");
-    let o = cairn(&[
-        "export",
-        dirs[2].to_str().unwrap(),
-        "-o",
-        suite.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", text(&o));
-    let o = build_and_ctest(&suite, &t.join("build"));
-    assert!(o.status.success(), "{}", text(&o));
+    export_and_ctest(&dirs[2], &t);
     let _ = std::fs::remove_dir_all(&t);
 }
 
@@ -533,15 +538,6 @@ fn negative_statuses_and_header_code_replay_and_export() {
         taken, 4,
         "the header's 4 branch outcomes, all taken natively:\n{lcov}"
     );
-    let suite = t.join("suite");
-    let o = cairn(&[
-        "export",
-        out.to_str().unwrap(),
-        "-o",
-        suite.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", text(&o));
-    let o = build_and_ctest(&suite, &t.join("build"));
-    assert!(o.status.success(), "{}", text(&o));
+    export_and_ctest(&out, &t);
     let _ = std::fs::remove_dir_all(&t);
 }

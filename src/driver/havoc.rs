@@ -82,9 +82,9 @@ pub struct Dictionary {
 
 pub struct Havoc {
     pub dict: Dictionary,
-    /// Unit mode's length parameters (`exec::length_params`): value index, most elements,
-    /// unsigned. A mutant's length past its buffer would be no run: it gets one within.
-    pub lengths: Vec<(usize, u64, bool)>,
+    /// Unit mode's length parameters (`exec::length_params`; a parameter's position is its
+    /// value's index). A mutant's length past its buffer would be no run: it gets one within.
+    pub lengths: Vec<crate::exec::LengthParam>,
 }
 
 /// A stdin character (`getchar`'s result: 0..=255 or -1).
@@ -112,19 +112,13 @@ impl Havoc {
             self.mutate_once(rng, v, other);
         }
         v.truncate(longest);
-        for &(i, max, unsigned) in &self.lengths {
-            let Some(x) = v
-                .get_mut(i)
-                .filter(|x| x.kind != InputKind::Bytes && x.width > 0)
-            else {
-                continue;
-            };
-            let fits = match unsigned {
-                true => mask(x.bits, x.width) <= max,
-                false => sext(x.bits, x.width) <= max as i64,
-            };
-            if !fits {
-                x.bits = rng.gen_range(0..=max);
+        for l in &self.lengths {
+            if let Some(x) = v.get_mut(l.pos)
+                && x.kind != InputKind::Bytes
+                && x.width > 0
+                && !l.holds(x.bits, x.width)
+            {
+                x.bits = rng.gen_range(0..=l.max);
             }
         }
     }
@@ -456,7 +450,8 @@ mod tests {
     #[test]
     fn a_length_parameter_stays_within_its_buffer() {
         let mut h = havoc(vec![1000, -5], vec![]);
-        h.lengths = vec![(1, 64, true), (3, 16, false)];
+        let length = |pos, max, unsigned| crate::exec::LengthParam { pos, max, unsigned };
+        h.lengths = vec![length(1, 64, true), length(3, 16, false)];
         let mut rng = SmallRng::seed_from_u64(5);
         let data = InputValue::buffer("data", vec![b'a'; 65]);
         let (mut sizes, mut negative) = (std::collections::HashSet::new(), false);

@@ -605,18 +605,12 @@ impl<'m> Machine<'m> {
             _ => return Ok(VarArg::Scalar(0, ty)),
         };
         let v = self.next_input(kind, 0);
-        let at_most = match (self.unit.lengths.iter().find(|l| l.0 == pos), ty) {
-            (Some(&(_, max, unsigned)), Ty::Int(w)) => {
-                let holds = match unsigned {
-                    true => mask(v.bits, w as u32) <= max,
-                    false => sext(v.bits, w as u32) <= max as i64,
-                };
-                Some(AtMost {
-                    max,
-                    unsigned,
-                    holds,
-                })
-            }
+        let at_most = match (self.unit.lengths.iter().find(|l| l.pos == pos), ty) {
+            (Some(l), Ty::Int(w)) => Some(AtMost {
+                max: l.max,
+                unsigned: l.unsigned,
+                holds: l.holds(v.bits, w as u32),
+            }),
             _ => None,
         };
         self.input_used(InputUse::Param { pos, at_most });

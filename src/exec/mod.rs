@@ -57,9 +57,27 @@ pub struct Unit {
     /// Globals (indices into `Module::globals`) whose bytes are inputs, read after the
     /// parameters, in this order.
     pub globals: Vec<u32>,
-    /// The entry's length parameters (see `length_params`): position, the most elements the
-    /// buffer before it holds, and whether the parameter is unsigned.
-    pub lengths: Vec<(usize, u64, bool)>,
+    /// The entry's length parameters (see `length_params`).
+    pub lengths: Vec<LengthParam>,
+}
+
+/// A length parameter: its position, the most elements the buffer before it holds, and
+/// whether it is unsigned (a signed one may be negative).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LengthParam {
+    pub pos: usize,
+    pub max: u64,
+    pub unsigned: bool,
+}
+
+impl LengthParam {
+    /// Whether an input of `width` bits with these `bits` is within the buffer.
+    pub fn holds(&self, bits: u64, width: u32) -> bool {
+        match self.unsigned {
+            true => ops::mask(bits, width) <= self.max,
+            false => ops::sext(bits, width) <= self.max as i64,
+        }
+    }
 }
 
 impl Default for Unit {
@@ -76,9 +94,8 @@ impl Default for Unit {
 /// (`f(const uint8_t *data, size_t size)`, `sum(int *a, int n)`), by their name: a caller
 /// passes at most the elements its buffer holds, so a unit test does too — a length past the
 /// `buffer` bytes Cairn gave the pointer would make the function's reads past them Cairn's
-/// fault, not the function's. Each with the most elements (of the pointer's declared type)
-/// the buffer holds and whether it is unsigned (a signed length may still be negative).
-pub fn length_params(f: &crate::ir::Function, buffer: u64) -> Vec<(usize, u64, bool)> {
+/// fault, not the function's. The most elements are of the pointer's declared type.
+pub fn length_params(f: &crate::ir::Function, buffer: u64) -> Vec<LengthParam> {
     use crate::ir::Ty;
     let lengthy = |name: &str| {
         let n = name.to_ascii_lowercase().replace('_', "");
@@ -93,10 +110,10 @@ pub fn length_params(f: &crate::ir::Function, buffer: u64) -> Vec<(usize, u64, b
         .filter(|&i| matches!(f.params[i].ty(), Ty::Int(w) if w >= 8))
         .filter(|&i| f.params[i - 1].ty() == Ty::Ptr && !f.byval.iter().any(|b| b.0 == i - 1))
         .filter(|&i| f.param_name(i).is_some_and(lengthy))
-        .map(|i| {
-            let elem = f.pointee_bytes.get(i - 1).copied().unwrap_or(0).max(1);
-            let unsigned = f.param_unsigned.get(i).copied().unwrap_or(false);
-            (i, buffer / elem, unsigned)
+        .map(|pos| LengthParam {
+            pos,
+            max: buffer / f.pointee_bytes.get(pos - 1).copied().unwrap_or(0).max(1),
+            unsigned: f.param_unsigned.get(pos).copied().unwrap_or(false),
         })
         .collect()
 }

@@ -181,6 +181,8 @@ unsafe fn declared(i: LLVMValueRef) -> Option<(String, String)> {
     }
 }
 
+const DW_TAG_POINTER_TYPE: u16 = 0x0f;
+
 /// A debug type's base type (DIDerivedType operands: file, scope, name, base type).
 unsafe fn base_type(t: LLVMValueRef) -> Option<LLVMValueRef> {
     unsafe { md_operands(t).get(3).copied().filter(|b| !b.is_null()) }
@@ -221,26 +223,31 @@ unsafe fn declared_type(i: LLVMValueRef) -> Option<LLVMValueRef> {
     }
 }
 
-/// Whether the variable declared by `llvm.dbg.declare` `i` has an unsigned integer type
-/// (`size_t` is `unsigned long`), by its basic type's name.
-unsafe fn declared_unsigned(i: LLVMValueRef) -> bool {
+/// The name of basic type `t` (`unsigned long`, `double`); None for other types.
+unsafe fn basic_type_name(t: LLVMValueRef) -> Option<String> {
     use llvm_sys::debuginfo::*;
     unsafe {
-        let Some(t) = declared_type(i) else {
-            return false;
-        };
         if !matches!(
             LLVMGetMetadataKind(LLVMValueAsMetadata(t)),
             LLVMMetadataKind::LLVMDIBasicTypeMetadataKind
         ) {
-            return false;
+            return None;
         }
         let mut len = 0usize;
         let name = LLVMDITypeGetName(LLVMValueAsMetadata(t), &mut len);
-        !name.is_null() && {
-            let name = std::slice::from_raw_parts(name as *const u8, len);
-            name.starts_with(b"unsigned") || name == b"_Bool"
-        }
+        (!name.is_null()).then(|| {
+            String::from_utf8_lossy(std::slice::from_raw_parts(name as *const u8, len)).into_owned()
+        })
+    }
+}
+
+/// Whether the variable declared by `llvm.dbg.declare` `i` has an unsigned integer type
+/// (`size_t` is `unsigned long`), by its basic type's name.
+unsafe fn declared_unsigned(i: LLVMValueRef) -> bool {
+    unsafe {
+        declared_type(i)
+            .and_then(|t| basic_type_name(t))
+            .is_some_and(|n| n.starts_with("unsigned") || n == "_Bool")
     }
 }
 
@@ -249,7 +256,6 @@ unsafe fn declared_unsigned(i: LLVMValueRef) -> bool {
 /// a float it returned would be made up).
 unsafe fn declared_callback(i: LLVMValueRef) -> bool {
     use llvm_sys::debuginfo::*;
-    const DW_TAG_POINTER_TYPE: u16 = 0x0f;
     unsafe {
         let kind = |t: LLVMValueRef| LLVMGetMetadataKind(LLVMValueAsMetadata(t));
         let Some(f) = declared_type(i)
@@ -270,17 +276,13 @@ unsafe fn declared_callback(i: LLVMValueRef) -> bool {
         if ret.is_null() {
             return true; // void
         }
-        let Some(ret) = unqualified(ret) else {
-            return false;
-        };
-        let mut len = 0usize;
-        let name = LLVMDITypeGetName(LLVMValueAsMetadata(ret), &mut len);
-        matches!(kind(ret), LLVMMetadataKind::LLVMDIBasicTypeMetadataKind) && !name.is_null() && {
-            let name = String::from_utf8_lossy(std::slice::from_raw_parts(name as *const u8, len));
-            !["float", "double", "_Complex"]
-                .iter()
-                .any(|k| name.contains(k))
-        }
+        unqualified(ret)
+            .and_then(|r| basic_type_name(r))
+            .is_some_and(|n| {
+                !["float", "double", "_Complex"]
+                    .iter()
+                    .any(|k| n.contains(k))
+            })
     }
 }
 
@@ -288,7 +290,6 @@ unsafe fn declared_callback(i: LLVMValueRef) -> bool {
 /// its debug type (through typedefs and qualifiers); None for other variables or unknown sizes.
 unsafe fn pointee_bytes(i: LLVMValueRef) -> Option<u64> {
     use llvm_sys::debuginfo::*;
-    const DW_TAG_POINTER_TYPE: u16 = 0x0f;
     unsafe {
         let t = declared_type(i)?;
         if derived_tag(t) != Some(DW_TAG_POINTER_TYPE) {

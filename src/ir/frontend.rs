@@ -604,16 +604,7 @@ pub fn load(sources: &[PathBuf], opts: &CompileOptions) -> anyhow::Result<super:
 /// Attaches the source names to the module's stack slots and globals.
 fn name_variables(m: &mut super::Module, names: &SourceNames) {
     for f in &mut m.functions {
-        f.pointee_bytes = (0..f.params.len())
-            .map(|i| {
-                let name = f.param_name(i).unwrap_or_default().to_string();
-                names
-                    .pointees
-                    .get(&(f.name.clone(), name))
-                    .copied()
-                    .unwrap_or(0)
-            })
-            .collect();
+        // Parameters are named by their slot's value name, per function.
         let keys: Vec<(String, String)> = (0..f.params.len())
             .map(|i| {
                 (
@@ -621,6 +612,10 @@ fn name_variables(m: &mut super::Module, names: &SourceNames) {
                     f.param_name(i).unwrap_or_default().to_string(),
                 )
             })
+            .collect();
+        f.pointee_bytes = keys
+            .iter()
+            .map(|k| names.pointees.get(k).copied().unwrap_or(0))
             .collect();
         f.param_unsigned = keys.iter().map(|k| names.unsigned.contains(k)).collect();
         f.param_callback = keys.iter().map(|k| names.callbacks.contains(k)).collect();

@@ -1200,7 +1200,8 @@ pub fn harness_c_for(m: &Module, entry: &str, unit: &crate::exec::Unit) -> Strin
         };
         s.push_str(&format!("  {} a{i} = {read};\n", decl[i]));
         // A length parameter longer than its buffer: as in the interpreter, no run.
-        if let Some(&(_, max, unsigned)) = unit.lengths.iter().find(|l| l.0 == i) {
+        if let Some(l) = unit.lengths.iter().find(|l| l.pos == i) {
+            let (max, unsigned) = (l.max, l.unsigned);
             let value = match unsigned {
                 true => format!(
                     "(unsigned long long)(unsigned {})a{i}",
