@@ -637,3 +637,20 @@ fn a_function_pointer_parameter_is_a_callback_returning_inputs() {
     );
     replay_ok(&file, &out);
 }
+
+/// A pointer one past the end of its object (`data + len`, a loop's end) still points into it:
+/// `end - p` is an offset whatever the layout, so the search steers it and exhausting the
+/// paths proves `left > len` impossible; before, every run counted as layout-dependent and
+/// the outcome stayed unknown.
+#[test]
+fn a_pointer_one_past_the_end_of_its_object_is_an_offset_into_it() {
+    let file = program("end_pointer.c");
+    let dir = tmp("engine-end-pointer");
+    let out = dir.path().join("out");
+    let budget = ["--jobs", "1", "--max-iterations", "400"];
+    let (s, _) = generate_with(&file, &out, "1", 60, &budget);
+    assert_eq!(s["goals"]["unknown"], 0, "{s}");
+    assert_eq!(s["goals"]["unreachable"], 1, "{s}");
+    assert_eq!(s["concolic"]["inexact"]["addresses"], 0, "{s}");
+    replay_ok(&file, &out);
+}

@@ -459,6 +459,16 @@ impl Memory {
         (o.alive && addr < o.base + o.size).then_some((o.base, o.size))
     }
 
+    /// Base and size of the live object `addr` points into, or one past the end of (a loop's
+    /// end, `data + len`: a valid pointer of that object, which red zones keep apart from
+    /// the next object's start).
+    pub fn object_or_end(&self, addr: u64) -> Option<(u64, u64)> {
+        self.object_bounds(addr).or_else(|| {
+            let (base, size) = self.object_bounds(addr.checked_sub(1)?)?;
+            (base + size == addr).then_some((base, size))
+        })
+    }
+
     /// Bounds of the live object holding `addr`, if the program may write it.
     pub fn writable_bounds(&self, addr: u64) -> Option<(u64, u64)> {
         let o = if addr >= STACK_BASE {

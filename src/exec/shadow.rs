@@ -1156,7 +1156,7 @@ impl Shadow<'_> {
         if addr == 0 && sp == NONE {
             return NONE;
         }
-        let base = v.mem.object_bounds(addr).map_or(addr, |(b, _)| b);
+        let base = v.mem.object_or_end(addr).map_or(addr, |(b, _)| b);
         self.address_vars += 1;
         let pool = &mut *self.pool;
         let obj = pool.var(VarKey {
@@ -1204,6 +1204,34 @@ impl Shadow<'_> {
             && (self.pool.reachable(&[n]).iter()).any(|x| self.numbers_made_pointers.contains(x))
     }
 
+    /// `e` as an object's address plus an offset (`address_value`): the address variable and
+    /// the offset.
+    fn address_parts(&mut self, e: ExprId, w: u8) -> Option<(ExprId, ExprId)> {
+        use crate::smt::expr::Node;
+        let is_address = |pool: &crate::smt::expr::Pool, x: ExprId| matches!(pool.node(x), Node::Var { id, .. } if pool.vars[*id as usize].input == ADDRESS_INPUT);
+        if e == NONE || self.address_vars == 0 {
+            return None;
+        }
+        if is_address(self.pool, e) {
+            return Some((e, self.pool.constant(w, 0)));
+        }
+        match *self.pool.node(e) {
+            Node::Bin {
+                op: BinOp::Add,
+                a,
+                b,
+                ..
+            } if is_address(self.pool, a) => Some((a, b)),
+            Node::Bin {
+                op: BinOp::Add,
+                a,
+                b,
+                ..
+            } if is_address(self.pool, b) => Some((b, a)),
+            _ => None,
+        }
+    }
+
     /// True when `e` is an object's address plus a constant (`address_value`), with value
     /// `at`, and `other` lies in the same object.
     fn address_in_object(&self, v: &View, e: ExprId, at: u64, other: u64) -> bool {
@@ -1217,7 +1245,7 @@ impl Shadow<'_> {
             }
             _ => false,
         };
-        let object = |a: u64| v.mem.object_bounds(a).map(|(b, _)| b);
+        let object = |a: u64| v.mem.object_or_end(a).map(|(b, _)| b);
         is_address && object(at).is_some() && object(at) == object(other)
     }
 
@@ -1474,6 +1502,16 @@ impl Shadow<'_> {
                     return self.set_reg(rb, *dst, NONE);
                 }
                 let (x, y) = (self.reg_expr(v, rb, *a, *w), self.reg_expr(v, rb, *b, *w));
+                if *op == BinOp::Sub
+                    && let (Some((ox, dx)), Some((oy, dy))) =
+                        (self.address_parts(x, *w), self.address_parts(y, *w))
+                    && ox == oy
+                {
+                    // Two places in one object (one past its end included): the difference
+                    // of their offsets, whatever the layout.
+                    let e = self.pool.bin(BinOp::Sub, *w, dx, dy);
+                    return self.set_reg(rb, *dst, e);
+                }
                 let e = self.pool.bin(*op, *w, x, y);
                 if self.pool.depth(e) > MAX_EXPR_DEPTH {
                     // No solver decides a condition this deep in time, and building it costs
