@@ -654,3 +654,39 @@ fn a_pointer_one_past_the_end_of_its_object_is_an_offset_into_it() {
     assert_eq!(s["concolic"]["inexact"]["addresses"], 0, "{s}");
     replay_ok(&file, &out);
 }
+
+/// A program without `main` that defines libFuzzer's entry (a fuzz target and its library) is
+/// tested through it: `gen` says so, records the entry for replay, and `run` runs it.
+#[test]
+fn a_fuzz_target_without_main_is_tested_through_its_entry() {
+    let file = program("length_params.c");
+    let dir = tmp("engine-fuzz-target");
+    let out = dir.path().join("out");
+    let o = cairn(&[
+        "gen",
+        &file,
+        "--out",
+        out.to_str().unwrap(),
+        "--jobs",
+        "1",
+        "--max-iterations",
+        "300",
+        "--seed",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("testing the libFuzzer target"),
+        "{}",
+        text(&o)
+    );
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    assert_eq!(
+        record["options"]["front"]["entry"], "LLVMFuzzerTestOneInput",
+        "{record}"
+    );
+    replay_ok(&file, &out);
+    let o = cairn(&["run", &file, "--inputs", "6869,64"]);
+    assert!(text(&o).contains("returned 2"), "{}", text(&o));
+}

@@ -391,9 +391,14 @@ pub fn run_record(
     )
 }
 
+/// libFuzzer's entry point, `int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)`.
+const FUZZ_TARGET: &str = "LLVMFuzzerTestOneInput";
+
 /// The program as `front` asks for it: compiled, its entry set (unit mode), argv and files
 /// made inputs, def-use pairs tracked for that criterion; warnings about what runs differently.
-pub fn load_program(files: &[PathBuf], front: &Front, criterion: Criterion) -> Result<Program> {
+/// A program without `main` that defines libFuzzer's entry is tested through it (`front.entry`
+/// becomes it, so the output records it for replay and export).
+pub fn load_program(files: &[PathBuf], front: &mut Front, criterion: Criterion) -> Result<Program> {
     let opts = front.opts_for(criterion);
     let m = load(files, &opts)?;
     let mut p = Program::new(m);
@@ -401,10 +406,18 @@ pub fn load_program(files: &[PathBuf], front: &Front, criterion: Criterion) -> R
         files: files.to_vec(),
         opts,
     });
-    if p.module
-        .function(&front.entry)
-        .is_none_or(|f| f.blocks.is_empty())
-    {
+    let has_body = |name: &str| {
+        p.module
+            .function(name)
+            .is_some_and(|f| !f.blocks.is_empty())
+    };
+    if front.entry == "main" && !has_body("main") && has_body(FUZZ_TARGET) {
+        eprintln!(
+            "cairn: note: no `main`: testing the libFuzzer target `{FUZZ_TARGET}` (as with --entry {FUZZ_TARGET})"
+        );
+        front.entry = FUZZ_TARGET.to_string();
+    }
+    if !has_body(&front.entry) {
         bail!("no function `{}` with a body in the program", front.entry);
     }
     p.set_entry(&front.entry, front.buffer_size, front.symbolic_globals);

@@ -46,8 +46,8 @@ pub fn run(a: ExportArgs) -> Result<i32> {
     }
     export::prepare_out(&out)?;
     for (run_dir, run_out) in &runs {
-        let (front, criterion, files) = recorded_front(run_dir)?;
-        let p = load_program(&files, &front, criterion)?;
+        let (mut front, criterion, files) = recorded_front(run_dir)?;
+        let p = load_program(&files, &mut front, criterion)?;
         let e = Export {
             dir: run_dir,
             sources: &files,

@@ -162,10 +162,11 @@ fn gen_entry(
     let loading = Instant::now();
     crate::ir::frontend::set_deadline(Some(loading + time));
     crate::driver::command::interrupt_flag();
-    let p = load_program(files, front, a.criterion)?;
+    let mut front = front.clone();
+    let p = load_program(files, &mut front, a.criterion)?;
     let load_s = loading.elapsed().as_secs_f64();
     let time = time.saturating_sub(loading.elapsed());
-    let record = run_record(files, front, a.criterion, goals);
+    let record = run_record(files, &front, a.criterion, goals);
     let mut s = session(
         &p,
         files,

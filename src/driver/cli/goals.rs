@@ -23,7 +23,7 @@ pub struct GoalsArgs {
 pub fn run(mut a: GoalsArgs) -> Result<i32> {
     let files = std::mem::take(&mut a.files);
     let files = resolve_inputs(files, &mut a.front, None, None)?;
-    let p = load_program(&files, &a.front, a.criterion)?;
+    let p = load_program(&files, &mut a.front, a.criterion)?;
     let mut goals = Goals::of(&p.module);
     if let Some(du) = &p.def_use {
         goals.add_def_use(&p.module, du);

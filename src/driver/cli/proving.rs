@@ -54,7 +54,7 @@ pub fn run(mut a: ProveArgs) -> Result<i32> {
     let loading = Instant::now();
     crate::ir::frontend::set_deadline(Some(loading + a.time));
     crate::driver::command::interrupt_flag();
-    let p = load_program(&files, &a.front, Criterion::Branches)?;
+    let p = load_program(&files, &mut a.front, Criterion::Branches)?;
     let load_s = loading.elapsed().as_secs_f64();
     let time = a.time.saturating_sub(loading.elapsed());
     let record = run_record(&files, &a.front, Criterion::Branches, goals);

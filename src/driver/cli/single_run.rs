@@ -44,7 +44,7 @@ pub fn run(mut a: RunArgs, given: Given) -> Result<i32> {
         _ => files,
     };
     let files = resolve_inputs(files, &mut a.front, None, None)?;
-    let p = load_program(&files, &a.front, Criterion::Branches)?;
+    let p = load_program(&files, &mut a.front, Criterion::Branches)?;
     let values = match &a.test {
         Some(t) => crate::output::suite::read_test_values(t)?
             .into_iter()
