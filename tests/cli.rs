@@ -597,3 +597,67 @@ fn unit_mode_structs_by_value_globals_and_buffer_size_replay_natively() {
     ]);
     assert!(o.status.success(), "replay failed:\n{}", text(&o));
 }
+
+/// A memory fault says what the access hit, as AddressSanitizer does: which object (a heap
+/// block by its allocation, a global by name, a unit parameter's buffer, freed or not) and how
+/// far past its end or before its start — in `run`, the test's JSON, the summary and SARIF.
+#[test]
+fn memory_faults_say_which_object_and_how_far() {
+    let file = prog("memory_faults.c");
+    let heap = "a 10-byte heap block allocated at";
+    for (inputs, says) in [
+        (
+            "0",
+            "a 1-byte access 0 bytes past the end of a 10-byte heap block allocated at",
+        ),
+        (
+            "1",
+            "a 4-byte access 4 bytes before the start of global `table` (16 bytes)",
+        ),
+        (
+            "2",
+            "a 1-byte access at offset 3 of a 10-byte heap block allocated at",
+        ),
+        (
+            "3",
+            "a 4-byte access at offset 8 of a 10-byte heap block allocated at",
+        ),
+    ] {
+        let o = cairn(&["run", &file, "--inputs", inputs, "--json"]);
+        let v: serde_json::Value =
+            serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", text(&o)));
+        let detail = v["fault_detail"].as_str().unwrap_or_default();
+        assert!(detail.starts_with(says), "{inputs}: {v}");
+        if detail.contains(heap) {
+            assert!(detail.contains("memory_faults.c:7:"), "{inputs}: {v}");
+        }
+        assert_eq!(detail.ends_with(", freed"), inputs == "2", "{inputs}: {v}");
+        assert_eq!(
+            detail.ends_with("2 bytes past its end"),
+            inputs == "3",
+            "{inputs}: {v}"
+        );
+    }
+    let o = cairn(&["run", &file, "--entry", "get", "--inputs", "00,64"]);
+    assert!(
+        text(&o).contains(
+            "a 1-byte access 0 bytes past the end of the 64-byte buffer of parameter `s` (Cairn's choice in unit mode"
+        ),
+        "{}",
+        text(&o)
+    );
+    // The suite's outputs carry it too.
+    let dir = tmp("cli-fault-details");
+    let out = dir.path().join("out");
+    generate(&file, &out, &["--max-iterations", "200", "--time", "20"]);
+    let sarif = std::fs::read_to_string(out.join("faults.sarif")).unwrap();
+    assert!(
+        sarif.contains("before the start of global `table`"),
+        "{sarif}"
+    );
+    let summary = std::fs::read_to_string(out.join("summary.json")).unwrap();
+    assert!(
+        summary.contains("past the end of a 10-byte heap block"),
+        "{summary}"
+    );
+}

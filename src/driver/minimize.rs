@@ -130,6 +130,7 @@ pub fn minimize_faults(s: &mut Session, cfg: &Config) -> Result<usize> {
             time_s: s.start.elapsed().as_secs_f64(),
             outcome: best_run.outcome.clone(),
             fault_location: best_run.leak.is_none().then(|| f.location.clone()),
+            fault_detail: best_run.fault_detail.clone(),
             steps: best_run.steps,
             iteration: s.shared().runs(),
             exit_indeterminate: best_run.exit_indeterminate,

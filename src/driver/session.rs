@@ -523,6 +523,7 @@ impl<'p> Session<'p> {
                 }
                 _ => None,
             },
+            fault_detail: r.fault_detail.clone(),
             steps: r.steps,
             iteration: self.shared.runs(),
             exit_indeterminate: r.exit_indeterminate,

@@ -192,6 +192,8 @@ pub struct RunResult {
     pub returned: Option<String>,
     /// Heap blocks the program could no longer reach when it exited.
     pub leak: Option<crate::exec::memory::Leak>,
+    /// A memory fault's access, in words: how far past which object (`Machine::access_fault`).
+    pub fault_detail: Option<String>,
 }
 
 impl RunResult {
@@ -214,6 +216,7 @@ impl RunResult {
             abort_loc: None,
             returned: None,
             leak: None,
+            fault_detail: None,
         }
     }
 }
@@ -313,6 +316,11 @@ pub struct Machine<'m> {
     /// end, landing in a neighbour): Cairn's layout is not the native one, so an access through
     /// one ends the run (see [`Machine::stray_access`]).
     stray: Vec<u64>,
+    /// Unit mode: the buffers given to pointer parameters, by address, with the parameter's
+    /// name (a fault's description names them).
+    param_buffers: Vec<(u64, String)>,
+    /// What a memory fault's access was, in words (`access_fault`).
+    fault_detail: Option<String>,
 }
 
 /// How many stray pointers a run remembers (the oldest is forgotten first).
@@ -357,6 +365,8 @@ impl<'m> Machine<'m> {
             exit_after_entry: None,
             returned: None,
             stray: Vec::new(),
+            param_buffers: Vec::new(),
+            fault_detail: None,
         };
         clib::init(&mut m);
         m
@@ -436,6 +446,7 @@ impl<'m> Machine<'m> {
             abort_loc: (outcome == Outcome::Abort).then(|| self.program_loc()),
             returned: self.returned,
             leak: None,
+            fault_detail: self.fault_detail,
             outcome,
             stdout: self.stdout,
             stderr: self.stderr,
@@ -585,6 +596,7 @@ impl<'m> Machine<'m> {
                     None => (self.unit.buffer.max(1), true),
                 };
                 let buf = self.mem.malloc(n)?;
+                self.param_buffers.push((buf, name.to_string()));
                 let mut v = self.next_input(InputKind::Bytes, n as usize);
                 v.bytes_mut().resize(n as usize, 0);
                 if string {
@@ -695,6 +707,95 @@ impl<'m> Machine<'m> {
                 self.stray.remove(0);
             }
             self.stray.push(to);
+        }
+    }
+
+    /// The fault of an access of `len` bytes at `addr` at `loc`, with what the access was in
+    /// words (how far past which object), as AddressSanitizer says it.
+    #[cold]
+    fn access_fault(&mut self, e: MemFault, addr: u64, len: u64, loc: Loc) -> Stop {
+        self.cur_loc = loc;
+        if matches!(e, MemFault::OutOfBounds | MemFault::UseAfterFree) {
+            self.fault_detail = self.describe_access(addr, len);
+        }
+        e.into()
+    }
+
+    fn describe_access(&self, addr: u64, len: u64) -> Option<String> {
+        let bytes = |n: u64| format!("{n} byte{}", if n == 1 { "" } else { "s" });
+        let (below, above) = self.mem.around(addr);
+        let access = format!("a {len}-byte access");
+        let end = |o: &crate::exec::memory::Object| o.base + o.size;
+        if let Some(o) = below.filter(|o| addr < end(o)) {
+            let past = (addr + len).saturating_sub(end(o));
+            let over = match past {
+                0 => String::new(),
+                n => format!(", {} past its end", bytes(n)),
+            };
+            let off = addr - o.base;
+            return Some(format!(
+                "{access} at offset {off} of {}{over}",
+                self.object_words(o)
+            ));
+        }
+        // Nearer the end of the object below or the start of the one above.
+        // (Distances as AddressSanitizer counts them: `a[n]` of `a[n]` is 0 bytes past the
+        // end, `a[-1]` 1 byte before the start.)
+        let past = |b: &crate::exec::memory::Object| {
+            let hint = match self.param_buffers.iter().any(|(p, _)| *p == b.base) {
+                true => {
+                    " (Cairn's choice in unit mode: if callers pass a larger one, --buffer-size)"
+                }
+                false => "",
+            };
+            format!(
+                "{access} {} past the end of {}{hint}",
+                bytes(addr - end(b)),
+                self.object_words(b)
+            )
+        };
+        let before = |a: &crate::exec::memory::Object| {
+            format!(
+                "{access} {} before the start of {}",
+                bytes(a.base - addr),
+                self.object_words(a)
+            )
+        };
+        match (below, above) {
+            (Some(b), Some(a)) if a.base - addr > addr - end(b) => Some(past(b)),
+            (_, Some(a)) => Some(before(a)),
+            (Some(b), None) => Some(past(b)),
+            (None, None) => None,
+        }
+    }
+
+    /// An object in words: a unit parameter's buffer, a global by name, a heap block by where
+    /// it was allocated, a local.
+    fn object_words(&self, o: &crate::exec::memory::Object) -> String {
+        use crate::exec::memory::ObjKind;
+        let size = o.size;
+        if let Some((_, name)) = self.param_buffers.iter().find(|(b, _)| *b == o.base) {
+            return format!("the {size}-byte buffer of parameter `{name}`");
+        }
+        match o.kind {
+            ObjKind::Global => match self.module.globals.iter().find(|g| g.addr == o.base) {
+                Some(g) if !g.name.starts_with('.') => format!(
+                    "global `{}` ({size} bytes)",
+                    g.source_name.as_deref().unwrap_or(&g.name)
+                ),
+                _ => format!("a {size}-byte constant"),
+            },
+            ObjKind::Heap => {
+                let freed = if o.alive { "" } else { ", freed" };
+                match o.site {
+                    Some(at) => format!(
+                        "a {size}-byte heap block allocated at {}{freed}",
+                        self.module.loc_string(at)
+                    ),
+                    None => format!("a {size}-byte block of Cairn's runtime{freed}"),
+                }
+            }
+            ObjKind::Stack => format!("a {size}-byte local"),
         }
     }
 
@@ -948,8 +1049,7 @@ impl<'m> Machine<'m> {
                                 self.regs[rb + *dst as usize] = mask(v, w);
                             }
                             Err(e) => {
-                                self.cur_loc = block.locs[ip - 1];
-                                return Err(e.into());
+                                return Err(self.access_fault(e, a, n as u64, block.locs[ip - 1]));
                             }
                         }
                     }
@@ -964,8 +1064,7 @@ impl<'m> Machine<'m> {
                             t => t.store_size(module.data_model),
                         };
                         if let Err(e) = self.mem.write_uint(a, n, v) {
-                            self.cur_loc = block.locs[ip - 1];
-                            return Err(e.into());
+                            return Err(self.access_fault(e, a, n as u64, block.locs[ip - 1]));
                         }
                     }
                     Inst::Gep {
@@ -1079,8 +1178,12 @@ impl<'m> Machine<'m> {
                                 self.aggs[d..d + *size as usize].copy_from_slice(bytes);
                             }
                             Err(e) => {
-                                self.cur_loc = block.locs[ip - 1];
-                                return Err(e.into());
+                                return Err(self.access_fault(
+                                    e,
+                                    a,
+                                    *size as u64,
+                                    block.locs[ip - 1],
+                                ));
                             }
                         }
                     }
@@ -1092,8 +1195,7 @@ impl<'m> Machine<'m> {
                         let s = ab + *val as usize;
                         let bytes = self.aggs[s..s + *size as usize].to_vec();
                         if let Err(e) = self.mem.write(a, &bytes) {
-                            self.cur_loc = block.locs[ip - 1];
-                            return Err(e.into());
+                            return Err(self.access_fault(e, a, *size as u64, block.locs[ip - 1]));
                         }
                     }
                     Inst::ExtractValue {
@@ -1181,8 +1283,7 @@ impl<'m> Machine<'m> {
                             self.stray_access(d, block.locs[ip - 1])?;
                         }
                         if let Err(e) = self.mem.fill(d, b as u8, n) {
-                            self.cur_loc = block.locs[ip - 1];
-                            return Err(e.into());
+                            return Err(self.access_fault(e, d, n, block.locs[ip - 1]));
                         }
                     }
                     Inst::VaStart { list } => {

@@ -469,6 +469,18 @@ impl Memory {
         })
     }
 
+    /// The objects around `addr` (a fault's description): the one holding it or nearest below,
+    /// and the nearest above.
+    pub fn around(&self, addr: u64) -> (Option<&Object>, Option<&Object>) {
+        let list = if addr >= STACK_BASE {
+            &self.stack
+        } else {
+            &self.objs
+        };
+        let i = list.partition_point(|o| o.base <= addr);
+        (i.checked_sub(1).map(|j| &list[j]), list.get(i))
+    }
+
     /// Bounds of the live object holding `addr`, if the program may write it.
     pub fn writable_bounds(&self, addr: u64) -> Option<(u64, u64)> {
         let o = if addr >= STACK_BASE {

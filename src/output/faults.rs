@@ -19,6 +19,9 @@ pub struct Fault {
     /// The simplest test among them (the least `complexity` of its inputs; a minimized one
     /// when the search left time to shrink it).
     pub reproducer: String,
+    /// The reproducer's memory access in words (how far past which object), when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
 }
 
 /// How complex an input value's text is: its characters other than `0` (a zero, a buffer of
@@ -29,7 +32,10 @@ pub fn complexity(value: &str) -> usize {
 
 /// Faults as tests arrive, by location, then kind: each with its tests and the smallest one.
 #[derive(Default)]
-pub struct FaultSet(BTreeMap<(String, String), (Vec<String>, (usize, String))>);
+pub struct FaultSet(BTreeMap<(String, String), Entry>);
+
+/// A fault's tests, and its reproducer's complexity, name and detail.
+type Entry = (Vec<String>, (usize, String, Option<String>));
 
 /// The fault kind of an abort (no finer kind is known).
 pub const ABORT: &str = "abort (a failed assertion, abort(), an error function)";
@@ -39,15 +45,23 @@ pub const ABORT: &str = "abort (a failed assertion, abort(), an error function)"
 pub const LEAK: &str = "memory leak (heap memory unreachable at exit)";
 
 impl FaultSet {
-    /// Adds test `name` (its inputs' `complexity` is `size`) ending in `kind` at `location`.
-    pub fn add(&mut self, kind: &str, location: &str, name: &str, size: usize) {
+    /// Adds test `name` (its inputs' `complexity` is `size`) ending in `kind` at `location`
+    /// (its access in words: `detail`).
+    pub fn add(
+        &mut self,
+        kind: &str,
+        location: &str,
+        name: &str,
+        size: usize,
+        detail: Option<&str>,
+    ) {
         let e = self
             .0
             .entry((location.to_string(), kind.to_string()))
-            .or_insert_with(|| (vec![], (usize::MAX, String::new())));
+            .or_insert_with(|| (vec![], (usize::MAX, String::new(), None)));
         e.0.push(name.to_string());
         if size < e.1.0 {
-            e.1 = (size, name.to_string());
+            e.1 = (size, name.to_string(), detail.map(str::to_string));
         }
     }
 
@@ -58,12 +72,15 @@ impl FaultSet {
     pub fn list(&self) -> Vec<Fault> {
         self.0
             .iter()
-            .map(|((location, kind), (tests, (_, reproducer)))| Fault {
-                kind: kind.clone(),
-                location: location.clone(),
-                tests: tests.clone(),
-                reproducer: reproducer.clone(),
-            })
+            .map(
+                |((location, kind), (tests, (_, reproducer, detail)))| Fault {
+                    kind: kind.clone(),
+                    location: location.clone(),
+                    tests: tests.clone(),
+                    reproducer: reproducer.clone(),
+                    detail: detail.clone(),
+                },
+            )
             .collect()
     }
 }
@@ -94,7 +111,7 @@ pub fn collect(dir: &Path) -> Vec<Fault> {
             .cloned()
             .unwrap_or_default();
         for at in leaks.iter().filter_map(|a| a.as_str()) {
-            set.add(LEAK, at, &name, size);
+            set.add(LEAK, at, &name, size, None);
         }
         let kind = match (t["fault"].as_str(), t["outcome"].as_str()) {
             (Some(kind), _) => kind,
@@ -102,7 +119,7 @@ pub fn collect(dir: &Path) -> Vec<Fault> {
             _ => continue,
         };
         let location = t["fault_location"].as_str().unwrap_or("?");
-        set.add(kind, location, &name, size);
+        set.add(kind, location, &name, size, t["fault_detail"].as_str());
     }
     set.list()
 }
@@ -113,9 +130,12 @@ pub fn lines(faults: &[Fault], dir: &Path) -> Vec<String> {
         .iter()
         .map(|f| {
             format!(
-                "{} at {} (reproduce: cairn run --test {}{})",
+                "{} at {}{} (reproduce: cairn run --test {}{})",
                 f.kind,
                 f.location,
+                f.detail
+                    .as_ref()
+                    .map_or(String::new(), |d| format!(": {d}")),
                 dir.join(format!("tests/{}.json", f.reproducer)).display(),
                 match f.tests.len() {
                     1 => String::new(),
@@ -181,8 +201,8 @@ pub fn sarif(faults: &[Fault], base: Option<&Path>) -> serde_json::Value {
                 "ruleIndex": rules.iter().position(|r| *r == id).unwrap_or(0),
                 "level": "error",
                 "message": {"text": format!(
-                    "{} (a run of the program ends here: {} test{} reproduce{} it; the smallest is tests/{}.json)",
-                    f.kind, f.tests.len(), if f.tests.len() == 1 { "" } else { "s" },
+                    "{}{} (a run of the program ends here: {} test{} reproduce{} it; the smallest is tests/{}.json)",
+                    f.kind, f.detail.as_ref().map_or(String::new(), |d| format!(": {d}")), f.tests.len(), if f.tests.len() == 1 { "" } else { "s" },
                     if f.tests.len() == 1 { "s" } else { "" }, f.reproducer)},
                 "locations": [{"physicalLocation": physical}],
                 "partialFingerprints": {"cairnFault/v1": format!("{}@{}", id, f.location)},

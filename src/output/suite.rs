@@ -28,6 +28,8 @@ pub struct Test {
     pub outcome: Outcome,
     /// Where a faulting run failed (`file:line:col`), for native replay to compare.
     pub fault_location: Option<String>,
+    /// A memory fault's access in words (`RunResult::fault_detail`).
+    pub fault_detail: Option<String>,
     /// IR instructions the run executed.
     pub steps: u64,
     /// The program run that produced it (from 1).
@@ -114,6 +116,9 @@ pub fn test_json(t: &Test) -> serde_json::Value {
     }
     if let Some(at) = &t.fault_location {
         o["fault_location"] = json!(at);
+    }
+    if let Some(d) = &t.fault_detail {
+        o["fault_detail"] = json!(d);
     }
     if let Some(l) = &t.leak {
         o["leak"] = l.json();
@@ -445,11 +450,12 @@ impl SuiteWriter {
         let name = format!("{n:06}");
         if let Some(kind) = kind {
             let at = t.fault_location.as_deref().unwrap_or("?");
-            self.faults.add(kind, at, &name, size);
+            self.faults
+                .add(kind, at, &name, size, t.fault_detail.as_deref());
         }
         for at in t.leak.iter().flat_map(|l| &l.allocated_at) {
             self.faults
-                .add(crate::output::faults::LEAK, at, &name, size);
+                .add(crate::output::faults::LEAK, at, &name, size, None);
         }
         let p = self.dir.join(format!("tests/{n:06}.json"));
         write_atomic(

@@ -77,6 +77,9 @@ pub fn run(mut a: RunArgs, given: Given) -> Result<i32> {
         {
             o["fault"] = serde_json::json!(kind);
             o["location"] = serde_json::json!(p.module.loc_string(*loc));
+            if let Some(d) = &r.fault_detail {
+                o["fault_detail"] = serde_json::json!(d);
+            }
         }
         if let Some(l) = crate::output::suite::LeakReport::of(&p.module, &r) {
             o["leak"] = l.json();
@@ -91,7 +94,11 @@ pub fn run(mut a: RunArgs, given: Given) -> Result<i32> {
         let at = |loc| p.module.loc_string(loc);
         match &r.outcome {
             Outcome::Fault { kind, loc } => {
-                eprintln!("cairn: the program failed: {kind} at {}", at(*loc))
+                let detail = r
+                    .fault_detail
+                    .as_ref()
+                    .map_or(String::new(), |d| format!(": {d}"));
+                eprintln!("cairn: the program failed: {kind} at {}{detail}", at(*loc))
             }
             Outcome::Unsupported { what, loc, .. } => {
                 eprintln!("cairn: unsupported: {what} at {}", at(*loc))
