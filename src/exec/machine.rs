@@ -6,7 +6,7 @@
 
 use super::input::{InputKind, InputSource, InputValue};
 use super::libc::{self as clib, Ext};
-use super::memory::{MemFault, Memory};
+use super::memory::{MemFault, Memory, ObjKind, Object};
 use super::observer::{AtMost, Call, CallAction, InputUse, Observer, Site, Target, View};
 use super::ops::{self, mask, sext};
 use crate::analysis::expectation::{ROOT_CONTEXT, call_context};
@@ -725,7 +725,7 @@ impl<'m> Machine<'m> {
         let bytes = |n: u64| format!("{n} byte{}", if n == 1 { "" } else { "s" });
         let (below, above) = self.mem.around(addr);
         let access = format!("a {len}-byte access");
-        let end = |o: &crate::exec::memory::Object| o.base + o.size;
+        let end = |o: &Object| o.base + o.size;
         if let Some(o) = below.filter(|o| addr < end(o)) {
             let past = (addr + len).saturating_sub(end(o));
             let over = match past {
@@ -741,7 +741,7 @@ impl<'m> Machine<'m> {
         // Nearer the end of the object below or the start of the one above.
         // (Distances as AddressSanitizer counts them: `a[n]` of `a[n]` is 0 bytes past the
         // end, `a[-1]` 1 byte before the start.)
-        let past = |b: &crate::exec::memory::Object| {
+        let past = |b: &Object| {
             let hint = match self.param_buffers.iter().any(|(p, _)| *p == b.base) {
                 true => {
                     " (Cairn's choice in unit mode: if callers pass a larger one, --buffer-size)"
@@ -754,7 +754,7 @@ impl<'m> Machine<'m> {
                 self.object_words(b)
             )
         };
-        let before = |a: &crate::exec::memory::Object| {
+        let before = |a: &Object| {
             format!(
                 "{access} {} before the start of {}",
                 bytes(a.base - addr),
@@ -771,8 +771,7 @@ impl<'m> Machine<'m> {
 
     /// An object in words: a unit parameter's buffer, a global by name, a heap block by where
     /// it was allocated, a local.
-    fn object_words(&self, o: &crate::exec::memory::Object) -> String {
-        use crate::exec::memory::ObjKind;
+    fn object_words(&self, o: &Object) -> String {
         let size = o.size;
         if let Some((_, name)) = self.param_buffers.iter().find(|(b, _)| *b == o.base) {
             return format!("the {size}-byte buffer of parameter `{name}`");
@@ -792,7 +791,9 @@ impl<'m> Machine<'m> {
                         "a {size}-byte heap block allocated at {}{freed}",
                         self.module.loc_string(at)
                     ),
-                    None => format!("a {size}-byte block of Cairn's runtime{freed}"),
+                    None => format!(
+                        "a {size}-byte block Cairn made (an argument, a file's contents){freed}"
+                    ),
                 }
             }
             ObjKind::Stack => format!("a {size}-byte local"),
