@@ -174,6 +174,11 @@ impl Havoc {
                 v.truncate(i);
                 v.extend_from_slice(&other[j..]);
             }
+            10 | 11 if v[i].kind == InputKind::Bytes && v[i].bytes().len() > 1 => {
+                let from = other.get(i).filter(|o| o.kind == InputKind::Bytes);
+                let from = from.map(|o| o.bytes().to_vec());
+                edit_bytes(rng, v[i].bytes_mut(), from.as_deref());
+            }
             10 | 11 if is_char(&v[i]) => {
                 // A whole line of this entry or the other, inserted at a line's start (a
                 // command before or after another: create a job, then find it) — or deleted.
@@ -343,6 +348,43 @@ fn spell(rng: &mut SmallRng, v: &mut Vec<InputValue>, i: usize, text: &[u8]) {
     }
 }
 
+/// AFL's block edits inside a byte buffer, its length kept (a harness gives each buffer its
+/// size): a stretch deleted (what follows moves up, zeros fill the end), or inserted (what
+/// follows moves down, the end drops off) — random bytes, one byte repeated, or a stretch of
+/// this buffer or of `other` (the same buffer of another corpus entry) — or overwritten by
+/// such a stretch. Text in a buffer (JSON, a command line) changes by insertion and
+/// deletion; byte-wise mutations alone only overwrite it.
+fn edit_bytes(rng: &mut SmallRng, b: &mut [u8], other: Option<&[u8]>) {
+    let len = b.len();
+    let at = rng.gen_range(0..len);
+    let n = rng.gen_range(1..=(len - at).min(16));
+    let op = rng.gen_range(0..3);
+    if op == 0 {
+        b.copy_within(at + n.., at);
+        b[len - n..].fill(0);
+        return;
+    }
+    let block: Vec<u8> = match rng.gen_range(0..4) {
+        0 => (0..n).map(|_| rng.r#gen()).collect(),
+        1 => vec![b[rng.gen_range(0..len)]; n],
+        2 => match other.filter(|o| o.len() >= n) {
+            Some(o) => {
+                let from = rng.gen_range(0..=o.len() - n);
+                o[from..from + n].to_vec()
+            }
+            None => b[..n].to_vec(),
+        },
+        _ => {
+            let from = rng.gen_range(0..=len - n);
+            b[from..from + n].to_vec()
+        }
+    };
+    if op == 1 {
+        b.copy_within(at..len - n, at + n);
+    }
+    b[at..at + n].copy_from_slice(&block);
+}
+
 fn flip_bit(rng: &mut SmallRng, v: &mut InputValue) {
     match v.kind {
         InputKind::Bytes if !v.bytes().is_empty() => {
@@ -443,6 +485,31 @@ mod tests {
             }
             assert!(v.len() <= MAX_INPUTS);
         }
+    }
+
+    /// Text in a byte buffer gets characters inserted and deleted (what follows moves), and
+    /// stretches of another entry's buffer; the buffer keeps its length.
+    #[test]
+    fn text_in_a_buffer_gets_insertions_deletions_and_stretches_of_another() {
+        let h = havoc(vec![], vec![]);
+        let mut rng = SmallRng::seed_from_u64(3);
+        let text = b"{\"a\":[1,2]}\0\0\0\0".to_vec();
+        let other = vec![InputValue::buffer("data", b"XYZW".repeat(4)[..15].to_vec())];
+        let (mut shifted_up, mut shifted_down, mut crossed) = (false, false, false);
+        for _ in 0..2000 {
+            let mut v = vec![InputValue::buffer("data", text.clone())];
+            h.mutate(&mut rng, &mut v, &other, 4);
+            let Some(b) = v.first().map(InputValue::bytes) else {
+                continue; // the list itself was cut
+            };
+            assert_eq!(b.len(), text.len());
+            let s = String::from_utf8_lossy(b);
+            // The tail `]}` moved with the text before it.
+            shifted_down |= s.contains("2]}") && b.iter().position(|&c| c == b'}') > Some(11);
+            shifted_up |= s.contains("2]}") && b.iter().position(|&c| c == b'}') < Some(11);
+            crossed |= s.contains("XYZ") || s.contains("YZW") || s.contains("ZWX");
+        }
+        assert!(shifted_up && shifted_down && crossed);
     }
 
     /// A unit's length parameter stays within its buffer in every mutant (one past it would
