@@ -1208,7 +1208,10 @@ impl Shadow<'_> {
     /// the offset.
     fn address_parts(&mut self, e: ExprId, w: u8) -> Option<(ExprId, ExprId)> {
         use crate::smt::expr::Node;
-        let is_address = |pool: &crate::smt::expr::Pool, x: ExprId| matches!(pool.node(x), Node::Var { id, .. } if pool.vars[*id as usize].input == ADDRESS_INPUT);
+        let is_address = |pool: &crate::smt::expr::Pool, x: ExprId| match pool.node(x) {
+            Node::Var { id, .. } => pool.vars[*id as usize].input == ADDRESS_INPUT,
+            _ => false,
+        };
         if e == NONE || self.address_vars == 0 {
             return None;
         }
