@@ -335,16 +335,20 @@ static void cairn_clear_dir(int dir, int depth) {
       syscall(SYS_unlinkat, dir, d->name, AT_REMOVEDIR);
     }
 }
+/* Opened by the server before it snapshots the program's data (where this variable lives):
+ * opened by a run, it would be forgotten with the run's data, and the next run would make
+ * "run" inside it — one level deeper per run, and a descriptor more. */
+static void cairn_open_run_dir(void) {
+  syscall(SYS_mkdirat, AT_FDCWD, "run", 0700);
+  cairn_run_dir = (int)syscall(SYS_openat, AT_FDCWD, "run", O_RDONLY | O_DIRECTORY);
+}
 static void cairn_fresh_run_dir(void) {
-  if (cairn_run_dir < 0) {
-    syscall(SYS_mkdirat, AT_FDCWD, "run", 0700);
-    cairn_run_dir = (int)syscall(SYS_openat, AT_FDCWD, "run", O_RDONLY | O_DIRECTORY);
-    if (cairn_run_dir < 0) return;
-  }
+  if (cairn_run_dir < 0) return;
   cairn_clear_dir(cairn_run_dir, 0);
   syscall(SYS_fchdir, cairn_run_dir);
 }
 #else
+static void cairn_open_run_dir(void) {}
 static void cairn_fresh_run_dir(void) {}
 #endif
 static unsigned cairn_record_size(unsigned at) {
@@ -374,6 +378,7 @@ int cairn_fuzz_main(int argc, char **argv, char **envp) {
   __cairn_probe_init();
   jmp_buf end;
   cairn_run_end = &end;
+  cairn_open_run_dir();
   size_t size = (size_t)(_end - __data_start);
   int persistent = size <= CAIRN_MAX_SNAPSHOT && !cairn_setting("CAIRN_FORK_EACH_RUN");
   char *snapshot = persistent ? malloc(size) : NULL;
