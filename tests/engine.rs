@@ -690,3 +690,27 @@ fn a_fuzz_target_without_main_is_tested_through_its_entry() {
     let o = cairn(&["run", &file, "--inputs", "6869,64"]);
     assert!(text(&o).contains("returned 2"), "{}", text(&o));
 }
+
+/// Data copied into a buffer one longer and ended by a NUL (a fuzz target's first lines): the
+/// bytes past the copy's symbolic length were never written, but no run reads one, so the
+/// search steers the text (`strlen(s) == 4 && s[0] == '{'`, `strcmp(s, "null")`) instead of
+/// ending every run at `strlen` as "decided on uninitialized memory" (before: 5 of 10 goals).
+#[test]
+fn text_copied_with_a_symbolic_length_is_steered_past_its_end() {
+    let file = program("copied_text.c");
+    let dir = tmp("engine-copied-text");
+    let out = dir.path().join("out");
+    let budget = [
+        "--strategy",
+        "dfs",
+        "--jobs",
+        "1",
+        "--max-iterations",
+        "300",
+    ];
+    let (s, _) = generate_with(&file, &out, "1", 60, &budget);
+    // Only `!s` is left: malloc does not fail.
+    assert_eq!(s["goals"]["unknown"], 1, "{s}");
+    assert_eq!(s["concolic"]["inexact"]["uninitialized"], 0, "{s}");
+    replay_ok(&file, &out);
+}

@@ -115,6 +115,10 @@ pub struct Shadow<'p> {
     /// Shadows of numbers the program made pointers (`(int *)x`): which of them equals an
     /// object's address is the layout's (see `number_against_address`).
     numbers_made_pointers: rustc_hash::FxHashSet<ExprId>,
+    /// If-then-elses the shadow made over memory bytes (a write of a symbolic length or
+    /// through a symbolic pointer), with the arm this run's values take: a decision reaching
+    /// an indeterminate byte only through arms not taken does not rest on it.
+    ite_taken: rustc_hash::FxHashMap<ExprId, bool>,
     /// The library call being made renders symbolic data into memory: what it writes is lost.
     writes_lost: bool,
     /// The run's coverage when a decision first rested on uninitialized memory (see
@@ -266,6 +270,7 @@ impl<'p> Shadow<'p> {
             address_vars: 0,
             lost_vars: 0,
             numbers_made_pointers: Default::default(),
+            ite_taken: Default::default(),
             writes_lost: false,
             claims_end: None,
             stop_at_claims_end: false,
@@ -874,6 +879,39 @@ impl Shadow<'_> {
         self.byte_at(v, a)
     }
 
+    /// `c ? t : f` over a memory byte, where this run's values make `c` `now` (see `ite_taken`).
+    fn byte_ite(&mut self, c: ExprId, t: ExprId, f: ExprId, now: bool) -> ExprId {
+        let e = self.pool.ite(c, t, f);
+        if matches!(self.pool.node(e), crate::smt::expr::Node::Ite { c: ec, .. } if *ec == c) {
+            self.ite_taken.insert(e, now);
+        }
+        e
+    }
+
+    /// True when `e`'s value in this run depends on an indeterminate byte: one is reachable
+    /// from it other than through an arm of `ite_taken` this run does not take.
+    fn rests_on_uninit(&self, e: ExprId) -> bool {
+        use crate::smt::expr::Node;
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut work = vec![e];
+        while let Some(x) = work.pop() {
+            if !seen.insert(x) {
+                continue;
+            }
+            match self.pool.node(x) {
+                Node::Var { id, .. } if self.pool.vars[*id as usize].input == UNINIT_INPUT => {
+                    return true;
+                }
+                Node::Ite { c, t, f, .. } if self.ite_taken.contains_key(&x) => {
+                    work.push(*c);
+                    work.push(if self.ite_taken[&x] { *t } else { *f });
+                }
+                _ => work.extend(self.pool.children(x)),
+            }
+        }
+        false
+    }
+
     /// The shadow of the byte at `a`, or its concrete value as a constant.
     fn byte_at(&mut self, v: &View, a: u64) -> ExprId {
         match self.mem.get(&a) {
@@ -966,7 +1004,7 @@ impl Shadow<'_> {
                 let old = self.old_byte(v, dst + k, k < len);
                 let kc = self.pool.constant(lw, k);
                 let inside = self.pool.cmp(IPred::Ult, kc, len_e);
-                self.pool.ite(inside, new, old)
+                self.byte_ite(inside, new, old, k < len)
             };
             bytes.push((dst + k, e));
         }
@@ -1010,7 +1048,8 @@ impl Shadow<'_> {
             let shift = self.pool.bin(BinOp::Mul, w, off_w, eight);
             let shifted = self.pool.bin(BinOp::LShr, w, val, shift);
             let byte = self.pool.extract(8, 0, shifted);
-            bytes.push((k, self.pool.ite(hit, byte, old)));
+            let hit_now = (addr..addr + n as u64).contains(&k);
+            bytes.push((k, self.byte_ite(hit, byte, old, hit_now)));
         }
         for (k, e) in bytes {
             self.set_byte(k, e);
@@ -1303,7 +1342,7 @@ impl Shadow<'_> {
             self.exactness.concretized += 1;
             return true;
         }
-        if vars.iter().any(|v| input_of(v) == UNINIT_INPUT) {
+        if vars.iter().any(|v| input_of(v) == UNINIT_INPUT) && self.rests_on_uninit(e) {
             self.exactness.uninitialized += 1;
             return true;
         }
@@ -2065,7 +2104,7 @@ impl Shadow<'_> {
             for i in 0..n as u64 {
                 let old = self.byte_at(v, c + i);
                 let byte = self.pool.extract(8, (8 * i) as u8, val);
-                let e = self.pool.ite(hit, byte, old);
+                let e = self.byte_ite(hit, byte, old, addr == c);
                 self.set_byte(c + i, e);
             }
         }
