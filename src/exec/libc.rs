@@ -452,19 +452,27 @@ pub fn call(
             let s = m.mem.cstr(a(0))?;
             let c = std::ffi::CString::new(s).unwrap_or_default();
             let mut end: *mut libc::c_char = std::ptr::null_mut();
+            // glibc sets errno to ERANGE on overflow and underflow (parson rejects a number
+            // whose strtod did): the host's errno, as the call left it.
+            let host_errno = || unsafe { libc::__errno_location() };
+            unsafe { *host_errno() = 0 };
             let v = unsafe { libc::strtod(c.as_ptr(), &mut end) };
             let used = unsafe { end.offset_from(c.as_ptr()) } as u64;
             if !matches!(e, Atof) && a(1) != 0 {
                 wuint(m, a(1), pb, a(0) + used)?;
             }
-            if matches!(e, Strtof) {
-                Some(VarArg::Scalar(
-                    unsafe { libc::strtof(c.as_ptr(), std::ptr::null_mut()) }.to_bits() as u64,
-                    Ty::F32,
-                ))
+            let result = if matches!(e, Strtof) {
+                unsafe { *host_errno() = 0 };
+                let v = unsafe { libc::strtof(c.as_ptr(), std::ptr::null_mut()) };
+                VarArg::Scalar(v.to_bits() as u64, Ty::F32)
             } else {
-                Some(VarArg::Scalar(v.to_bits(), Ty::F64))
+                VarArg::Scalar(v.to_bits(), Ty::F64)
+            };
+            let err = unsafe { *host_errno() };
+            if err != 0 {
+                wuint(m, m.libc.errno, 4, err as u32 as u64)?;
             }
+            Some(result)
         }
         Math(f) => {
             let f = *f;
