@@ -339,6 +339,14 @@ impl<'p> Shadow<'p> {
 }
 
 /// Registers `a` and `b` of function `f` are pointers into two different live objects.
+/// True when `x` is a variable standing for `input` (`UNINIT_INPUT`, `ADDRESS_INPUT`...).
+fn is_var_of(pool: &Pool, x: ExprId, input: u32) -> bool {
+    match pool.node(x) {
+        Node::Var { id, .. } => pool.vars[*id as usize].input == input,
+        _ => false,
+    }
+}
+
 fn unrelated_pointers(v: &View, f: FuncId, rb: usize, a: Reg, b: Reg) -> bool {
     let tys = &v.module.functions[f as usize].reg_tys;
     let is_ptr = |r: Reg| tys.get(r as usize) == Some(&Ty::Ptr);
@@ -882,7 +890,7 @@ impl Shadow<'_> {
     /// `c ? t : f` over a memory byte, where this run's values make `c` `now` (see `ite_taken`).
     fn byte_ite(&mut self, c: ExprId, t: ExprId, f: ExprId, now: bool) -> ExprId {
         let e = self.pool.ite(c, t, f);
-        if matches!(self.pool.node(e), crate::smt::expr::Node::Ite { c: ec, .. } if *ec == c) {
+        if matches!(self.pool.node(e), Node::Ite { c: ec, .. } if *ec == c) {
             self.ite_taken.insert(e, now);
         }
         e
@@ -891,7 +899,6 @@ impl Shadow<'_> {
     /// True when `e`'s value in this run depends on an indeterminate byte: one is reachable
     /// from it other than through an arm of `ite_taken` this run does not take.
     fn rests_on_uninit(&self, e: ExprId) -> bool {
-        use crate::smt::expr::Node;
         let mut seen = rustc_hash::FxHashSet::default();
         let mut work = vec![e];
         while let Some(x) = work.pop() {
@@ -899,9 +906,7 @@ impl Shadow<'_> {
                 continue;
             }
             match self.pool.node(x) {
-                Node::Var { id, .. } if self.pool.vars[*id as usize].input == UNINIT_INPUT => {
-                    return true;
-                }
+                _ if is_var_of(self.pool, x, UNINIT_INPUT) => return true,
                 Node::Ite { c, t, f, .. } if self.ite_taken.contains_key(&x) => {
                     work.push(*c);
                     work.push(if self.ite_taken[&x] { *t } else { *f });
@@ -1246,11 +1251,7 @@ impl Shadow<'_> {
     /// `e` as an object's address plus an offset (`address_value`): the address variable and
     /// the offset.
     fn address_parts(&mut self, e: ExprId, w: u8) -> Option<(ExprId, ExprId)> {
-        use crate::smt::expr::Node;
-        let is_address = |pool: &crate::smt::expr::Pool, x: ExprId| match pool.node(x) {
-            Node::Var { id, .. } => pool.vars[*id as usize].input == ADDRESS_INPUT,
-            _ => false,
-        };
+        let is_address = |pool: &Pool, x: ExprId| is_var_of(pool, x, ADDRESS_INPUT);
         if e == NONE || self.address_vars == 0 {
             return None;
         }
@@ -1281,12 +1282,7 @@ impl Shadow<'_> {
             return false;
         }
         let (x, _) = self.pool.split_offset(e);
-        let is_address = match self.pool.node(x) {
-            crate::smt::expr::Node::Var { id, .. } => {
-                self.pool.vars[*id as usize].input == ADDRESS_INPUT
-            }
-            _ => false,
-        };
+        let is_address = is_var_of(self.pool, x, ADDRESS_INPUT);
         let object = |a: u64| v.mem.object_or_end(a).map(|(b, _)| b);
         is_address && object(at).is_some() && object(at) == object(other)
     }

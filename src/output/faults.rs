@@ -133,9 +133,7 @@ pub fn lines(faults: &[Fault], dir: &Path) -> Vec<String> {
                 "{} at {}{} (reproduce: cairn run --test {}{})",
                 f.kind,
                 f.location,
-                f.detail
-                    .as_ref()
-                    .map_or(String::new(), |d| format!(": {d}")),
+                said(f.detail.as_deref()),
                 dir.join(format!("tests/{}.json", f.reproducer)).display(),
                 match f.tests.len() {
                     1 => String::new(),
@@ -144,6 +142,11 @@ pub fn lines(faults: &[Fault], dir: &Path) -> Vec<String> {
             )
         })
         .collect()
+}
+
+/// A fault's detail as it follows its kind and location (`: a 1-byte access ...`), if any.
+pub fn said(detail: Option<&str>) -> String {
+    detail.map_or(String::new(), |d| format!(": {d}"))
 }
 
 /// The rule id of a fault kind: its words joined by hyphens.
@@ -202,7 +205,7 @@ pub fn sarif(faults: &[Fault], base: Option<&Path>) -> serde_json::Value {
                 "level": "error",
                 "message": {"text": format!(
                     "{}{} (a run of the program ends here: {} test{} reproduce{} it; the smallest is tests/{}.json)",
-                    f.kind, f.detail.as_ref().map_or(String::new(), |d| format!(": {d}")), f.tests.len(), if f.tests.len() == 1 { "" } else { "s" },
+                    f.kind, said(f.detail.as_deref()), f.tests.len(), if f.tests.len() == 1 { "" } else { "s" },
                     if f.tests.len() == 1 { "s" } else { "" }, f.reproducer)},
                 "locations": [{"physicalLocation": physical}],
                 "partialFingerprints": {"cairnFault/v1": format!("{}@{}", id, f.location)},

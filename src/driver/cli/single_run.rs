@@ -94,10 +94,7 @@ pub fn run(mut a: RunArgs, given: Given) -> Result<i32> {
         let at = |loc| p.module.loc_string(loc);
         match &r.outcome {
             Outcome::Fault { kind, loc } => {
-                let detail = r
-                    .fault_detail
-                    .as_ref()
-                    .map_or(String::new(), |d| format!(": {d}"));
+                let detail = crate::output::faults::said(r.fault_detail.as_deref());
                 eprintln!("cairn: the program failed: {kind} at {}{detail}", at(*loc))
             }
             Outcome::Unsupported { what, loc, .. } => {
