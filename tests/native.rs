@@ -167,6 +167,57 @@ fn persistent_runs_start_in_the_same_empty_directory() {
     }
 }
 
+/// The comparison log's build reports a run's comparisons, and each input-to-state round
+/// passes one more of `packet_checks.c`'s checks: a magic word read from the packet's bytes, a
+/// keyword compared by `memcmp`, a code point spelled in hex, a checksum computed from the
+/// packet. Each round keeps the mutant that got furthest (the exit status says how far).
+#[test]
+fn comparisons_spelled_in_the_input_are_passed_one_round_each() {
+    let (f, p) = loaded("packet_checks.c");
+    let tmp = TempDir::new("native-test").unwrap();
+    let s = session(&f, &p, tmp.path());
+    let mut x = NativeExecutor::build_and_start(&s, 1 << 30).unwrap();
+    let limit = Duration::from_secs(5);
+    let mut seed = b"XXXXv112e9".to_vec();
+    seed.resize(32, 0);
+    let mut entry = vec![InputValue::buffer("pkt", seed)];
+    // Checks passed: exit 1 fails the first, 0 passes all four.
+    let mut passed = |x: &mut NativeExecutor, v: &[InputValue]| match x.run(&Record::of(v), limit) {
+        Ok(run) => match run.status {
+            NativeStatus::Exit(0) => 4,
+            NativeStatus::Exit(c @ 1..=4) => c - 1,
+            other => panic!("{other:?}"),
+        },
+        Err(e) => panic!("{e:#}"),
+    };
+    assert_eq!(passed(&mut x, &entry), 0);
+    for round in 1..=4 {
+        // The log's build starts with the fork server's first run.
+        let since = std::time::Instant::now();
+        let logged = loop {
+            if let Some(l) = x.comparisons(&Record::of(&entry), limit) {
+                break l;
+            }
+            assert!(
+                since.elapsed() < Duration::from_secs(120),
+                "no comparison log"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        assert!(!logged.is_empty(), "round {round}: nothing logged");
+        let mutants = cairn::driver::input_to_state::mutants(&entry, &logged, 256);
+        let best = mutants
+            .into_iter()
+            .map(|m| (passed(&mut x, &m), m))
+            .max_by_key(|(n, _)| *n)
+            .unwrap();
+        assert_eq!(best.0, round, "round {round}: {logged:?}");
+        entry = best.1;
+    }
+    let pkt = entry[0].bytes();
+    assert_eq!(&pkt[..10], b"CARNv2d800", "{pkt:?}");
+}
+
 /// A run whose limit passes before the runner takes its word (a short limit on a loaded
 /// machine) ends as a time-out at once, and the next run gets its own result. Before, the
 /// server did not report a runner killed while idle: the next runner took the word and ran the

@@ -48,6 +48,7 @@ fn parse_fuzz_share(s: &str) -> Result<f64, String> {
 
 use crate::driver::fuzz_native::{NativeExecutor, PendingBuild};
 use crate::driver::havoc::{self, Dictionary, Havoc, LengthLimit};
+use crate::driver::input_to_state;
 use crate::driver::session::Session;
 use crate::driver::technique::Technique;
 use crate::exec::forkserver::{NativeRun, NativeStatus, Record};
@@ -99,6 +100,9 @@ const INTERPRETING_ALLOWANCE: f64 = 1.0;
 
 /// Most runs in a native batch (`Fuzzing::batch_size`).
 const MAX_BATCH: usize = 1024;
+
+/// Most input-to-state mutants of one corpus entry.
+const INPUT_TO_STATE_MUTANTS: usize = 256;
 
 /// Crashing native runs with nothing new that are interpreted anyway: the first few, then one
 /// in this many (the interpreter decides whether a crash is a new fault).
@@ -152,6 +156,8 @@ pub struct Fuzzing {
     padding: usize,
     /// A native batch's mutants and their records (kept to reuse the allocations).
     batch: (Vec<Vec<InputValue>>, Vec<Record>),
+    /// Corpus entries before this one have been through the input-to-state stage.
+    logged: usize,
     /// The program may act on an environment Cairn does not model: a native run is a test only
     /// once the interpreter agrees (see [`Program::touches_environment`]).
     environment: bool,
@@ -175,6 +181,9 @@ struct NativeCounts {
     seconds: f64,
     /// Batches of runs sent to the fork server at once.
     batches: u64,
+    /// Corpus entries run with the comparison log, and the input-to-state mutants of them.
+    logged_entries: u64,
+    input_to_state: u64,
 }
 
 /// AFL's buckets: 1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128 and more.
@@ -219,6 +228,7 @@ impl Fuzzing {
             untried_limit: None,
             padding: NATIVE_PADDING,
             batch: Default::default(),
+            logged: 0,
             environment: program.touches_environment(),
         }
     }
@@ -300,7 +310,10 @@ impl Fuzzing {
     /// early (a new one, a crash, a time-out) is judged as `run_native` judges one, and the
     /// batch goes on after it. The runs before it reached nothing new.
     fn run_native_batch(&mut self, s: &mut Session) -> anyhow::Result<()> {
-        let size = self.batch_size();
+        let prepared = self.input_to_state(s);
+        let size = prepared
+            .as_ref()
+            .map_or_else(|| self.batch_size(), Vec::len);
         // The random values past each mutant's own are the batch's (drawing and spelling them
         // per run would cost more than the run).
         let mut random = RandomInputs { rng: &mut self.rng };
@@ -310,16 +323,20 @@ impl Fuzzing {
         let (mut batch, mut records) = std::mem::take(&mut self.batch);
         batch.resize_with(size, Vec::new);
         records.resize_with(size, Record::default);
-        for (values, r) in batch.iter_mut().zip(records.iter_mut()) {
-            let base = self.pick();
-            let other = self.rng.gen_range(0..self.corpus.len());
-            values.clone_from(&self.corpus[base]);
-            self.havoc.mutate(
-                &mut self.rng,
-                values,
-                &self.corpus[other],
-                self.lengths.get(),
-            );
+        for (k, (values, r)) in batch.iter_mut().zip(records.iter_mut()).enumerate() {
+            if let Some(mutants) = &prepared {
+                values.clone_from(&mutants[k]);
+            } else {
+                let base = self.pick();
+                let other = self.rng.gen_range(0..self.corpus.len());
+                values.clone_from(&self.corpus[base]);
+                self.havoc.mutate(
+                    &mut self.rng,
+                    values,
+                    &self.corpus[other],
+                    self.lengths.get(),
+                );
+            }
             r.clear();
             for v in values.iter() {
                 r.push(v);
@@ -355,6 +372,23 @@ impl Fuzzing {
         }
         self.batch = (batch, records);
         judged
+    }
+
+    /// The input-to-state mutants (`driver::input_to_state`) of the next corpus entry not yet
+    /// run with the comparison log; None while the log's build is not ready, or when there is
+    /// no such entry or it has none.
+    fn input_to_state(&mut self, s: &Session) -> Option<Vec<Vec<InputValue>>> {
+        let limit = self.run_limit(s);
+        let Executor::Native(x) = &mut self.exec else {
+            return None;
+        };
+        let entry = self.corpus.get(self.logged)?;
+        let logged = x.comparisons(&Record::of(entry), limit)?;
+        self.logged += 1;
+        let mutants = input_to_state::mutants(entry, &logged, INPUT_TO_STATE_MUTANTS);
+        self.native.logged_entries += 1;
+        self.native.input_to_state += mutants.len() as u64;
+        (!mutants.is_empty()).then_some(mutants)
     }
 
     /// Judges the native `run` of `values`, the last of `runs` (a batch's runs before it

@@ -11,6 +11,7 @@ use crate::exec::InputValue;
 use crate::exec::forkserver::{ForkServer, NativeRun, NativeStatus, Record, as_read};
 use crate::exec::machine::{Outcome, RunResult};
 use crate::exec::native::ProbeBuild;
+use crate::ir::cmplog::Comparison;
 use crate::ir::frontend::TempDir;
 use anyhow::{Context, Result};
 use std::path::PathBuf;
@@ -29,9 +30,70 @@ pub struct NativeExecutor {
     persistent: ForkServer,
     /// Started at the first run worth a test.
     fresh: Option<ForkServer>,
+    /// The build that logs comparisons, made once the fuzzer's own runs (`ir::cmplog`).
+    cmplog: Cmplog,
     /// The build and the runs' scratch directories (removed with the executor).
     dir: TempDir,
     max_memory: u64,
+}
+
+/// The comparison-log build and its server.
+enum Cmplog {
+    Building(std::thread::JoinHandle<Result<ProbeBuild>>),
+    Ready(Box<ForkServer>),
+    /// It did not build or start (the fuzzer goes on without it).
+    Failed,
+}
+
+/// What a native build of the session's program needs: kept to make the comparison log's
+/// build after the fuzzer's own.
+#[derive(Clone)]
+struct Plan {
+    source: crate::exec::Source,
+    sites: Vec<crate::ir::probes::ProbeSite>,
+    goals: usize,
+    harness_text: String,
+    /// The harness has the `main` (unit mode, argv or files as inputs).
+    harness_main: bool,
+}
+
+impl Plan {
+    fn build(&self, dir: &std::path::Path, cmplog: bool) -> Result<ProbeBuild> {
+        // The comparison log's build may start as the session ends (and its directory goes).
+        anyhow::ensure!(dir.exists(), "the native build's directory is gone");
+        let harness = dir.join("harness.c");
+        std::fs::write(&harness, &self.harness_text)?;
+        let entry = match self.harness_main {
+            true => HARNESS_MAIN,
+            false => crate::ir::PROGRAM_MAIN,
+        };
+        ProbeBuild::new(
+            &self.source.files,
+            &self.source.opts,
+            &self.sites,
+            self.goals,
+            &harness,
+            // The harness's `main` runs the program's; exits return to the run loop.
+            &[
+                ("main", crate::ir::PROGRAM_MAIN),
+                ("exit", EXIT),
+                ("_exit", EXIT),
+                ("_Exit", EXIT),
+                ("abort", ABORT),
+                ("__assert_fail", "__cairn_assert_fail"),
+            ],
+            &[
+                "-DCAIRN_FORKSERVER",
+                &format!("-Dexit={EXIT}"),
+                &format!("-Dabort={ABORT}"),
+                &format!("-DCAIRN_ENTRY={entry}"),
+                &format!("-Dmain={HARNESS_MAIN}"),
+            ],
+            None,
+            cmplog,
+            &dir.join(if cmplog { "cmplog" } else { "build" }),
+        )
+    }
 }
 
 /// The native build, made on a thread of its own while the other techniques run. Dropped
@@ -41,10 +103,17 @@ pub struct PendingBuild {
     thread: Option<std::thread::JoinHandle<Result<(ProbeBuild, TempDir)>>>,
     dir: std::path::PathBuf,
     max_memory: u64,
+    plan: Plan,
 }
 
-/// A finished build: the program, its directory, the memory a run may take.
-pub type Built = (ProbeBuild, TempDir, u64);
+/// A finished build: the program, its directory, the memory a run may take, and how to build
+/// it again with a comparison log.
+pub struct Built {
+    build: ProbeBuild,
+    dir: TempDir,
+    max_memory: u64,
+    plan: Plan,
+}
 
 impl PendingBuild {
     pub fn is_finished(&self) -> bool {
@@ -60,7 +129,12 @@ impl PendingBuild {
         let (build, dir) = thread
             .join()
             .map_err(|_| anyhow::anyhow!("the native build panicked"))??;
-        Ok((build, dir, self.max_memory))
+        Ok(Built {
+            build,
+            dir,
+            max_memory: self.max_memory,
+            plan: self.plan.clone(),
+        })
     }
 }
 
@@ -77,70 +151,47 @@ impl NativeExecutor {
     /// runs may take `max_memory` bytes of address space (the interpreter's limit of a run).
     pub fn build(s: &Session, max_memory: u64) -> Result<PendingBuild> {
         let p = s.program;
-        let source = p
-            .source
-            .clone()
-            .context("the program was not loaded from sources")?;
         let harness_text = crate::output::harness::harness_c_for(&p.module, &p.entry, &p.unit);
-        // Unit mode, argv or files as inputs: the harness has the `main`.
-        let harness_main = p.entry != "main" || harness_text.contains(crate::ir::PROGRAM_MAIN);
-        let sites = crate::ir::probes::probe_sites(&p.module, |site| s.goals.error_goal(site));
-        let goals = s.goals.len();
+        let plan = Plan {
+            source: (p.source.clone()).context("the program was not loaded from sources")?,
+            sites: crate::ir::probes::probe_sites(&p.module, |site| s.goals.error_goal(site)),
+            goals: s.goals.len(),
+            harness_main: p.entry != "main" || harness_text.contains(crate::ir::PROGRAM_MAIN),
+            harness_text,
+        };
         let dir = TempDir::new("native")?;
         let path = dir.path().to_path_buf();
-        let thread = std::thread::spawn(move || {
-            let harness = dir.path().join("harness.c");
-            std::fs::write(&harness, &harness_text)?;
-            let entry = match harness_main {
-                true => HARNESS_MAIN,
-                false => crate::ir::PROGRAM_MAIN,
-            };
-            let build = ProbeBuild::new(
-                &source.files,
-                &source.opts,
-                &sites,
-                goals,
-                &harness,
-                // The harness's `main` runs the program's; exits return to the run loop.
-                &[
-                    ("main", crate::ir::PROGRAM_MAIN),
-                    ("exit", EXIT),
-                    ("_exit", EXIT),
-                    ("_Exit", EXIT),
-                    ("abort", ABORT),
-                    ("__assert_fail", "__cairn_assert_fail"),
-                ],
-                &[
-                    "-DCAIRN_FORKSERVER",
-                    &format!("-Dexit={EXIT}"),
-                    &format!("-Dabort={ABORT}"),
-                    &format!("-DCAIRN_ENTRY={entry}"),
-                    &format!("-Dmain={HARNESS_MAIN}"),
-                ],
-                None,
-                &dir.path().join("build"),
-            )?;
-            Ok((build, dir))
-        });
+        let building = plan.clone();
+        let thread = std::thread::spawn(move || Ok((building.build(dir.path(), false)?, dir)));
         Ok(PendingBuild {
             thread: Some(thread),
             dir: path,
             max_memory,
+            plan,
         })
     }
 
     /// Starts the fork server of a finished build; its first run (the server must answer
-    /// before it is trusted with the fuzzer's time) takes at most `limit`.
-    pub fn start((build, dir, max_memory): Built, limit: Duration) -> Result<NativeExecutor> {
-        let mut persistent = server(&build.exe, build.goals, &dir, false, max_memory)?;
+    /// before it is trusted with the fuzzer's time) takes at most `limit`. The comparison
+    /// log's build starts then.
+    pub fn start(built: Built, limit: Duration) -> Result<NativeExecutor> {
+        let Built {
+            build,
+            dir,
+            max_memory,
+            plan,
+        } = built;
+        let mut persistent = server(&build.exe, build.goals, &dir, Role::Persistent, max_memory)?;
         persistent
             .run(&Record::default(), limit.min(Duration::from_secs(5)))
             .context("the native fork server does not answer")?;
+        let at = dir.path().to_path_buf();
         Ok(NativeExecutor {
             exe: build.exe,
             goals: build.goals,
             persistent,
             fresh: None,
+            cmplog: Cmplog::Building(std::thread::spawn(move || plan.build(&at, true))),
             dir,
             max_memory,
         })
@@ -192,6 +243,38 @@ impl NativeExecutor {
         self.fresh.as_ref().map_or(&[], |f| f.hits())
     }
 
+    /// The comparisons a run of `values` makes (`ir::cmplog`), once the log's build is ready:
+    /// None before, or if it cannot be had.
+    pub fn comparisons(&mut self, values: &Record, limit: Duration) -> Option<Vec<Comparison>> {
+        if let Cmplog::Building(thread) = &self.cmplog {
+            if !thread.is_finished() {
+                return None;
+            }
+            let Cmplog::Building(thread) = std::mem::replace(&mut self.cmplog, Cmplog::Failed)
+            else {
+                unreachable!()
+            };
+            let started = (thread.join().ok()?).and_then(|build| {
+                let role = Role::Cmplog;
+                server(&build.exe, self.goals, &self.dir, role, self.max_memory)
+            });
+            match started {
+                Ok(server) => self.cmplog = Cmplog::Ready(Box::new(server)),
+                Err(e) => tracing::debug!("no comparison log: {e:#}"),
+            }
+        }
+        let Cmplog::Ready(server) = &mut self.cmplog else {
+            return None;
+        };
+        match server.run(values, limit) {
+            Ok(_) => Some(server.comparisons()),
+            Err(_) => {
+                self.cmplog = Cmplog::Failed;
+                None
+            }
+        }
+    }
+
     /// Runs `values` in a process of their own, as replay runs a test; returns the run and
     /// its result as the ledger records runs (see `native_result`).
     pub fn run_fresh(
@@ -205,7 +288,7 @@ impl NativeExecutor {
                 &self.exe,
                 self.goals,
                 &self.dir,
-                true,
+                Role::Fresh,
                 self.max_memory,
             )?);
         }
@@ -220,17 +303,33 @@ impl NativeExecutor {
     }
 }
 
+/// What a fork server is for.
+#[derive(Clone, Copy, PartialEq)]
+enum Role {
+    /// The fuzzer's runs, persistent.
+    Persistent,
+    /// A process per run, as replay runs a test.
+    Fresh,
+    /// The comparison log's build, persistent.
+    Cmplog,
+}
+
 /// A fork server of `exe` with a scratch directory of its own under `dir`.
 fn server(
     exe: &std::path::Path,
     goals: usize,
     dir: &TempDir,
-    fresh: bool,
+    role: Role,
     max_memory: u64,
 ) -> Result<ForkServer> {
-    let scratch = dir.path().join(if fresh { "fresh" } else { "scratch" });
+    let scratch = dir.path().join(match role {
+        Role::Persistent => "scratch",
+        Role::Fresh => "fresh",
+        Role::Cmplog => "cmplog-scratch",
+    });
     std::fs::create_dir_all(&scratch)?;
-    ForkServer::start(exe, goals, &scratch, fresh, max_memory)
+    let (fresh, cmplog) = (role == Role::Fresh, role == Role::Cmplog);
+    ForkServer::start(exe, goals, &scratch, fresh, max_memory, cmplog)
 }
 
 /// A native run as the ledger records runs: the goals its probes counted, how it ended, and

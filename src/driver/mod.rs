@@ -10,6 +10,7 @@ pub mod fuzz;
 pub mod fuzz_native;
 pub mod generate;
 pub mod havoc;
+pub mod input_to_state;
 pub mod lazy;
 // The goal ledger lives in `analysis` (the suite writer and the model checker read it).
 pub use crate::analysis::ledger;

@@ -260,6 +260,8 @@ pub struct ForkServer {
     hits: SharedMap,
     /// Per goal, the hit-count buckets Cairn has seen (a run reaching another ends a batch).
     seen: SharedMap,
+    /// The comparison log of a build that keeps one (`ir::cmplog`), cleared before each run.
+    cmplog: Option<SharedMap>,
     /// Runs of the batch loaded.
     loaded: usize,
     pub runs: u64,
@@ -274,6 +276,7 @@ struct Launch {
     scratch: std::path::PathBuf,
     fresh: bool,
     max_memory: u64,
+    cmplog: bool,
 }
 
 // The maps are this process's memory; the server is used by one thread at a time.
@@ -290,17 +293,24 @@ fn pipe() -> Result<(i32, i32)> {
 impl ForkServer {
     /// Starts `exe` (a probe build with the fork server, `goals` hit counters) sandboxed to
     /// `scratch`, where its files and the maps live; with `fresh`, every run in a process of
-    /// its own (as a test is replayed), else up to a thousand runs per process.
+    /// its own (as a test is replayed), else up to a thousand runs per process; with `cmplog`,
+    /// `exe` keeps a comparison log (`ir::cmplog`), read after a run by `comparisons`.
     pub fn start(
         exe: &Path,
         goals: usize,
         scratch: &Path,
         fresh: bool,
         max_memory: u64,
+        cmplog: bool,
     ) -> Result<ForkServer> {
         let inputs = SharedMap::create(&scratch.join("inputs"), INPUT_MAP)?;
         let hits = SharedMap::create(&scratch.join("hits"), goals.max(1))?;
         let seen = SharedMap::create(&scratch.join("seen"), goals.max(1))?;
+        let log = scratch.join("cmplog");
+        let cmplog = match cmplog {
+            true => Some(SharedMap::create(&log, crate::ir::cmplog::MAP_SIZE)?),
+            false => None,
+        };
         let (control_read, control_write) = pipe()?;
         let (status_read, status_write) = pipe()?;
         let (control, status) = unsafe {
@@ -316,6 +326,9 @@ impl ForkServer {
             .stdin(unsafe { Stdio::from(OwnedFd::from_raw_fd(control_read)) })
             .stdout(unsafe { Stdio::from(OwnedFd::from_raw_fd(status_write)) })
             .stderr(Stdio::null());
+        if cmplog.is_some() {
+            cmd.env("CAIRN_CMPLOG", &log);
+        }
         if fresh {
             cmd.env("CAIRN_FORK_EACH_RUN", "1");
         } else {
@@ -336,12 +349,14 @@ impl ForkServer {
                 scratch: scratch.to_path_buf(),
                 fresh,
                 max_memory,
+                cmplog: cmplog.is_some(),
             },
             control,
             status,
             inputs,
             hits,
             seen,
+            cmplog,
             loaded: 0,
             runs: 0,
             stop_at_abort: true,
@@ -356,6 +371,13 @@ impl ForkServer {
     /// The hit count of every goal in the last run (saturating at 255).
     pub fn hits(&self) -> &[u8] {
         self.hits.bytes()
+    }
+
+    /// The comparisons the last run logged (none unless the server keeps a log).
+    pub fn comparisons(&self) -> Vec<crate::ir::cmplog::Comparison> {
+        self.cmplog
+            .as_ref()
+            .map_or(vec![], |log| crate::ir::cmplog::read(log.bytes()))
     }
 
     /// Each goal's hit-count buckets seen so far (bit k: AFL's bucket k): a run of a batch
@@ -413,6 +435,9 @@ impl ForkServer {
         self.set_header(STOP_AT_ABORT, self.stop_at_abort as u32);
         self.set_header(RUNS_CPU_NANOS, 0);
         self.hits.bytes_mut().fill(0);
+        if let Some(log) = &mut self.cmplog {
+            crate::ir::cmplog::clear(log.bytes_mut());
+        }
         let start = Instant::now();
         self.control
             .write_all(&0u32.to_ne_bytes())
@@ -490,7 +515,7 @@ impl ForkServer {
             self.seen.bytes().to_vec(),
             self.loaded,
         );
-        *self = ForkServer::start(&l.exe, l.goals, &l.scratch, l.fresh, l.max_memory)?;
+        *self = ForkServer::start(&l.exe, l.goals, &l.scratch, l.fresh, l.max_memory, l.cmplog)?;
         self.runs = runs;
         self.loaded = loaded;
         self.inputs.bytes_mut()[RECORDS_AT..READS_AT].copy_from_slice(&records);

@@ -158,7 +158,8 @@ pub struct ProbeBuild {
 impl ProbeBuild {
     /// Builds `sources` (as `opts` compiles them for the interpreter) with probes at `sites`
     /// and functions renamed by `renames` (`ir::probes::instrument`), and the harness
-    /// `harness` compiled with `harness_flags`, in `dir`.
+    /// `harness` compiled with `harness_flags`, in `dir`; with `cmplog`, a build whose
+    /// comparisons are logged (`ir::cmplog`), for the fuzzer's input-to-state stage.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         sources: &[PathBuf],
@@ -169,6 +170,7 @@ impl ProbeBuild {
         renames: &[(&str, &str)],
         harness_flags: &[&str],
         def_use: Option<&DefUseProbes>,
+        cmplog: bool,
         dir: &Path,
     ) -> Result<ProbeBuild> {
         std::fs::create_dir_all(dir)?;
@@ -180,8 +182,14 @@ impl ProbeBuild {
             all.extend(du.sites.iter().cloned());
             runtime.push_str(&du.runtime_c());
         }
-        let mut probed =
-            instrument(&bc, &probed_bc, &all, renames, goals).map_err(anyhow::Error::msg)?;
+        let logged = crate::ir::cmplog::renames();
+        let mut renames = renames.to_vec();
+        if cmplog {
+            runtime.push_str(&crate::ir::cmplog::runtime_c());
+            renames.extend(logged.iter().map(|(a, b)| (a.as_str(), b.as_str())));
+        }
+        let mut probed = instrument(&bc, &probed_bc, &all, &renames, goals, cmplog)
+            .map_err(anyhow::Error::msg)?;
         // A pair's claims are checked if its definition, its use and its frame are probed.
         for (goal, needs) in def_use.map_or(&[][..], |d| &d.needs[..]) {
             if needs.iter().all(|k| probed.contains(k)) {

@@ -9,6 +9,7 @@
 
 pub mod asm_models;
 pub mod asm_rewrite;
+pub mod cmplog;
 pub mod compile_commands;
 pub mod debug_names;
 pub mod externs;

@@ -236,17 +236,23 @@ pub fn probe_sites(m: &Module, error_goal: impl Fn(u32) -> Option<u32>) -> Vec<P
 /// (`main` when the harness has the `main`; declared functions such as `exit` to the
 /// harness's). Returns the goals probed. A branch or error-call probe of a goal below `goals`
 /// is inline, a saturating increment of its counter (`HITS_AT`), as a fuzzer's coverage
-/// counters are: a call per goal a run takes would cost natively more than the branch.
+/// counters are: a call per goal a run takes would cost natively more than the branch. With
+/// `cmplog`, the program's comparisons are logged too (`ir::cmplog`).
 pub fn instrument(
     input: &Path,
     output: &Path,
     sites: &[ProbeSite],
     renames: &[(&str, &str)],
     goals: usize,
+    cmplog: bool,
 ) -> Result<BTreeSet<u32>, String> {
     unsafe {
         let ctx = LLVMContextCreate();
         let m = super::normalize::read_module(ctx, input)?;
+        // Before the probes, whose own comparisons are not the program's.
+        if cmplog {
+            super::cmplog::log_comparisons(ctx, m);
+        }
         let i32t = LLVMInt32TypeInContext(ctx);
         let void = LLVMVoidTypeInContext(ctx);
         let mut params = [i32t];
@@ -663,25 +669,33 @@ static int cairn_ready;
 /* The inline probes' counters (see `ir::probes::instrument`). */
 extern unsigned char *{HITS_AT};
 extern const unsigned long {HITS_ROOM};
+/* Maps the file named by the environment's `name` (`CAIRN_PROBES=`) shared; its size in `*size`.
+ * System calls, not the library's functions: the replay harness stands in for those the
+ * program calls without a model (`fstat`, `mmap`...) with the test's values. */
+static void *cairn_map_env(char **envp, const char *name, unsigned long *size) {{
+  const char *p = NULL;
+  unsigned long k = strlen(name);
+  for (char **e = envp; e && *e && !p; e++)
+    if (!strncmp(*e, name, k)) p = *e + k;
+  int fd = p ? (int)syscall(SYS_openat, AT_FDCWD, p, O_RDWR) : -1;
+  long n = fd >= 0 ? syscall(SYS_lseek, fd, 0L, SEEK_END) : -1; /* i386's kernel stat is not glibc's */
+  void *m = MAP_FAILED;
+  if (n > 0) {{
+#ifdef SYS_mmap2
+    m = (void *)syscall(SYS_mmap2, 0, (unsigned long)n, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0L);
+#else
+    m = (void *)syscall(SYS_mmap, 0, (unsigned long)n, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0L);
+#endif
+  }}
+  if (fd >= 0) syscall(SYS_close, fd);
+  if (m == MAP_FAILED) return NULL;
+  *size = (unsigned long)n;
+  return m;
+}}
 static void cairn_probe_map_from(char **envp) {{
   if (cairn_ready) return;
   cairn_ready = 1;
-  const char *p = NULL;
-  for (char **e = envp; e && *e && !p; e++)
-    if (!strncmp(*e, "CAIRN_PROBES=", 13)) p = *e + 13;
-  /* System calls, not the library's functions: the replay harness stands in for those the
-   * program calls without a model (`fstat`, `mmap`...) with the test's values. */
-  int fd = p ? (int)syscall(SYS_openat, AT_FDCWD, p, O_RDWR) : -1;
-  long size = fd >= 0 ? syscall(SYS_lseek, fd, 0L, SEEK_END) : -1; /* i386's kernel stat is not glibc's */
-  if (size > 0) {{
-#ifdef SYS_mmap2
-    void *m = (void *)syscall(SYS_mmap2, 0, (unsigned long)size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0L);
-#else
-    void *m = (void *)syscall(SYS_mmap, 0, (unsigned long)size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0L);
-#endif
-    if (m != MAP_FAILED) {{ cairn_hits = m; cairn_nhits = (unsigned long)size; }}
-  }}
-  if (fd >= 0) syscall(SYS_close, fd);
+  cairn_hits = cairn_map_env(envp, "CAIRN_PROBES=", &cairn_nhits);
   if (cairn_hits && cairn_nhits >= {HITS_ROOM}) {HITS_AT} = cairn_hits;
 }}
 extern char **environ;

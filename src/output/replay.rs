@@ -791,6 +791,7 @@ pub fn replay(
         },
         &[],
         def_use.as_ref(),
+        false,
         &probe_dir,
     ) {
         Ok(p) => Some(p),

@@ -1,0 +1,277 @@
+//! Input-to-state replacement (REDQUEEN; AFL++'s CmpLog stage): a run's logged comparisons
+//! (`ir::cmplog`) whose one operand is spelled in the input give mutants with the other
+//! operand in its place. A number input equal to an operand; an operand's bytes in a buffer or
+//! in stdin's text, as the program holds it (little- or big-endian) or as text spells it
+//! (decimal, hexadecimal: `\u00e9` compared with 0xdc00 becomes `\udc00`); a memory or string
+//! compare's bytes (a keyword, a magic header). What havoc would find by chance, if at all, in
+//! one run per comparison.
+
+use crate::exec::input::{InputKind, InputValue};
+use crate::ir::cmplog::Comparison;
+use crate::ir::ops::{mask, sext};
+use std::collections::HashSet;
+
+/// Places an operand is replaced at per comparison and spelling: a loop's comparison with a
+/// common byte would otherwise make a mutant of every place it occurs.
+const PLACES: usize = 4;
+
+/// Mutants of `values` from the comparisons a run of them logged, at most `most`, each
+/// different from `values` and from the others.
+pub fn mutants(values: &[InputValue], logged: &[Comparison], most: usize) -> Vec<Vec<InputValue>> {
+    let streams = streams(values);
+    let mut keep = Kept {
+        base: values,
+        most,
+        seen: HashSet::new(),
+        out: vec![],
+    };
+    for c in logged {
+        match c {
+            Comparison::Int { a, b, width } => {
+                for (from, to) in [(*a, *b), (*b, *a)] {
+                    numbers(values, from, to, *width, &mut keep);
+                    for (pattern, replacement) in spellings(from, to, *width) {
+                        for s in &streams {
+                            replace(values, s, &pattern, &replacement, &mut keep);
+                        }
+                    }
+                }
+            }
+            Comparison::Bytes { a, b } => {
+                let text = |x: &[u8]| x.strip_suffix(&[0]).unwrap_or(x).to_vec();
+                for (from, to) in [(text(a), text(b)), (text(b), text(a))] {
+                    if from.is_empty() {
+                        continue;
+                    }
+                    for s in &streams {
+                        replace(values, s, &from, &to, &mut keep);
+                    }
+                }
+            }
+        }
+        if keep.out.len() >= most {
+            break;
+        }
+    }
+    keep.out
+}
+
+/// The mutants so far: new ones only, up to `most`.
+struct Kept<'a> {
+    base: &'a [InputValue],
+    most: usize,
+    seen: HashSet<Vec<InputValue>>,
+    out: Vec<Vec<InputValue>>,
+}
+
+impl Kept<'_> {
+    fn keep(&mut self, m: Vec<InputValue>) {
+        if self.out.len() < self.most && m != self.base && self.seen.insert(m.clone()) {
+            self.out.push(m);
+        }
+    }
+}
+
+/// Integer inputs equal to `from` in its `width` bytes become `to` (and its neighbours, for
+/// an ordering comparison), sign-extended as the comparison's operand was.
+fn numbers(values: &[InputValue], from: u64, to: u64, width: u8, keep: &mut Kept) {
+    let bits = width as u32 * 8;
+    let mut places = 0;
+    for (i, v) in values.iter().enumerate() {
+        if matches!(
+            v.kind,
+            InputKind::Bytes | InputKind::Float | InputKind::Double
+        ) || v.width == 0
+        {
+            continue;
+        }
+        if mask(v.bits, bits) != mask(from, bits) || places == PLACES {
+            continue;
+        }
+        places += 1;
+        for delta in [0i64, 1, -1] {
+            let x = sext(to, bits).wrapping_add(delta) as u64;
+            let mut m = values.to_vec();
+            m[i].bits = mask(x, v.width);
+            keep.keep(m);
+        }
+    }
+}
+
+/// Where bytes are in the input: a buffer's (`Buffer(i)`) or a run of stdin characters
+/// (`Chars(start, end)`).
+#[derive(Clone, Copy)]
+enum Stream {
+    Buffer(usize),
+    Chars(usize, usize),
+}
+
+fn is_char(v: &InputValue) -> bool {
+    v.kind == InputKind::Int && v.width == 32 && v.bits <= 255
+}
+
+fn streams(values: &[InputValue]) -> Vec<Stream> {
+    let mut out = vec![];
+    let mut i = 0;
+    while i < values.len() {
+        if values[i].kind == InputKind::Bytes {
+            out.push(Stream::Buffer(i));
+            i += 1;
+        } else if is_char(&values[i]) {
+            let start = i;
+            while i < values.len() && is_char(&values[i]) {
+                i += 1;
+            }
+            // A single character is a number as much as text (the numbers cover it).
+            if i - start > 1 {
+                out.push(Stream::Chars(start, i));
+            }
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// `from` and `to` as bytes may spell them: in memory (both byte orders, for 2 bytes and
+/// more), in decimal (2 digits and more) and in hexadecimal (lower and upper case, as many
+/// digits as `from` needs, and 4 or 8 with leading zeros).
+fn spellings(from: u64, to: u64, width: u8) -> Vec<(Vec<u8>, Vec<u8>)> {
+    let n = width as usize;
+    let mut out = vec![];
+    let (f, t) = (from.to_le_bytes(), to.to_le_bytes());
+    if n >= 2 {
+        out.push((f[..n].to_vec(), t[..n].to_vec()));
+        let (mut fb, mut tb) = (f[..n].to_vec(), t[..n].to_vec());
+        fb.reverse();
+        tb.reverse();
+        out.push((fb, tb));
+    }
+    let bits = n as u32 * 8;
+    let (sf, st) = (sext(from, bits), sext(to, bits));
+    if !(-9..=9).contains(&sf) {
+        out.push((sf.to_string().into_bytes(), st.to_string().into_bytes()));
+    }
+    let (uf, ut) = (mask(from, bits), mask(to, bits));
+    if uf > 0xf {
+        let digits = format!("{uf:x}").len();
+        for width in [digits, 4, 8] {
+            if width < digits {
+                continue;
+            }
+            let lower = (format!("{uf:0width$x}"), format!("{ut:0width$x}"));
+            let upper = (lower.0.to_uppercase(), lower.1.to_uppercase());
+            for (p, r) in [lower, upper] {
+                if !out.iter().any(|(q, _)| q == p.as_bytes()) {
+                    out.push((p.into_bytes(), r.into_bytes()));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Places (up to `PLACES`) where `stream` holds `from` get `to` in their place: a buffer
+/// keeps its length (what follows moves, the end drops off or zeros fill it), stdin's text
+/// grows or shrinks.
+fn replace(values: &[InputValue], stream: &Stream, from: &[u8], to: &[u8], keep: &mut Kept) {
+    let bytes: Vec<u8> = match *stream {
+        Stream::Buffer(i) => values[i].bytes().to_vec(),
+        Stream::Chars(s, e) => values[s..e].iter().map(|v| v.bits as u8).collect(),
+    };
+    if from.len() > bytes.len() {
+        return;
+    }
+    let places: Vec<usize> = (0..=bytes.len() - from.len())
+        .filter(|&k| bytes[k..].starts_with(from))
+        .collect();
+    // Spread over the places, the first and the last among them: a common pattern (zeros in a
+    // buffer) is found everywhere, and the operand's own place may be any.
+    let n = places.len();
+    let picked = (0..n.min(PLACES)).map(|k| match n <= PLACES {
+        true => places[k],
+        false => places[k * (n - 1) / (PLACES - 1)],
+    });
+    for at in picked {
+        let mut edited = bytes[..at].to_vec();
+        edited.extend_from_slice(to);
+        edited.extend_from_slice(&bytes[at + from.len()..]);
+        let mut m = values.to_vec();
+        match *stream {
+            Stream::Buffer(i) => {
+                edited.resize(bytes.len(), 0);
+                m[i].set_bytes(edited);
+            }
+            Stream::Chars(s, e) => {
+                let chars = edited
+                    .iter()
+                    .map(|&c| InputValue::int(InputKind::Int, 32, c as u64));
+                m.splice(s..e, chars);
+            }
+        }
+        keep.keep(m);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(s: &[u8]) -> Vec<InputValue> {
+        s.iter()
+            .map(|&c| InputValue::int(InputKind::Int, 32, c as u64))
+            .collect()
+    }
+
+    fn as_text(v: &[InputValue]) -> Vec<u8> {
+        v.iter().map(|x| x.bits as u8).collect()
+    }
+
+    /// cJSON's `\u` escapes: the code point parsed from four hex digits is compared with the
+    /// surrogates' bounds; the digits spelled as the bound pass it.
+    #[test]
+    fn a_hex_field_takes_the_value_it_is_compared_with() {
+        let input = text(b"\"\\u00e9\"");
+        let logged = [Comparison::Int {
+            a: 0xe9,
+            b: 0xdc00,
+            width: 4,
+        }];
+        let got: Vec<Vec<u8>> = mutants(&input, &logged, 100)
+            .iter()
+            .map(|m| as_text(m))
+            .collect();
+        assert!(got.contains(&b"\"\\udc00\"".to_vec()), "{got:?}");
+    }
+
+    #[test]
+    fn numbers_buffers_and_keywords_are_replaced() {
+        let buffer = InputValue::buffer("data", b"GIF7xyz\0".to_vec());
+        let number = InputValue::int(InputKind::Int, 32, 41);
+        let input = vec![number.clone(), buffer];
+        let logged = [
+            // A magic number read from the buffer (little-endian), a number input compared.
+            Comparison::Int {
+                a: u32::from_le_bytes(*b"GIF7") as u64,
+                b: u32::from_le_bytes(*b"GIF8") as u64,
+                width: 4,
+            },
+            Comparison::Int {
+                a: 41,
+                b: (-7i64) as u64 & 0xffff_ffff,
+                width: 4,
+            },
+            Comparison::Bytes {
+                a: b"xyz\0".to_vec(),
+                b: b"true\0".to_vec(),
+            },
+        ];
+        let got = mutants(&input, &logged, 100);
+        let has = |n: u64, b: &[u8]| got.iter().any(|m| m[0].bits == n && m[1].bytes() == b);
+        assert!(has(41, b"GIF8xyz\0"));
+        assert!(has((-7i64) as u64 & 0xffff_ffff, b"GIF7xyz\0"));
+        assert!(has(41, b"GIF7true"), "a buffer keeps its length");
+        assert!(got.len() <= 100 && !got.contains(&input));
+        assert_eq!(mutants(&input, &logged, 2).len(), 2);
+    }
+}
