@@ -133,19 +133,26 @@ fn streams(values: &[InputValue]) -> Vec<Stream> {
     out
 }
 
-/// `from` and `to` as bytes may spell them: in memory (both byte orders, for 2 bytes and
-/// more), in decimal (2 digits and more) and in hexadecimal (lower and upper case, as many
-/// digits as `from` needs, and 4 or 8 with leading zeros).
+/// `from` and `to` as bytes may spell them: in memory, in the comparison's width and in the
+/// bytes their values need (C compares a byte as an `int`: a checksum byte read from the
+/// input is compared in 4 bytes), both byte orders; in decimal (2 digits and more) and in
+/// hexadecimal (lower and upper case, as many digits as `from` needs, and 4 or 8 with
+/// leading zeros).
 fn spellings(from: u64, to: u64, width: u8) -> Vec<(Vec<u8>, Vec<u8>)> {
     let n = width as usize;
-    let mut out = vec![];
+    let mut out: Vec<(Vec<u8>, Vec<u8>)> = vec![];
     let (f, t) = (from.to_le_bytes(), to.to_le_bytes());
-    if n >= 2 {
-        out.push((f[..n].to_vec(), t[..n].to_vec()));
-        let (mut fb, mut tb) = (f[..n].to_vec(), t[..n].to_vec());
+    let needed = |x: u64| (8 - (mask(x, n as u32 * 8).leading_zeros() as usize) / 8).max(1);
+    for k in [n, needed(from).max(needed(to))] {
+        let (mut fb, mut tb) = (f[..k].to_vec(), t[..k].to_vec());
+        if !out.iter().any(|(q, _)| *q == fb) {
+            out.push((fb.clone(), tb.clone()));
+        }
         fb.reverse();
         tb.reverse();
-        out.push((fb, tb));
+        if k >= 2 && !out.iter().any(|(q, _)| *q == fb) {
+            out.push((fb, tb));
+        }
     }
     let bits = n as u32 * 8;
     let (sf, st) = (sext(from, bits), sext(to, bits));
@@ -242,6 +249,26 @@ mod tests {
             .map(|m| as_text(m))
             .collect();
         assert!(got.contains(&b"\"\\udc00\"".to_vec()), "{got:?}");
+    }
+
+    /// A checksum byte compared as an `int` (lz4's frame header) is found as one byte.
+    #[test]
+    fn a_byte_compared_as_an_int_is_replaced_as_a_byte() {
+        let input = vec![InputValue::buffer(
+            "data",
+            b"\x04\x22\x4d\x18\x64\x40\x11".to_vec(),
+        )];
+        let logged = [Comparison::Int {
+            a: 0xa7,
+            b: 0x11,
+            width: 4,
+        }];
+        let got = mutants(&input, &logged, 100);
+        assert!(
+            got.iter()
+                .any(|m| m[0].bytes() == b"\x04\x22\x4d\x18\x64\x40\xa7"),
+            "{got:?}"
+        );
     }
 
     #[test]
