@@ -115,6 +115,12 @@ pub struct Shadow<'p> {
     /// Shadows of numbers the program made pointers (`(int *)x`): which of them equals an
     /// object's address is the layout's (see `number_against_address`).
     numbers_made_pointers: rustc_hash::FxHashSet<ExprId>,
+    /// Each address variable's object base in this run (see `address_value`).
+    address_bases: rustc_hash::FxHashMap<ExprId, u64>,
+    /// Comparisons of two addresses in one object whose outcome in this run is the same
+    /// wherever a process puts the object (see `same_in_every_layout`): not recorded, but not
+    /// the layout's choice.
+    layout_robust: rustc_hash::FxHashSet<ExprId>,
     /// If-then-elses the shadow made over memory bytes (a write of a symbolic length or
     /// through a symbolic pointer), with the arm this run's values take: a decision reaching
     /// an indeterminate byte only through arms not taken does not rest on it.
@@ -270,6 +276,8 @@ impl<'p> Shadow<'p> {
             address_vars: 0,
             lost_vars: 0,
             numbers_made_pointers: Default::default(),
+            address_bases: Default::default(),
+            layout_robust: Default::default(),
             ite_taken: Default::default(),
             writes_lost: false,
             claims_end: None,
@@ -345,6 +353,25 @@ fn is_var_of(pool: &Pool, x: ExprId, input: u32) -> bool {
         Node::Var { id, .. } => pool.vars[*id as usize].input == input,
         _ => false,
     }
+}
+
+/// Whether comparing `A + p` with `A + q` (`w` bits, ordered by `pred`) gives the same for
+/// every address `A` a process may give the object, the interpreter's `base` among them.
+/// Between the addresses where one side wraps (past 2^w, or past 2^(w-1) for a signed
+/// order) both sides move together and the outcome stays; user-space addresses lie between
+/// 4 KiB and 2^57 (five-level paging) on 64-bit targets. On 32-bit ones any address may
+/// wrap: no outcome is sure.
+fn same_in_every_layout(pred: IPred, w: u8, p: u64, q: u64, base: u64) -> bool {
+    const LOWEST: u64 = 1 << 12;
+    const HIGHEST: u64 = 1 << 57;
+    if w != 64 || !(LOWEST..=HIGHEST).contains(&base) {
+        return false;
+    }
+    let signed = matches!(pred, IPred::Sgt | IPred::Sge | IPred::Slt | IPred::Sle);
+    let edge: u64 = if signed { 1 << 63 } else { 0 };
+    // A + o crosses the edge at A = edge - o.
+    let crosses = |o: u64| (LOWEST + 1..=HIGHEST).contains(&edge.wrapping_sub(o));
+    !crosses(p) && !crosses(q)
 }
 
 fn unrelated_pointers(v: &View, f: FuncId, rb: usize, a: Reg, b: Reg) -> bool {
@@ -1209,6 +1236,7 @@ impl Shadow<'_> {
             byte: (base ^ (base >> 32)) as u32,
             w,
         });
+        self.address_bases.insert(obj, base);
         let off = if sp == NONE {
             pool.constant(w, addr.wrapping_sub(base))
         } else {
@@ -1343,10 +1371,73 @@ impl Shadow<'_> {
             return true;
         }
         if vars.iter().any(|v| input_of(v) == ADDRESS_INPUT) {
-            self.exactness.addresses += 1;
+            match self.layout_robust.contains(&e) {
+                true => self.exactness.concretized += 1,
+                false => self.exactness.addresses += 1,
+            }
             return true;
         }
         false
+    }
+
+    /// `e` as the address variable of one object plus the rest, which holds no address:
+    /// `(uptrval)p + len`, `(uptrval)p - 4`.
+    fn address_term(&mut self, e: ExprId) -> Option<(ExprId, ExprId)> {
+        if is_var_of(self.pool, e, ADDRESS_INPUT) {
+            let w = self.pool.width(e);
+            return Some((e, self.pool.constant(w, 0)));
+        }
+        let Node::Bin { op, a, b, .. } = *self.pool.node(e) else {
+            return None;
+        };
+        let w = self.pool.width(e);
+        let no_address = |sh: &mut Self, x: ExprId| {
+            let vars = sh.pool.vars_of(x);
+            !vars
+                .iter()
+                .any(|v| sh.pool.vars[*v as usize].input == ADDRESS_INPUT)
+        };
+        match op {
+            BinOp::Add | BinOp::Sub if no_address(self, b) => {
+                let (obj, rest) = self.address_term(a)?;
+                Some((obj, self.pool.bin(op, w, rest, b)))
+            }
+            BinOp::Add if no_address(self, a) => {
+                let (obj, rest) = self.address_term(b)?;
+                Some((obj, self.pool.bin(op, w, rest, a)))
+            }
+            _ => None,
+        }
+    }
+
+    /// A comparison of `x` and `y` (values `vx`, `vy` of `w` bits in this run) that are one
+    /// object's address plus offsets `p` and `q`: `p` against `q` where that is what it decides
+    /// in every layout (equality), else the comparison itself, noted as the same in every
+    /// layout when it is so for this run's offsets; None when it is not of that kind.
+    fn same_object_comparison(
+        &mut self,
+        pred: IPred,
+        (x, vx): (ExprId, u64),
+        (y, vy): (ExprId, u64),
+        w: u8,
+    ) -> Option<ExprId> {
+        let (ox, p) = self.address_term(x)?;
+        let (oy, q) = self.address_term(y)?;
+        if ox != oy {
+            return None;
+        }
+        if matches!(pred, IPred::Eq | IPred::Ne) {
+            // A + p == A + q exactly when p == q, modulo 2^w as the machine adds.
+            return Some(self.pool.cmp(pred, p, q));
+        }
+        let base = *self.address_bases.get(&ox)?;
+        let m = crate::ir::ops::mask(u64::MAX, w as u32);
+        let (op, oq) = (vx.wrapping_sub(base) & m, vy.wrapping_sub(base) & m);
+        let e = self.pool.cmp(pred, x, y);
+        if same_in_every_layout(pred, w, op, oq, base) {
+            self.layout_robust.insert(e);
+        }
+        Some(e)
     }
 
     /// A printf-family call with a `%p` conversion whose result the program can read: the count it
@@ -1579,7 +1670,14 @@ impl Shadow<'_> {
                 } else if self.number_against_address(v, at.func, rb, *a, *b) {
                     y = self.address_value(v, v.reg(rb, *b), sb, *w);
                 }
-                let e = self.pool.cmp(*pred, x, y);
+                // Two places in one object (an overflow check, `(uptrval)p + len < (uptrval)p`):
+                // decided by their offsets where the layout cannot change the outcome.
+                let (vx, vy) = (v.reg(rb, *a), v.reg(rb, *b));
+                let e = match self.address_vars > 0 {
+                    true => self.same_object_comparison(*pred, (x, vx), (y, vy), *w),
+                    false => None,
+                };
+                let e = e.unwrap_or_else(|| self.pool.cmp(*pred, x, y));
                 self.set_reg(rb, *dst, e);
             }
             Inst::Cast {
@@ -2484,5 +2582,39 @@ int main(void) {
         assert!(shadow.exactness.truncated > 1);
         assert!(r.uninitialized_checked);
         assert!(r.uninitialized_at.is_some());
+    }
+
+    /// An offset is sure only where no address a process may give the object wraps it.
+    #[test]
+    fn an_offset_that_wraps_some_address_leaves_the_outcome_to_the_layout() {
+        let base = 0x5555_5555_0000;
+        assert!(same_in_every_layout(IPred::Ult, 64, 999, 0, base));
+        assert!(same_in_every_layout(
+            IPred::Ult,
+            64,
+            0u64.wrapping_sub(8),
+            0,
+            base
+        ));
+        // A - 1 MiB wraps for objects below 1 MiB.
+        assert!(!same_in_every_layout(
+            IPred::Ult,
+            64,
+            0u64.wrapping_sub(1 << 20),
+            0,
+            base
+        ));
+        // A signed order changes where A + p passes 2^63.
+        assert!(!same_in_every_layout(
+            IPred::Slt,
+            64,
+            (1 << 63) - (1 << 30),
+            0,
+            base
+        ));
+        assert!(same_in_every_layout(IPred::Slt, 64, 1 << 30, 0, base));
+        // 32-bit addresses may lie anywhere; an interpreter's base outside the range: unsure.
+        assert!(!same_in_every_layout(IPred::Ult, 32, 999, 0, 0x5555_0000));
+        assert!(!same_in_every_layout(IPred::Ult, 64, 999, 0, 16));
     }
 }
