@@ -25,7 +25,9 @@ pub fn mutants(values: &[InputValue], logged: &[Comparison], most: usize) -> Vec
         seen: HashSet::new(),
         out: vec![],
     };
-    for c in logged {
+    // A comparison in a loop logs the same operands again and again.
+    let mut tried = HashSet::new();
+    for c in logged.iter().filter(|c| tried.insert(*c)) {
         match c {
             Comparison::Int { a, b, width } => {
                 for (from, to) in [(*a, *b), (*b, *a)] {

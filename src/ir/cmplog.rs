@@ -37,7 +37,7 @@ pub const COMPARE_CALLS: [&str; 6] = [
 
 /// One logged comparison's operands: integers of `width` bytes, or the first bytes of two
 /// memory operands (strings: up to and with their NUL).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Comparison {
     Int { a: u64, b: u64, width: u8 },
     Bytes { a: Vec<u8>, b: Vec<u8> },
