@@ -101,13 +101,13 @@ fn numbers(values: &[InputValue], from: u64, to: u64, width: u8, keep: &mut Kept
 }
 
 /// Where bytes are in the input: a buffer's (`Buffer(i)`) or a run of stdin characters
-/// (`Chars(start, end)`).
-#[derive(Clone, Copy)]
+/// (`Chars(start, end)`); with the bytes, read once for every comparison.
 enum Stream {
-    Buffer(usize),
-    Chars(usize, usize),
+    Buffer(usize, Vec<u8>),
+    Chars(usize, usize, Vec<u8>),
 }
 
+/// A stdin character (not the end of input, -1: no byte of text).
 fn is_char(v: &InputValue) -> bool {
     v.kind == InputKind::Int && v.width == 32 && v.bits <= 255
 }
@@ -117,7 +117,7 @@ fn streams(values: &[InputValue]) -> Vec<Stream> {
     let mut i = 0;
     while i < values.len() {
         if values[i].kind == InputKind::Bytes {
-            out.push(Stream::Buffer(i));
+            out.push(Stream::Buffer(i, values[i].bytes().to_vec()));
             i += 1;
         } else if is_char(&values[i]) {
             let start = i;
@@ -126,7 +126,8 @@ fn streams(values: &[InputValue]) -> Vec<Stream> {
             }
             // A single character is a number as much as text (the numbers cover it).
             if i - start > 1 {
-                out.push(Stream::Chars(start, i));
+                let text = values[start..i].iter().map(|v| v.bits as u8).collect();
+                out.push(Stream::Chars(start, i, text));
             }
         } else {
             i += 1;
@@ -184,9 +185,8 @@ fn spellings(from: u64, to: u64, width: u8) -> Vec<(Vec<u8>, Vec<u8>)> {
 /// keeps its length (what follows moves, the end drops off or zeros fill it), stdin's text
 /// grows or shrinks.
 fn replace(values: &[InputValue], stream: &Stream, from: &[u8], to: &[u8], keep: &mut Kept) {
-    let bytes: Vec<u8> = match *stream {
-        Stream::Buffer(i) => values[i].bytes().to_vec(),
-        Stream::Chars(s, e) => values[s..e].iter().map(|v| v.bits as u8).collect(),
+    let bytes = match stream {
+        Stream::Buffer(_, b) | Stream::Chars(_, _, b) => b,
     };
     if from.len() > bytes.len() {
         return;
@@ -207,11 +207,11 @@ fn replace(values: &[InputValue], stream: &Stream, from: &[u8], to: &[u8], keep:
         edited.extend_from_slice(&bytes[at + from.len()..]);
         let mut m = values.to_vec();
         match *stream {
-            Stream::Buffer(i) => {
+            Stream::Buffer(i, _) => {
                 edited.resize(bytes.len(), 0);
                 m[i].set_bytes(edited);
             }
-            Stream::Chars(s, e) => {
+            Stream::Chars(s, e, _) => {
                 let chars = edited
                     .iter()
                     .map(|&c| InputValue::int(InputKind::Int, 32, c as u64));

@@ -182,11 +182,15 @@ impl ProbeBuild {
             all.extend(du.sites.iter().cloned());
             runtime.push_str(&du.runtime_c());
         }
-        let logged = crate::ir::cmplog::renames();
+        // The comparison log's wrappers stand in for the compare calls.
+        let logged = match cmplog {
+            true => crate::ir::cmplog::renames(),
+            false => vec![],
+        };
         let mut renames = renames.to_vec();
+        renames.extend(logged.iter().map(|(a, b)| (a.as_str(), b.as_str())));
         if cmplog {
             runtime.push_str(&crate::ir::cmplog::runtime_c());
-            renames.extend(logged.iter().map(|(a, b)| (a.as_str(), b.as_str())));
         }
         let mut probed = instrument(&bc, &probed_bc, &all, &renames, goals, cmplog)
             .map_err(anyhow::Error::msg)?;
