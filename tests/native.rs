@@ -182,7 +182,7 @@ fn comparisons_spelled_in_the_input_are_passed_one_round_each() {
     seed.resize(32, 0);
     let mut entry = vec![InputValue::buffer("pkt", seed)];
     // Checks passed: exit 1 fails the first, 0 passes all four.
-    let mut passed = |x: &mut NativeExecutor, v: &[InputValue]| match x.run(&Record::of(v), limit) {
+    let passed = |x: &mut NativeExecutor, v: &[InputValue]| match x.run(&Record::of(v), limit) {
         Ok(run) => match run.status {
             NativeStatus::Exit(0) => 4,
             NativeStatus::Exit(c @ 1..=4) => c - 1,
@@ -216,6 +216,42 @@ fn comparisons_spelled_in_the_input_are_passed_one_round_each() {
     }
     let pkt = entry[0].bytes();
     assert_eq!(&pkt[..10], b"CARNv2d800", "{pkt:?}");
+}
+
+/// A `switch`'s value is logged with its cases (known from the build): one input-to-state round
+/// of a random message reaches every handler of `dispatch.c`, each behind a 32-bit tag.
+#[test]
+fn a_switch_on_an_input_is_passed_to_every_case_in_one_round() {
+    let (f, p) = loaded("dispatch.c");
+    let tmp = TempDir::new("native-test").unwrap();
+    let s = session(&f, &p, tmp.path());
+    let mut x = NativeExecutor::build_and_start(&s, 1 << 30).unwrap();
+    let limit = Duration::from_secs(5);
+    let entry = vec![InputValue::buffer("msg", b"\x13\x57\x9b\xdf0000".to_vec())];
+    let since = std::time::Instant::now();
+    let logged = loop {
+        if let Some(l) = x.comparisons(&Record::of(&entry), limit) {
+            break l;
+        }
+        assert!(
+            since.elapsed() < Duration::from_secs(120),
+            "no comparison log"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mutants = cairn::driver::input_to_state::mutants(&entry, &logged, 256);
+    let handlers: std::collections::BTreeSet<i32> = (mutants.iter())
+        .map(|m| match x.run(&Record::of(m), limit).unwrap().status {
+            NativeStatus::Exit(c) => c,
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        handlers,
+        (1..=4).collect(),
+        "{logged:?} gave {} mutants",
+        mutants.len()
+    );
 }
 
 /// A run whose limit passes before the runner takes its word (a short limit on a loaded

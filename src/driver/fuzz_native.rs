@@ -11,7 +11,7 @@ use crate::exec::InputValue;
 use crate::exec::forkserver::{ForkServer, NativeRun, NativeStatus, Record, as_read};
 use crate::exec::machine::{Outcome, RunResult};
 use crate::exec::native::ProbeBuild;
-use crate::ir::cmplog::Comparison;
+use crate::ir::cmplog::{Comparison, Switches};
 use crate::ir::frontend::TempDir;
 use anyhow::{Context, Result};
 use std::path::PathBuf;
@@ -40,7 +40,8 @@ pub struct NativeExecutor {
 /// The comparison-log build and its server.
 enum Cmplog {
     Building(std::thread::JoinHandle<Result<ProbeBuild>>),
-    Ready(Box<ForkServer>),
+    /// The log's server, and its build's switches.
+    Ready(Box<ForkServer>, Switches),
     /// It did not build or start (the fuzzer goes on without it).
     Failed,
 }
@@ -256,18 +257,19 @@ impl NativeExecutor {
             };
             let started = (thread.join().ok()?).and_then(|build| {
                 let role = Role::Cmplog;
-                server(&build.exe, self.goals, &self.dir, role, self.max_memory)
+                let server = server(&build.exe, self.goals, &self.dir, role, self.max_memory);
+                Ok((server?, build.switches))
             });
             match started {
-                Ok(server) => self.cmplog = Cmplog::Ready(Box::new(server)),
+                Ok((server, switches)) => self.cmplog = Cmplog::Ready(Box::new(server), switches),
                 Err(e) => tracing::debug!("no comparison log: {e:#}"),
             }
         }
-        let Cmplog::Ready(server) = &mut self.cmplog else {
+        let Cmplog::Ready(server, switches) = &mut self.cmplog else {
             return None;
         };
         match server.run(values, limit) {
-            Ok(_) => Some(server.comparisons()),
+            Ok(_) => Some(server.comparisons(switches)),
             Err(_) => {
                 self.cmplog = Cmplog::Failed;
                 None

@@ -374,10 +374,11 @@ impl ForkServer {
     }
 
     /// The comparisons the last run logged (none unless the server keeps a log).
-    pub fn comparisons(&self) -> Vec<crate::ir::cmplog::Comparison> {
-        self.cmplog
-            .as_ref()
-            .map_or(vec![], |log| crate::ir::cmplog::read(log.bytes()))
+    pub fn comparisons(
+        &self,
+        switches: &crate::ir::cmplog::Switches,
+    ) -> Vec<crate::ir::cmplog::Comparison> {
+        (self.cmplog.as_ref()).map_or(vec![], |log| crate::ir::cmplog::read(log.bytes(), switches))
     }
 
     /// Each goal's hit-count buckets seen so far (bit k: AFL's bucket k): a run of a batch

@@ -152,6 +152,8 @@ pub struct ProbeBuild {
     pub probed: BTreeSet<u32>,
     /// Goals counted: the size of the hits map.
     pub goals: usize,
+    /// The cases of each logged `switch` (a comparison log's build; empty otherwise).
+    pub switches: crate::ir::cmplog::Switches,
     hits: PathBuf,
 }
 
@@ -192,7 +194,7 @@ impl ProbeBuild {
         if cmplog {
             runtime.push_str(&crate::ir::cmplog::runtime_c());
         }
-        let mut probed = instrument(&bc, &probed_bc, &all, &renames, goals, cmplog)
+        let (mut probed, switches) = instrument(&bc, &probed_bc, &all, &renames, goals, cmplog)
             .map_err(anyhow::Error::msg)?;
         // A pair's claims are checked if its definition, its use and its frame are probed.
         for (goal, needs) in def_use.map_or(&[][..], |d| &d.needs[..]) {
@@ -241,6 +243,7 @@ impl ProbeBuild {
             exe,
             probed,
             goals,
+            switches,
             hits: dir.join("hits"),
         })
     }

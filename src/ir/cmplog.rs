@@ -9,10 +9,19 @@
 use llvm_sys::LLVMOpcode;
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
+use std::collections::HashMap;
 use std::ffi::CString;
 
 /// The log's function for integer comparisons: `(a, b, site << 4 | width in bytes)`.
 const INT_FN: &str = "__cairn_cmplog_int";
+/// The log's function for a `switch`: `(value, site << 4 | width in bytes)`; its cases are
+/// known when it is built (`Switches`), so a run logs the value once, not once per case.
+const SWITCH_FN: &str = "__cairn_cmplog_switch";
+/// Each `switch`'s case values, by site: the other operands of its comparisons.
+pub type Switches = HashMap<u32, Vec<u64>>;
+/// Cases a logged `switch` value is compared with (from a place its value picks, so
+/// different runs try different cases of a big switch).
+const CASES: usize = 32;
 /// Sites hashed into this many per-run counters, each letting `PER_SITE` entries in: a
 /// comparison in a loop over the input logs its first operands, not the whole input.
 const SITES: usize = 4096;
@@ -55,12 +64,14 @@ pub fn clear(map: &mut [u8]) {
     map[..ENTRIES_AT].fill(0);
 }
 
-/// The comparisons a run logged.
-pub fn read(map: &[u8]) -> Vec<Comparison> {
+/// The comparisons a run logged; a `switch`'s value compared with its cases (`switches`:
+/// the build's).
+pub fn read(map: &[u8], switches: &Switches) -> Vec<Comparison> {
     let count = (u32::from_ne_bytes(map[..4].try_into().unwrap()) as usize).min(ENTRIES);
     (0..count)
-        .filter_map(|k| {
+        .flat_map(|k| {
             let e = &map[ENTRIES_AT + k * ENTRY..][..ENTRY];
+            let site = u32::from_ne_bytes(e[..4].try_into().unwrap());
             let (kind, la, lb) = (
                 e[4],
                 (e[5] as usize).min(OPERAND),
@@ -73,35 +84,54 @@ pub fn read(map: &[u8]) -> Vec<Comparison> {
                 u64::from_le_bytes(w)
             };
             match kind {
-                0 if (1..=8).contains(&la) => Some(Comparison::Int {
+                0 if (1..=8).contains(&la) => vec![Comparison::Int {
                     a: word(a),
                     b: word(b),
                     width: la as u8,
-                }),
-                1 => Some(Comparison::Bytes {
+                }],
+                1 => vec![Comparison::Bytes {
                     a: a.to_vec(),
                     b: b.to_vec(),
-                }),
-                _ => None,
+                }],
+                2 if (1..=8).contains(&la) => {
+                    let (value, cases) = (word(a), switches.get(&site).map_or(&[][..], |c| c));
+                    let from = value as usize % cases.len().max(1);
+                    (cases.iter().cycle().skip(from).take(cases.len()))
+                        .filter(|&&c| c != value)
+                        .take(CASES)
+                        .map(|&c| Comparison::Int {
+                            a: value,
+                            b: c,
+                            width: la as u8,
+                        })
+                        .collect()
+                }
+                _ => vec![],
             }
         })
         .collect()
 }
 
-/// Calls the log before every integer comparison (8 to 64 bits, not of two constants) of the
-/// module's own functions; returns how many.
+/// Calls the log before every integer comparison and `switch` (8 to 64 bits, not of
+/// constants) of the module's own functions; returns the switches' cases.
 ///
 /// # Safety
 /// `m` is a module of context `ctx`.
-pub unsafe fn log_comparisons(ctx: LLVMContextRef, m: LLVMModuleRef) -> usize {
+pub unsafe fn log_comparisons(ctx: LLVMContextRef, m: LLVMModuleRef) -> Switches {
     unsafe {
         let i64t = LLVMInt64TypeInContext(ctx);
         let i32t = LLVMInt32TypeInContext(ctx);
+        let void = LLVMVoidTypeInContext(ctx);
         let mut params = [i64t, i64t, i32t];
-        let fty = LLVMFunctionType(LLVMVoidTypeInContext(ctx), params.as_mut_ptr(), 3, 0);
+        let fty = LLVMFunctionType(void, params.as_mut_ptr(), 3, 0);
         let name = CString::new(INT_FN).unwrap();
         let log = LLVMAddFunction(m, name.as_ptr(), fty);
+        let mut params = [i64t, i32t];
+        let switch_fty = LLVMFunctionType(void, params.as_mut_ptr(), 2, 0);
+        let name = CString::new(SWITCH_FN).unwrap();
+        let switch_log = LLVMAddFunction(m, name.as_ptr(), switch_fty);
         let b = LLVMCreateBuilderInContext(ctx);
+        let mut switches = Switches::new();
         let mut sites = 0usize;
         let mut f = LLVMGetFirstFunction(m);
         while !f.is_null() {
@@ -116,23 +146,49 @@ pub unsafe fn log_comparisons(ctx: LLVMContextRef, m: LLVMModuleRef) -> usize {
             while !bb.is_null() {
                 let mut i = LLVMGetFirstInstruction(bb);
                 while !i.is_null() {
-                    if LLVMGetInstructionOpcode(i) == LLVMOpcode::LLVMICmp {
-                        let (x, y) = (LLVMGetOperand(i, 0), LLVMGetOperand(i, 1));
-                        let ty = LLVMTypeOf(x);
-                        let width = match LLVMGetTypeKind(ty) {
-                            llvm_sys::LLVMTypeKind::LLVMIntegerTypeKind => LLVMGetIntTypeWidth(ty),
-                            _ => 0,
-                        };
-                        let constants = LLVMIsConstant(x) != 0 && LLVMIsConstant(y) != 0;
-                        if matches!(width, 8 | 16 | 32 | 64) && !constants {
+                    let opcode = LLVMGetInstructionOpcode(i);
+                    let compares = matches!(opcode, LLVMOpcode::LLVMICmp | LLVMOpcode::LLVMSwitch);
+                    let (x, y) = match compares {
+                        true => (LLVMGetOperand(i, 0), LLVMGetOperand(i, 1)),
+                        false => (std::ptr::null_mut(), std::ptr::null_mut()),
+                    };
+                    let width = match compares {
+                        true => int_width(LLVMTypeOf(x)),
+                        false => 0,
+                    };
+                    let site = sites as u64 % (1 << 27);
+                    let code = LLVMConstInt(i32t, (site << 4) | (width / 8) as u64, 0);
+                    let wide = |v| match width {
+                        64 => v,
+                        _ => LLVMBuildZExt(b, v, i64t, c"".as_ptr()),
+                    };
+                    let constants = compares
+                        && LLVMIsConstant(x) != 0
+                        && (opcode == LLVMOpcode::LLVMSwitch || LLVMIsConstant(y) != 0);
+                    if !matches!(width, 8 | 16 | 32 | 64) || constants {
+                        // Not logged: other widths, or a comparison of constants.
+                    } else if opcode == LLVMOpcode::LLVMICmp {
+                        LLVMPositionBuilderBefore(b, i);
+                        let mut args = [wide(x), wide(y), code];
+                        LLVMBuildCall2(b, fty, log, args.as_mut_ptr(), 3, c"".as_ptr());
+                        sites += 1;
+                    } else {
+                        // Operands: the value, the default block, then (case, block) pairs.
+                        let cases = (1..LLVMGetNumOperands(i) as u32 / 2)
+                            .map(|k| LLVMConstIntGetZExtValue(LLVMGetOperand(i, 2 * k)))
+                            .collect::<Vec<u64>>();
+                        if !cases.is_empty() {
                             LLVMPositionBuilderBefore(b, i);
-                            let wide = |v| match width {
-                                64 => v,
-                                _ => LLVMBuildZExt(b, v, i64t, c"".as_ptr()),
-                            };
-                            let site = ((sites as u64 % (1 << 27)) << 4) | (width / 8) as u64;
-                            let mut args = [wide(x), wide(y), LLVMConstInt(i32t, site, 0)];
-                            LLVMBuildCall2(b, fty, log, args.as_mut_ptr(), 3, c"".as_ptr());
+                            let mut args = [wide(x), code];
+                            LLVMBuildCall2(
+                                b,
+                                switch_fty,
+                                switch_log,
+                                args.as_mut_ptr(),
+                                2,
+                                c"".as_ptr(),
+                            );
+                            switches.insert(site as u32, cases);
                             sites += 1;
                         }
                     }
@@ -143,7 +199,17 @@ pub unsafe fn log_comparisons(ctx: LLVMContextRef, m: LLVMModuleRef) -> usize {
             f = LLVMGetNextFunction(f);
         }
         LLVMDisposeBuilder(b);
-        sites
+        switches
+    }
+}
+
+/// An integer type's width in bits (0 for other types).
+unsafe fn int_width(ty: LLVMTypeRef) -> u32 {
+    unsafe {
+        match LLVMGetTypeKind(ty) {
+            llvm_sys::LLVMTypeKind::LLVMIntegerTypeKind => LLVMGetIntTypeWidth(ty),
+            _ => 0,
+        }
     }
 }
 
@@ -208,6 +274,14 @@ void {INT_FN}(unsigned long long a, unsigned long long b, unsigned site) {{
   memcpy(e->a, &a, 8);
   memcpy(e->b, &b, 8);
 }}
+void {SWITCH_FN}(unsigned long long value, unsigned site) {{
+  struct cairn_cmp *e = cairn_cmplog_entry(site >> 4);
+  if (!e) return;
+  e->kind = 2;
+  e->len_a = site & 15;
+  e->len_b = 0;
+  memcpy(e->a, &value, 8);
+}}
 static void cairn_cmplog_mem(void *at, const void *a, const void *b, __SIZE_TYPE__ n, int string) {{
   if (!a || !b || !cairn_log) return;
   __SIZE_TYPE__ la = n < {OPERAND} ? n : {OPERAND}, lb = la;
@@ -236,7 +310,7 @@ mod tests {
     #[test]
     fn a_map_reads_back_its_entries() {
         let mut map = vec![0u8; MAP_SIZE];
-        map[..4].copy_from_slice(&2u32.to_ne_bytes());
+        map[..4].copy_from_slice(&3u32.to_ne_bytes());
         let e = &mut map[ENTRIES_AT..];
         e[4..7].copy_from_slice(&[0, 4, 4]);
         e[8..12].copy_from_slice(&0xdc00u32.to_le_bytes());
@@ -245,7 +319,13 @@ mod tests {
         e[4..7].copy_from_slice(&[1, 3, 5]);
         e[8..11].copy_from_slice(b"ab\0");
         e[8 + OPERAND..13 + OPERAND].copy_from_slice(b"true\0");
-        let logged = read(&map);
+        // A switch at site 7 on the value 3, whose cases are 1, 3 and 5.
+        let e = &mut map[ENTRIES_AT + 2 * ENTRY..];
+        e[..4].copy_from_slice(&7u32.to_ne_bytes());
+        e[4..7].copy_from_slice(&[2, 4, 0]);
+        e[8..12].copy_from_slice(&3u32.to_le_bytes());
+        let switches = Switches::from([(7, vec![1, 3, 5])]);
+        let logged = read(&map, &switches);
         assert_eq!(
             logged,
             vec![
@@ -257,10 +337,20 @@ mod tests {
                 Comparison::Bytes {
                     a: b"ab\0".to_vec(),
                     b: b"true\0".to_vec()
-                }
+                },
+                Comparison::Int {
+                    a: 3,
+                    b: 1,
+                    width: 4
+                },
+                Comparison::Int {
+                    a: 3,
+                    b: 5,
+                    width: 4
+                },
             ]
         );
         clear(&mut map);
-        assert!(read(&map).is_empty());
+        assert!(read(&map, &switches).is_empty());
     }
 }

@@ -8,6 +8,7 @@
 //! in the same kind of terminator at the same source line: a goal whose site is not found is
 //! left unprobed (its claims are then checked by line), never probed at the wrong place.
 
+use super::cmplog::Switches;
 use super::{Module, NO_GOAL, Terminator};
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
@@ -237,7 +238,8 @@ pub fn probe_sites(m: &Module, error_goal: impl Fn(u32) -> Option<u32>) -> Vec<P
 /// harness's). Returns the goals probed. A branch or error-call probe of a goal below `goals`
 /// is inline, a saturating increment of its counter (`HITS_AT`), as a fuzzer's coverage
 /// counters are: a call per goal a run takes would cost natively more than the branch. With
-/// `cmplog`, the program's comparisons are logged too (`ir::cmplog`).
+/// `cmplog`, the program's comparisons are logged too (`ir::cmplog`), and the switches' cases
+/// are returned.
 pub fn instrument(
     input: &Path,
     output: &Path,
@@ -245,14 +247,15 @@ pub fn instrument(
     renames: &[(&str, &str)],
     goals: usize,
     cmplog: bool,
-) -> Result<BTreeSet<u32>, String> {
+) -> Result<(BTreeSet<u32>, Switches), String> {
     unsafe {
         let ctx = LLVMContextCreate();
         let m = super::normalize::read_module(ctx, input)?;
         // Before the probes, whose own comparisons are not the program's.
-        if cmplog {
-            super::cmplog::log_comparisons(ctx, m);
-        }
+        let switches = match cmplog {
+            true => super::cmplog::log_comparisons(ctx, m),
+            false => Switches::new(),
+        };
         let i32t = LLVMInt32TypeInContext(ctx);
         let void = LLVMVoidTypeInContext(ctx);
         let mut params = [i32t];
@@ -498,7 +501,7 @@ pub fn instrument(
             }
         }
         super::normalize::write_module(ctx, m, output)?;
-        Ok(probed)
+        Ok((probed, switches))
     }
 }
 
