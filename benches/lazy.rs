@@ -92,6 +92,9 @@ struct Row {
     finished: bool,
 }
 
+/// Distinct accepted inputs, distinct parser paths, and when the last path was found (seconds).
+type Accepted = (HashSet<Vec<u8>>, HashSet<Vec<u8>>, f64);
+
 fn run_one(p: &Program, file: &std::path::Path, technique: &str, time: f64, seed: u64) -> Row {
     let tmp = TempDir::new("bench-lazy").unwrap();
     let mut w = SuiteWriter::create(tmp.path(), file, &p.module, false).unwrap();
@@ -107,7 +110,7 @@ fn run_one(p: &Program, file: &std::path::Path, technique: &str, time: f64, seed
     s.stop_when_decided = false;
     // Distinct accepted inputs (the buffer up to its NUL) and parser paths (what `calc`
     // prints), and when the last path was found.
-    let valid: Rc<RefCell<(HashSet<Vec<u8>>, HashSet<Vec<u8>>, f64)>> = Rc::default();
+    let valid: Rc<RefCell<Accepted>> = Rc::default();
     let start = Instant::now();
     {
         let valid = valid.clone();

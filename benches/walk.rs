@@ -96,12 +96,12 @@ fn entries(src: &str) -> (Vec<String>, Vec<String>) {
     let mut fns = vec![];
     let mut opaque = vec![];
     for l in src.lines() {
-        if let Some(rest) = l.strip_prefix("int ") {
-            if let Some(name) = rest.split('(').next() {
-                if rest.contains('(') && l.trim_end().ends_with('{') {
-                    fns.push(name.trim().to_string());
-                }
-            }
+        if let Some(rest) = l.strip_prefix("int ")
+            && let Some(name) = rest.split('(').next()
+            && rest.contains('(')
+            && l.trim_end().ends_with('{')
+        {
+            fns.push(name.trim().to_string());
         }
         if let Some(names) = l.trim().strip_prefix("// opaque:") {
             opaque.extend(names.split(',').map(|s| s.trim().to_string()));

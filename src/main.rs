@@ -40,7 +40,7 @@ enum Cmd {
     /// alone: the program and its options are those DIR/run.json records).
     Run(single_run::RunArgs),
     /// Generate a test suite.
-    Gen(generation::GenArgs),
+    Gen(Box<generation::GenArgs>), // Boxed: its many options would make every `Cmd` as large.
     /// Decide goals with the model checker and exhaustive path exploration: covered (with a
     /// test), unreachable, or unknown.
     Prove(proving::ProveArgs),
@@ -132,7 +132,7 @@ fn real_main(cli: Cli, given: &dyn Fn(&str) -> bool) -> Result<i32> {
         }
         Cmd::Goals(a) => goals::run(a),
         Cmd::Run(a) => single_run::run(a, given),
-        Cmd::Gen(a) => generation::run(a),
+        Cmd::Gen(a) => generation::run(*a),
         Cmd::Prove(a) => proving::run(a),
         Cmd::Report { dir } => {
             let path = cairn::output::report::write_report(&dir)?;

@@ -48,7 +48,7 @@ fn csmith_programs_agree_with_native() {
             continue;
         }
         let exe = dir.path().join("native");
-        if native_build(&[src.clone()], &exe, &["-I/usr/include/csmith"]).is_err() {
+        if native_build(std::slice::from_ref(&src), &exe, &["-I/usr/include/csmith"]).is_err() {
             continue;
         }
         let nat = native_run(&mut Command::new(&exe), Duration::from_secs(10));
@@ -57,7 +57,7 @@ fn csmith_programs_agree_with_native() {
         }
         finished += 1;
         let m = match cairn::ir::frontend::load(
-            &[src.clone()],
+            std::slice::from_ref(&src),
             &cairn::ir::frontend::CompileOptions {
                 includes: vec!["/usr/include/csmith".into()],
                 ..Default::default()

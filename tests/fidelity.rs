@@ -35,7 +35,7 @@ fn check(dm: DataModel, vectors: u64) {
     let mut failures = vec![];
     for p in &progs {
         let m = match load(
-            &[p.clone()],
+            std::slice::from_ref(p),
             &CompileOptions {
                 data_model: dm,
                 ..Default::default()

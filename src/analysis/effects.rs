@@ -576,7 +576,7 @@ fn facts_of(
                     }
                     if !reads_only(name) {
                         for a in arg_origins(args) {
-                            if !a.is_empty() && !(a.local && !a.unknown) {
+                            if !a.is_empty() && (a.unknown || !a.local) {
                                 write_through(&mut e, &a);
                             }
                         }

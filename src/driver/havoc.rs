@@ -624,10 +624,11 @@ mod tests {
         for _ in 0..5000 {
             let mut v = original.clone();
             h.mutate_once(&mut rng, &mut v, &[]);
-            if let Some((last, prefix)) = v.split_last() {
-                if last.bits == 0xffff_ffff && original.starts_with(prefix) {
-                    ends.insert(prefix.len());
-                }
+            if let Some((last, prefix)) = v.split_last()
+                && last.bits == 0xffff_ffff
+                && original.starts_with(prefix)
+            {
+                ends.insert(prefix.len());
             }
         }
         assert_eq!(ends.len(), original.len(), "ends after {ends:?}");

@@ -25,6 +25,12 @@ pub struct Budget {
 /// Called with every run recorded and what found it.
 type RunHook<'p> = Box<dyn FnMut(&RunResult, &str) + 'p>;
 
+/// Shows progress: called with the ledger, the number of tests and what the technique is doing.
+type ProgressHook<'p> = Box<dyn FnMut(&Ledger, usize, &str) + 'p>;
+
+/// Called at every change of the coverage figures.
+type MilestoneHook<'p> = Box<dyn FnMut(&Milestone) + 'p>;
+
 pub struct Session<'p> {
     pub program: &'p Program,
     pub goals: Goals,
@@ -44,9 +50,9 @@ pub struct Session<'p> {
     /// Crash places this worker already offered (the shared results decide).
     crash_sites: HashSet<String>,
     /// Shown what techniques are doing (a progress bar), at most every 100 ms.
-    progress: Option<Box<dyn FnMut(&Ledger, usize, &str) + 'p>>,
+    progress: Option<ProgressHook<'p>>,
     last_tick: Instant,
-    on_milestone: Option<Box<dyn FnMut(&Milestone) + 'p>>,
+    on_milestone: Option<MilestoneHook<'p>>,
     /// Resident memory at which the search stops (Cairn's own data; runs have their own limit).
     pub memory_limit: Option<u64>,
     memory_checked: Cell<Option<Instant>>,

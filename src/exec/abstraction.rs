@@ -109,15 +109,14 @@ impl Policy {
         let mut abstractable = vec![false; n];
         match sel {
             Selection::Auto => {
-                for f in 0..n {
+                for (f, chosen) in abstractable.iter_mut().enumerate() {
                     let e = &effects.funcs[f];
                     // A void function that writes nothing has no effect to abstract.
                     let effect = p.module.functions[f].ret != Ty::Void
                         || e.writes_unknown
                         || !e.writes_globals.is_empty()
                         || !e.writes_params.is_empty();
-                    abstractable[f] =
-                        effect && e.may_loop && unabstractable(p, f as FuncId).is_none();
+                    *chosen = effect && e.may_loop && unabstractable(p, f as FuncId).is_none();
                 }
             }
             Selection::Named(names) => {
@@ -191,6 +190,10 @@ const MAX_TRACE: usize = 1 << 22;
 /// An abstract input about to be read: its key, and its value unless a run chose one.
 pub type AbstractRead = (InputKey, InputValue);
 
+/// A program-function call being made: site, occurrence, result destination, and the values of
+/// its pointer arguments (by position).
+type CallBeingMade = (u32, u32, Option<Val>, Vec<Option<u64>>);
+
 /// The symbolic shadow with call abstraction: forwards every event to the shadow, answers
 /// `call_action` and `abstract_writes`, and records the candidate calls.
 pub struct Abstracting<'s> {
@@ -205,9 +208,8 @@ pub struct Abstracting<'s> {
     /// The abstract inputs the machine is about to read (shared with `LazyInputs`).
     keys: Rc<RefCell<VecDeque<AbstractRead>>>,
     occurrences: HashMap<u32, u32>,
-    /// The program-function call being made: site, occurrence, result destination, and the
-    /// values of its pointer arguments (by position).
-    calling: Option<(u32, u32, Option<Val>, Vec<Option<u64>>)>,
+    /// The program-function call being made.
+    calling: Option<CallBeingMade>,
     /// Entered candidates not yet returned: (depth of their frame, index in `calls`).
     open: Vec<(usize, usize)>,
     /// The call being abstracted.

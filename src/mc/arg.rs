@@ -213,6 +213,10 @@ pub struct ModelChecker<'m> {
 
 type PostKey = (Vec<ExprId>, Loc, usize, Option<Loc>, Loc, usize);
 
+/// A path's SSA formula (`path_formula`): its guards, its input havocs with their kinds, and
+/// each guard's origin (ARG node, effect index).
+type PathFormula = (Vec<ExprId>, Vec<(ExprId, InputKind)>, Vec<(usize, usize)>);
+
 impl<'m> ModelChecker<'m> {
     pub fn new(model: Model<'m>, entry: FuncId, cfg: McConfig) -> ModelChecker<'m> {
         ModelChecker {
@@ -404,11 +408,7 @@ impl<'m> ModelChecker<'m> {
 
     /// SSA path formula of the edges from the root to `node`: guards, and the input havocs in
     /// execution order.
-    fn path_formula(
-        &mut self,
-        arg: &Arg,
-        node: usize,
-    ) -> (Vec<ExprId>, Vec<(ExprId, InputKind)>, Vec<(usize, usize)>) {
+    fn path_formula(&mut self, arg: &Arg, node: usize) -> PathFormula {
         let chain = arg.path_to(node);
         let mut env: HashMap<u32, ExprId> = HashMap::new();
         let mut occurrence: HashMap<u32, u32> = HashMap::new();

@@ -11,6 +11,7 @@
 //!   library calls are *havoc* (unconstrained fresh values); stores to untracked memory are
 //!   ignored; inputs are havocs that the test generator maps back to input values;
 //! - `abort`, `exit`, failed assertions and error functions end a path; assumptions are guards.
+//!
 //! Calls of program functions are inlined (the call stack is part of the abstract state);
 //! recursive calls and calls through function pointers are havoc, and every goal in code they
 //! could reach is excluded from proofs.

@@ -51,7 +51,7 @@ pub struct DataFlowSearch {
     /// ranked. A rank depends only on the branch and the target, so each is computed once per
     /// target, not for every branch at every selection (which cost most of the search's time
     /// on fast programs: the target changes every few selections).
-    ranked: HashMap<PairId, (BinaryHeap<Reverse<(Key, PendingId)>>, usize)>,
+    ranked: HashMap<PairId, PairRanking>,
     state: Option<State>,
     target: Option<PairId>,
     tries: usize,
@@ -63,6 +63,9 @@ const MAX_RANKED: usize = 2_000_000;
 /// A pending branch's rank for the target pair, smallest first: not pruned, most cut points
 /// passed, nearest to the next one, shallowest.
 type Key = (bool, i64, u32, usize);
+
+/// A target pair's pending branches ranked best first, and how many of `added` were ranked.
+type PairRanking = (BinaryHeap<Reverse<(Key, PendingId)>>, usize);
 
 struct State {
     module: Arc<Module>,

@@ -46,6 +46,10 @@ impl Rng {
     }
 }
 
+/// A level Houdini did not finish: the candidates left, all the level had, and the clauses it
+/// had still to check, by source and head.
+type UnfinishedLevel = (Vec<Vec<ExprId>>, Vec<ExprId>, Vec<(Option<usize>, Head)>);
+
 /// What guessing learnt in earlier calls on the same clauses (the model checker runs in
 /// turns, each with a slice of the budget): the samples, the facts shown inductive, the
 /// candidates already tried, and how many levels are done.
@@ -57,10 +61,9 @@ pub struct Progress {
     known: Vec<ExprId>,
     tried: HashSet<ExprId>,
     levels_done: usize,
-    /// The candidates left when the deadline stopped Houdini, all the level had, and the
-    /// clauses Houdini had still to check, by source and head (clause numbers change with
-    /// the goals asked about).
-    unfinished: Option<(Vec<Vec<ExprId>>, Vec<ExprId>, Vec<(Option<usize>, Head)>)>,
+    /// The level the deadline stopped Houdini in (its clauses kept by source and head: clause
+    /// numbers change with the goals asked about).
+    unfinished: Option<UnfinishedLevel>,
     /// The walks stopped on their own (states filled, or no new ones), not by the clock.
     /// Until they have, the levels are guessed again as samples arrive: on a loaded machine
     /// the first turns sample too little to suggest the facts a proof needs.
