@@ -129,7 +129,43 @@ impl Havoc {
             return;
         }
         let i = rng.gen_range(0..v.len());
-        match rng.gen_range(0..13) {
+        let op = rng.gen_range(0..13);
+        // A buffer's bytes past its length parameter's value (a fuzz target's `data` past
+        // `size`) are read by no run: its byte mutations stay within that length. The list's
+        // own edits (6..=9, see `apply`) leave the buffer's bytes as they are.
+        let live = match v[i].kind == InputKind::Bytes && !(6..=9).contains(&op) {
+            true => self.read_bytes(v, i).filter(|&n| n < v[i].bytes().len()),
+            false => None,
+        };
+        let Some(live) = live else {
+            return self.apply(rng, v, other, i, op);
+        };
+        let whole = v[i].bytes().to_vec();
+        v[i].set_bytes(whole[..live.max(1)].to_vec());
+        self.apply(rng, v, other, i, op);
+        let mut mutated = std::mem::take(v[i].bytes_mut());
+        mutated.extend_from_slice(&whole[mutated.len().min(whole.len())..]);
+        v[i].set_bytes(mutated);
+    }
+
+    /// The bytes of buffer `i` a run reads, where a length parameter follows it: its value.
+    fn read_bytes(&self, v: &[InputValue], i: usize) -> Option<usize> {
+        let l = self.lengths.iter().find(|l| l.pos == i + 1)?;
+        let n = v.get(l.pos).filter(|x| x.kind != InputKind::Bytes && x.width > 0)?;
+        l.holds(n.bits, n.width)
+            .then(|| mask(n.bits, n.width) as usize)
+    }
+
+    /// Mutation `op` at value `i`: 6..=9 edit the list, the others the value.
+    fn apply(
+        &self,
+        rng: &mut SmallRng,
+        v: &mut Vec<InputValue>,
+        other: &[InputValue],
+        i: usize,
+        op: u32,
+    ) {
+        match op {
             0 | 1 if is_char(&v[i]) => {
                 // Stays a character (a byte; end of file becomes one).
                 let c = v[i].bits as u8;
@@ -169,10 +205,12 @@ impl Havoc {
                     v.truncate(i);
                 }
             }
-            9 if !other.is_empty() => {
-                let j = rng.gen_range(0..other.len());
-                v.truncate(i);
-                v.extend_from_slice(&other[j..]);
+            9 => {
+                if !other.is_empty() {
+                    let j = rng.gen_range(0..other.len());
+                    v.truncate(i);
+                    v.extend_from_slice(&other[j..]);
+                }
             }
             10 | 11 if v[i].kind == InputKind::Bytes && v[i].bytes().len() > 1 => {
                 let from = other.get(i).filter(|o| o.kind == InputKind::Bytes);
@@ -540,6 +578,39 @@ mod tests {
             }
         }
         assert!(sizes.len() > 20 && negative, "{} sizes", sizes.len());
+    }
+
+    /// A buffer's bytes past its length parameter's value are read by no run: mutants change
+    /// only the bytes before it, and keep the others.
+    #[test]
+    fn a_buffer_is_mutated_within_its_length_parameter() {
+        let mut h = havoc(vec![1000, -5], vec![b"word"]);
+        h.lengths = vec![crate::exec::LengthParam {
+            pos: 1,
+            max: 64,
+            unsigned: true,
+        }];
+        let mut rng = SmallRng::seed_from_u64(7);
+        let (mut changed, mut runs) = (0, 0);
+        for _ in 0..3000 {
+            let mut v = vec![
+                InputValue::buffer("data", vec![b'a'; 64]),
+                InputValue::int(InputKind::LongLong, 64, 10),
+            ];
+            // One mutation: of the buffer's bytes, of the length, or of the list.
+            h.mutate_once(&mut rng, &mut v, &[]);
+            let (Some(data), Some(size)) = (v.first(), v.get(1)) else {
+                continue;
+            };
+            if data.kind != InputKind::Bytes || size.bits != 10 {
+                continue;
+            }
+            runs += 1;
+            assert_eq!(data.bytes().len(), 64);
+            assert!(data.bytes()[10..].iter().all(|&b| b == b'a'), "{data:?}");
+            changed += (data.bytes()[..10] != [b'a'; 10]) as usize;
+        }
+        assert!(runs > 300 && changed > runs / 4, "{changed} of {runs} changed");
     }
 
     /// Mutants grow only to the limit (an entry already longer keeps its length at most); the
