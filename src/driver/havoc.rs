@@ -70,6 +70,10 @@ const INTERESTING: [i64; 24] = [
     -32768, 65535,
 ];
 
+/// The mutation that inserts a character of text (`Havoc::apply`'s last arm; in a buffer
+/// with a length parameter, `Havoc::edit_text`).
+const TEXT_EDIT: u32 = 12;
+
 /// Characters at which text parsers split: digits, signs, a decimal point, separators.
 const TEXT: &[u8] = b"0123456789 \n\t-+.,:;";
 
@@ -130,6 +134,12 @@ impl Havoc {
         }
         let i = rng.gen_range(0..v.len());
         let op = rng.gen_range(0..13);
+        if op == TEXT_EDIT
+            && v[i].kind == InputKind::Bytes
+            && let Some(live) = self.read_bytes(v, i)
+        {
+            return self.edit_text(rng, v, i, live);
+        }
         // A buffer's bytes past its length parameter's value (a fuzz target's `data` past
         // `size`) are read by no run: its byte mutations stay within that length. The list's
         // own edits (6..=9, see `apply`) leave the buffer's bytes as they are.
@@ -148,10 +158,45 @@ impl Havoc {
         v[i].set_bytes(mutated);
     }
 
+    /// Text in buffer `i`, whose length parameter (next) says it holds `live` bytes (a fuzz
+    /// target's `data, size`): a character inserted or deleted within them, what follows
+    /// moving and the length following, as a line of stdin grows and shrinks. The character:
+    /// one the program compares with (a printable constant of its dictionary) or a separator
+    /// or digit.
+    fn edit_text(&self, rng: &mut SmallRng, v: &mut [InputValue], i: usize, live: usize) {
+        let len = v[i].bytes().len();
+        let live = live.min(len);
+        let grow = live == 0 || (live < len && rng.gen_bool(0.75));
+        let b = v[i].bytes_mut();
+        if grow {
+            if live == len {
+                return;
+            }
+            let compared: Vec<u8> = (self.dict.ints.iter())
+                .filter(|&&x| (0x20..0x7f).contains(&x))
+                .map(|&x| x as u8)
+                .collect();
+            let c = match pick(rng, &compared) {
+                Some(&c) if rng.gen_bool(0.5) => c,
+                _ => TEXT[rng.gen_range(0..TEXT.len())],
+            };
+            b.insert(rng.gen_range(0..=live), c);
+            b.truncate(len);
+        } else {
+            b.remove(rng.gen_range(0..live));
+            b.push(0);
+        }
+        let n = &mut v[i + 1];
+        let live = if grow { live + 1 } else { live - 1 };
+        n.bits = mask(live as u64, n.width);
+    }
+
     /// The bytes of buffer `i` a run reads, where a length parameter follows it: its value.
     fn read_bytes(&self, v: &[InputValue], i: usize) -> Option<usize> {
         let l = self.lengths.iter().find(|l| l.pos == i + 1)?;
-        let n = v.get(l.pos).filter(|x| x.kind != InputKind::Bytes && x.width > 0)?;
+        let n = v
+            .get(l.pos)
+            .filter(|x| x.kind != InputKind::Bytes && x.width > 0)?;
         l.holds(n.bits, n.width)
             .then(|| mask(n.bits, n.width) as usize)
     }
@@ -610,7 +655,62 @@ mod tests {
             assert!(data.bytes()[10..].iter().all(|&b| b == b'a'), "{data:?}");
             changed += (data.bytes()[..10] != [b'a'; 10]) as usize;
         }
-        assert!(runs > 300 && changed > runs / 4, "{changed} of {runs} changed");
+        assert!(
+            runs > 300 && changed > runs / 4,
+            "{changed} of {runs} changed"
+        );
+    }
+
+    /// A fuzz target's text grows and shrinks with its length: a character inserted within
+    /// `size` (one the program compares with, or a separator or digit) moves what follows and
+    /// adds one to `size`; a character deleted takes one off.
+    #[test]
+    fn text_in_a_buffer_grows_and_shrinks_with_its_length() {
+        let mut h = havoc(vec![b',' as i64, 70000], vec![]);
+        h.lengths = vec![crate::exec::LengthParam {
+            pos: 1,
+            max: 64,
+            unsigned: true,
+        }];
+        let mut rng = SmallRng::seed_from_u64(3);
+        let (mut grew, mut shrank, mut commas) = (0, 0, 0);
+        for _ in 0..4000 {
+            let mut data = b"f(1)".to_vec();
+            data.resize(16, b'z');
+            let mut v = vec![
+                InputValue::buffer("data", data),
+                InputValue::int(InputKind::LongLong, 64, 4),
+            ];
+            h.mutate_once(&mut rng, &mut v, &[]);
+            let (Some(data), Some(size)) = (v.first(), v.get(1)) else {
+                continue;
+            };
+            let (b, n) = (data.bytes(), size.bits as usize);
+            // (A mutation of the length alone leaves the bytes as they were.)
+            if data.kind != InputKind::Bytes || b.len() != 16 || n == 4 || b[..6] == *b"f(1)zz" {
+                continue;
+            }
+            let shorter = |long: &[u8], short: &[u8]| {
+                (0..long.len()).any(|k| [&long[..k], &long[k + 1..]].concat() == short)
+            };
+            match n {
+                5 => {
+                    assert!(shorter(&b[..5], b"f(1)"), "{b:?}");
+                    assert!(b[5..].iter().all(|&c| c == b'z'), "{b:?}");
+                    commas += b[..5].contains(&b',') as usize;
+                    grew += 1;
+                }
+                3 => {
+                    assert!(shorter(b"f(1)", &b[..3]), "{b:?}");
+                    shrank += 1;
+                }
+                _ => {}
+            }
+        }
+        assert!(
+            grew > 30 && shrank > 10 && commas > 5,
+            "{grew} {shrank} {commas}"
+        );
     }
 
     /// Mutants grow only to the limit (an entry already longer keeps its length at most); the
