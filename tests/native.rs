@@ -205,7 +205,7 @@ fn comparisons_spelled_in_the_input_are_passed_one_round_each() {
             std::thread::sleep(Duration::from_millis(50));
         };
         assert!(!logged.is_empty(), "round {round}: nothing logged");
-        let mutants = cairn::driver::input_to_state::mutants(&entry, &logged, 256);
+        let mutants = cairn::driver::input_to_state::mutants(&entry, &logged, 256, &[]);
         let best = mutants
             .into_iter()
             .map(|m| (passed(&mut x, &m), m))
@@ -239,7 +239,7 @@ fn a_switch_on_an_input_is_passed_to_every_case_in_one_round() {
         );
         std::thread::sleep(Duration::from_millis(50));
     };
-    let mutants = cairn::driver::input_to_state::mutants(&entry, &logged, 256);
+    let mutants = cairn::driver::input_to_state::mutants(&entry, &logged, 256, &[]);
     let handlers: std::collections::BTreeSet<i32> = (mutants.iter())
         .map(|m| match x.run(&Record::of(m), limit).unwrap().status {
             NativeStatus::Exit(c) => c,

@@ -385,7 +385,8 @@ impl Fuzzing {
         let entry = self.corpus.get(self.logged)?;
         let logged = x.comparisons(&Record::of(entry), limit)?;
         self.logged += 1;
-        let mutants = input_to_state::mutants(entry, &logged, INPUT_TO_STATE_MUTANTS);
+        let lengths = &self.havoc.lengths;
+        let mutants = input_to_state::mutants(entry, &logged, INPUT_TO_STATE_MUTANTS, lengths);
         self.native.logged_entries += 1;
         self.native.input_to_state += mutants.len() as u64;
         (!mutants.is_empty()).then_some(mutants)

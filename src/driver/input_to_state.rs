@@ -6,6 +6,7 @@
 //! compare's bytes (a keyword, a magic header). What havoc would find by chance, if at all, in
 //! one run per comparison.
 
+use crate::exec::LengthParam;
 use crate::exec::input::{InputKind, InputValue};
 use crate::ir::cmplog::Comparison;
 use crate::ir::ops::{mask, sext};
@@ -16,9 +17,15 @@ use std::collections::HashSet;
 const PLACES: usize = 4;
 
 /// Mutants of `values` from the comparisons a run of them logged, at most `most`, each
-/// different from `values` and from the others.
-pub fn mutants(values: &[InputValue], logged: &[Comparison], most: usize) -> Vec<Vec<InputValue>> {
-    let streams = streams(values);
+/// different from `values` and from the others. `lengths`: unit mode's length parameters (a
+/// fuzz target's `size` says how many of `data`'s bytes runs read).
+pub fn mutants(
+    values: &[InputValue],
+    logged: &[Comparison],
+    most: usize,
+    lengths: &[LengthParam],
+) -> Vec<Vec<InputValue>> {
+    let streams = streams(values, lengths);
     let mut keep = Kept {
         base: values,
         most,
@@ -103,8 +110,15 @@ fn numbers(values: &[InputValue], from: u64, to: u64, width: u8, keep: &mut Kept
 /// Where bytes are in the input: a buffer's (`Buffer(i)`) or a run of stdin characters
 /// (`Chars(start, end)`); with the bytes, read once for every comparison.
 enum Stream {
-    Buffer(usize, Vec<u8>),
+    Buffer(usize, Vec<u8>, Option<Read>),
     Chars(usize, usize, Vec<u8>),
+}
+
+/// How much of a buffer runs read: the value of its length parameter (at `param`).
+#[derive(Clone, Copy)]
+struct Read {
+    param: usize,
+    bytes: usize,
 }
 
 /// A stdin character (not the end of input, -1: no byte of text).
@@ -112,12 +126,19 @@ fn is_char(v: &InputValue) -> bool {
     v.kind == InputKind::Int && v.width == 32 && v.bits <= 255
 }
 
-fn streams(values: &[InputValue]) -> Vec<Stream> {
+fn streams(values: &[InputValue], lengths: &[LengthParam]) -> Vec<Stream> {
     let mut out = vec![];
     let mut i = 0;
     while i < values.len() {
         if values[i].kind == InputKind::Bytes {
-            out.push(Stream::Buffer(i, values[i].bytes().to_vec()));
+            let read = (lengths.iter().find(|l| l.pos == i + 1))
+                .and_then(|l| Some((l, values.get(l.pos)?)))
+                .filter(|(l, n)| n.kind != InputKind::Bytes && l.holds(n.bits, n.width))
+                .map(|(l, n)| Read {
+                    param: l.pos,
+                    bytes: (mask(n.bits, n.width) as usize).min(values[i].bytes().len()),
+                });
+            out.push(Stream::Buffer(i, values[i].bytes().to_vec(), read));
             i += 1;
         } else if is_char(&values[i]) {
             let start = i;
@@ -182,17 +203,19 @@ fn spellings(from: u64, to: u64, width: u8) -> Vec<(Vec<u8>, Vec<u8>)> {
 }
 
 /// Places (up to `PLACES`) where `stream` holds `from` get `to` in their place: a buffer
-/// keeps its length (what follows moves, the end drops off or zeros fill it), stdin's text
-/// grows or shrinks.
+/// keeps its length (what follows moves, the end drops off or zeros fill it) and its length
+/// parameter follows the text (places past it no run reads), stdin's text grows or shrinks.
 fn replace(values: &[InputValue], stream: &Stream, from: &[u8], to: &[u8], keep: &mut Kept) {
-    let bytes = match stream {
-        Stream::Buffer(_, b) | Stream::Chars(_, _, b) => b,
+    let (bytes, read) = match stream {
+        Stream::Buffer(_, b, read) => (b, *read),
+        Stream::Chars(_, _, b) => (b, None),
     };
     if from.len() > bytes.len() {
         return;
     }
+    let read_to = read.map_or(bytes.len(), |r| r.bytes);
     let places: Vec<usize> = (0..=bytes.len() - from.len())
-        .filter(|&k| bytes[k..].starts_with(from))
+        .filter(|&k| k < read_to && bytes[k..].starts_with(from))
         .collect();
     // Spread over the places, the first and the last among them: a common pattern (zeros in a
     // buffer) is found everywhere, and the operand's own place may be any.
@@ -207,9 +230,14 @@ fn replace(values: &[InputValue], stream: &Stream, from: &[u8], to: &[u8], keep:
         edited.extend_from_slice(&bytes[at + from.len()..]);
         let mut m = values.to_vec();
         match *stream {
-            Stream::Buffer(i, _) => {
+            Stream::Buffer(i, _, read) => {
                 edited.resize(bytes.len(), 0);
                 m[i].set_bytes(edited);
+                if let Some(r) = read {
+                    let n = (r.bytes + to.len()).saturating_sub(from.len());
+                    let size = &mut m[r.param];
+                    size.bits = mask(n.min(bytes.len()) as u64, size.width);
+                }
             }
             Stream::Chars(s, e, _) => {
                 let chars = edited
@@ -246,7 +274,7 @@ mod tests {
             b: 0xdc00,
             width: 4,
         }];
-        let got: Vec<Vec<u8>> = mutants(&input, &logged, 100)
+        let got: Vec<Vec<u8>> = mutants(&input, &logged, 100, &[])
             .iter()
             .map(|m| as_text(m))
             .collect();
@@ -265,11 +293,43 @@ mod tests {
             b: 0x11,
             width: 4,
         }];
-        let got = mutants(&input, &logged, 100);
+        let got = mutants(&input, &logged, 100, &[]);
         assert!(
             got.iter()
                 .any(|m| m[0].bytes() == b"\x04\x22\x4d\x18\x64\x40\xa7"),
             "{got:?}"
+        );
+    }
+
+    /// A fuzz target's text (`data`, `size`): a number spelled longer takes more of `data`
+    /// and `size` grows with it; bytes past `size` (no run reads them) are left alone.
+    #[test]
+    fn a_fuzz_targets_size_follows_its_text() {
+        let input = vec![
+            InputValue::buffer("data", b"x=55;555".to_vec()),
+            InputValue::int(InputKind::LongLong, 64, 5),
+        ];
+        let logged = [Comparison::Int {
+            a: 55,
+            b: 1000,
+            width: 4,
+        }];
+        let lengths = [LengthParam {
+            pos: 1,
+            max: 8,
+            unsigned: true,
+        }];
+        let got: Vec<(Vec<u8>, u64)> = mutants(&input, &logged, 100, &lengths)
+            .iter()
+            .map(|m| (m[0].bytes().to_vec(), m[1].bits))
+            .collect();
+        assert!(got.contains(&(b"x=1000;5".to_vec(), 7)), "{got:?}");
+        assert!(got.iter().all(|(b, _)| b.starts_with(b"x=")), "{got:?}");
+        // Without the length parameter the buffer's every place is the text's.
+        let unaware = mutants(&input, &logged, 100, &[]);
+        assert!(
+            unaware.iter().any(|m| m[0].bytes().starts_with(b"x=55;")),
+            "{unaware:?}"
         );
     }
 
@@ -295,12 +355,12 @@ mod tests {
                 b: b"true\0".to_vec(),
             },
         ];
-        let got = mutants(&input, &logged, 100);
+        let got = mutants(&input, &logged, 100, &[]);
         let has = |n: u64, b: &[u8]| got.iter().any(|m| m[0].bits == n && m[1].bytes() == b);
         assert!(has(41, b"GIF8xyz\0"));
         assert!(has((-7i64) as u64 & 0xffff_ffff, b"GIF7xyz\0"));
         assert!(has(41, b"GIF7true"), "a buffer keeps its length");
         assert!(got.len() <= 100 && !got.contains(&input));
-        assert_eq!(mutants(&input, &logged, 2).len(), 2);
+        assert_eq!(mutants(&input, &logged, 2, &[]).len(), 2);
     }
 }
