@@ -167,6 +167,26 @@ fn persistent_runs_start_in_the_same_empty_directory() {
     }
 }
 
+/// The comparisons a run of `entry` logs, once the log's build is ready (it starts with the
+/// fork server's first run).
+fn comparisons(
+    x: &mut NativeExecutor,
+    entry: &[InputValue],
+    limit: Duration,
+) -> Vec<cairn::ir::cmplog::Comparison> {
+    let since = std::time::Instant::now();
+    loop {
+        if let Some(l) = x.comparisons(&Record::of(entry), limit) {
+            return l;
+        }
+        assert!(
+            since.elapsed() < Duration::from_secs(120),
+            "no comparison log"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 /// The comparison log's build reports a run's comparisons, and each input-to-state round
 /// passes one more of `packet_checks.c`'s checks: a magic word read from the packet's bytes, a
 /// keyword compared by `memcmp`, a code point spelled in hex, a checksum computed from the
@@ -192,18 +212,7 @@ fn comparisons_spelled_in_the_input_are_passed_one_round_each() {
     };
     assert_eq!(passed(&mut x, &entry), 0);
     for round in 1..=4 {
-        // The log's build starts with the fork server's first run.
-        let since = std::time::Instant::now();
-        let logged = loop {
-            if let Some(l) = x.comparisons(&Record::of(&entry), limit) {
-                break l;
-            }
-            assert!(
-                since.elapsed() < Duration::from_secs(120),
-                "no comparison log"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        };
+        let logged = comparisons(&mut x, &entry, limit);
         assert!(!logged.is_empty(), "round {round}: nothing logged");
         let mutants = cairn::driver::input_to_state::mutants(&entry, &logged, 256, &[]);
         let best = mutants
@@ -228,17 +237,7 @@ fn a_switch_on_an_input_is_passed_to_every_case_in_one_round() {
     let mut x = NativeExecutor::build_and_start(&s, 1 << 30).unwrap();
     let limit = Duration::from_secs(5);
     let entry = vec![InputValue::buffer("msg", b"\x13\x57\x9b\xdf0000".to_vec())];
-    let since = std::time::Instant::now();
-    let logged = loop {
-        if let Some(l) = x.comparisons(&Record::of(&entry), limit) {
-            break l;
-        }
-        assert!(
-            since.elapsed() < Duration::from_secs(120),
-            "no comparison log"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let logged = comparisons(&mut x, &entry, limit);
     let mutants = cairn::driver::input_to_state::mutants(&entry, &logged, 256, &[]);
     let handlers: std::collections::BTreeSet<i32> = (mutants.iter())
         .map(|m| match x.run(&Record::of(m), limit).unwrap().status {
