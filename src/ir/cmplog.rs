@@ -147,48 +147,35 @@ pub unsafe fn log_comparisons(ctx: LLVMContextRef, m: LLVMModuleRef) -> Switches
                 let mut i = LLVMGetFirstInstruction(bb);
                 while !i.is_null() {
                     let opcode = LLVMGetInstructionOpcode(i);
-                    let compares = matches!(opcode, LLVMOpcode::LLVMICmp | LLVMOpcode::LLVMSwitch);
-                    let (x, y) = match compares {
-                        true => (LLVMGetOperand(i, 0), LLVMGetOperand(i, 1)),
-                        false => (std::ptr::null_mut(), std::ptr::null_mut()),
-                    };
-                    let width = match compares {
-                        true => int_width(LLVMTypeOf(x)),
-                        false => 0,
-                    };
-                    let site = sites as u64 % (1 << 27);
-                    let code = LLVMConstInt(i32t, (site << 4) | (width / 8) as u64, 0);
-                    let wide = |v| match width {
-                        64 => v,
-                        _ => LLVMBuildZExt(b, v, i64t, c"".as_ptr()),
-                    };
-                    let constants = compares
-                        && LLVMIsConstant(x) != 0
-                        && (opcode == LLVMOpcode::LLVMSwitch || LLVMIsConstant(y) != 0);
-                    if !matches!(width, 8 | 16 | 32 | 64) || constants {
-                        // Not logged: other widths, or a comparison of constants.
-                    } else if opcode == LLVMOpcode::LLVMICmp {
-                        LLVMPositionBuilderBefore(b, i);
-                        let mut args = [wide(x), wide(y), code];
-                        LLVMBuildCall2(b, fty, log, args.as_mut_ptr(), 3, c"".as_ptr());
-                        sites += 1;
-                    } else {
-                        // Operands: the value, the default block, then (case, block) pairs.
-                        let cases = (1..LLVMGetNumOperands(i) as u32 / 2)
-                            .map(|k| LLVMConstIntGetZExtValue(LLVMGetOperand(i, 2 * k)))
-                            .collect::<Vec<u64>>();
-                        if !cases.is_empty() {
+                    let switch = opcode == LLVMOpcode::LLVMSwitch;
+                    if switch || opcode == LLVMOpcode::LLVMICmp {
+                        let x = LLVMGetOperand(i, 0);
+                        let width = int_width(LLVMTypeOf(x));
+                        // A switch's other operands are its cases, constants all.
+                        let constants = LLVMIsConstant(x) != 0
+                            && (switch || LLVMIsConstant(LLVMGetOperand(i, 1)) != 0);
+                        if matches!(width, 8 | 16 | 32 | 64) && !constants {
                             LLVMPositionBuilderBefore(b, i);
-                            let mut args = [wide(x), code];
-                            LLVMBuildCall2(
-                                b,
-                                switch_fty,
-                                switch_log,
-                                args.as_mut_ptr(),
-                                2,
-                                c"".as_ptr(),
-                            );
-                            switches.insert(site as u32, cases);
+                            let wide = |v| match width {
+                                64 => v,
+                                _ => LLVMBuildZExt(b, v, i64t, c"".as_ptr()),
+                            };
+                            let site = sites as u64 % (1 << 27);
+                            let code = LLVMConstInt(i32t, (site << 4) | (width / 8) as u64, 0);
+                            if switch {
+                                // Operands: the value, the default block, (case, block) pairs.
+                                let cases = (1..LLVMGetNumOperands(i) as u32 / 2)
+                                    .map(|k| LLVMConstIntGetZExtValue(LLVMGetOperand(i, 2 * k)))
+                                    .collect();
+                                let mut args = [wide(x), code];
+                                let (f, fty) = (switch_log, switch_fty);
+                                LLVMBuildCall2(b, fty, f, args.as_mut_ptr(), 2, c"".as_ptr());
+                                switches.insert(site as u32, cases);
+                            } else {
+                                let y = LLVMGetOperand(i, 1);
+                                let mut args = [wide(x), wide(y), code];
+                                LLVMBuildCall2(b, fty, log, args.as_mut_ptr(), 3, c"".as_ptr());
+                            }
                             sites += 1;
                         }
                     }
