@@ -191,14 +191,9 @@ impl Havoc {
         n.bits = mask(live as u64, n.width);
     }
 
-    /// The bytes of buffer `i` a run reads, where a length parameter follows it: its value.
+    /// The bytes of buffer `i` a run reads (`LengthParam::read_bytes`).
     fn read_bytes(&self, v: &[InputValue], i: usize) -> Option<usize> {
-        let l = self.lengths.iter().find(|l| l.pos == i + 1)?;
-        let n = v
-            .get(l.pos)
-            .filter(|x| x.kind != InputKind::Bytes && x.width > 0)?;
-        l.holds(n.bits, n.width)
-            .then(|| mask(n.bits, n.width) as usize)
+        crate::exec::LengthParam::read_bytes(&self.lengths, v, i)
     }
 
     /// Mutation `op` at value `i`: 6..=9 edit the list, the others the value.

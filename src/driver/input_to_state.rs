@@ -131,13 +131,10 @@ fn streams(values: &[InputValue], lengths: &[LengthParam]) -> Vec<Stream> {
     let mut i = 0;
     while i < values.len() {
         if values[i].kind == InputKind::Bytes {
-            let read = (lengths.iter().find(|l| l.pos == i + 1))
-                .and_then(|l| Some((l, values.get(l.pos)?)))
-                .filter(|(l, n)| n.kind != InputKind::Bytes && l.holds(n.bits, n.width))
-                .map(|(l, n)| Read {
-                    param: l.pos,
-                    bytes: (mask(n.bits, n.width) as usize).min(values[i].bytes().len()),
-                });
+            let read = LengthParam::read_bytes(lengths, values, i).map(|n| Read {
+                param: i + 1,
+                bytes: n.min(values[i].bytes().len()),
+            });
             out.push(Stream::Buffer(i, values[i].bytes().to_vec(), read));
             i += 1;
         } else if is_char(&values[i]) {

@@ -78,6 +78,15 @@ impl LengthParam {
             false => ops::sext(bits, width) <= self.max as i64,
         }
     }
+
+    /// How many bytes of the buffer at `values[i]` a run reads, where one of `lengths` follows
+    /// it (a fuzz target's `data, size`): the length's value, if within the buffer's bound.
+    pub fn read_bytes(lengths: &[LengthParam], values: &[InputValue], i: usize) -> Option<usize> {
+        let l = lengths.iter().find(|l| l.pos == i + 1)?;
+        let n = (values.get(l.pos)).filter(|x| x.kind != InputKind::Bytes && x.width > 0)?;
+        l.holds(n.bits, n.width)
+            .then(|| ops::mask(n.bits, n.width) as usize)
+    }
 }
 
 impl Default for Unit {
