@@ -104,6 +104,14 @@ pub struct Shadow<'p> {
     args: Vec<ExprId>,
     /// Shadow of the value the current library call returns.
     ret: ExprId,
+    /// The size a `malloc` being made was asked for, where it depends on inputs: its shadow
+    /// and this run's value.
+    allocating: Option<(ExprId, u64)>,
+    /// Heap objects allocated with a size that depends on inputs, by base: that size's
+    /// shadow. An access through a symbolic pointer is checked against it, not against this
+    /// run's size, so a solution may ask for a longer object (`s = malloc(size + 1); s[size]
+    /// = 0` no longer pins `size`); such runs are inexact already (the size is concretized).
+    sized_by_inputs: rustc_hash::FxHashMap<u64, ExprId>,
     /// Per active frame: shadows of its variadic arguments.
     varargs: Vec<Vec<ExprId>>,
     /// Indeterminate values created so far (numbers their variables apart).
@@ -271,6 +279,8 @@ impl<'p> Shadow<'p> {
             path: vec![],
             args: vec![],
             ret: NONE,
+            allocating: None,
+            sized_by_inputs: Default::default(),
             varargs: vec![],
             uninit_vars: 0,
             address_vars: 0,
@@ -532,11 +542,17 @@ impl Observer for Shadow<'_> {
         }
     }
 
-    fn extern_returned(&mut self, _v: &View, dst: Option<Val>, rb: usize) {
+    fn extern_returned(&mut self, v: &View, dst: Option<Val>, rb: usize) {
         if self.resting {
             return;
         }
         self.writes_lost = false;
+        if let (Some((size, n)), Some(Val::Reg(d, _))) = (self.allocating.take(), dst) {
+            let p = v.reg(rb, d);
+            if p != 0 && v.mem.object_bounds(p) == Some((p, n)) {
+                self.sized_by_inputs.insert(p, size);
+            }
+        }
         // A program function that returns without being entered was abstracted.
         if std::mem::take(&mut self.calling_function) {
             self.exactness.abstracted_calls += 1;
@@ -1564,6 +1580,22 @@ impl Shadow<'_> {
                 return;
             }
         }
+        match ext {
+            Malloc => {
+                let size = self.args.first().copied().unwrap_or(NONE);
+                let n = match call.args.first() {
+                    Some(Val::Reg(r, _)) => v.reg(rb, *r),
+                    _ => 0,
+                };
+                self.allocating = (size != NONE).then_some((size, n));
+            }
+            Free | Realloc => {
+                if let Some(Val::Reg(r, _)) = call.args.first() {
+                    self.sized_by_inputs.remove(&v.reg(rb, *r));
+                }
+            }
+            _ => {}
+        }
         let Some(exact) = exact_args else { return };
         for (i, a) in call.args.iter().enumerate() {
             if exact.contains(&i) {
@@ -2094,11 +2126,29 @@ impl Shadow<'_> {
             return;
         }
         let w = v.ptr_bits as u8;
+        let sized_by = self.sized_by_inputs.get(&base).copied();
         let pool = &mut *self.pool;
         let b = pool.constant(w, base);
         let off = pool.bin(BinOp::Sub, w, addr_e, b);
-        let last = pool.constant(w, size - n as u64);
-        let ok = pool.cmp(IPred::Ule, off, last);
+        let ok = match sized_by {
+            // n <= size && off <= size - n, the size as the allocation asked for it.
+            Some(size_e) => {
+                let size_e = match pool.width(size_e) {
+                    sw if sw < w => pool.zext(w, size_e),
+                    sw if sw > w => pool.extract(w, 0, size_e),
+                    _ => size_e,
+                };
+                let nc = pool.constant(w, n as u64);
+                let holds = pool.cmp(IPred::Ule, nc, size_e);
+                let last = pool.bin(BinOp::Sub, w, size_e, nc);
+                let within = pool.cmp(IPred::Ule, off, last);
+                pool.bin(BinOp::And, 1, holds, within)
+            }
+            None => {
+                let last = pool.constant(w, size - n as u64);
+                pool.cmp(IPred::Ule, off, last)
+            }
+        };
         self.check(v, site, ok, addr.wrapping_sub(base) <= size - n as u64);
     }
 
