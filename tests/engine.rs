@@ -410,6 +410,66 @@ fn keywords_compared_with_whole_tokens_are_spelled_into_the_input() {
     replay_ok(&p, &out);
 }
 
+/// A program reading stdin by characters: each test has the text its run read (`"stdin"`; its
+/// characters `"from":"stdin"`), also as the file `stdin/NNNNNN`, and the program built by gcc
+/// and run on that file ends as the test says (a byte past 127 and a NUL included). A program
+/// reading stdin with scanf gets no text (its values are what scanf converted: `"from":"scanf"`).
+#[test]
+fn each_test_of_a_stdin_reader_has_the_text_to_run_it_on() {
+    let dir = tmp("engine-stdin-text");
+    let p = program("stdin_text.c");
+    let out = dir.path().join("out");
+    let (s, _) = generate_with(&p, &out, "1", 30, &["--max-iterations", "300"]);
+    assert_eq!(s["goals"]["unknown"], 0, "{:?}", unknown_goals(&out));
+    let exe = dir.path().join("stdin_text");
+    let cc = Command::new("cc")
+        .args([&p, "-o"])
+        .arg(&exe)
+        .output()
+        .unwrap();
+    assert!(cc.status.success(), "{}", text(&cc));
+    let mut exits = std::collections::BTreeSet::new();
+    for e in std::fs::read_dir(out.join("tests")).unwrap() {
+        let path = e.unwrap().path();
+        let t: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let inputs = t["inputs"].as_array().unwrap();
+        assert!(inputs.iter().all(|v| v["from"] == "stdin"), "{t}");
+        let stdin = out.join("stdin").join(path.file_stem().unwrap());
+        let bytes = std::fs::read(&stdin).unwrap();
+        let chars: Vec<u8> = t["stdin"]
+            .as_str()
+            .unwrap()
+            .chars()
+            .map(|c| c as u8)
+            .collect();
+        assert_eq!(bytes, chars);
+        let run = Command::new(&exe)
+            .stdin(std::fs::File::open(&stdin).unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(
+            run.status.code(),
+            t["exit_code"].as_i64().map(|c| c as i32),
+            "{t}"
+        );
+        exits.insert(t["exit_code"].as_i64().unwrap());
+    }
+    assert_eq!(exits.len(), 6, "every return reached: {exits:?}");
+    replay_ok(&p, &out);
+
+    let p = program("words_from_stdin.c");
+    let out = dir.path().join("scanf");
+    generate_with(&p, &out, "1", 30, &["--max-iterations", "50"]);
+    assert!(!out.join("stdin").exists());
+    for e in std::fs::read_dir(out.join("tests")).unwrap() {
+        let t: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(e.unwrap().path()).unwrap()).unwrap();
+        assert!(t.get("stdin").is_none(), "{t}");
+        assert_eq!(t["inputs"][0]["from"], "scanf", "{t}");
+    }
+}
+
 #[test]
 fn files_named_on_the_command_line_are_inputs_and_replay_natively() {
     // fopen(argv[1]) of file "A", fgetc/ungetc to its end: words, numbers, lines.

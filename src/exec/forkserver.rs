@@ -9,7 +9,7 @@
 //! of the program's data, not an exec, and a batch costs two context switches, not one per
 //! run.
 
-use super::input::{InputKind, InputValue};
+use super::input::{Channel, InputKind, InputValue};
 use anyhow::{Context, Result, bail};
 use std::fs::File;
 use std::io::{Read, Write};
@@ -125,7 +125,17 @@ pub enum ReadAs {
 }
 
 impl ReadAs {
-    pub fn of(code: u8) -> ReadAs {
+    /// A reads map entry: the kind in the low bits, the channel above (`cairn_channel`).
+    pub fn of(code: u8) -> (ReadAs, Channel) {
+        let channel = match code & 0x18 {
+            8 => Channel::Stdin,
+            16 => Channel::Scanf,
+            _ => Channel::Call,
+        };
+        (ReadAs::kind(code & 7), channel)
+    }
+
+    fn kind(code: u8) -> ReadAs {
         match code {
             1 => ReadAs::Unsigned,
             2 => ReadAs::Signed,
@@ -141,7 +151,13 @@ impl ReadAs {
 /// was made: a number read into a buffer (its 8 record bytes, where the text `50` would read
 /// as the hex byte 0x50), a buffer or a floating value read as an integer, an integer read as
 /// a `double`, an unsigned 64-bit value past `LLONG_MAX` read as signed (`strtoll` saturates).
-pub fn as_read(v: &InputValue, how: ReadAs) -> InputValue {
+pub fn as_read(v: &InputValue, (how, channel): (ReadAs, Channel)) -> InputValue {
+    let mut v = as_read_kind(v, how);
+    v.channel = channel;
+    v
+}
+
+fn as_read_kind(v: &InputValue, how: ReadAs) -> InputValue {
     let floating = matches!(v.kind, InputKind::Float | InputKind::Double);
     let word = || match v.kind {
         InputKind::Bytes => {
@@ -525,13 +541,13 @@ impl ForkServer {
         Ok(())
     }
 
-    /// Word `i` of the inputs map's header.
     /// How the last run read each of its first `n` values (`ReadAs`; `Unknown` past the map).
-    pub fn reads(&self, n: usize) -> impl Iterator<Item = ReadAs> + '_ {
+    pub fn reads(&self, n: usize) -> impl Iterator<Item = (ReadAs, Channel)> + '_ {
         let map = &self.inputs.bytes()[READS_AT..];
         (0..n).map(|i| ReadAs::of(map.get(i).copied().unwrap_or(0)))
     }
 
+    /// Word `i` of the inputs map's header.
     fn header(&self, i: usize) -> u32 {
         u32::from_ne_bytes(self.inputs.bytes()[4 * i..4 * i + 4].try_into().unwrap())
     }

@@ -16,9 +16,35 @@ pub struct InputValue {
     /// Width in bits of integer kinds (resolves `long`).
     pub width: u32,
     pub kind: InputKind,
+    /// How the program read it (fits in the padding: a value stays 24 bytes).
+    pub channel: Channel,
     /// A `klee_make_symbolic` buffer's contents and name, or the name of the unmodelled
     /// function whose result this is; shared between copies until one changes it.
     extra: Option<Arc<Extra>>,
+}
+
+/// How a run read an input value: tests show stdin's text apart from the other values, and
+/// a run that read stdin by characters only has that text as a file of its own.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Channel {
+    /// An input call, a parameter, a buffer, an unmodelled function's result.
+    #[default]
+    Call,
+    /// A character of stdin (`getchar`, `fgets`, `fread`...): 0..=255, or -1 at its end.
+    Stdin,
+    /// What a `scanf` on stdin read: where it stops, or a conversion's value.
+    Scanf,
+}
+
+impl Channel {
+    /// The name tests give it (`"from"`), if not an input call.
+    pub fn name(self) -> Option<&'static str> {
+        match self {
+            Channel::Call => None,
+            Channel::Stdin => Some("stdin"),
+            Channel::Scanf => Some("scanf"),
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default)]
@@ -29,7 +55,7 @@ struct Extra {
 
 impl PartialEq for InputValue {
     fn eq(&self, o: &InputValue) -> bool {
-        (self.kind, self.bits, self.width) == (o.kind, o.bits, o.width)
+        (self.kind, self.bits, self.width, self.channel) == (o.kind, o.bits, o.width, o.channel)
             && self.bytes() == o.bytes()
             && self.name() == o.name()
     }
@@ -39,7 +65,8 @@ impl Eq for InputValue {}
 
 impl std::hash::Hash for InputValue {
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        (self.kind, self.bits, self.width, self.bytes(), self.name()).hash(h);
+        let v = (self.kind, self.bits, self.width, self.channel);
+        (v, self.bytes(), self.name()).hash(h);
     }
 }
 
@@ -75,6 +102,7 @@ impl InputValue {
             kind: InputKind::Bytes,
             bits: 0,
             width: 0,
+            channel: Channel::Call,
             extra: Some(Arc::new(Extra {
                 bytes,
                 name: name.to_string(),
@@ -92,6 +120,7 @@ impl InputValue {
             kind,
             bits: crate::ir::ops::mask(bits, width),
             width,
+            channel: Channel::Call,
             extra: None,
         }
     }
@@ -149,6 +178,7 @@ impl InputValue {
                     kind,
                     bits,
                     width: if kind == InputKind::Float { 32 } else { 64 },
+                    channel: Channel::Call,
                     extra: None,
                 })
             }
@@ -349,6 +379,7 @@ impl<R: Rng> InputSource for RandomInputs<R> {
                     kind,
                     bits,
                     width,
+                    channel: Channel::Call,
                     extra: None,
                 }
             }

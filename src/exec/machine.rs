@@ -4,7 +4,7 @@
 //! a frame is a base offset into each. The hot loop keeps the current function and block in
 //! locals and returns to the outer loop only on calls and returns.
 
-use super::input::{InputKind, InputSource, InputValue};
+use super::input::{Channel, InputKind, InputSource, InputValue};
 use super::libc::{self as clib, Ext};
 use super::memory::{MemFault, Memory, ObjKind, Object};
 use super::observer::{AtMost, Call, CallAction, InputUse, Observer, Site, Target, View};
@@ -280,6 +280,9 @@ fn native_frame_bytes(params: usize) -> u64 {
 /// Bytes behind each pointer parameter of a unit-mode entry function.
 pub const UNIT_BUFFER: u64 = 64;
 
+/// The runtime's `scanf` on stdin (`cairn_runtime.c`, compiled at -O0: never inlined).
+const SCAN_STDIN: &str = "scan_stdin";
+
 /// Executor state for one run. Create with `Machine::new`, run with `run_main`.
 pub struct Machine<'m> {
     pub module: &'m Module,
@@ -416,16 +419,32 @@ impl<'m> Machine<'m> {
             InputKind::Pointer => self.ptr_bits,
             k => k.int_info(long_bits).map(|i| i.0).unwrap_or(64),
         };
-        let v = self.input.next(kind, width, len);
+        let mut v = self.input.next(kind, width, len);
+        // A test's value read where another run read stdin.
+        v.channel = match self.in_scan_stdin() {
+            true => Channel::Scanf,
+            false => Channel::Call,
+        };
         self.inputs.push(v.clone());
         v
     }
 
     /// The next character of stdin (see `InputSource::next_char`).
     pub fn next_char_input(&mut self) -> InputValue {
-        let v = self.input.next_char();
+        let mut v = self.input.next_char();
+        v.channel = Channel::Stdin;
         self.inputs.push(v.clone());
         v
+    }
+
+    /// Whether the running function is the runtime's `scanf` on stdin (its reads are what
+    /// scanf read, not input calls of the program).
+    fn in_scan_stdin(&self) -> bool {
+        let f = self
+            .frames
+            .last()
+            .map(|f| &self.module.functions[f.func as usize]);
+        f.is_some_and(|f| f.name == SCAN_STDIN)
     }
 
     pub fn current_loc(&self) -> Loc {

@@ -49,6 +49,9 @@ static long cairn_file_length(int fd) {
 static char **cairn_vals;
 /* cairn_tail_n: values read past a fuzzing run's own (the fork server's batch tail). */
 static int cairn_nvals = -1, cairn_pos, cairn_tail_n;
+/* What reads the values now (8: stdin's characters, 16: scanf on stdin; 0: an input call): the
+ * fuzzer's reads map carries it with each value's kind, and its tests show stdin apart. */
+static __attribute__((unused)) unsigned char cairn_channel;
 
 #ifdef CAIRN_FORKSERVER
 /* Cairn's native fuzzing: the values come from a map shared with Cairn (the header, the
@@ -180,7 +183,8 @@ static const char *cairn_next(void) {
 
 #ifdef CAIRN_FORKSERVER
 /* In fuzzing, the next value's bytes (`*len` of them; none past the run's values), read as
- * `how` (1: an unsigned number, 2: a signed one, 3: a double, 4: bytes, 0: skipped): the
+ * `how` (1: an unsigned number, 2: a signed one, 3: a double, 4: bytes, 0: skipped; with
+ * `cairn_channel`): the
  * reads map (header words 11, 12: where, how many values) tells Cairn, which spells the value
  * in the run's test as it was read (a number read as bytes is its 8 bytes in binary, but its
  * text would read as hex). */
@@ -193,7 +197,7 @@ static const unsigned char *cairn_take(unsigned *len, unsigned char how) {
   }
   unsigned reads_at = ((unsigned *)cairn_shared_in)[11];
   if (reads_at && (unsigned)cairn_pos <= ((unsigned *)cairn_shared_in)[12])
-    ((unsigned char *)cairn_shared_in)[reads_at + cairn_pos - 1] = how;
+    ((unsigned char *)cairn_shared_in)[reads_at + cairn_pos - 1] = how | cairn_channel;
   *len = 0;
   if (cairn_pos == cairn_nvals + 1) cairn_cursor = cairn_tail;
   if (cairn_pos > cairn_nvals + cairn_tail_n) return NULL;
@@ -1001,7 +1005,9 @@ static int cairn_stdin_getc(void) {
   if (cairn_eof) return -1; /* end of input stays the end */
   cairn_load();
   if (cairn_pos >= cairn_nvals + cairn_tail_n) { cairn_skip(); cairn_eof = 1; return -1; } /* past the values */
+  cairn_channel = 8;
   int c = (int)cairn_s();
+  cairn_channel = 0;
   if (c == -1) { cairn_eof = 1; return -1; }
   return c & 0xff;
 }
@@ -1020,7 +1026,14 @@ static int cairn_in_scanset(const char *set, const char *end, int ch) {
   }
   return (in ^ negate) && ch != 0;
 }
+static int cairn_vscanf_on(const char *fmt, va_list ap);
 static int cairn_vscanf(const char *fmt, va_list ap) {
+  cairn_channel = 16;
+  int n = cairn_vscanf_on(fmt, ap);
+  cairn_channel = 0;
+  return n;
+}
+static int cairn_vscanf_on(const char *fmt, va_list ap) {
   if (cairn_eof) return -1;
   int k = 0;
   for (const char *f = fmt; *f; f++) if (*f == '%') { if (f[1] == '%') f++; else k++; }

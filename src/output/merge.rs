@@ -9,7 +9,7 @@
 //! The merged suite keeps, in the order of the directories, each test that covers a goal no
 //! kept test covers yet or fails at a new place (kind and location), numbered anew.
 
-use crate::output::suite::{prepare_output_dir, write_atomic, write_zip};
+use crate::output::suite::{prepare_output_dir, write_atomic, write_test, write_zip};
 use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashSet};
@@ -263,10 +263,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
     }
     for (k, (r, name, t)) in kept.iter().enumerate() {
         let num = k + 1;
-        write_atomic(
-            &out.join(format!("tests/{num:06}.json")),
-            (serde_json::to_string_pretty(t)? + "\n").as_bytes(),
-        )?;
+        write_test(out, num, t)?;
         let stem = name.trim_end_matches(".json");
         let xml = r.dir.join(format!("test-suite/test{stem}.xml"));
         let b = fs::read(&xml).with_context(|| format!("cannot read {}", xml.display()))?;

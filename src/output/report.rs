@@ -435,8 +435,9 @@ pub fn write_report(dir: &Path) -> Result<PathBuf> {
 }
 
 /// A test's inputs for people: `type value`, but characters as text where they are text —
-/// bytes that are printable, and runs of four or more int inputs in the printable range or
-/// -1 (stdin read a character at a time) as `chars "..."`.
+/// stdin's characters as `stdin "..."`, bytes that are printable, and (in tests that do not
+/// mark stdin's characters, of Cairn before stop 81) runs of four or more int inputs in the
+/// printable range or -1 as `chars "..."`.
 fn inputs_text(inputs: &[Value]) -> String {
     let printable = |c: i64| (32..127).contains(&c) || c == 9 || c == 10 || c == 13;
     let as_char = |c: i64| match c {
@@ -459,6 +460,26 @@ fn inputs_text(inputs: &[Value]) -> String {
                 .flatten()
                 .filter(|&c| printable(c) || c == -1)
         };
+        let stdin = |v: &Value| {
+            (v["from"] == "stdin")
+                .then(|| v["value"].as_str()?.parse::<i64>().ok())
+                .flatten()
+        };
+        let run = inputs[i..]
+            .iter()
+            .take_while(|v| stdin(v).is_some())
+            .count();
+        if run > 0 {
+            let text: String = (inputs[i..i + run].iter().filter_map(stdin))
+                .map(|c| match c {
+                    c if printable(c) || c == -1 => as_char(c),
+                    c => format!("\\x{:02x}", c as u8),
+                })
+                .collect();
+            out.push(format!("stdin \"{text}\""));
+            i += run;
+            continue;
+        }
         let run = inputs[i..].iter().take_while(|v| int(v).is_some()).count();
         if run >= 4 {
             let text: String = inputs[i..i + run]
@@ -695,5 +716,10 @@ mod tests {
             super::inputs_text(&inputs),
             r#"int 7, chars "hi!\n⟨EOF⟩", buf "hi" (5 bytes), raw ff01"#
         );
+        let stdin: Vec<_> = [103, 111, 233, 10, -1]
+            .iter()
+            .map(|c| json!({"type": "int", "value": c.to_string(), "from": "stdin"}))
+            .collect();
+        assert_eq!(super::inputs_text(&stdin), r#"stdin "go\xe9\n⟨EOF⟩""#);
     }
 }

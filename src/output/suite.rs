@@ -78,10 +78,45 @@ pub fn input_json(v: &InputValue) -> serde_json::Value {
     let mut o = json!({"type": v.kind.name(), "value": v.to_text()});
     if v.kind == InputKind::Bytes {
         o["name"] = json!(v.name());
+    } else if let Some(channel) = v.channel.name() {
+        o["from"] = json!(channel);
     } else if v.is_extern_result() {
         o["from"] = json!(v.name());
     }
     o
+}
+
+/// The text a run read from stdin, where it read stdin by characters only: the characters
+/// before the first end of input, a byte each (128–255 as U+0080–U+00FF, so the text is valid
+/// JSON and turns back into the bytes). None where it read none, or read some through `scanf`
+/// (whose values are the numbers it converted, not text).
+pub fn stdin_text(inputs: &[InputValue]) -> Option<String> {
+    use crate::exec::input::Channel;
+    if inputs.iter().any(|v| v.channel == Channel::Scanf) {
+        return None;
+    }
+    let mut chars = inputs
+        .iter()
+        .filter(|v| v.channel == Channel::Stdin)
+        .peekable();
+    chars.peek()?;
+    let text = chars.map(|v| v.bits as u32).take_while(|&c| c <= 255);
+    Some(text.map(|c| c as u8 as char).collect())
+}
+
+/// Writes test `n` of the directory: `tests/NNNNNN.json` and, where the test read stdin's text
+/// (`"stdin"`), that text as `stdin/NNNNNN`, to run the program on natively (`prog <
+/// stdin/000001`; a directory of its own: `tests/` holds JSON only).
+pub fn write_test(dir: &Path, n: usize, test: &serde_json::Value) -> Result<()> {
+    let json = serde_json::to_string_pretty(test)? + "\n";
+    write_atomic(&dir.join(format!("tests/{n:06}.json")), json.as_bytes())?;
+    if let Some(text) = test["stdin"].as_str() {
+        let bytes: Vec<u8> = text.chars().map(|c| c as u32 as u8).collect();
+        let stdin = dir.join("stdin");
+        fs::create_dir_all(&stdin).with_context(|| format!("cannot create {}", stdin.display()))?;
+        write_atomic(&stdin.join(format!("{n:06}")), &bytes)?;
+    }
+    Ok(())
 }
 
 pub fn test_json(t: &Test) -> serde_json::Value {
@@ -94,6 +129,9 @@ pub fn test_json(t: &Test) -> serde_json::Value {
         "outcome": t.outcome.label(),
         "iteration": t.iteration,
     });
+    if let Some(text) = stdin_text(&t.inputs) {
+        o["stdin"] = json!(text);
+    }
     match t.outcome {
         Outcome::Exit(_) if t.exit_indeterminate => o["exit_code_indeterminate"] = json!(true),
         Outcome::Exit(c) => o["exit_code"] = json!(c),
@@ -457,11 +495,7 @@ impl SuiteWriter {
             self.faults
                 .add(crate::output::faults::LEAK, at, &name, size, None);
         }
-        let p = self.dir.join(format!("tests/{n:06}.json"));
-        write_atomic(
-            &p,
-            (serde_json::to_string_pretty(&test_json(t))? + "\n").as_bytes(),
-        )?;
+        write_test(&self.dir, n, &test_json(t))?;
         let mut x = String::from(XML_HEAD);
         x.push_str("<!DOCTYPE testcase PUBLIC \"+//IDN sosy-lab.org//DTD test-format testcase 1.1//EN\" \"https://sosy-lab.org/test-format/testcase-1.1.dtd\">\n");
         x.push_str(if t.error {
