@@ -130,6 +130,7 @@ impl ReadAs {
         let channel = match code & 0x18 {
             8 => Channel::Stdin,
             16 => Channel::Scanf,
+            24 => Channel::MadeUp,
             _ => Channel::Call,
         };
         (ReadAs::kind(code & 7), channel)

@@ -23,8 +23,9 @@ pub struct InputValue {
     extra: Option<Arc<Extra>>,
 }
 
-/// How a run read an input value: tests show stdin's text apart from the other values, and
-/// a run that read stdin by characters only has that text as a file of its own.
+/// How a run read an input value: tests show stdin's text apart from the other values (a run
+/// that read stdin by characters only has that text as a file of its own), and the Test-Comp
+/// files leave out what no `__VERIFIER_nondet_*` call reads.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Channel {
     /// An input call, a parameter, a buffer, an unmodelled function's result.
@@ -34,13 +35,15 @@ pub enum Channel {
     Stdin,
     /// What a `scanf` on stdin read: where it stops, or a conversion's value.
     Scanf,
+    /// The block of a pointer made up for a function not given (`libc::made_up_pointer`).
+    MadeUp,
 }
 
 impl Channel {
     /// The name tests give it (`"from"`), if not an input call.
     pub fn name(self) -> Option<&'static str> {
         match self {
-            Channel::Call => None,
+            Channel::Call | Channel::MadeUp => None,
             Channel::Stdin => Some("stdin"),
             Channel::Scanf => Some("scanf"),
         }
@@ -112,7 +115,8 @@ impl InputValue {
 
     /// The result of an unmodelled external function (not an input call of the program).
     pub fn is_extern_result(&self) -> bool {
-        self.kind != InputKind::Bytes && !self.name().is_empty()
+        (self.kind != InputKind::Bytes && !self.name().is_empty())
+            || self.channel == Channel::MadeUp
     }
 
     pub fn int(kind: InputKind, width: u32, bits: u64) -> InputValue {

@@ -628,6 +628,9 @@ fn unmodelled_result(
     name: &str,
     dst: Option<Val>,
 ) -> Result<Option<VarArg>, Stop> {
+    if m.module.externs[ext as usize].ret == Ty::Ptr && super::makes_up_pointers(name) {
+        return made_up_pointer(m, name, dst);
+    }
     if dst.is_some() {
         return result_as_input(m, name, dst);
     }
@@ -646,6 +649,43 @@ fn unmodelled_result(
         last.set_name(name);
     }
     Ok(None)
+}
+
+/// Bytes of the block a made-up pointer points to (`made_up_pointer`); the replay harness
+/// makes the same.
+pub const MADE_UP_BLOCK: u64 = 256;
+
+/// The pointer an external function without a model returns: null, or a fresh block of
+/// `MADE_UP_BLOCK` input bytes whose last one is NUL (a string, a small struct), as the test's
+/// next two values say — whether it is null (`"from":NAME`), then the block's bytes (named
+/// NAME). Both are read either way, so the values after them keep their places. The block is
+/// nobody's: freeing it is allowed, no leak of it is claimed. The run counts as inexact
+/// (unmodelled call): a real function may return a pointer to an object the program has.
+fn made_up_pointer(m: &mut Machine, name: &str, dst: Option<Val>) -> Result<Option<VarArg>, Stop> {
+    let set_name = |m: &mut Machine| {
+        if let Some(last) = m.inputs.last_mut() {
+            last.set_name(name);
+        }
+    };
+    let nonnull = m.next_input(InputKind::Bool, 0).bits != 0;
+    set_name(m);
+    let n = MADE_UP_BLOCK;
+    let block = m.mem.malloc(n).map_err(Stop::from)?;
+    let mut v = m.next_input(InputKind::Bytes, n as usize);
+    v.bytes_mut().resize(n as usize, 0);
+    v.bytes_mut()[n as usize - 1] = 0;
+    m.mem.write(block, v.bytes())?;
+    if let Some(last) = m.inputs.last_mut() {
+        last.set_bytes(v.bytes().to_vec());
+        last.set_name(name);
+        last.channel = super::input::Channel::MadeUp;
+    }
+    m.input_used(InputUse::Bytes {
+        addr: block,
+        n: n - 1,
+    });
+    let p = if nonnull { block } else { 0 };
+    Ok(dst.map(|_| VarArg::Scalar(p, Ty::Ptr)))
 }
 
 /// The result of a call that is not executed (an external function without a model, or an

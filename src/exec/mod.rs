@@ -37,6 +37,14 @@ pub struct Program {
     pub source: Option<Source>,
 }
 
+/// Whether the pointer results of `name`, an external function without a model, are made up
+/// (`libc::made_up_pointer`): a function of the project that was not given (another file) is
+/// tested past; a library's (a stream, a directory entry, `localeconv`'s struct) has results
+/// only the library can make, and a run stops at its call.
+pub fn makes_up_pointers(name: &str) -> bool {
+    !crate::ir::host_fns::host_defines(name)
+}
+
 /// File functions with no model: the program reads files Cairn does not make inputs.
 const FILE_IO: &[&str] = &[
     "fopen64", "open", "open64", "openat", "fdopen", "freopen", "read", "mmap", "stat", "fstat",
@@ -236,6 +244,10 @@ impl Program {
                 continue;
             }
             out.push(match e.ret {
+                crate::ir::Ty::Ptr if makes_up_pointers(name) => format!(
+                    "no model of external function `{name}`: its results are made up (null, or a fresh block of {} input bytes)",
+                    libc::MADE_UP_BLOCK
+                ),
                 crate::ir::Ty::Ptr | crate::ir::Ty::Agg(_) => format!(
                     "no model of external function `{name}`: it returns a pointer or a struct, so runs stop at its call"
                 ),

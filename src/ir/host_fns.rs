@@ -139,6 +139,16 @@ pub fn get(id: HostFnId) -> &'static HostFn {
     registry().lock().unwrap_or_else(|p| p.into_inner())[id as usize]
 }
 
+/// Whether a library of the host (the C library, the math library) defines `name`: an
+/// external function the program calls without a model is the library's, or else the
+/// project's, not given (another file).
+pub fn host_defines(name: &str) -> bool {
+    let Ok(c) = std::ffi::CString::new(name) else {
+        return false;
+    };
+    !unsafe { libc::dlsym(libc::RTLD_DEFAULT, c.as_ptr()) }.is_null()
+}
+
 /// The address of `name` when the math library (`libm.so*`) defines it.
 fn math_library_symbol(name: &str) -> Option<usize> {
     let c = std::ffi::CString::new(name).ok()?;

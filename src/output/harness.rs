@@ -49,7 +49,8 @@ static long cairn_file_length(int fd) {
 static char **cairn_vals;
 /* cairn_tail_n: values read past a fuzzing run's own (the fork server's batch tail). */
 static int cairn_nvals = -1, cairn_pos, cairn_tail_n;
-/* What reads the values now (8: stdin's characters, 16: scanf on stdin; 0: an input call): the
+/* What reads the values now (8: stdin's characters, 16: scanf on stdin, 24: a made-up
+ * pointer's block; 0: an input call): the
  * fuzzer's reads map carries it with each value's kind, and its tests show stdin apart. */
 static __attribute__((unused)) unsigned char cairn_channel;
 
@@ -517,6 +518,22 @@ static long long cairn_s(void) {
   const char *s = cairn_next();
   return cairn_is_hex(s) ? (long long)cairn_hex_word(s) : strtoll(s, NULL, 0);
 }
+/* What an external function without a model returns as a pointer, as the interpreter makes it
+ * up (`exec::libc::made_up_pointer`): whether it is null, then the bytes of a fresh block, the
+ * last one NUL; both read either way. The blocks stay reachable (no leak is the program's). */
+static __attribute__((unused)) void *cairn_made_up_pointer(void) {
+  static void *blocks[4096];
+  static unsigned nblocks;
+  int nonnull = cairn_u() != 0;
+  unsigned char *b = malloc(CAIRN_MADE_UP_BLOCK);
+  if (!b) { perror("cairn harness"); exit(2); }
+  cairn_channel = 24;
+  cairn_bytes(b, CAIRN_MADE_UP_BLOCK);
+  cairn_channel = 0;
+  b[CAIRN_MADE_UP_BLOCK - 1] = 0;
+  if (nblocks < sizeof blocks / sizeof *blocks) blocks[nblocks++] = b;
+  return nonnull ? b : NULL;
+}
 static double cairn_d(void) {
   if (!CAIRN_BINARY) {
     const char *s = cairn_next();
@@ -570,7 +587,9 @@ fn unmodelled_def(e: &crate::ir::Extern) -> Option<String> {
         Ty::Int(_) => ("long long", "cairn_s()"),
         Ty::F32 => ("float", "(float)cairn_d()"),
         Ty::F64 => ("double", "cairn_d()"),
-        Ty::Ptr | Ty::Agg(_) => return None,
+        Ty::Ptr if !crate::exec::makes_up_pointers(&e.name) => return None,
+        Ty::Ptr => ("void *", "cairn_made_up_pointer()"),
+        Ty::Agg(_) => return None,
     };
     let c_name = format!("cairn_extern_{}", e.name.replace('.', "_"));
     let body = if expr.is_empty() {
@@ -665,6 +684,10 @@ pub fn harness_c(m: &Module) -> String {
     if CREATES_FILES.iter().any(|f| called.contains(*f)) {
         s.push_str("#define CAIRN_RUN_DIR 1\n");
     }
+    s.push_str(&format!(
+        "#define CAIRN_MADE_UP_BLOCK {}\n",
+        crate::exec::libc::MADE_UP_BLOCK
+    ));
     s.push_str(PRELUDE);
     let exts = crate::exec::libc::resolve(m);
     if m.func_by_name.contains_key("kill") || m.externs.iter().any(|e| e.name == "getpid") {
