@@ -662,13 +662,10 @@ pub const MADE_UP_BLOCK: u64 = 256;
 /// nobody's: freeing it is allowed, no leak of it is claimed. The run counts as inexact
 /// (unmodelled call): a real function may return a pointer to an object the program has.
 fn made_up_pointer(m: &mut Machine, name: &str, dst: Option<Val>) -> Result<Option<VarArg>, Stop> {
-    let set_name = |m: &mut Machine| {
-        if let Some(last) = m.inputs.last_mut() {
-            last.set_name(name);
-        }
-    };
     let nonnull = m.next_input(InputKind::Bool, 0).bits != 0;
-    set_name(m);
+    if let Some(last) = m.inputs.last_mut() {
+        last.set_name(name);
+    }
     let n = MADE_UP_BLOCK;
     let block = m.mem.malloc(n).map_err(Stop::from)?;
     let mut v = m.next_input(InputKind::Bytes, n as usize);

@@ -420,7 +420,7 @@ impl<'m> Machine<'m> {
             k => k.int_info(long_bits).map(|i| i.0).unwrap_or(64),
         };
         let mut v = self.input.next(kind, width, len);
-        // A test's value read where another run read stdin.
+        // The source's value may be one another run read by other means (a test's value).
         v.channel = match self.in_scan_stdin() {
             true => Channel::Scanf,
             false => Channel::Call,

@@ -50,8 +50,8 @@ static char **cairn_vals;
 /* cairn_tail_n: values read past a fuzzing run's own (the fork server's batch tail). */
 static int cairn_nvals = -1, cairn_pos, cairn_tail_n;
 /* What reads the values now (8: stdin's characters, 16: scanf on stdin, 24: a made-up
- * pointer's block; 0: an input call): the
- * fuzzer's reads map carries it with each value's kind, and its tests show stdin apart. */
+ * pointer's block; 0: an input call): the fuzzer's reads map carries it with each value's
+ * kind, so that the tests of its runs tell these apart as the interpreter's do. */
 static __attribute__((unused)) unsigned char cairn_channel;
 
 #ifdef CAIRN_FORKSERVER
@@ -184,11 +184,10 @@ static const char *cairn_next(void) {
 
 #ifdef CAIRN_FORKSERVER
 /* In fuzzing, the next value's bytes (`*len` of them; none past the run's values), read as
- * `how` (1: an unsigned number, 2: a signed one, 3: a double, 4: bytes, 0: skipped; with
- * `cairn_channel`): the
- * reads map (header words 11, 12: where, how many values) tells Cairn, which spells the value
- * in the run's test as it was read (a number read as bytes is its 8 bytes in binary, but its
- * text would read as hex). */
+ * `how` (1: an unsigned number, 2: a signed one, 3: a double, 4: bytes, 0: skipped; or'd
+ * with `cairn_channel`): the reads map (header words 11, 12: where, how many values) tells
+ * Cairn, which spells the value in the run's test as it was read (a number read as bytes is
+ * its 8 bytes in binary, but its text would read as hex). */
 static const unsigned char *cairn_take(unsigned *len, unsigned char how) {
   cairn_load();
   ((unsigned *)cairn_shared_in)[1] = (unsigned)++cairn_pos;
