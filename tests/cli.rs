@@ -600,7 +600,8 @@ fn unit_mode_structs_by_value_globals_and_buffer_size_replay_natively() {
 
 /// A memory fault says what the access hit, as AddressSanitizer does: which object (a heap
 /// block by its allocation, a global by name, a unit parameter's buffer, freed or not) and how
-/// far past its end or before its start — in `run`, the test's JSON, the summary and SARIF.
+/// far past its end or before its start, or that no object is near (a wild pointer) — in
+/// `run`, the test's JSON, the summary and SARIF.
 #[test]
 fn memory_faults_say_which_object_and_how_far() {
     let file = prog("memory_faults.c");
@@ -621,6 +622,10 @@ fn memory_faults_say_which_object_and_how_far() {
         (
             "3",
             "a 4-byte access at offset 8 of a 10-byte heap block allocated at",
+        ),
+        (
+            "4,5",
+            "a 4-byte access at 0x50000000000, a wild pointer (no object within 1 MiB of it)",
         ),
     ] {
         let o = cairn(&["run", &file, "--inputs", inputs, "--json"]);

@@ -280,6 +280,10 @@ fn native_frame_bytes(params: usize) -> u64 {
 /// Bytes behind each pointer parameter of a unit-mode entry function.
 pub const UNIT_BUFFER: u64 = 64;
 
+/// How far from every object an access is described as through a wild pointer, not as past
+/// the end of the nearest object.
+const WILD_DISTANCE: u64 = 1 << 20;
+
 /// The runtime's `scanf` on stdin (`cairn_runtime.c`, compiled at -O0: never inlined).
 const SCAN_STDIN: &str = "scan_stdin";
 
@@ -780,6 +784,18 @@ impl<'m> Machine<'m> {
                 self.object_words(a)
             )
         };
+        // Far from every object (a pointer made of input bytes, in unit mode a pointer inside a
+        // parameter's buffer): no object is the one the access missed.
+        let distance = (below.map(|b| addr - end(b)))
+            .into_iter()
+            .chain(above.map(|a| a.base - addr))
+            .min();
+        if distance.is_some_and(|d| d > WILD_DISTANCE) {
+            return Some(format!(
+                "{access} at {addr:#x}, a wild pointer (no object within {} MiB of it)",
+                WILD_DISTANCE >> 20
+            ));
+        }
         match (below, above) {
             (Some(b), Some(a)) if a.base - addr > addr - end(b) => Some(past(b)),
             (_, Some(a)) => Some(before(a)),

@@ -17,6 +17,8 @@ int main(void) {
     return p[3];
   case 3:
     return *(int *)(p + 8);
+  case 4: /* a wild pointer: no object near */
+    return *(int *)((unsigned long)__VERIFIER_nondet_int() << 40);
   }
   free(p);
   return 0;
