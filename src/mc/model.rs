@@ -508,8 +508,8 @@ impl<'m> Model<'m> {
                         callee: Callee::Func(t),
                         ..
                     } => cs.push(*t),
-                    Inst::Call { .. } if self.open_world.is_none() => {
-                        cs.extend(self.indirect_candidates())
+                    Inst::Call { args, .. } if self.open_world.is_none() => {
+                        cs.extend(self.indirect_candidates(args.len()))
                     }
                     Inst::Call { .. } => back = true,
                     Inst::CallExtern { ext, .. } => back |= self.may_call_back(*ext),
@@ -1053,14 +1053,25 @@ impl<'m> Model<'m> {
         }
     }
 
-    /// Escaping program functions an indirect call may reach: any of them, whatever its
-    /// parameter count. A call through a pointer of another parameter count is undefined
-    /// behaviour in C, but it runs natively and in the interpreter (a K&R `void *thr1()` called
-    /// as `void *(*)(void *)`, as CSeq's sequentialized programs do: leaving such callees out
-    /// proved their goals unreachable while tests covered them). Parameters no argument gives
-    /// are havoc (`enter_call`).
-    fn indirect_candidates(&self) -> Vec<FuncId> {
-        self.escapes.escaping.iter().copied().collect()
+    /// Escaping program functions an indirect call with `nargs` arguments may reach: those
+    /// taking as many (a variadic one at most as many), and those taking none. Calling through
+    /// a pointer of another parameter count is undefined behaviour in C, but a function defined
+    /// without a prototype (`void *thr1()`, no parameters in the IR) called as `void *(*)(void
+    /// *)` runs natively and in the interpreter, as CSeq's sequentialized programs run their
+    /// threads: leaving it out proved its goals unreachable while tests covered them. Other
+    /// mismatched counts stay out: every escaping function as a candidate adds call-graph edges
+    /// (the runtime's callbacks too) that cost proofs, and such calls are rare.
+    fn indirect_candidates(&self, nargs: usize) -> Vec<FuncId> {
+        self.escapes
+            .escaping
+            .iter()
+            .copied()
+            .filter(|&t| {
+                let f = &self.m.functions[t as usize];
+                let n = f.params.len();
+                n == nargs || n == 0 || (f.is_var_arg && n <= nargs)
+            })
+            .collect()
     }
 
     fn call_transitions(&mut self, loc: Loc, inst: &Inst) -> Vec<Transition> {
@@ -1103,8 +1114,9 @@ impl<'m> Model<'m> {
                 error_site,
             }];
         }
-        // Indirect calls in a closed world: the callee is one of the escaping functions; a
-        // pointer to no function faults, ending the path.
+        // Indirect calls in a closed world: the callee is one of the escaping functions that
+        // may take these arguments (`indirect_candidates`); a pointer to no function faults,
+        // ending the path.
         if let (
             Inst::Call {
                 callee: Callee::Indirect(r),
@@ -1115,7 +1127,7 @@ impl<'m> Model<'m> {
         {
             let fp = self.read(loc.func, *r, Ty::Ptr, ex);
             let mut out = vec![];
-            for t in self.indirect_candidates() {
+            for t in self.indirect_candidates(args.len()) {
                 let mut e = ex.clone();
                 let a = self
                     .pool
