@@ -316,6 +316,8 @@ pub struct Machine<'m> {
     /// Unit mode: the runtime's `exit`, run once the entry returns (the harness returns the
     /// entry's value from `main`, so natively exit runs the atexit handlers and destructors).
     exit_after_entry: Option<FuncId>,
+    /// The runtime's `scanf` on stdin (`SCAN_STDIN`), if the program has it.
+    scan_stdin: Option<FuncId>,
     /// Unit mode: what the entry function returned, as text (decimal, C hex-float, or
     /// `null`/`non-null` for a pointer).
     returned: Option<String>,
@@ -370,6 +372,7 @@ impl<'m> Machine<'m> {
             check_at,
             unit: super::Unit::default(),
             exit_after_entry: None,
+            scan_stdin: module.func_by_name.get(SCAN_STDIN).copied(),
             returned: None,
             stray: Vec::new(),
             param_buffers: Vec::new(),
@@ -444,11 +447,7 @@ impl<'m> Machine<'m> {
     /// Whether the running function is the runtime's `scanf` on stdin (its reads are what
     /// scanf read, not input calls of the program).
     fn in_scan_stdin(&self) -> bool {
-        let f = self
-            .frames
-            .last()
-            .map(|f| &self.module.functions[f.func as usize]);
-        f.is_some_and(|f| f.name == SCAN_STDIN)
+        self.scan_stdin.is_some() && self.frames.last().map(|f| f.func) == self.scan_stdin
     }
 
     pub fn current_loc(&self) -> Loc {

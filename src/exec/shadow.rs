@@ -2126,18 +2126,14 @@ impl Shadow<'_> {
             return;
         }
         let w = v.ptr_bits as u8;
-        let sized_by = self.sized_by_inputs.get(&base).copied();
+        let sized_by =
+            (self.sized_by_inputs.get(&base).copied()).map(|e| self.fit(e, w as u32, false));
         let pool = &mut *self.pool;
         let b = pool.constant(w, base);
         let off = pool.bin(BinOp::Sub, w, addr_e, b);
         let ok = match sized_by {
             // n <= size && off <= size - n, the size as the allocation asked for it.
             Some(size_e) => {
-                let size_e = match pool.width(size_e) {
-                    sw if sw < w => pool.zext(w, size_e),
-                    sw if sw > w => pool.extract(w, 0, size_e),
-                    _ => size_e,
-                };
                 let nc = pool.constant(w, n as u64);
                 let holds = pool.cmp(IPred::Ule, nc, size_e);
                 let last = pool.bin(BinOp::Sub, w, size_e, nc);
