@@ -71,6 +71,15 @@ impl Record {
 
     pub fn push(&mut self, v: &InputValue) {
         self.count += 1;
+        if let Some((parent, offset)) = v.link() {
+            // A lazily linked pointer (`exec::links`), flagged: the harness links it before
+            // the call, not where the program reads values in order.
+            let word =
+                (v.bits != 0) as u64 | (offset as u64 & 0x7fff_ffff) << 1 | (parent as u64) << 32;
+            self.bytes.extend_from_slice(&(8 | LINK_FLAG).to_ne_bytes());
+            self.bytes.extend_from_slice(&word.to_ne_bytes());
+            return;
+        }
         if v.kind != InputKind::Bytes {
             // A number's record in one copy: the fuzzer writes one per value per mutant.
             let mut r = [0u8; 12];
@@ -93,7 +102,8 @@ impl Record {
         }
         let (mut at, mut n) = (0, 0);
         while at + 4 <= self.bytes.len() {
-            let len = u32::from_ne_bytes(self.bytes[at..at + 4].try_into().unwrap()) as usize;
+            let word = u32::from_ne_bytes(self.bytes[at..at + 4].try_into().unwrap());
+            let len = (word & !LINK_FLAG) as usize;
             let next = at + 4 + len.next_multiple_of(4);
             if next > room {
                 break;
@@ -103,6 +113,9 @@ impl Record {
         (n, &self.bytes[..at])
     }
 }
+
+/// The length word's flag of a lazily linked pointer (the harness's `CAIRN_LINK_FLAG`).
+const LINK_FLAG: u32 = 1 << 30;
 
 /// A number's record word: a `long long` (signed kinds sign-extended) or a `double`.
 fn number_word(v: &InputValue) -> u64 {

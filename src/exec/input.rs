@@ -54,6 +54,9 @@ impl Channel {
 struct Extra {
     bytes: Vec<u8>,
     name: String,
+    /// A lazily linked pointer's place (`exec::links`): the index of the value holding the
+    /// block it is in, and its offset there.
+    link: Option<(u32, u32)>,
 }
 
 impl PartialEq for InputValue {
@@ -61,6 +64,7 @@ impl PartialEq for InputValue {
         (self.kind, self.bits, self.width, self.channel) == (o.kind, o.bits, o.width, o.channel)
             && self.bytes() == o.bytes()
             && self.name() == o.name()
+            && self.link() == o.link()
     }
 }
 
@@ -93,6 +97,18 @@ impl InputValue {
         *self.bytes_mut() = bytes;
     }
 
+    /// Where a lazily linked pointer goes (`exec::links`): the index of the value whose block
+    /// holds it, and its offset there.
+    pub fn link(&self) -> Option<(u32, u32)> {
+        self.extra.as_ref().and_then(|e| e.link)
+    }
+
+    pub fn set_link(&mut self, parent: u32, offset: u32) {
+        if self.link() != Some((parent, offset)) {
+            Arc::make_mut(self.extra.get_or_insert_default()).link = Some((parent, offset));
+        }
+    }
+
     pub fn set_name(&mut self, name: &str) {
         if name != self.name() {
             Arc::make_mut(self.extra.get_or_insert_default()).name = name.to_string();
@@ -109,6 +125,7 @@ impl InputValue {
             extra: Some(Arc::new(Extra {
                 bytes,
                 name: name.to_string(),
+                link: None,
             })),
         }
     }

@@ -328,6 +328,8 @@ pub struct Machine<'m> {
     /// Unit mode: the buffers given to pointer parameters, by address, with the parameter's
     /// name (a fault's description names them).
     param_buffers: Vec<(u64, String)>,
+    /// Unit mode: the input blocks whose pointers are linked when first loaded.
+    pub(super) links: super::links::Roots,
     /// What a memory fault's access was, in words (`access_fault`).
     fault_detail: Option<String>,
 }
@@ -376,6 +378,7 @@ impl<'m> Machine<'m> {
             returned: None,
             stray: Vec::new(),
             param_buffers: Vec::new(),
+            links: Default::default(),
             fault_detail: None,
         };
         clib::init(&mut m);
@@ -580,6 +583,8 @@ impl<'m> Machine<'m> {
                     last.set_name(&self.module.globals[g as usize].name);
                 }
                 self.input_used(InputUse::Bytes { addr, n: size });
+                let name = self.module.globals[g as usize].name.clone();
+                self.add_link_root(addr, size, &name);
             }
         }
         let unit = !matches!(f.name.as_str(), "main" | "__cairn_start");
@@ -634,6 +639,7 @@ impl<'m> Machine<'m> {
                     addr: buf,
                     n: if string { n - 1 } else { n },
                 });
+                self.add_link_root(buf, n, name);
                 return Ok(VarArg::Scalar(buf, Ty::Ptr));
             }
             _ => return Ok(VarArg::Scalar(0, ty)),
@@ -652,6 +658,14 @@ impl<'m> Machine<'m> {
             return Err(Stop::AssumeFailed);
         }
         Ok(VarArg::Scalar(v.bits, ty))
+    }
+
+    /// The input block `[addr, addr+len)`, the last input's bytes, is a root of lazily linked
+    /// pointers (`links`).
+    fn add_link_root(&mut self, addr: u64, len: u64, name: &str) {
+        let value = self.inputs.len() - 1;
+        let pb = (self.ptr_bits / 8) as u64;
+        self.links.add(addr, len, value, name, pb);
     }
 
     /// Marks heap block `p`, just allocated, as the program's (a leak of it is reported) when
@@ -1048,6 +1062,13 @@ impl<'m> Machine<'m> {
                     block: bid,
                     rb,
                 };
+                if !self.links.is_empty()
+                    && let Inst::Load {
+                        ty: Ty::Ptr, addr, ..
+                    } = inst
+                {
+                    self.link_pointer(self.regs[rb + *addr as usize])?;
+                }
                 self.notify(|o, v| o.inst(v, inst, at));
                 let regs = &mut self.regs[rb..];
                 match inst {

@@ -62,6 +62,9 @@ pub enum InputUse {
     /// Parameter `pos` of the entry function (unit mode), before its frame is entered; a
     /// length parameter with its bound.
     Param { pos: usize, at_most: Option<AtMost> },
+    /// A pointer of `n` bytes stored at `addr` (`exec::links`): `block` if the input is true,
+    /// else null.
+    Link { addr: u64, n: u32, block: u64 },
 }
 
 /// A length parameter is at most `max` elements (`exec::length_params`): an assumption, which

@@ -213,6 +213,10 @@ pub struct Exactness {
     /// Decisions on values computed from addresses (pointers cast to integers): natively
     /// they depend on where objects lie in memory.
     pub addresses: u64,
+    /// Pointers a unit-mode entry loaded from its inputs, made null or a fresh block
+    /// (`exec::links`): a caller may pass one into an object the function has, or two that
+    /// alias.
+    pub linked_pointers: u64,
 }
 
 impl Exactness {
@@ -223,6 +227,7 @@ impl Exactness {
         self.uninitialized += o.uninitialized;
         self.abstracted_calls += o.abstracted_calls;
         self.addresses += o.addresses;
+        self.linked_pointers += o.linked_pointers;
     }
     pub fn is_exact(&self) -> bool {
         *self == Exactness::default()
@@ -651,6 +656,19 @@ impl Observer for Shadow<'_> {
                     let e = var(self.pool, i as u32, 8);
                     self.set_mem(addr + i, 1, e);
                 }
+            }
+            InputUse::Link { addr, n, block } => {
+                self.exactness.linked_pointers += 1;
+                let e = var(self.pool, 0, width as u8);
+                let p = &mut *self.pool;
+                let zero = p.constant(width as u8, 0);
+                let nonnull = p.cmp(IPred::Ne, e, zero);
+                let (block, null) = (
+                    p.constant((n * 8) as u8, block),
+                    p.constant((n * 8) as u8, 0),
+                );
+                let e = p.ite(nonnull, block, null);
+                self.set_mem(addr, n, e);
             }
             InputUse::Param { pos, at_most } => {
                 let e = var(self.pool, 0, width as u8);

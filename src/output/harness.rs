@@ -47,6 +47,10 @@ static long cairn_file_length(int fd) {
 
 /* The test's values (the file's text, cut in place), allocated at the first read. */
 static char **cairn_vals;
+/* Per value of a test file: its `"link"` (a lazily linked pointer, `cairn_link_all`) or
+ * NULL, and its index among the file's values (a source build skips some). */
+static char **cairn_links;
+static int *cairn_jpos;
 /* cairn_tail_n: values read past a fuzzing run's own (the fork server's batch tail). */
 static int cairn_nvals = -1, cairn_pos, cairn_tail_n;
 /* What reads the values now (8: stdin's characters, 16: scanf on stdin, 24: a made-up
@@ -61,7 +65,13 @@ static __attribute__((unused)) unsigned char cairn_channel;
  * read current. A value is binary, not text (parsing text
  * would cost more than many runs): its length in bytes (a word), then its bytes, padded to a
  * word; a number is 8 bytes, as a long long (signed kinds sign-extended) or a double. */
-static char *cairn_shared_in, *cairn_cursor, *cairn_tail;
+static char *cairn_shared_in, *cairn_cursor, *cairn_tail, *cairn_record;
+/* A value of a record with this bit in its length word is a lazily linked pointer (its 8
+ * bytes: whether it is non-null, bit 0; its offset, bits 1-31; the index of the value whose
+ * block holds it, bits 32-63), the next value its block (`cairn_link_all`). */
+#define CAIRN_LINK_FLAG (1u << 30)
+/* Values a run read past the last one read in order (linked pointers, read before the call). */
+static int cairn_linked_upto;
 #define CAIRN_RECORDS 64
 #endif
 
@@ -73,7 +83,7 @@ static void cairn_load(void) {
     /* The current run's record: header word 7 (the run's data is restored between runs). */
     char *record = cairn_shared_in + CAIRN_RECORDS + ((unsigned *)cairn_shared_in)[7];
     cairn_nvals = (int)((unsigned *)record)[0];
-    cairn_cursor = record + 8;
+    cairn_cursor = cairn_record = record + 8;
     /* The batch's tail (header words 9 and 10: its count; its end, where the records start),
      * read past the run's own values. */
     cairn_tail_n = (int)((unsigned *)cairn_shared_in)[9];
@@ -90,7 +100,9 @@ static void cairn_load(void) {
   size_t cap = (size_t)size + 1, room = 1 << 16, n = 0;
   char *buf = malloc(cap);
   cairn_vals = malloc(room * sizeof *cairn_vals);
-  if (!buf || !cairn_vals) { perror("cairn harness"); exit(2); }
+  cairn_links = malloc(room * sizeof *cairn_links);
+  cairn_jpos = malloc(room * sizeof *cairn_jpos);
+  if (!buf || !cairn_vals || !cairn_links || !cairn_jpos) { perror("cairn harness"); exit(2); }
   for (long r; n < cap - 1 && (r = syscall(SYS_read, fd, buf + n, cap - 1 - n)) > 0;) n += (size_t)r;
   syscall(SYS_close, fd);
   buf[n] = 0;
@@ -100,14 +112,16 @@ static void cairn_load(void) {
    * (`"from":"__cairn_uninitialized...."`): only a build of Cairn's bitcode reads them. */
   char *p = strstr(buf, "\"inputs\"");
   p = p ? strchr(p, '[') : NULL;
-  int depth = 0, is_value = 0, is_from = 0, local = 0, first = 0;
+  int depth = 0, is_value = 0, is_from = 0, is_link = 0, local = 0, first = 0, json = -1;
+  char *link = NULL;
   for (; p && *p; p++) {
     if (*p == '[' || *p == '{') {
-      if (++depth == 2) { local = 0; first = cairn_nvals; }
+      if (++depth == 2) { local = 0; first = cairn_nvals; link = NULL; json++; }
     } else if (*p == ']' || *p == '}') {
 #ifndef CAIRN_BITCODE_BUILD
       if (depth == 2 && local) cairn_nvals = first;
 #endif
+      if (depth == 2 && cairn_nvals > first) cairn_links[first] = link;
       if (--depth == 0) break;
     } else if (*p == '"') {
       char *s = p + 1, *q = s;
@@ -116,13 +130,21 @@ static void cairn_load(void) {
       if (is_from) {
         local = !strncmp(s, "__cairn_uninitialized.", 22);
         is_from = 0;
+      } else if (is_link) {
+        *q = 0;
+        link = s;
+        is_link = 0;
       } else if (is_value) {
         *q = 0;
         if ((size_t)cairn_nvals == room) {
           room *= 2;
           cairn_vals = realloc(cairn_vals, room * sizeof *cairn_vals);
-          if (!cairn_vals) { perror("cairn harness"); exit(2); }
+          cairn_links = realloc(cairn_links, room * sizeof *cairn_links);
+          cairn_jpos = realloc(cairn_jpos, room * sizeof *cairn_jpos);
+          if (!cairn_vals || !cairn_links || !cairn_jpos) { perror("cairn harness"); exit(2); }
         }
+        cairn_links[cairn_nvals] = NULL;
+        cairn_jpos[cairn_nvals] = json;
         cairn_vals[cairn_nvals++] = s;
         is_value = 0;
       } else {
@@ -130,6 +152,7 @@ static void cairn_load(void) {
         while (*c == ' ' || *c == '\n' || *c == '\r' || *c == '\t') c++;
         is_value = *c == ':' && q - s == 5 && !strncmp(s, "value", 5);
         is_from = *c == ':' && q - s == 4 && !strncmp(s, "from", 4);
+        is_link = *c == ':' && q - s == 4 && !strncmp(s, "link", 4);
       }
       p = q;
     }
@@ -174,9 +197,11 @@ static __attribute__((unused)) unsigned long long cairn_hex_word(const char *s) 
   return w;
 }
 
-/* The next value's text (of a test file). */
+/* The next value's text (of a test file); linked pointers and their blocks are
+ * `cairn_link_all`'s. */
 static const char *cairn_next(void) {
   cairn_load();
+  while (cairn_pos < cairn_nvals && cairn_links && cairn_links[cairn_pos]) cairn_pos += 2;
   if (cairn_pos < cairn_nvals) return cairn_vals[cairn_pos++];
   cairn_pos++;
   return "0";
@@ -188,9 +213,23 @@ static const char *cairn_next(void) {
  * with `cairn_channel`): the reads map (header words 11, 12: where, how many values) tells
  * Cairn, which spells the value in the run's test as it was read (a number read as bytes is
  * its 8 bytes in binary, but its text would read as hex). */
+static __attribute__((unused)) void cairn_mark_read(int i, unsigned char how) {
+  unsigned reads_at = ((unsigned *)cairn_shared_in)[11];
+  if (reads_at && (unsigned)i < ((unsigned *)cairn_shared_in)[12])
+    ((unsigned char *)cairn_shared_in)[reads_at + i] = how;
+}
 static const unsigned char *cairn_take(unsigned *len, unsigned char how) {
   cairn_load();
-  ((unsigned *)cairn_shared_in)[1] = (unsigned)++cairn_pos;
+  /* Linked pointers and their blocks are `cairn_link_all`'s. */
+  while (cairn_pos + 1 < cairn_nvals && (*(unsigned *)cairn_cursor & CAIRN_LINK_FLAG)) {
+    for (int k = 0; k < 2; k++) {
+      unsigned n = *(unsigned *)cairn_cursor & ~CAIRN_LINK_FLAG;
+      cairn_cursor += 4 + ((n + 3) & ~3u);
+    }
+    cairn_pos += 2;
+  }
+  ++cairn_pos;
+  ((unsigned *)cairn_shared_in)[1] = (unsigned)(cairn_pos > cairn_linked_upto ? cairn_pos : cairn_linked_upto);
   if (cairn_pos > cairn_nvals + cairn_tail_n + CAIRN_MAX_MISSING) {
     ((unsigned *)cairn_shared_in)[4] |= 4;
     __cairn_exit(0);
@@ -202,6 +241,7 @@ static const unsigned char *cairn_take(unsigned *len, unsigned char how) {
   if (cairn_pos == cairn_nvals + 1) cairn_cursor = cairn_tail;
   if (cairn_pos > cairn_nvals + cairn_tail_n) return NULL;
   memcpy(len, cairn_cursor, 4);
+  *len &= ~CAIRN_LINK_FLAG;
   const unsigned char *v = (const unsigned char *)cairn_cursor + 4;
   cairn_cursor += 4 + ((*len + 3) & ~3u);
   return v;
@@ -223,11 +263,35 @@ static const unsigned char *cairn_take(unsigned *len, unsigned char how) {
 }
 #endif
 
+#ifdef CAIRN_LINKS
+/* Where each value's bytes were placed (by its index), and how many: the blocks linked
+ * pointers go into (`cairn_link_all`). */
+static unsigned char **cairn_placed;
+static unsigned long *cairn_placed_len;
+static int cairn_placed_room;
+static void cairn_place(int i, void *dst, unsigned long n) {
+  if (i < 0) return;
+  if (i >= cairn_placed_room) {
+    int room = 2 * i + 16;
+    cairn_placed = realloc(cairn_placed, room * sizeof *cairn_placed);
+    cairn_placed_len = realloc(cairn_placed_len, room * sizeof *cairn_placed_len);
+    if (!cairn_placed || !cairn_placed_len) { perror("cairn harness"); exit(2); }
+    memset(cairn_placed + cairn_placed_room, 0, (room - cairn_placed_room) * sizeof *cairn_placed);
+    cairn_placed_room = room;
+  }
+  cairn_placed[i] = dst;
+  cairn_placed_len[i] = n;
+}
+#else
+#define cairn_place(i, dst, n) ((void)0)
+#endif
+
 /* `n` bytes at `dst` from the next value (0 past its end). */
 static __attribute__((unused)) void cairn_bytes(void *dst, unsigned long n) {
   if (!CAIRN_BINARY) {
     const char *h = cairn_next();
     cairn_unhex(h + 4 * cairn_is_hex(h), dst, n);
+    cairn_place(cairn_pos - 1, dst, n);
     return;
   }
   unsigned len;
@@ -235,7 +299,78 @@ static __attribute__((unused)) void cairn_bytes(void *dst, unsigned long n) {
   unsigned long have = v ? (len < n ? len : n) : 0;
   if (have) memcpy(dst, v, have);
   memset((unsigned char *)dst + have, 0, n - have);
+  cairn_place(cairn_pos - 1, dst, n);
 }
+
+#ifdef CAIRN_LINKS
+/* Before the call, the pointers the interpreter linked lazily when the run first loaded them
+ * (`exec::links`): each link value says whether the pointer is null, and where it is (the
+ * value whose block holds it, an offset there); the next value is its block's `n` bytes, the
+ * last one NUL. */
+static void cairn_link_all(unsigned long n) {
+  cairn_load();
+  const char *at = NULL;
+#ifdef CAIRN_FORKSERVER
+  at = cairn_record;
+#endif
+  for (int i = 0; i < cairn_nvals; i++) {
+    long parent = -1, off = -1;
+    int nonnull = 0;
+    const unsigned char *bytes = NULL;
+    unsigned long len = 0;
+    const char *hex = "";
+    if (CAIRN_BINARY) {
+#ifdef CAIRN_FORKSERVER
+      unsigned word = *(const unsigned *)at;
+      const char *value = at + 4;
+      at += 4 + (((word & ~CAIRN_LINK_FLAG) + 3) & ~3u);
+      if (!(word & CAIRN_LINK_FLAG) || i + 1 >= cairn_nvals) continue;
+      unsigned long long w;
+      memcpy(&w, value, 8);
+      nonnull = (int)(w & 1);
+      off = (long)((w >> 1) & 0x7fffffff);
+      parent = (long)(w >> 32);
+      len = *(const unsigned *)at & ~CAIRN_LINK_FLAG;
+      bytes = (const unsigned char *)at + 4;
+      cairn_mark_read(i, 1);
+      cairn_mark_read(i + 1, 4);
+      if (i + 2 > cairn_linked_upto) cairn_linked_upto = i + 2;
+#endif
+    } else {
+      if (!cairn_links || !cairn_links[i]) continue;
+      char *e;
+      long json = strtol(cairn_links[i], &e, 10);
+      if (*e == '+') off = strtol(e + 1, NULL, 10);
+      for (int k = 0; k < i; k++)
+        if (cairn_jpos[k] == json) parent = k;
+      nonnull = strtoll(cairn_vals[i], NULL, 10) != 0;
+      if (i + 1 < cairn_nvals) hex = cairn_vals[i + 1];
+    }
+    if (parent < 0 || parent >= i || parent >= cairn_placed_room || !cairn_placed[parent] ||
+        off < 0 || (unsigned long)off + sizeof(void *) > cairn_placed_len[parent])
+      continue;
+    unsigned char *block = NULL;
+    if (nonnull) {
+      block = malloc(n);
+      if (!block) { perror("cairn harness"); exit(2); }
+      if (bytes) {
+        memcpy(block, bytes, len < n ? len : n);
+        if (len < n) memset(block + len, 0, n - len);
+      } else {
+        cairn_unhex(hex + 4 * cairn_is_hex(hex), block, n);
+      }
+      block[n - 1] = 0;
+      cairn_place(i + 1, block, n);
+    }
+    memcpy(cairn_placed[parent] + off, &block, sizeof block);
+  }
+#ifdef CAIRN_FORKSERVER
+  /* The run read the values it linked (its test keeps them). */
+  if (CAIRN_BINARY && (unsigned)cairn_linked_upto > ((unsigned *)cairn_shared_in)[1])
+    ((unsigned *)cairn_shared_in)[1] = (unsigned)cairn_linked_upto;
+#endif
+}
+#endif
 /* Skips the next value (counting it read). */
 static __attribute__((unused)) void cairn_skip(void) {
   unsigned len;
@@ -499,11 +634,19 @@ static void cairn_assume_failed(void) {
 }
 
 #ifdef CAIRN_EMBEDDED
-/* An exported suite (`cairn export`): each test hands its values over from its own code. */
-void cairn_use_values(const char *const *values, int n) {
+/* An exported suite (`cairn export`): each test hands its values over from its own code,
+ * with each value's link (NULL for most). */
+void cairn_use_values(const char *const *values, const char *const *links, int n) {
   cairn_vals = (char **)values;
+  cairn_links = (char **)links;
   cairn_nvals = n;
   cairn_pos = 0;
+  cairn_jpos = realloc(cairn_jpos, (n + 1) * sizeof *cairn_jpos);
+  if (!cairn_jpos) { perror("cairn harness"); exit(2); }
+  for (int i = 0; i < n; i++) cairn_jpos[i] = i;
+#ifdef CAIRN_LINKS
+  if (cairn_placed_room) memset(cairn_placed, 0, cairn_placed_room * sizeof *cairn_placed);
+#endif
 }
 #endif
 
@@ -1152,11 +1295,14 @@ pub fn c_type(t: crate::ir::Ty) -> Option<&'static str> {
 /// (`-Dmain=cairn_program_main`).
 pub fn harness_c_for(m: &Module, entry: &str, unit: &crate::exec::Unit) -> String {
     use crate::ir::Ty;
-    let mut s = harness_c(m);
     if entry == "main" {
-        return s;
+        return harness_c(m);
     }
-    let Some(f) = m.function(entry) else { return s };
+    let Some(f) = m.function(entry) else {
+        return harness_c(m);
+    };
+    // Pointers the interpreter linked lazily are built before the call (`cairn_link_all`).
+    let mut s = format!("#define CAIRN_LINKS 1\n{}", harness_c(m));
     let cty = c_type;
     let by_value = |i: usize| f.byval.iter().find(|b| b.0 == i).map(|b| (b.1, b.2));
     // A struct passed by value: a byte array of its size and alignment is passed the same way
@@ -1260,6 +1406,7 @@ pub fn harness_c_for(m: &Module, entry: &str, unit: &crate::exec::Unit) -> Strin
         let g = &m.globals[g as usize];
         s.push_str(&format!("  cairn_bytes({0}, sizeof {0});\n", g.name));
     }
+    s.push_str(&format!("  cairn_link_all({n});\n"));
     let invoke = format!("{entry}({})", call.join(", "));
     let pointers: Vec<usize> = (0..f.params.len())
         .filter(|&i| by_value(i).is_none() && f.params[i].ty() == Ty::Ptr)

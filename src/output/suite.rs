@@ -83,6 +83,10 @@ pub fn input_json(v: &InputValue) -> serde_json::Value {
     } else if v.is_extern_result() {
         o["from"] = json!(v.name());
     }
+    if let Some((parent, offset)) = v.link() {
+        // Where the replay harness stores the pointer: at `offset` in value `parent`'s block.
+        o["link"] = json!(format!("{parent}+{offset}"));
+    }
     o
 }
 

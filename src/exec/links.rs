@@ -1,0 +1,107 @@
+//! Pointers among a unit-mode entry's inputs, initialized lazily (as CUTE and KLEE do): a
+//! pointer the function loads from its input bytes (a parameter's buffer, a struct passed by
+//! value, a global that starts as input) is not those bytes, which would point anywhere and make
+//! every dereference a fault of Cairn's choosing, but null or a fresh block of input bytes, as an
+//! input value says when the run first loads it. A block made so is a root in turn: a list or a
+//! tree grows as far as the run walks it, and concolic search flips a null test like any other
+//! branch. The replay harness builds the same links before the call (`"link"` in a test).
+
+use super::input::InputKind;
+use super::machine::{Machine, Stop};
+use super::observer::InputUse;
+
+/// Most blocks one run makes: a walk that never meets null ends as the bytes say past them.
+const MAX_BLOCKS: usize = 256;
+
+/// The input blocks of a run whose pointer-sized slots are linked when first loaded.
+#[derive(Default)]
+pub(crate) struct Roots {
+    blocks: Vec<Root>,
+    made: usize,
+}
+
+struct Root {
+    addr: u64,
+    len: u64,
+    /// The input value holding the block's bytes (the test's index the harness places it by).
+    value: usize,
+    name: String,
+    /// Slots already loaded once (or linked): later loads read what is there.
+    seen: Vec<bool>,
+}
+
+impl Roots {
+    /// Block `[addr, addr+len)` holds input value `value`'s bytes, named `name`.
+    pub fn add(&mut self, addr: u64, len: u64, value: usize, name: &str, ptr_bytes: u64) {
+        self.blocks.push(Root {
+            addr,
+            len,
+            value,
+            name: name.to_string(),
+            seen: vec![false; (len / ptr_bytes) as usize],
+        });
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.blocks.is_empty()
+    }
+}
+
+impl Machine<'_> {
+    /// Before a pointer is loaded from `a`: the first load of a pointer slot of an input block,
+    /// while the slot still holds the input's bytes (a pointer the program stored stays),
+    /// reads whether it is null, then a block's bytes (both either way, so the values after
+    /// them keep their places), and stores null or the block there. The run counts as inexact:
+    /// a caller may pass a pointer into an object the function has, or two that alias.
+    pub(super) fn link_pointer(&mut self, a: u64) -> Result<(), Stop> {
+        let pb = (self.ptr_bits / 8) as u64;
+        let Some(r) = (self.links.blocks.iter())
+            .position(|b| a >= b.addr && a + pb <= b.addr + b.len && (a - b.addr) % pb == 0)
+        else {
+            return Ok(());
+        };
+        let root = &mut self.links.blocks[r];
+        let off = a - root.addr;
+        let slot = (off / pb) as usize;
+        if std::mem::replace(&mut root.seen[slot], true) || self.links.made >= MAX_BLOCKS {
+            return Ok(());
+        }
+        let (parent, name) = (root.value, format!("{}+{off}", root.name));
+        let original = self.inputs[parent]
+            .bytes()
+            .get(off as usize..(off + pb) as usize);
+        if self.mem.read(a, pb).ok() != original {
+            return Ok(());
+        }
+        self.links.made += 1;
+        let n = self.unit.buffer.max(1);
+        let block = self.mem.malloc(n)?;
+        let nonnull = self.next_input(InputKind::Bool, 0).bits != 0;
+        if let Some(last) = self.inputs.last_mut() {
+            last.set_name(&name);
+            last.set_link(parent as u32, off as u32);
+        }
+        self.mem
+            .write_uint(a, pb as u32, if nonnull { block } else { 0 })?;
+        self.input_used(InputUse::Link {
+            addr: a,
+            n: pb as u32,
+            block,
+        });
+        let mut v = self.next_input(InputKind::Bytes, n as usize);
+        v.bytes_mut().resize(n as usize, 0);
+        v.bytes_mut()[n as usize - 1] = 0;
+        self.mem.write(block, v.bytes())?;
+        if let Some(last) = self.inputs.last_mut() {
+            last.set_bytes(v.bytes().to_vec());
+            last.set_name(&name);
+        }
+        self.input_used(InputUse::Bytes {
+            addr: block,
+            n: n - 1,
+        });
+        let value = self.inputs.len() - 1;
+        self.links.add(block, n, value, &name, pb);
+        Ok(())
+    }
+}
