@@ -28,7 +28,8 @@ pub struct Front {
     #[arg(long, value_enum)]
     pub data_model: Option<Dm>,
     /// Test one function (unit mode): its parameters are inputs, pointers point to fresh
-    /// input buffers (--buffer-size bytes), structs passed by value are input bytes.
+    /// input buffers (--buffer-size bytes), structs passed by value are input bytes; a pointer
+    /// it loads from them is null or another such buffer, as a test value says.
     #[arg(long, default_value = "main")]
     pub entry: String,
     /// Unit mode: bytes behind each pointer parameter (the last one is NUL).

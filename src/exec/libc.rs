@@ -681,6 +681,8 @@ fn made_up_pointer(m: &mut Machine, name: &str, dst: Option<Val>) -> Result<Opti
         addr: block,
         n: n - 1,
     });
+    // Pointers in it are linked when first loaded (`exec::links`), to blocks as long.
+    m.add_link_root((block, n), n, name);
     let p = if nonnull { block } else { 0 };
     Ok(dst.map(|_| VarArg::Scalar(p, Ty::Ptr)))
 }

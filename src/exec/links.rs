@@ -23,6 +23,9 @@ pub(crate) struct Roots {
 struct Root {
     addr: u64,
     len: u64,
+    /// How long the blocks linked from it are (the replay harness's rule: as long as it, and
+    /// at least the unit buffer or the made-up block it descends from).
+    child_len: u64,
     /// The input value holding the block's bytes (the test's index the harness places it by).
     value: usize,
     name: String,
@@ -31,11 +34,20 @@ struct Root {
 }
 
 impl Roots {
-    /// Block `[addr, addr+len)` holds input value `value`'s bytes, named `name`.
-    pub fn add(&mut self, addr: u64, len: u64, value: usize, name: &str, ptr_bytes: u64) {
+    /// Block `[addr, addr+len)` holds input value `value`'s bytes, named `name`; the blocks
+    /// linked from it hold at least `min_child` bytes.
+    pub fn add(
+        &mut self,
+        (addr, len): (u64, u64),
+        min_child: u64,
+        value: usize,
+        name: &str,
+        ptr_bytes: u64,
+    ) {
         self.blocks.push(Root {
             addr,
             len,
+            child_len: len.max(min_child).max(1),
             value,
             name: name.to_string(),
             seen: vec![false; (len / ptr_bytes) as usize],
@@ -44,6 +56,16 @@ impl Roots {
 
     pub fn is_empty(&self) -> bool {
         self.blocks.is_empty()
+    }
+
+    /// The name of the block at `base` if a link made it (`list+8`): a fault's description
+    /// names it.
+    pub fn linked_block(&self, base: u64) -> Option<&str> {
+        let b = self
+            .blocks
+            .iter()
+            .find(|b| b.addr == base && b.name.contains('+'))?;
+        Some(&b.name)
     }
 }
 
@@ -56,7 +78,7 @@ impl Machine<'_> {
     pub(super) fn link_pointer(&mut self, a: u64) -> Result<(), Stop> {
         let pb = (self.ptr_bits / 8) as u64;
         let Some(r) = (self.links.blocks.iter())
-            .position(|b| a >= b.addr && a + pb <= b.addr + b.len && (a - b.addr) % pb == 0)
+            .position(|b| a >= b.addr && a - b.addr + pb <= b.len && (a - b.addr) % pb == 0)
         else {
             return Ok(());
         };
@@ -66,7 +88,7 @@ impl Machine<'_> {
         if std::mem::replace(&mut root.seen[slot], true) || self.links.made >= MAX_BLOCKS {
             return Ok(());
         }
-        let (parent, name) = (root.value, format!("{}+{off}", root.name));
+        let (parent, name, n) = (root.value, format!("{}+{off}", root.name), root.child_len);
         let original = self.inputs[parent]
             .bytes()
             .get(off as usize..(off + pb) as usize);
@@ -74,7 +96,6 @@ impl Machine<'_> {
             return Ok(());
         }
         self.links.made += 1;
-        let n = self.unit.buffer.max(1);
         let block = self.mem.malloc(n)?;
         let nonnull = self.next_input(InputKind::Bool, 0).bits != 0;
         if let Some(last) = self.inputs.last_mut() {
@@ -101,7 +122,7 @@ impl Machine<'_> {
             n: n - 1,
         });
         let value = self.inputs.len() - 1;
-        self.links.add(block, n, value, &name, pb);
+        self.links.add((block, n), n, value, &name, pb);
         Ok(())
     }
 }

@@ -584,7 +584,7 @@ impl<'m> Machine<'m> {
                 }
                 self.input_used(InputUse::Bytes { addr, n: size });
                 let name = self.module.globals[g as usize].name.clone();
-                self.add_link_root(addr, size, &name);
+                self.add_link_root((addr, size), self.unit.buffer, &name);
             }
         }
         let unit = !matches!(f.name.as_str(), "main" | "__cairn_start");
@@ -639,7 +639,7 @@ impl<'m> Machine<'m> {
                     addr: buf,
                     n: if string { n - 1 } else { n },
                 });
-                self.add_link_root(buf, n, name);
+                self.add_link_root((buf, n), self.unit.buffer, name);
                 return Ok(VarArg::Scalar(buf, Ty::Ptr));
             }
             _ => return Ok(VarArg::Scalar(0, ty)),
@@ -661,11 +661,11 @@ impl<'m> Machine<'m> {
     }
 
     /// The input block `[addr, addr+len)`, the last input's bytes, is a root of lazily linked
-    /// pointers (`links`).
-    fn add_link_root(&mut self, addr: u64, len: u64, name: &str) {
+    /// pointers (`links`), whose blocks hold at least `min_child` bytes.
+    pub(crate) fn add_link_root(&mut self, (addr, len): (u64, u64), min_child: u64, name: &str) {
         let value = self.inputs.len() - 1;
         let pb = (self.ptr_bits / 8) as u64;
-        self.links.add(addr, len, value, name, pb);
+        self.links.add((addr, len), min_child, value, name, pb);
     }
 
     /// Marks heap block `p`, just allocated, as the program's (a leak of it is reported) when
@@ -778,7 +778,9 @@ impl<'m> Machine<'m> {
         // (Distances as AddressSanitizer counts them: `a[n]` of `a[n]` is 0 bytes past the
         // end, `a[-1]` 1 byte before the start.)
         let past = |b: &Object| {
-            let hint = match self.param_buffers.iter().any(|(p, _)| *p == b.base) {
+            let ours = self.param_buffers.iter().any(|(p, _)| *p == b.base)
+                || self.links.linked_block(b.base).is_some();
+            let hint = match ours {
                 true => {
                     " (Cairn's choice in unit mode: if callers pass a larger one, --buffer-size)"
                 }
@@ -823,6 +825,9 @@ impl<'m> Machine<'m> {
         let size = o.size;
         if let Some((_, name)) = self.param_buffers.iter().find(|(b, _)| *b == o.base) {
             return format!("the {size}-byte buffer of parameter `{name}`");
+        }
+        if let Some(name) = self.links.linked_block(o.base) {
+            return format!("the {size}-byte block Cairn linked at `{name}`");
         }
         match o.kind {
             ObjKind::Global => match self.module.globals.iter().find(|g| g.addr == o.base) {

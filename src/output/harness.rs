@@ -47,7 +47,7 @@ static long cairn_file_length(int fd) {
 
 /* The test's values (the file's text, cut in place), allocated at the first read. */
 static char **cairn_vals;
-/* Per value of a test file: its `"link"` (a lazily linked pointer, `cairn_link_all`) or
+/* Per value of a test file: its `"link"` (a lazily linked pointer, `cairn_link_placed`) or
  * NULL, and its index among the file's values (a source build skips some). */
 static char **cairn_links;
 static int *cairn_jpos;
@@ -68,7 +68,7 @@ static __attribute__((unused)) unsigned char cairn_channel;
 static char *cairn_shared_in, *cairn_cursor, *cairn_tail, *cairn_record;
 /* A value of a record with this bit in its length word is a lazily linked pointer (its 8
  * bytes: whether it is non-null, bit 0; its offset, bits 1-31; the index of the value whose
- * block holds it, bits 32-63), the next value its block (`cairn_link_all`). */
+ * block holds it, bits 32-63), the next value its block (`cairn_link_placed`). */
 #define CAIRN_LINK_FLAG (1u << 30)
 /* Values a run read past the last one read in order (linked pointers, read before the call). */
 static int cairn_linked_upto;
@@ -198,7 +198,7 @@ static __attribute__((unused)) unsigned long long cairn_hex_word(const char *s) 
 }
 
 /* The next value's text (of a test file); linked pointers and their blocks are
- * `cairn_link_all`'s. */
+ * `cairn_link_placed`'s. */
 static const char *cairn_next(void) {
   cairn_load();
   while (cairn_pos < cairn_nvals && cairn_links && cairn_links[cairn_pos]) cairn_pos += 2;
@@ -220,7 +220,7 @@ static __attribute__((unused)) void cairn_mark_read(int i, unsigned char how) {
 }
 static const unsigned char *cairn_take(unsigned *len, unsigned char how) {
   cairn_load();
-  /* Linked pointers and their blocks are `cairn_link_all`'s. */
+  /* Linked pointers and their blocks are `cairn_link_placed`'s. */
   while (cairn_pos + 1 < cairn_nvals && (*(unsigned *)cairn_cursor & CAIRN_LINK_FLAG)) {
     for (int k = 0; k < 2; k++) {
       unsigned n = *(unsigned *)cairn_cursor & ~CAIRN_LINK_FLAG;
@@ -265,7 +265,7 @@ static const unsigned char *cairn_take(unsigned *len, unsigned char how) {
 
 #ifdef CAIRN_LINKS
 /* Where each value's bytes were placed (by its index), and how many: the blocks linked
- * pointers go into (`cairn_link_all`). */
+ * pointers go into (`cairn_link_placed`). */
 static unsigned char **cairn_placed;
 static unsigned long *cairn_placed_len;
 static int cairn_placed_room;
@@ -303,12 +303,17 @@ static __attribute__((unused)) void cairn_bytes(void *dst, unsigned long n) {
 }
 
 #ifdef CAIRN_LINKS
-/* Before the call, the pointers the interpreter linked lazily when the run first loaded them
- * (`exec::links`): each link value says whether the pointer is null, and where it is (the
- * value whose block holds it, an offset there); the next value is its block's `n` bytes, the
- * last one NUL. */
-static void cairn_link_all(unsigned long n) {
+/* The pointers the interpreter linked lazily when the run first loaded them (`exec::links`),
+ * linked here once the block holding each is placed: before the call (a parameter's buffer,
+ * a struct passed by value, a global), or when a made-up block is. Each link value says
+ * whether the pointer is null and where it is (the value whose block holds it, an offset
+ * there); the next value is the bytes of its block, as long as the one holding it and at
+ * least `n`, the last one NUL. */
+static unsigned char *cairn_linked;
+static void cairn_link_placed(unsigned long n) {
   cairn_load();
+  if (!cairn_linked) cairn_linked = calloc((size_t)cairn_nvals + 1, 1);
+  if (!cairn_linked) { perror("cairn harness"); exit(2); }
   const char *at = NULL;
 #ifdef CAIRN_FORKSERVER
   at = cairn_record;
@@ -332,9 +337,6 @@ static void cairn_link_all(unsigned long n) {
       parent = (long)(w >> 32);
       len = *(const unsigned *)at & ~CAIRN_LINK_FLAG;
       bytes = (const unsigned char *)at + 4;
-      cairn_mark_read(i, 1);
-      cairn_mark_read(i + 1, 4);
-      if (i + 2 > cairn_linked_upto) cairn_linked_upto = i + 2;
 #endif
     } else {
       if (!cairn_links || !cairn_links[i]) continue;
@@ -346,21 +348,31 @@ static void cairn_link_all(unsigned long n) {
       nonnull = strtoll(cairn_vals[i], NULL, 10) != 0;
       if (i + 1 < cairn_nvals) hex = cairn_vals[i + 1];
     }
-    if (parent < 0 || parent >= i || parent >= cairn_placed_room || !cairn_placed[parent] ||
-        off < 0 || (unsigned long)off + sizeof(void *) > cairn_placed_len[parent])
+    if (cairn_linked[i] || parent < 0 || parent >= i || parent >= cairn_placed_room ||
+        !cairn_placed[parent] || off < 0 ||
+        (unsigned long)off + sizeof(void *) > cairn_placed_len[parent])
       continue;
+    cairn_linked[i] = 1;
+#ifdef CAIRN_FORKSERVER
+    if (CAIRN_BINARY) {
+      cairn_mark_read(i, 1);
+      cairn_mark_read(i + 1, 4);
+      if (i + 2 > cairn_linked_upto) cairn_linked_upto = i + 2;
+    }
+#endif
+    unsigned long size = cairn_placed_len[parent] > n ? cairn_placed_len[parent] : n;
     unsigned char *block = NULL;
     if (nonnull) {
-      block = malloc(n);
+      block = malloc(size);
       if (!block) { perror("cairn harness"); exit(2); }
       if (bytes) {
-        memcpy(block, bytes, len < n ? len : n);
-        if (len < n) memset(block + len, 0, n - len);
+        memcpy(block, bytes, len < size ? len : size);
+        if (len < size) memset(block + len, 0, size - len);
       } else {
-        cairn_unhex(hex + 4 * cairn_is_hex(hex), block, n);
+        cairn_unhex(hex + 4 * cairn_is_hex(hex), block, size);
       }
-      block[n - 1] = 0;
-      cairn_place(i + 1, block, n);
+      block[size - 1] = 0;
+      cairn_place(i + 1, block, size);
     }
     memcpy(cairn_placed[parent] + off, &block, sizeof block);
   }
@@ -370,6 +382,8 @@ static void cairn_link_all(unsigned long n) {
     ((unsigned *)cairn_shared_in)[1] = (unsigned)cairn_linked_upto;
 #endif
 }
+#else
+#define cairn_link_placed(n) ((void)0)
 #endif
 /* Skips the next value (counting it read). */
 static __attribute__((unused)) void cairn_skip(void) {
@@ -646,6 +660,8 @@ void cairn_use_values(const char *const *values, const char *const *links, int n
   for (int i = 0; i < n; i++) cairn_jpos[i] = i;
 #ifdef CAIRN_LINKS
   if (cairn_placed_room) memset(cairn_placed, 0, cairn_placed_room * sizeof *cairn_placed);
+  free(cairn_linked);
+  cairn_linked = NULL;
 #endif
 }
 #endif
@@ -673,6 +689,7 @@ static __attribute__((unused)) void *cairn_made_up_pointer(void) {
   cairn_bytes(b, CAIRN_MADE_UP_BLOCK);
   cairn_channel = 0;
   b[CAIRN_MADE_UP_BLOCK - 1] = 0;
+  cairn_link_placed(CAIRN_MADE_UP_BLOCK);
   if (nblocks < sizeof blocks / sizeof *blocks) blocks[nblocks++] = b;
   return nonnull ? b : NULL;
 }
@@ -830,6 +847,8 @@ pub fn harness_c(m: &Module) -> String {
         "#define CAIRN_MADE_UP_BLOCK {}\n",
         crate::exec::libc::MADE_UP_BLOCK
     ));
+    // Pointers the interpreter linked lazily (`exec::links`; `cairn_link_placed`).
+    s.push_str("#define CAIRN_LINKS 1\n");
     s.push_str(PRELUDE);
     let exts = crate::exec::libc::resolve(m);
     if m.func_by_name.contains_key("kill") || m.externs.iter().any(|e| e.name == "getpid") {
@@ -1301,8 +1320,7 @@ pub fn harness_c_for(m: &Module, entry: &str, unit: &crate::exec::Unit) -> Strin
     let Some(f) = m.function(entry) else {
         return harness_c(m);
     };
-    // Pointers the interpreter linked lazily are built before the call (`cairn_link_all`).
-    let mut s = format!("#define CAIRN_LINKS 1\n{}", harness_c(m));
+    let mut s = harness_c(m);
     let cty = c_type;
     let by_value = |i: usize| f.byval.iter().find(|b| b.0 == i).map(|b| (b.1, b.2));
     // A struct passed by value: a byte array of its size and alignment is passed the same way
@@ -1406,7 +1424,7 @@ pub fn harness_c_for(m: &Module, entry: &str, unit: &crate::exec::Unit) -> Strin
         let g = &m.globals[g as usize];
         s.push_str(&format!("  cairn_bytes({0}, sizeof {0});\n", g.name));
     }
-    s.push_str(&format!("  cairn_link_all({n});\n"));
+    s.push_str(&format!("  cairn_link_placed({n});\n"));
     let invoke = format!("{entry}({})", call.join(", "));
     let pointers: Vec<usize> = (0..f.params.len())
         .filter(|&i| by_value(i).is_none() && f.params[i].ty() == Ty::Ptr)
