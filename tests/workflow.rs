@@ -541,3 +541,37 @@ fn negative_statuses_and_header_code_replay_and_export() {
     export_and_ctest(&out, &t);
     let _ = std::fs::remove_dir_all(&t);
 }
+
+/// An exported suite of a function walking linked structures: each test builds the list, the
+/// children and the names its run linked (`exec::links`), and passes on the program it was made
+/// from; the bytes of a linked pointer (an address, another in every run) are not asserted,
+/// the rest of the parameter's buffer is. A program that counts differently fails it.
+#[test]
+fn exported_tests_build_the_structures_their_runs_linked() {
+    let t = tmp("linked");
+    let src = root().join("tests/programs/unit/linked_nodes.c");
+    let out = t.join("out");
+    let o = generate(&[src.to_str().unwrap(), "--entry", "walk"], 300, &out);
+    assert!(o.status.success(), "{}", text(&o));
+    let s = json(&out.join("summary.json"));
+    assert_eq!(s["goals"]["unknown"], 0, "{s}");
+    export_and_ctest(&out, &t);
+    // The same suite on a program whose walk counts one more: some test fails.
+    let changed = t.join("changed.c");
+    let text_of = std::fs::read_to_string(&src).unwrap();
+    std::fs::write(
+        &changed,
+        text_of.replace("int count = 0;", "int count = 1;"),
+    )
+    .unwrap();
+    let cm = t.join("suite/CMakeLists.txt");
+    let cmake = std::fs::read_to_string(&cm).unwrap();
+    std::fs::write(
+        &cm,
+        cmake.replace(src.to_str().unwrap(), changed.to_str().unwrap()),
+    )
+    .unwrap();
+    let o = build_and_ctest(&t.join("suite"), &t.join("build-changed"));
+    assert!(!o.status.success(), "{}", text(&o));
+    let _ = std::fs::remove_dir_all(&t);
+}
