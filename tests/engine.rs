@@ -498,17 +498,19 @@ fn pointers_returned_by_functions_not_given_are_made_up() {
 /// pointer it loads from its inputs is null or a fresh block of inputs (lazily, as CUTE does),
 /// so every branch is covered without a fault and each test replays natively, where the
 /// harness builds the same structure before the call, in both data models. Before: 10 of 18
-/// goals, and 4 "faults" at wild pointers of Cairn's choosing.
+/// goals, and 4 "faults" at wild pointers of Cairn's choosing. A function freeing the list,
+/// its parameter's buffer too, replays as it ran (the harness's buffers were static: natively
+/// `free` aborted).
 #[test]
 fn pointers_a_unit_loads_from_its_inputs_are_null_or_fresh_blocks() {
     let p = root().join("tests/programs/unit/linked_nodes.c");
     let p = p.to_str().unwrap();
-    for model in ["LP64", "ILP32"] {
+    for (model, entry) in [("LP64", "walk"), ("ILP32", "walk"), ("LP64", "free_list")] {
         let dir = tmp("engine-linked");
         let out = dir.path().join("out");
         let more = [
             "--entry",
-            "walk",
+            entry,
             "--max-iterations",
             "300",
             "--data-model",

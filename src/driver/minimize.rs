@@ -138,6 +138,7 @@ pub fn minimize_faults(s: &mut Session, cfg: &Config) -> Result<usize> {
             uninitialized_at: None,
             reached_natively: vec![],
             returned: best_run.returned.clone(),
+            freed_params: best_run.freed_params.clone(),
             leak: crate::output::suite::LeakReport::of(&s.program.module, &best_run),
         };
         s.add_test_directly(&test)?;

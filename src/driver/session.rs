@@ -537,6 +537,7 @@ impl<'p> Session<'p> {
             uninitialized_at,
             reached_natively: vec![],
             returned: r.returned.clone(),
+            freed_params: r.freed_params.clone(),
             leak: crate::output::suite::LeakReport::of(&self.program.module, r),
         }
     }

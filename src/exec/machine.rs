@@ -194,6 +194,9 @@ pub struct RunResult {
     pub leak: Option<crate::exec::memory::Leak>,
     /// A memory fault's access, in words: how far past which object (`Machine::access_fault`).
     pub fault_detail: Option<String>,
+    /// Unit mode: the pointer parameters whose buffers the run freed (an exported test does
+    /// not check what is left in them).
+    pub freed_params: Vec<String>,
 }
 
 impl RunResult {
@@ -217,6 +220,7 @@ impl RunResult {
             returned: None,
             leak: None,
             fault_detail: None,
+            freed_params: vec![],
         }
     }
 }
@@ -467,7 +471,12 @@ impl<'m> Machine<'m> {
     }
 
     pub fn finish(self, outcome: Outcome) -> RunResult {
+        let freed_params = (self.param_buffers.iter())
+            .filter(|(b, _)| !self.mem.is_alive(*b))
+            .map(|(_, name)| name.clone())
+            .collect();
         RunResult {
+            freed_params,
             abort_loc: (outcome == Outcome::Abort).then(|| self.program_loc()),
             returned: self.returned,
             leak: None,

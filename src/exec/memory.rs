@@ -271,6 +271,12 @@ impl Memory {
         Ok(())
     }
 
+    /// Whether the object starting at `addr` is still allocated.
+    pub fn is_alive(&self, addr: u64) -> bool {
+        self.find_global(addr)
+            .is_some_and(|i| self.objs[i].base == addr && self.objs[i].alive)
+    }
+
     /// Marks the heap block `addr` (just allocated) as the program's, allocated at `site`.
     pub fn set_site(&mut self, addr: u64, site: crate::ir::Loc) {
         if let Some(i) = self.find_global(addr)

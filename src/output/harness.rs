@@ -1376,8 +1376,10 @@ pub fn harness_c_for(m: &Module, entry: &str, unit: &crate::exec::Unit) -> Strin
         // What a function-pointer parameter points to, as the interpreter's runtime has it.
         s.push_str("static int cairn_unit_callback() { return (int)cairn_s(); }\n");
     }
+    // On the heap, fresh for each call, as a caller's would be: the function may free it
+    // (`cJSON_Delete`), as it may in the interpreter.
     s.push_str(&format!(
-        "static unsigned char cairn_buf[{}][{n}];\n",
+        "static unsigned char *cairn_buf[{}];\n",
         f.params.len().max(1),
     ));
     // The call, apart from `main`: an exported suite (CAIRN_EMBEDDED) calls it per test, the
@@ -1405,7 +1407,7 @@ pub fn harness_c_for(m: &Module, entry: &str, unit: &crate::exec::Unit) -> Strin
             }
             _ => {
                 s.push_str(&format!(
-                    "  cairn_bytes(cairn_buf[{i}], {n}); cairn_buf[{i}][{n} - 1] = 0;\n"
+                    "  cairn_buf[{i}] = malloc({n});\n  if (!cairn_buf[{i}]) {{ perror(\"cairn harness\"); exit(2); }}\n  cairn_bytes(cairn_buf[{i}], {n}); cairn_buf[{i}][{n} - 1] = 0;\n"
                 ));
                 call.push(format!("(void *)cairn_buf[{i}]"));
                 continue;

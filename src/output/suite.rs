@@ -47,6 +47,8 @@ pub struct Test {
     pub reached_natively: Vec<usize>,
     /// Unit mode: what the entry function returned.
     pub returned: Option<String>,
+    /// Unit mode: the pointer parameters whose buffers its run freed.
+    pub freed_params: Vec<String>,
     /// Heap memory its run could no longer reach when the program exited.
     pub leak: Option<LeakReport>,
 }
@@ -155,6 +157,9 @@ pub fn test_json(t: &Test) -> serde_json::Value {
     }
     if let Some(r) = &t.returned {
         o["returned"] = json!(r);
+    }
+    if !t.freed_params.is_empty() {
+        o["freed_params"] = json!(t.freed_params);
     }
     if let Some(at) = &t.fault_location {
         o["fault_location"] = json!(at);
