@@ -568,6 +568,27 @@ fn reads_past_a_table_into_a_neighbour_claim_and_prove_nothing() {
 
 const STRAY_SEEDS: u64 = 10;
 
+/// An index added to a null pointer that lands on an object of Cairn's layout (`table`, the
+/// first global) reads nothing: the run ends as the environment's, with no claim past it. (The
+/// build before read `table[2]` and returned 1, claiming a branch natively a SEGV.)
+#[test]
+fn an_index_added_to_a_null_pointer_reads_no_object() {
+    let src = root().join("tests/programs/trust/null_index.c");
+    let base = cairn::ir::layout::GLOBAL_BASE / 4;
+    let mut layout_differs = 0;
+    for ix in base..base + 16 {
+        let o = cairn(&["run", src.to_str().unwrap(), "--inputs", &ix.to_string()]);
+        let t = text(&o);
+        assert_ne!(o.status.code(), Some(1), "index {ix}: {t}");
+        assert!(!t.contains("exit code 1"), "index {ix}: {t}");
+        layout_differs += t.contains("the native layout differs") as usize;
+    }
+    assert!(
+        layout_differs >= 4,
+        "{layout_differs} of 16 indices hit `table`"
+    );
+}
+
 /// 32-bit programs: math calls (`long` results narrowed as i386 glibc does, __signbit's i386
 /// value, exact functions whose every build agrees) and double arithmetic (IEEE, not x87's
 /// excess precision, in the native builds too). Each error call is proven unreachable by

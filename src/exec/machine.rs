@@ -740,13 +740,17 @@ impl<'m> Machine<'m> {
     }
 
     /// Pointer arithmetic from `from` gave `to`: remembers `to` when it left `from`'s object
-    /// (one past the end stays inside) for another live object, or derives from a stray pointer.
+    /// (one past the end stays inside) for another live object, or came from no object at all
+    /// (an index added to a null pointer) into one, or derives from a stray pointer.
     #[inline(never)]
     fn note_stray(&mut self, from: u64, to: u64) {
         let stray = self.stray.contains(&from)
-            || self.mem.object_bounds(from).is_some_and(|(base, size)| {
-                !(base..=base + size).contains(&to) && self.mem.object_bounds(to).is_some()
-            });
+            || match self.mem.object_bounds(from) {
+                Some((base, size)) => {
+                    !(base..=base + size).contains(&to) && self.mem.object_bounds(to).is_some()
+                }
+                None => self.mem.object_bounds(to).is_some(),
+            };
         if stray && !self.stray.contains(&to) {
             if self.stray.len() == STRAY_POINTERS {
                 self.stray.remove(0);
@@ -872,8 +876,8 @@ impl<'m> Machine<'m> {
         }
         self.cur_loc = loc;
         Err(Stop::Environment(
-            "an access through a pointer computed past its object's end into another object \
-             (the native layout differs)"
+            "an access through a pointer computed past its object's end, or from a null \
+             pointer, into another object (the native layout differs)"
                 .into(),
         ))
     }
