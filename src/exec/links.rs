@@ -1,28 +1,32 @@
-//! Pointers among a unit-mode entry's inputs, initialized lazily (as CUTE and KLEE do): a
-//! pointer the function loads from its input bytes (a parameter's buffer, a struct passed by
-//! value, a global that starts as input) is not those bytes, which would point anywhere and make
-//! every dereference a fault of Cairn's choosing, but null or a fresh block of input bytes, as an
-//! input value says when the run first loads it. A block made so is a root in turn: a list or a
-//! tree grows as far as the run walks it, and concolic search flips a null test like any other
-//! branch. The replay harness builds the same links before the call (`"link"` in a test).
+//! Pointers among a run's input bytes, initialized lazily (as CUTE and KLEE do): a pointer the
+//! program loads from a block of input bytes it was given (in unit mode a parameter's buffer, a
+//! struct passed by value, a global that starts as input; in any mode the block made up for a
+//! function not given) is not those bytes, which would point anywhere and make every dereference
+//! a fault of Cairn's choosing, but null or a fresh block of input bytes, as an input value says
+//! when the run first loads it. A block made so is a root in turn: a list or a tree grows as far
+//! as the run walks it, and concolic search flips a null test like any other branch. The replay
+//! harness builds the same links before the call (`"link"` in a test).
 
 use super::input::InputKind;
 use super::machine::{Machine, Stop};
 use super::observer::InputUse;
+use std::collections::BTreeMap;
 
 /// Most blocks one run makes: a walk that never meets null ends as the bytes say past them.
 const MAX_BLOCKS: usize = 256;
 
-/// The input blocks of a run whose pointer-sized slots are linked when first loaded.
+/// The input blocks of a run whose pointer-sized slots are linked when first loaded, by
+/// address.
 #[derive(Default)]
 pub(crate) struct Roots {
-    blocks: Vec<Root>,
+    blocks: BTreeMap<u64, Root>,
     made: usize,
 }
 
 struct Root {
-    addr: u64,
     len: u64,
+    /// Made by a link (its faults name it).
+    linked: bool,
     /// How long the blocks linked from it are (the replay harness's rule: as long as it, and
     /// at least the unit buffer or the made-up block it descends from).
     child_len: u64,
@@ -44,14 +48,15 @@ impl Roots {
         name: &str,
         ptr_bytes: u64,
     ) {
-        self.blocks.push(Root {
-            addr,
+        let root = Root {
             len,
+            linked: false,
             child_len: len.max(min_child).max(1),
             value,
             name: name.to_string(),
             seen: vec![false; (len / ptr_bytes) as usize],
-        });
+        };
+        self.blocks.insert(addr, root);
     }
 
     pub fn is_empty(&self) -> bool {
@@ -61,10 +66,7 @@ impl Roots {
     /// The name of the block at `base` if a link made it (`list+8`): a fault's description
     /// names it.
     pub fn linked_block(&self, base: u64) -> Option<&str> {
-        let b = self
-            .blocks
-            .iter()
-            .find(|b| b.addr == base && b.name.contains('+'))?;
+        let b = self.blocks.get(&base).filter(|b| b.linked)?;
         Some(&b.name)
     }
 }
@@ -77,13 +79,13 @@ impl Machine<'_> {
     /// a caller may pass a pointer into an object the function has, or two that alias.
     pub(super) fn link_pointer(&mut self, a: u64) -> Result<(), Stop> {
         let pb = (self.ptr_bits / 8) as u64;
-        let Some(r) = (self.links.blocks.iter())
-            .position(|b| a >= b.addr && a - b.addr + pb <= b.len && (a - b.addr) % pb == 0)
-        else {
+        let Some((&addr, root)) = self.links.blocks.range_mut(..=a).next_back() else {
             return Ok(());
         };
-        let root = &mut self.links.blocks[r];
-        let off = a - root.addr;
+        let off = a - addr;
+        if off + pb > root.len || off % pb != 0 {
+            return Ok(());
+        }
         let slot = (off / pb) as usize;
         if std::mem::replace(&mut root.seen[slot], true) || self.links.made >= MAX_BLOCKS {
             return Ok(());
@@ -123,6 +125,9 @@ impl Machine<'_> {
         });
         let value = self.inputs.len() - 1;
         self.links.add((block, n), n, value, &name, pb);
+        if let Some(b) = self.links.blocks.get_mut(&block) {
+            b.linked = true;
+        }
         Ok(())
     }
 }
