@@ -668,19 +668,10 @@ fn made_up_pointer(m: &mut Machine, name: &str, dst: Option<Val>) -> Result<Opti
     }
     let n = MADE_UP_BLOCK;
     let block = m.mem.malloc(n).map_err(Stop::from)?;
-    let mut v = m.next_input(InputKind::Bytes, n as usize);
-    v.bytes_mut().resize(n as usize, 0);
-    v.bytes_mut()[n as usize - 1] = 0;
-    m.mem.write(block, v.bytes())?;
+    m.fill_input_block(block, n, name, true)?;
     if let Some(last) = m.inputs.last_mut() {
-        last.set_bytes(v.bytes().to_vec());
-        last.set_name(name);
         last.channel = super::input::Channel::MadeUp;
     }
-    m.input_used(InputUse::Bytes {
-        addr: block,
-        n: n - 1,
-    });
     // Pointers in it are linked when first loaded (`exec::links`), to blocks as long.
     m.add_link_root((block, n), n, name);
     let p = if nonnull { block } else { 0 };

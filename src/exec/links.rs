@@ -72,6 +72,32 @@ impl Roots {
 }
 
 impl Machine<'_> {
+    /// Fills the fresh block `block` of `n` bytes with the next input value's bytes, named
+    /// `name`; a `string`'s last one is NUL (a string, or a small struct, either way).
+    pub(crate) fn fill_input_block(
+        &mut self,
+        block: u64,
+        n: u64,
+        name: &str,
+        string: bool,
+    ) -> Result<(), Stop> {
+        let mut v = self.next_input(InputKind::Bytes, n as usize);
+        v.bytes_mut().resize(n as usize, 0);
+        if string {
+            v.bytes_mut()[n as usize - 1] = 0;
+        }
+        self.mem.write(block, v.bytes())?;
+        if let Some(last) = self.inputs.last_mut() {
+            last.set_bytes(v.bytes().to_vec());
+            last.set_name(name);
+        }
+        self.input_used(InputUse::Bytes {
+            addr: block,
+            n: if string { n - 1 } else { n },
+        });
+        Ok(())
+    }
+
     /// Before a pointer is loaded from `a`: the first load of a pointer slot of an input block,
     /// while the slot still holds the input's bytes (a pointer the program stored stays),
     /// reads whether it is null, then a block's bytes (both either way, so the values after
@@ -111,18 +137,7 @@ impl Machine<'_> {
             n: pb as u32,
             block,
         });
-        let mut v = self.next_input(InputKind::Bytes, n as usize);
-        v.bytes_mut().resize(n as usize, 0);
-        v.bytes_mut()[n as usize - 1] = 0;
-        self.mem.write(block, v.bytes())?;
-        if let Some(last) = self.inputs.last_mut() {
-            last.set_bytes(v.bytes().to_vec());
-            last.set_name(&name);
-        }
-        self.input_used(InputUse::Bytes {
-            addr: block,
-            n: n - 1,
-        });
+        self.fill_input_block(block, n, &name, true)?;
         let value = self.inputs.len() - 1;
         self.links.add((block, n), n, value, &name, pb);
         if let Some(b) = self.links.blocks.get_mut(&block) {

@@ -633,21 +633,8 @@ impl<'m> Machine<'m> {
                 };
                 let buf = self.mem.malloc(n)?;
                 self.param_buffers.push((buf, name.to_string()));
-                let mut v = self.next_input(InputKind::Bytes, n as usize);
-                v.bytes_mut().resize(n as usize, 0);
-                if string {
-                    v.bytes_mut()[n as usize - 1] = 0;
-                }
-                self.mem.write(buf, v.bytes())?;
-                if let Some(last) = self.inputs.last_mut() {
-                    last.set_bytes(v.bytes().to_vec());
-                    // The parameter's source name (tests and exports show it).
-                    last.set_name(name);
-                }
-                self.input_used(InputUse::Bytes {
-                    addr: buf,
-                    n: if string { n - 1 } else { n },
-                });
+                // Named as the parameter is in the source (tests and exports show it).
+                self.fill_input_block(buf, n, name, string)?;
                 self.add_link_root((buf, n), self.unit.buffer, name);
                 return Ok(VarArg::Scalar(buf, Ty::Ptr));
             }
