@@ -109,7 +109,7 @@ impl Machine<'_> {
             return Ok(());
         };
         let off = a - addr;
-        if off + pb > root.len || off % pb != 0 {
+        if off + pb > root.len || !off.is_multiple_of(pb) {
             return Ok(());
         }
         let slot = (off / pb) as usize;
