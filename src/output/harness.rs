@@ -263,7 +263,6 @@ static const unsigned char *cairn_take(unsigned *len, unsigned char how) {
 }
 #endif
 
-#ifdef CAIRN_LINKS
 /* Where each value's bytes were placed (by its index), and how many: the blocks linked
  * pointers go into (`cairn_link_placed`). */
 static unsigned char **cairn_placed;
@@ -282,9 +281,6 @@ static void cairn_place(int i, void *dst, unsigned long n) {
   cairn_placed[i] = dst;
   cairn_placed_len[i] = n;
 }
-#else
-#define cairn_place(i, dst, n) ((void)0)
-#endif
 
 /* `n` bytes at `dst` from the next value (0 past its end). */
 static __attribute__((unused)) void cairn_bytes(void *dst, unsigned long n) {
@@ -302,7 +298,6 @@ static __attribute__((unused)) void cairn_bytes(void *dst, unsigned long n) {
   cairn_place(cairn_pos - 1, dst, n);
 }
 
-#ifdef CAIRN_LINKS
 /* The pointers the interpreter linked lazily when the run first loaded them (`exec::links`),
  * linked here once the block holding each is placed: before the call (a parameter's buffer,
  * a struct passed by value, a global), or when a made-up block is. Each link value says
@@ -313,15 +308,14 @@ static unsigned char *cairn_linked;
 /* Link values not linked yet (-1: not counted): most tests have none, and a program calling a
  * made-up function in a loop should not scan its values at every call. */
 static int cairn_links_left = -1;
-static void cairn_link_placed(unsigned long n) {
+static __attribute__((unused)) void cairn_link_placed(unsigned long n) {
   if (cairn_links_left == 0) return;
   cairn_load();
   int left = 0;
   if (!cairn_linked) cairn_linked = calloc((size_t)cairn_nvals + 1, 1);
   if (!cairn_linked) { perror("cairn harness"); exit(2); }
-  const char *at = NULL;
 #ifdef CAIRN_FORKSERVER
-  at = cairn_record;
+  const char *at = cairn_record;
 #endif
   for (int i = 0; i < cairn_nvals; i++) {
     long parent = -1, off = -1;
@@ -348,8 +342,13 @@ static void cairn_link_placed(unsigned long n) {
       char *e;
       long json = strtol(cairn_links[i], &e, 10);
       if (*e == '+') off = strtol(e + 1, NULL, 10);
-      for (int k = 0; k < i; k++)
-        if (cairn_jpos[k] == json) parent = k;
+      /* The value at file index `json`: file indices ascend, so a binary search finds it. */
+      for (int lo = 0, hi = i; lo < hi && parent < 0;) {
+        int mid = lo + (hi - lo) / 2;
+        if (cairn_jpos[mid] == json) parent = mid;
+        else if (cairn_jpos[mid] < json) lo = mid + 1;
+        else hi = mid;
+      }
       nonnull = strtoll(cairn_vals[i], NULL, 10) != 0;
       if (i + 1 < cairn_nvals) hex = cairn_vals[i + 1];
     }
@@ -390,9 +389,6 @@ static void cairn_link_placed(unsigned long n) {
     ((unsigned *)cairn_shared_in)[1] = (unsigned)cairn_linked_upto;
 #endif
 }
-#else
-#define cairn_link_placed(n) ((void)0)
-#endif
 /* Skips the next value (counting it read). */
 static __attribute__((unused)) void cairn_skip(void) {
   unsigned len;
@@ -666,12 +662,10 @@ void cairn_use_values(const char *const *values, const char *const *links, int n
   cairn_jpos = realloc(cairn_jpos, (n + 1) * sizeof *cairn_jpos);
   if (!cairn_jpos) { perror("cairn harness"); exit(2); }
   for (int i = 0; i < n; i++) cairn_jpos[i] = i;
-#ifdef CAIRN_LINKS
   if (cairn_placed_room) memset(cairn_placed, 0, cairn_placed_room * sizeof *cairn_placed);
   free(cairn_linked);
   cairn_linked = NULL;
   cairn_links_left = -1;
-#endif
 }
 #endif
 
@@ -856,8 +850,6 @@ pub fn harness_c(m: &Module) -> String {
         "#define CAIRN_MADE_UP_BLOCK {}\n",
         crate::exec::libc::MADE_UP_BLOCK
     ));
-    // Pointers the interpreter linked lazily (`exec::links`; `cairn_link_placed`).
-    s.push_str("#define CAIRN_LINKS 1\n");
     s.push_str(PRELUDE);
     let exts = crate::exec::libc::resolve(m);
     if m.func_by_name.contains_key("kill") || m.externs.iter().any(|e| e.name == "getpid") {
