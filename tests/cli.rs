@@ -585,7 +585,9 @@ fn unit_mode_structs_by_value_globals_and_buffer_size_replay_natively() {
     let t: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(small.join("tests/000001.json")).unwrap())
             .unwrap();
-    assert_eq!(t["inputs"][0]["value"].as_str().unwrap().len(), 24, "{t}");
+    // Whether `s1` is NULL, then its 12 bytes.
+    assert_eq!(t["inputs"][0]["null"], "s1", "{t}");
+    assert_eq!(t["inputs"][1]["value"].as_str().unwrap().len(), 24, "{t}");
     let o = cairn(&[
         "replay",
         &words,
@@ -643,7 +645,8 @@ fn memory_faults_say_which_object_and_how_far() {
             "{inputs}: {v}"
         );
     }
-    let o = cairn(&["run", &file, "--entry", "get", "--inputs", "00,64"]);
+    // `s` not NULL, its bytes, then the index.
+    let o = cairn(&["run", &file, "--entry", "get", "--inputs", "0,00,64"]);
     assert!(
         text(&o).contains(
             "a 1-byte access 0 bytes past the end of the 64-byte buffer of parameter `s` (Cairn's choice in unit mode"

@@ -543,6 +543,80 @@ fn pointers_a_unit_loads_from_its_inputs_are_null_or_fresh_blocks() {
     }
 }
 
+/// A unit's pointer parameter is NULL where the function compares it with NULL: its guard is
+/// covered and replays natively; a dereference before the guard is a fault; a function that
+/// never tests its parameter gets none (no run passes it NULL).
+#[test]
+fn a_pointer_parameter_is_null_where_the_function_tests_for_it() {
+    let p = root().join("tests/programs/unit/null_params.c");
+    let p = p.to_str().unwrap();
+    // (entry, whether some test passes NULL, the fault expected)
+    let cases = [
+        ("norm1", true, None),
+        ("count_char", true, None),
+        ("deref_before_check", true, Some("null_params.c:35:")),
+        ("never_checks", false, None),
+        ("second", false, None),
+    ];
+    for (entry, passes_null, fault) in cases {
+        let dir = tmp("engine-null-params");
+        let out = dir.path().join("out");
+        let more = ["--entry", entry, "--max-iterations", "300"];
+        let (s, _) = generate_with(p, &out, "1", 30, &more);
+        let null_tests = std::fs::read_dir(out.join("tests"))
+            .unwrap()
+            .filter(|e| {
+                let t: serde_json::Value = serde_json::from_str(
+                    &std::fs::read_to_string(e.as_ref().unwrap().path()).unwrap(),
+                )
+                .unwrap();
+                let inputs = t["inputs"].as_array().unwrap();
+                inputs
+                    .iter()
+                    .any(|v| v["null"].is_string() && v["value"] == "1")
+            })
+            .count();
+        assert_eq!(
+            null_tests > 0,
+            passes_null,
+            "{entry}: {null_tests} tests pass NULL"
+        );
+        let faults = s["faults"].as_array().unwrap();
+        match fault {
+            None => {
+                assert!(faults.is_empty(), "{entry}: {s}");
+                assert_eq!(
+                    s["goals"]["unknown"],
+                    0,
+                    "{entry}: {:?}",
+                    unknown_goals(&out)
+                );
+            }
+            Some(at) => {
+                assert_eq!(faults.len(), 1, "{entry}: {s}");
+                assert_eq!(
+                    faults[0]["kind"], "null pointer dereference",
+                    "{entry}: {s}"
+                );
+                assert!(
+                    faults[0]["location"].as_str().unwrap().contains(at),
+                    "{entry}: {s}"
+                );
+            }
+        }
+        let o = cairn(&["replay", p, out.to_str().unwrap()]);
+        let t = text(&o);
+        assert!(
+            t.contains("(not checkable: 0, unconfirmed: 0)"),
+            "{entry}: {t}"
+        );
+        assert!(
+            t.contains("by line only: 0; not checkable: 0"),
+            "{entry}: {t}"
+        );
+    }
+}
+
 #[test]
 fn files_named_on_the_command_line_are_inputs_and_replay_natively() {
     // fopen(argv[1]) of file "A", fgetc/ungetc to its end: words, numbers, lines.
@@ -735,17 +809,18 @@ fn a_length_parameter_stays_within_its_buffer() {
         assert_eq!(faults > 0, fault, "{entry}: {faults} faults");
         replay_ok(&file, &out);
     }
-    // A length past the buffer is no run (the 64-byte buffer holds 16 ints); an index is.
+    // A length past the buffer is no run (the 64-byte buffer holds 16 ints); an index is. The
+    // first value says the pointer is not NULL.
     for (entry, inputs, says) in [
         (
             "LLVMFuzzerTestOneInput",
-            "6869,65",
+            "0,6869,65",
             "an assumption does not hold",
         ),
-        ("LLVMFuzzerTestOneInput", "6869,64", "returned 2"),
-        ("sum", "00,17", "an assumption does not hold"),
-        ("sum", "00,-5", "returned -1"),
-        ("pick", "00,100", "out-of-bounds"),
+        ("LLVMFuzzerTestOneInput", "0,6869,64", "returned 2"),
+        ("sum", "0,00,17", "an assumption does not hold"),
+        ("sum", "0,00,-5", "returned -1"),
+        ("pick", "0,00,100", "out-of-bounds"),
     ] {
         let o = cairn(&["run", &file, "--entry", entry, "--inputs", inputs]);
         assert!(text(&o).contains(says), "{entry} {inputs}: {}", text(&o));
@@ -867,7 +942,7 @@ fn a_fuzz_target_without_main_is_tested_through_its_entry() {
         "{record}"
     );
     replay_ok(&file, &out);
-    let o = cairn(&["run", &file, "--inputs", "6869,64"]);
+    let o = cairn(&["run", &file, "--inputs", "0,6869,64"]);
     assert!(text(&o).contains("returned 2"), "{}", text(&o));
 }
 

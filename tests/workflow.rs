@@ -480,7 +480,8 @@ fn fault_reproducers_are_minimized() {
         faults[0]["reproducer"].as_str().unwrap()
     )));
     assert_eq!(test["found_by"], "minimize", "{test}");
-    let buffer = test["inputs"][0]["value"].as_str().unwrap();
+    // Whether the buffer is NULL, then its bytes.
+    let buffer = test["inputs"][1]["value"].as_str().unwrap();
     let nonzero: Vec<usize> = (0..buffer.len() / 2)
         .filter(|&b| &buffer[2 * b..2 * b + 2] != "00")
         .collect();

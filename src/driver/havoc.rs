@@ -4,7 +4,7 @@
 //! inserting or deleting text; argv strings and `--sym-files` contents are byte buffers whose
 //! length stays fixed (the harness gives each its size).
 
-use crate::exec::input::{InputKind, InputSource, InputValue, RandomInputs};
+use crate::exec::input::{Channel, InputKind, InputSource, InputValue, RandomInputs};
 use crate::ir::ops::{mask, sext};
 use rand::Rng;
 use rand::rngs::SmallRng;
@@ -117,7 +117,7 @@ impl Havoc {
         }
         v.truncate(longest);
         for l in &self.lengths {
-            if let Some(x) = v.get_mut(l.pos)
+            if let Some(x) = v.get_mut(l.value)
                 && x.kind != InputKind::Bytes
                 && x.width > 0
                 && !l.holds(x.bits, x.width)
@@ -134,6 +134,10 @@ impl Havoc {
         }
         let i = rng.gen_range(0..v.len());
         let op = rng.gen_range(0..13);
+        if v[i].channel == Channel::Null {
+            // Whether a parameter is NULL is concolic search's choice (`next_null_flag`).
+            return;
+        }
         if op == TEXT_EDIT
             && v[i].kind == InputKind::Bytes
             && let Some(live) = self.read_bytes(v, i)
@@ -595,7 +599,12 @@ mod tests {
     #[test]
     fn a_length_parameter_stays_within_its_buffer() {
         let mut h = havoc(vec![1000, -5], vec![]);
-        let length = |pos, max, unsigned| crate::exec::LengthParam { pos, max, unsigned };
+        let length = |pos, max, unsigned| crate::exec::LengthParam {
+            pos,
+            value: pos,
+            max,
+            unsigned,
+        };
         h.lengths = vec![length(1, 64, true), length(3, 16, false)];
         let mut rng = SmallRng::seed_from_u64(5);
         let data = InputValue::buffer("data", vec![b'a'; 65]);
@@ -627,6 +636,7 @@ mod tests {
         let mut h = havoc(vec![1000, -5], vec![b"word"]);
         h.lengths = vec![crate::exec::LengthParam {
             pos: 1,
+            value: 1,
             max: 64,
             unsigned: true,
         }];
@@ -664,6 +674,7 @@ mod tests {
         let mut h = havoc(vec![b',' as i64, 70000], vec![]);
         h.lengths = vec![crate::exec::LengthParam {
             pos: 1,
+            value: 1,
             max: 64,
             unsigned: true,
         }];

@@ -7,7 +7,7 @@
 //! one run per comparison.
 
 use crate::exec::LengthParam;
-use crate::exec::input::{InputKind, InputValue};
+use crate::exec::input::{Channel, InputKind, InputValue};
 use crate::ir::cmplog::Comparison;
 use crate::ir::ops::{mask, sext};
 use std::collections::HashSet;
@@ -91,6 +91,7 @@ fn numbers(values: &[InputValue], from: u64, to: u64, width: u8, keep: &mut Kept
             v.kind,
             InputKind::Bytes | InputKind::Float | InputKind::Double
         ) || v.width == 0
+            || v.channel == Channel::Null
         {
             continue;
         }
@@ -313,6 +314,7 @@ mod tests {
         }];
         let lengths = [LengthParam {
             pos: 1,
+            value: 1,
             max: 8,
             unsigned: true,
         }];

@@ -521,6 +521,15 @@ impl<R: Rng> InputSource for LazyInputs<R> {
         }
     }
 
+    fn next_null_flag(&mut self) -> InputValue {
+        if self.keys.borrow().is_empty() {
+            self.tags.push(None);
+            self.real.next_null_flag()
+        } else {
+            self.next(InputKind::Bool, 1, 0)
+        }
+    }
+
     fn next(&mut self, kind: InputKind, width: u32, len: usize) -> InputValue {
         let read = self.keys.borrow_mut().pop_front();
         self.tags.push(read.as_ref().map(|r| r.0));

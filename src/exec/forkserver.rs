@@ -140,10 +140,11 @@ pub enum ReadAs {
 impl ReadAs {
     /// A reads map entry: the kind in the low bits, the channel above (`cairn_channel`).
     pub fn of(code: u8) -> (ReadAs, Channel) {
-        let channel = match code & 0x18 {
+        let channel = match code & 0x38 {
             8 => Channel::Stdin,
             16 => Channel::Scanf,
             24 => Channel::MadeUp,
+            32 => Channel::Null,
             _ => Channel::Call,
         };
         (ReadAs::kind(code & 7), channel)

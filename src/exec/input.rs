@@ -37,13 +37,17 @@ pub enum Channel {
     Scanf,
     /// The block of a pointer made up for a function not given (`libc::made_up_pointer`).
     MadeUp,
+    /// Whether a pointer parameter of a unit-mode entry is NULL (1) or its buffer (0): a
+    /// choice concolic search makes where the function compares it with null, never a
+    /// fuzzer's (see `InputSource::next_null_flag`).
+    Null,
 }
 
 impl Channel {
     /// The name tests give it (`"from"`), if not an input call.
     pub fn name(self) -> Option<&'static str> {
         match self {
-            Channel::Call | Channel::MadeUp => None,
+            Channel::Call | Channel::MadeUp | Channel::Null => None,
             Channel::Stdin => Some("stdin"),
             Channel::Scanf => Some("scanf"),
         }
@@ -272,6 +276,14 @@ pub trait InputSource {
     fn next_char(&mut self) -> InputValue {
         self.next(InputKind::Int, 32, 0)
     }
+
+    /// Whether the next pointer parameter is NULL (`Channel::Null`): a bool, 1 for NULL.
+    /// Sources that draw values at random never draw NULL: a function that does not say what
+    /// it does with a null argument is not called with one (its dereference would be a fault
+    /// of the caller's), and one that does gets it from concolic search flipping its test.
+    fn next_null_flag(&mut self) -> InputValue {
+        self.next(InputKind::Bool, 1, 0)
+    }
 }
 
 /// Replays a fixed sequence of values; past its end every input is zero, and stdin is at its
@@ -379,6 +391,10 @@ impl<R: Rng> InputSource for RandomInputs<R> {
         InputValue::int(InputKind::Int, 32, crate::ir::ops::mask(c as u64, 32))
     }
 
+    fn next_null_flag(&mut self) -> InputValue {
+        InputValue::int(InputKind::Bool, 1, 0)
+    }
+
     fn next(&mut self, kind: InputKind, width: u32, len: usize) -> InputValue {
         match kind {
             InputKind::Float | InputKind::Double => {
@@ -443,6 +459,15 @@ impl<R: Rng> InputSource for Seeded<R> {
         } else {
             self.pos += 1;
             self.fallback.next_char()
+        }
+    }
+
+    fn next_null_flag(&mut self) -> InputValue {
+        if self.pos < self.values.len() {
+            self.next(InputKind::Bool, 1, 0)
+        } else {
+            self.pos += 1;
+            self.fallback.next_null_flag()
         }
     }
 

@@ -633,10 +633,20 @@ impl<'m> Machine<'m> {
                 };
                 let buf = self.mem.malloc(n)?;
                 self.param_buffers.push((buf, name.to_string()));
+                // A pointer (not a struct passed by value) may be NULL, as an input says; its
+                // buffer is read either way, so that the values after it keep their places.
+                let null = by_value.is_none() && {
+                    let mut flag = self.input.next_null_flag();
+                    flag.channel = Channel::Null;
+                    flag.set_name(name);
+                    self.inputs.push(flag.clone());
+                    self.input_used(InputUse::NullParam { pos, buf });
+                    flag.bits != 0
+                };
                 // Named as the parameter is in the source (tests and exports show it).
                 self.fill_input_block(buf, n, name, string)?;
                 self.add_link_root((buf, n), self.unit.buffer, name);
-                return Ok(VarArg::Scalar(buf, Ty::Ptr));
+                return Ok(VarArg::Scalar(if null { 0 } else { buf }, Ty::Ptr));
             }
             _ => return Ok(VarArg::Scalar(0, ty)),
         };

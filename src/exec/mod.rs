@@ -75,6 +75,9 @@ pub struct Unit {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LengthParam {
     pub pos: usize,
+    /// Its value's index among a run's values (`param_value`); the buffer's bytes are the
+    /// value before.
+    pub value: usize,
     pub max: u64,
     pub unsigned: bool,
 }
@@ -91,8 +94,8 @@ impl LengthParam {
     /// How many bytes of the buffer at `values[i]` a run reads, where one of `lengths` follows
     /// it (a fuzz target's `data, size`): the length's value, if within the buffer's bound.
     pub fn read_bytes(lengths: &[LengthParam], values: &[InputValue], i: usize) -> Option<usize> {
-        let l = lengths.iter().find(|l| l.pos == i + 1)?;
-        let n = (values.get(l.pos)).filter(|x| x.kind != InputKind::Bytes && x.width > 0)?;
+        let l = lengths.iter().find(|l| l.value == i + 1)?;
+        let n = (values.get(l.value)).filter(|x| x.kind != InputKind::Bytes && x.width > 0)?;
         l.holds(n.bits, n.width)
             .then(|| ops::mask(n.bits, n.width) as usize)
     }
@@ -130,10 +133,27 @@ pub fn length_params(f: &crate::ir::Function, buffer: u64) -> Vec<LengthParam> {
         .filter(|&i| f.param_name(i).is_some_and(lengthy))
         .map(|pos| LengthParam {
             pos,
+            value: param_value(f, pos),
             max: buffer / f.pointee_bytes.get(pos - 1).copied().unwrap_or(0).max(1),
             unsigned: f.param_unsigned.get(pos).copied().unwrap_or(false),
         })
         .collect()
+}
+
+/// The index among a unit run's values of parameter `pos`'s first one: the parameters are read
+/// in order, a pointer as two values (whether it is NULL, then its buffer's bytes), a struct
+/// passed by value or a scalar as one, a function pointer (the runtime's callback) as none.
+pub fn param_value(f: &crate::ir::Function, pos: usize) -> usize {
+    (0..pos)
+        .map(|i| {
+            let by_value = f.byval.iter().any(|b| b.0 == i);
+            match f.params[i].ty() {
+                _ if f.param_callback.get(i) == Some(&true) => 0,
+                crate::ir::Ty::Ptr if !by_value => 2,
+                _ => 1,
+            }
+        })
+        .sum()
 }
 
 impl Program {

@@ -65,6 +65,9 @@ pub enum InputUse {
     /// A pointer of `n` bytes stored at `addr` (`exec::links`): `block` if the input is true,
     /// else null.
     Link { addr: u64, n: u32, block: u64 },
+    /// Whether pointer parameter `pos` of the entry function (unit mode) is NULL: null if the
+    /// input is true, else `buf`.
+    NullParam { pos: usize, buf: u64 },
 }
 
 /// A length parameter is at most `max` elements (`exec::length_params`): an assumption, which

@@ -133,6 +133,9 @@ pub struct Shadow<'p> {
     /// through a symbolic pointer), with the arm this run's values take: a decision reaching
     /// an indeterminate byte only through arms not taken does not rest on it.
     ite_taken: rustc_hash::FxHashMap<ExprId, bool>,
+    /// Conditions of pointers an input makes null or an object (a null parameter, a lazily
+    /// linked pointer; see `without_null_choice`).
+    null_choices: rustc_hash::FxHashSet<ExprId>,
     /// The library call being made renders symbolic data into memory: what it writes is lost.
     writes_lost: bool,
     /// The run's coverage when a decision first rested on uninitialized memory (see
@@ -294,6 +297,7 @@ impl<'p> Shadow<'p> {
             address_bases: Default::default(),
             layout_robust: Default::default(),
             ite_taken: Default::default(),
+            null_choices: Default::default(),
             writes_lost: false,
             claims_end: None,
             stop_at_claims_end: false,
@@ -668,7 +672,22 @@ impl Observer for Shadow<'_> {
                     p.constant((n * 8) as u8, 0),
                 );
                 let e = p.ite(nonnull, block, null);
+                self.null_choices.insert(nonnull);
                 self.set_mem(addr, n, e);
+            }
+            InputUse::NullParam { pos, buf } => {
+                let e = var(self.pool, 0, width as u8);
+                let p = &mut *self.pool;
+                let zero = p.constant(width as u8, 0);
+                let null = p.cmp(IPred::Ne, e, zero);
+                let w = v.ptr_bits as u8;
+                let (buf, zero) = (p.constant(w, buf), p.constant(w, 0));
+                let e = p.ite(null, zero, buf);
+                self.null_choices.insert(null);
+                if self.args.len() <= pos {
+                    self.args.resize(pos + 1, NONE);
+                }
+                self.args[pos] = e;
             }
             InputUse::Param { pos, at_most } => {
                 let e = var(self.pool, 0, width as u8);
@@ -1508,6 +1527,11 @@ impl Shadow<'_> {
     /// it reports; any other dependence on symbolic data is lost.
     fn library_call(&mut self, v: &View, ext: &Ext, call: Call, rb: usize) {
         use Ext::*;
+        // A model takes a pointer an input makes null or an object as that object (see
+        // `without_null_choice`): it tests none for null.
+        for i in 0..self.args.len() {
+            self.args[i] = self.without_null_choice(self.args[i]);
+        }
         if Self::prints_an_address(v, ext, &call, rb) {
             // `%p` renders an address: what the program reads back of it (the count, the
             // text) is the layout's choice; no proof may rest on it.
@@ -1701,7 +1725,13 @@ impl Shadow<'_> {
                 self.set_reg(rb, *dst, e);
             }
             Inst::ICmp { pred, w, dst, a, b } => {
-                let (sa, sb) = (self.reg(rb, *a), self.reg(rb, *b));
+                let (mut sa, mut sb) = (self.reg(rb, *a), self.reg(rb, *b));
+                // A pointer an input makes null or an object is either only in a test for
+                // null; against another pointer (`memmove`'s `dst < src`) it is the object.
+                let null = |r: Reg| self.reg(rb, r) == NONE && v.reg(rb, r) == 0;
+                if !(matches!(pred, IPred::Eq | IPred::Ne) && (null(*a) || null(*b))) {
+                    (sa, sb) = (self.without_null_choice(sa), self.without_null_choice(sb));
+                }
                 if sa == NONE && sb == NONE {
                     // Which of two objects lies lower is the layout's choice, not the
                     // program's: such a comparison decides nothing a proof may rest on.
@@ -1712,7 +1742,11 @@ impl Shadow<'_> {
                     }
                     return self.set_reg(rb, *dst, NONE);
                 }
-                let (mut x, mut y) = (self.reg_expr(v, rb, *a, *w), self.reg_expr(v, rb, *b, *w));
+                let expr = |s: &mut Self, e: ExprId, r: Reg| match e {
+                    NONE => s.pool.constant(*w, v.reg(rb, r)),
+                    e => e,
+                };
+                let (mut x, mut y) = (expr(self, sa, *a), expr(self, sb, *b));
                 // A number made a pointer, compared with an object's address: which number
                 // that is depends on the layout, so the address becomes one.
                 if self.number_against_address(v, at.func, rb, *b, *a) {
@@ -1740,7 +1774,8 @@ impl Shadow<'_> {
                 let sa = self.reg(rb, *a);
                 let (fw, tw) = (from.bits_with(pb) as u8, to.bits_with(pb) as u8);
                 if *from == Ty::Ptr && *to != Ty::Ptr {
-                    // A pointer made an integer: an address, no constant.
+                    // A pointer made an integer: an address, no constant (nor null by choice).
+                    let sa = self.without_null_choice(sa);
                     let e = self.address_value(v, v.reg(rb, *a), sa, fw);
                     let e = match (*op, e) {
                         (_, NONE) => NONE,
@@ -1799,13 +1834,16 @@ impl Shadow<'_> {
                 terms,
                 offset,
             } => {
-                let sbase = self.reg(rb, *base);
+                let sbase = self.without_null_choice(self.reg(rb, *base));
                 let symbolic_terms = terms.iter().any(|(r, _, _)| self.reg(rb, *r) != NONE);
                 if sbase == NONE && !symbolic_terms {
                     return self.set_reg(rb, *dst, NONE);
                 }
                 let w = pb as u8;
-                let mut e = self.reg_expr(v, rb, *base, w);
+                let mut e = match sbase {
+                    NONE => self.pool.constant(w, v.reg(rb, *base)),
+                    e => e,
+                };
                 let pool_off = self.pool.constant(w, *offset as u64);
                 e = self.pool.bin(BinOp::Add, w, e, pool_off);
                 for (r, iw, scale) in terms {
@@ -1825,7 +1863,7 @@ impl Shadow<'_> {
             Inst::Load { dst, ty, addr } => {
                 let n = size_of(*ty, pb / 8);
                 let a = v.regs[rb + *addr as usize];
-                let sa = self.reg(rb, *addr);
+                let sa = self.without_null_choice(self.reg(rb, *addr));
                 let e = if sa == NONE {
                     self.mem_expr(v, a, n)
                 } else if let Some(e) = self.load_from_choices(v, site, sa, a, n) {
@@ -1839,7 +1877,7 @@ impl Shadow<'_> {
             Inst::Store { ty, addr, val } => {
                 let n = size_of(*ty, pb / 8);
                 let a = v.regs[rb + *addr as usize];
-                let sa = self.reg(rb, *addr);
+                let sa = self.without_null_choice(self.reg(rb, *addr));
                 let sv = self.reg(rb, *val);
                 if sa != NONE {
                     if sv != NONE || n <= 8 {
@@ -2164,6 +2202,32 @@ impl Shadow<'_> {
             }
         };
         self.check(v, site, ok, addr.wrapping_sub(base) <= size - n as u64);
+    }
+
+    /// An address as the access through it goes: a pointer an input makes null or an object
+    /// (`null_choices`) is that object (NONE: concrete), so that no run makes it null where the
+    /// program dereferences it without a test: a caller passes null to a function that says
+    /// what it does with one, and a list ends where its walk tests for the end. Its null
+    /// arm stays in comparisons, which search flips like any branch.
+    fn without_null_choice(&self, e: ExprId) -> ExprId {
+        if e == NONE || self.null_choices.is_empty() {
+            return e;
+        }
+        let Node::Ite { c, t, f, .. } = *self.pool.node(e) else {
+            return e;
+        };
+        if !self.null_choices.contains(&c) {
+            return e;
+        }
+        let object = match (self.pool.as_const(t), self.pool.as_const(f)) {
+            (Some(0), _) => f,
+            (_, Some(0)) => t,
+            _ => return e,
+        };
+        match self.pool.as_const(object) {
+            Some(_) => NONE,
+            None => object,
+        }
     }
 
     /// The addresses a symbolic pointer chooses among (`choices`) that can hold an access of

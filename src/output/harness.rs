@@ -54,7 +54,7 @@ static int *cairn_jpos;
 /* cairn_tail_n: values read past a fuzzing run's own (the fork server's batch tail). */
 static int cairn_nvals = -1, cairn_pos, cairn_tail_n;
 /* What reads the values now (8: stdin's characters, 16: scanf on stdin, 24: a made-up
- * pointer's block; 0: an input call): the fuzzer's reads map carries it with each value's
+ * pointer's block, 32: whether a unit's pointer parameter is NULL; 0: an input call): the fuzzer's reads map carries it with each value's
  * kind, so that the tests of its runs tell these apart as the interpreter's do. */
 static __attribute__((unused)) unsigned char cairn_channel;
 
@@ -1398,10 +1398,12 @@ pub fn harness_c_for(m: &Module, entry: &str, unit: &crate::exec::Unit) -> Strin
                 continue;
             }
             _ => {
+                // Whether the pointer is NULL (its buffer is read either way), read as the
+                // interpreter's `Channel::Null` (32 in the fuzzer's reads map).
                 s.push_str(&format!(
-                    "  cairn_buf[{i}] = malloc({n});\n  if (!cairn_buf[{i}]) {{ perror(\"cairn harness\"); exit(2); }}\n  cairn_bytes(cairn_buf[{i}], {n}); cairn_buf[{i}][{n} - 1] = 0;\n"
+                    "  cairn_channel = 32; int null{i} = cairn_u() != 0; cairn_channel = 0;\n  cairn_buf[{i}] = malloc({n});\n  if (!cairn_buf[{i}]) {{ perror(\"cairn harness\"); exit(2); }}\n  cairn_bytes(cairn_buf[{i}], {n}); cairn_buf[{i}][{n} - 1] = 0;\n"
                 ));
-                call.push(format!("(void *)cairn_buf[{i}]"));
+                call.push(format!("null{i} ? NULL : (void *)cairn_buf[{i}]"));
                 continue;
             }
         };

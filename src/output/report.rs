@@ -480,6 +480,15 @@ fn inputs_text(inputs: &[Value]) -> String {
             i += run;
             continue;
         }
+        if let Some(name) = inputs[i]["null"].as_str() {
+            // Whether pointer parameter `name` is NULL; if it is, its buffer (next) is unused.
+            if value == "1" {
+                out.push(format!("{name} NULL"));
+                i += 1;
+            }
+            i += 1;
+            continue;
+        }
         let run = inputs[i..].iter().take_while(|v| int(v).is_some()).count();
         if run >= 4 {
             let text: String = inputs[i..i + run]

@@ -80,6 +80,9 @@ pub fn input_json(v: &InputValue) -> serde_json::Value {
     let mut o = json!({"type": v.kind.name(), "value": v.to_text()});
     if v.kind == InputKind::Bytes {
         o["name"] = json!(v.name());
+    } else if v.channel == crate::exec::input::Channel::Null {
+        // 1: the parameter is passed as NULL.
+        o["null"] = json!(v.name());
     } else if let Some(channel) = v.channel.name() {
         o["from"] = json!(channel);
     } else if v.is_extern_result() {

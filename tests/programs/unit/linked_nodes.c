@@ -23,7 +23,7 @@ int walk(struct node *list) {
   }
   if (count == 3)
     return 3;
-  if (list->name && list->name[0] == 'x' && list->name[1] == 'y')
+  if (list && list->name && list->name[0] == 'x' && list->name[1] == 'y')
     return 9;
   return count;
 }
