@@ -543,6 +543,24 @@ fn pointers_a_unit_loads_from_its_inputs_are_null_or_fresh_blocks() {
     }
 }
 
+/// A walk past the blocks Cairn links for one run (256) is cut there: the run ends as a limit
+/// of Cairn's, not by following a pointer's input bytes (the build before returned past them).
+#[test]
+fn a_walk_past_the_blocks_a_run_links_is_cut() {
+    let p = root().join("tests/programs/unit/long_walk.c");
+    let p = p.to_str().unwrap();
+    // The parameter not NULL, its bytes, then `n` linked pointers, each non-null, and blocks.
+    let list = |n: usize| format!("0,00{}", ",1,00".repeat(n));
+    let o = cairn(&["run", p, "--entry", "walk300", "--inputs", &list(100)]);
+    assert!(text(&o).contains("walk300 returned 101"), "{}", text(&o));
+    let o = cairn(&["run", p, "--entry", "walk300", "--inputs", &list(300)]);
+    assert!(
+        text(&o).contains("more than 256 blocks Cairn linked and was stopped"),
+        "{}",
+        text(&o)
+    );
+}
+
 /// A unit's pointer parameter is NULL where the function compares it with NULL: its guard is
 /// covered and replays natively; a dereference before the guard is a fault; a function that
 /// never tests its parameter gets none (no run passes it NULL).

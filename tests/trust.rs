@@ -589,6 +589,32 @@ fn an_index_added_to_a_null_pointer_reads_no_object() {
     );
 }
 
+/// A free of a wild pointer is the fault Cairn predicts where natively AddressSanitizer's
+/// `free` crashes on it (SEGV, at the same line): replay confirms both tests' outcomes (it
+/// reported them as mismatches before).
+#[test]
+fn a_free_of_a_wild_pointer_replays_as_predicted() {
+    let dir = tmp("trust-wild-free");
+    let src = root().join("tests/programs/trust/wild_free.c");
+    let out = dir.path().join("out");
+    let s = generate(&src, &out, &[]);
+    let faults = s["faults"].as_array().unwrap();
+    assert_eq!(faults.len(), 2, "{s}");
+    assert!(
+        faults
+            .iter()
+            .all(|f| f["kind"] == "free of a pointer that malloc did not return"),
+        "{s}"
+    );
+    let r = replay(&src, &out, &[]);
+    let t = text(&r);
+    assert!(!t.contains("MISMATCH"), "{t}");
+    assert!(
+        t.contains("predicted outcomes confirmed natively: 3 (not checkable: 0, unconfirmed: 0)"),
+        "{t}"
+    );
+}
+
 /// 32-bit programs: math calls (`long` results narrowed as i386 glibc does, __signbit's i386
 /// value, exact functions whose every build agrees) and double arithmetic (IEEE, not x87's
 /// excess precision, in the native builds too). Each error call is proven unreachable by

@@ -141,6 +141,13 @@ pub fn limit_report(s: &Session) -> Option<i32> {
             s.runs.cut_by_memory_limit
         );
     }
+    if s.runs.cut_by_link_limit > 0 {
+        eprintln!(
+            "cairn: warning: {} runs walked structures of more than {} blocks Cairn linked and were cut short (no test)",
+            s.runs.cut_by_link_limit,
+            crate::exec::links::MAX_BLOCKS
+        );
+    }
     if s.runs.uninitialized > 0 {
         eprintln!(
             "cairn: warning: {} runs decided on uninitialized memory, the first at {} (Cairn reads zeros there, a native run whatever memory held): what such a run took after that decision is not claimed (a test whose input went further natively lists those goals as `reached_natively`); if that memory is a local the program means as a nondeterministic value, --uninitialized-inputs makes it an input",

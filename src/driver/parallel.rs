@@ -229,6 +229,7 @@ fn add_runs(a: &mut crate::driver::session::RunCounts, b: &crate::driver::sessio
     a.cut_by_deadline += b.cut_by_deadline;
     a.cut_by_interrupt += b.cut_by_interrupt;
     a.cut_by_memory_limit += b.cut_by_memory_limit;
+    a.cut_by_link_limit += b.cut_by_link_limit;
     a.unsupported += b.unsupported;
     if a.first_unsupported.is_none() {
         a.first_unsupported.clone_from(&b.first_unsupported);

@@ -72,6 +72,7 @@ pub struct RunCounts {
     pub cut_by_deadline: u64,
     pub cut_by_interrupt: u64,
     pub cut_by_memory_limit: u64,
+    pub cut_by_link_limit: u64,
     pub unsupported: u64,
     pub first_unsupported: Option<String>,
     /// Runs with a decision on uninitialized memory (their claims end there), and the first
@@ -376,6 +377,7 @@ impl<'p> Session<'p> {
                     Limit::Deadline => &mut self.runs.cut_by_deadline,
                     Limit::Interrupt => &mut self.runs.cut_by_interrupt,
                     Limit::Memory => &mut self.runs.cut_by_memory_limit,
+                    Limit::Links => &mut self.runs.cut_by_link_limit,
                 } += 1;
                 return Ok(vec![]);
             }

@@ -12,8 +12,9 @@ use super::machine::{Machine, Stop};
 use super::observer::InputUse;
 use std::collections::BTreeMap;
 
-/// Most blocks one run makes: a walk that never meets null ends as the bytes say past them.
-const MAX_BLOCKS: usize = 256;
+/// Most blocks one run links: a run that would link more is cut (`Limit::Links`), since past
+/// them a pointer would be its input bytes, a wild pointer of Cairn's making.
+pub const MAX_BLOCKS: usize = 256;
 
 /// The input blocks of a run whose pointer-sized slots are linked when first loaded, by
 /// address.
@@ -113,7 +114,7 @@ impl Machine<'_> {
             return Ok(());
         }
         let slot = (off / pb) as usize;
-        if std::mem::replace(&mut root.seen[slot], true) || self.links.made >= MAX_BLOCKS {
+        if std::mem::replace(&mut root.seen[slot], true) {
             return Ok(());
         }
         let (parent, name, n) = (root.value, format!("{}+{off}", root.name), root.child_len);
@@ -122,6 +123,9 @@ impl Machine<'_> {
             .get(off as usize..(off + pb) as usize);
         if self.mem.read(a, pb).ok() != original {
             return Ok(());
+        }
+        if self.links.made == MAX_BLOCKS {
+            return Err(Stop::Cut(super::machine::Limit::Links));
         }
         self.links.made += 1;
         let block = self.mem.malloc(n)?;

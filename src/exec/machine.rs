@@ -63,6 +63,9 @@ pub enum Limit {
     Deadline,
     Interrupt,
     Memory,
+    /// The run would link more blocks than a run may (`exec::links`): past them a pointer
+    /// would be its input bytes, a wild pointer of Cairn's making.
+    Links,
 }
 
 /// How a run ended.
@@ -104,6 +107,7 @@ impl Outcome {
             Outcome::Cut(Limit::Deadline) => "deadline",
             Outcome::Cut(Limit::Interrupt) => "interrupted",
             Outcome::Cut(Limit::Memory) => "memory-limit",
+            Outcome::Cut(Limit::Links) => "link-limit",
         }
     }
     /// The exit status a shell would see for the native program (128 + signal for crashes).

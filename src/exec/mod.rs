@@ -8,7 +8,7 @@ pub mod forkserver;
 pub mod input;
 pub mod launcher;
 pub mod libc;
-mod links;
+pub(crate) mod links;
 pub mod machine;
 pub mod memory;
 pub mod native;

@@ -664,7 +664,12 @@ fn same_fault_kind(cairn: &str, asan: &AsanReport) -> bool {
     } else if cairn.contains("double free") {
         k.contains("double-free")
     } else if cairn.contains("malloc did not return") {
-        k.contains("not malloc()-ed") || k.contains("bad-free") || k.contains("invalid-free")
+        // A wild pointer (not a canonical address, say) crashes AddressSanitizer's `free`
+        // before it can tell: a SEGV away from null, at the same place (checked next).
+        k.contains("not malloc()-ed")
+            || k.contains("bad-free")
+            || k.contains("invalid-free")
+            || segv && asan.addr.is_none_or(|a| a >= 4096)
     } else if cairn.contains("division") {
         k.starts_with("FPE")
     } else {

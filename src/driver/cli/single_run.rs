@@ -104,6 +104,10 @@ pub fn run(mut a: RunArgs, given: Given) -> Result<i32> {
             Outcome::AssumeFailed => {
                 eprintln!("cairn: an assumption does not hold on these inputs")
             }
+            Outcome::Cut(crate::exec::machine::Limit::Links) => eprintln!(
+                "cairn: the run walked a structure of more than {} blocks Cairn linked and was stopped",
+                crate::exec::links::MAX_BLOCKS
+            ),
             Outcome::Cut(_) => {
                 eprintln!("cairn: the run reached the memory limit (--max-memory) and was stopped")
             }
