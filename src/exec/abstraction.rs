@@ -511,23 +511,30 @@ impl<R: Rng> LazyInputs<R> {
     }
 }
 
+impl<R: Rng> LazyInputs<R> {
+    /// An abstract read's value as `kind` of `width` bits if one is pending; else the
+    /// program's own value, as the real source `draw`s it (text for stdin, a NULL flag).
+    fn abstract_or(
+        &mut self,
+        kind: InputKind,
+        width: u32,
+        draw: impl FnOnce(&mut Seeded<R>) -> InputValue,
+    ) -> InputValue {
+        if !self.keys.borrow().is_empty() {
+            return self.next(kind, width, 0);
+        }
+        self.tags.push(None);
+        draw(&mut self.real)
+    }
+}
+
 impl<R: Rng> InputSource for LazyInputs<R> {
     fn next_char(&mut self) -> InputValue {
-        if self.keys.borrow().is_empty() {
-            self.tags.push(None);
-            self.real.next_char()
-        } else {
-            self.next(InputKind::Int, 32, 0)
-        }
+        self.abstract_or(InputKind::Int, 32, |r| r.next_char())
     }
 
     fn next_null_flag(&mut self) -> InputValue {
-        if self.keys.borrow().is_empty() {
-            self.tags.push(None);
-            self.real.next_null_flag()
-        } else {
-            self.next(InputKind::Bool, 1, 0)
-        }
+        self.abstract_or(InputKind::Bool, 1, |r| r.next_null_flag())
     }
 
     fn next(&mut self, kind: InputKind, width: u32, len: usize) -> InputValue {

@@ -452,23 +452,30 @@ pub struct Seeded<R: Rng> {
     pub fallback: RandomInputs<R>,
 }
 
+impl<R: Rng> Seeded<R> {
+    /// The seed's next value as `kind` of `width` bits; past the seed, the fallback's own
+    /// draw (`draw`: text for stdin, never NULL for a parameter).
+    fn seeded_or(
+        &mut self,
+        kind: InputKind,
+        width: u32,
+        draw: impl FnOnce(&mut RandomInputs<R>) -> InputValue,
+    ) -> InputValue {
+        if self.pos < self.values.len() {
+            return self.next(kind, width, 0);
+        }
+        self.pos += 1;
+        draw(&mut self.fallback)
+    }
+}
+
 impl<R: Rng> InputSource for Seeded<R> {
     fn next_char(&mut self) -> InputValue {
-        if self.pos < self.values.len() {
-            self.next(InputKind::Int, 32, 0)
-        } else {
-            self.pos += 1;
-            self.fallback.next_char()
-        }
+        self.seeded_or(InputKind::Int, 32, |r| r.next_char())
     }
 
     fn next_null_flag(&mut self) -> InputValue {
-        if self.pos < self.values.len() {
-            self.next(InputKind::Bool, 1, 0)
-        } else {
-            self.pos += 1;
-            self.fallback.next_null_flag()
-        }
+        self.seeded_or(InputKind::Bool, 1, |r| r.next_null_flag())
     }
 
     fn next(&mut self, kind: InputKind, width: u32, len: usize) -> InputValue {

@@ -54,8 +54,9 @@ static int *cairn_jpos;
 /* cairn_tail_n: values read past a fuzzing run's own (the fork server's batch tail). */
 static int cairn_nvals = -1, cairn_pos, cairn_tail_n;
 /* What reads the values now (8: stdin's characters, 16: scanf on stdin, 24: a made-up
- * pointer's block, 32: whether a unit's pointer parameter is NULL; 0: an input call): the fuzzer's reads map carries it with each value's
- * kind, so that the tests of its runs tell these apart as the interpreter's do. */
+ * pointer's block, 32: whether a unit's pointer parameter is NULL; 0: an input call): the
+ * fuzzer's reads map carries it with each value's kind, so that the tests of its runs tell
+ * these apart as the interpreter's do. */
 static __attribute__((unused)) unsigned char cairn_channel;
 
 #ifdef CAIRN_FORKSERVER
