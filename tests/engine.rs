@@ -990,3 +990,25 @@ fn text_copied_with_a_symbolic_length_is_steered_past_its_end() {
     assert_eq!(s["concolic"]["inexact"]["uninitialized"], 0, "{s}");
     replay_ok(&file, &out);
 }
+
+#[test]
+fn an_entry_without_branches_still_gets_a_test_of_its_one_path() {
+    let p = root().join("tests/programs/unit/branchless.c");
+    let p = p.to_str().unwrap();
+    // (entry, the outcome of its one path)
+    let cases = [
+        (None, "exit"),
+        (Some("square"), "exit"),
+        (Some("seventeenth"), "fault"),
+    ];
+    for (entry, outcome) in cases {
+        let dir = tmp("engine-branchless");
+        let out = dir.path().join("out");
+        let more: Vec<&str> = entry.map_or(vec![], |e| vec!["--entry", e]);
+        let (s, _) = generate_with(p, &out, "1", 10, &more);
+        assert_eq!(s["goals"]["unknown"], 0, "{entry:?}: {s}");
+        assert_eq!(s["goals"]["covered"], 0, "{entry:?}: {s}");
+        assert_eq!(outcomes(&out), vec![outcome], "{entry:?}");
+        replay_ok(p, &out);
+    }
+}

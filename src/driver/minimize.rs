@@ -57,6 +57,8 @@ pub fn minimize_faults(s: &mut Session, cfg: &Config) -> Result<usize> {
         if !ends_in(s, &best_run, &target) || s.watched(&best_run).uninitialized_at.is_some() {
             continue;
         }
+        let texts = |r: &RunResult| r.inputs.iter().map(|v| v.to_text()).collect::<Vec<_>>();
+        let original = texts(&best_run);
         let mut shrunk = false;
         // Fewer values: past the end, inputs read 0 and stdin is at its end.
         while !best.is_empty() && Instant::now() < deadline {
@@ -110,7 +112,8 @@ pub fn minimize_faults(s: &mut Session, cfg: &Config) -> Result<usize> {
                 }
             }
         }
-        if !shrunk {
+        // Values dropped past the end read as the zeros they were: the same test again.
+        if !shrunk || texts(&best_run) == original {
             continue;
         }
         // Fewer values may leave memory unwritten that a decision then reads (a scanf that

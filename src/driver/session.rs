@@ -177,6 +177,41 @@ impl<'p> Session<'p> {
         self.shared.add_test(t)
     }
 
+    /// A suite is not empty when a run of the program can end: if the search decided every
+    /// goal without a test (an entry without branches, or whose goals all lie elsewhere), the
+    /// run of zero inputs becomes one, so its outcome, faults and lines are shown and
+    /// replayed. Returns the test's number, if one was written.
+    pub fn write_a_test_if_none(&mut self, cfg: &Config) -> Result<Option<usize>> {
+        let room = self.budget.max_tests != Some(0);
+        if self.shared.tests() > 0
+            || !room
+            || !self.shared.all_decided()
+            || self.interrupted.load(Ordering::Relaxed)
+            || Instant::now() >= self.budget_end()
+        {
+            return Ok(None);
+        }
+        let mut cfg = self.run_config(cfg);
+        if let Some(m) = self.memory_limit {
+            cfg.mem_limit = m;
+        }
+        let r = self
+            .program
+            .run(&mut crate::exec::input::Replay::new(vec![]), &cfg);
+        self.iterations += 1;
+        self.shared.count_run();
+        if matches!(r.outcome, Outcome::Cut(_)) {
+            return Ok(None);
+        }
+        let r = self.watched(&r);
+        let uninitialized_at = self.count_uninitialized(&r);
+        let covers = self.goals.covered_by(&r);
+        let test = self.test_of(&r, "first path", covers, uninitialized_at);
+        let n = self.shared.add_test(&test)?;
+        self.note_progress()?;
+        Ok(Some(n))
+    }
+
     /// Calls `f` at every change of the coverage figures (benchmarks follow coverage with it).
     pub fn on_milestone(&mut self, f: impl FnMut(&Milestone) + 'p) {
         self.on_milestone = Some(Box::new(f));

@@ -190,6 +190,7 @@ fn gen_entry(
     let mut t = crate::driver::generate::technique(&s, &plan)?;
     progress_bar(&mut s);
     let mut stats = crate::driver::generate::run(&mut s, t.as_mut())?;
+    s.write_a_test_if_none(&plan.cfg)?;
     s.end_progress();
     stats.insert("seed".into(), a.search.seed.into());
     stats.insert(
