@@ -127,6 +127,8 @@ fn report_renders_in_chromium_with_every_kind_of_goal() {
     assert!(html.contains("Files and functions"), "no index");
     assert!(html.contains("<a href=\"#file-0\">") && html.contains("<a href=\"#F0L"));
     assert!(html.contains(" at column ") && html.contains("; taken by "));
+    // `while (n > 1 && steps < 100000)`: the goal at the `&&` decides its left operand.
+    assert!(html.contains("of the operand before `&amp;&amp;` at column 16"));
     assert!(html.contains("model checker") || html.contains("exhaustive"));
     // Every kind of proof is named: here exhaustive exploration's (a program whose paths
     // concolic testing enumerates, with infeasible branches).

@@ -589,6 +589,39 @@ fn index(h: &mut String, by_file: &BTreeMap<String, BTreeMap<u64, Vec<GoalView>>
     h.push_str("</table>\n");
 }
 
+/// Which condition of a line a branch goal at `column` decides, in words. Clang places the
+/// branch on an `&&`'s or `||`'s left operand at the operator and the branch on a chain's last
+/// operand where the whole condition starts, so the source from the column alone misleads
+/// there: `if (n && p)`'s goal at `n` is about `p`. `columns`: the line's goal columns.
+fn condition_words(text: &str, column: u64, columns: &[u64]) -> String {
+    let from = |c: u64| -> String { text.chars().skip(c.saturating_sub(1) as usize).collect() };
+    let operator = |c: u64| {
+        let s = from(c);
+        ["&&", "||"].into_iter().find(|op| s.starts_with(op))
+    };
+    let quote = |s: &str| {
+        s.chars()
+            .take(32)
+            .collect::<String>()
+            .trim_end()
+            .to_string()
+    };
+    if let Some(op) = operator(column) {
+        return format!("of the operand before `{op}` at column {column}");
+    }
+    let last = columns
+        .iter()
+        .filter(|&&c| c > column && operator(c).is_some())
+        .max();
+    match last {
+        Some(&c) => format!(
+            "of the last operand (`{}`) of the condition at column {column}",
+            quote(from(c)[2..].trim_start())
+        ),
+        None => format!("at column {column} (`{}`)", quote(&from(column))),
+    }
+}
+
 fn source_row(h: &mut String, file: usize, line: u64, text: &str, goals: Option<&Vec<GoalView>>) {
     let class = match goals {
         None => "",
@@ -600,20 +633,14 @@ fn source_row(h: &mut String, file: usize, line: u64, text: &str, goals: Option<
         h,
         "<tr class=\"{class}\" id=\"F{file}L{line}\"><td class=\"n\">{line}</td><td class=\"goals\">"
     );
+    let columns: Vec<u64> = goals.into_iter().flatten().map(|g| g.column).collect();
     for g in goals.into_iter().flatten() {
-        // Which condition of the line: its column, and the source from there.
-        let at: String = text
-            .chars()
-            .skip(g.column.saturating_sub(1) as usize)
-            .take(32)
-            .collect();
         let what = format!(
-            "goal {} in {}: {} at column {} (`{}`); taken by {} test{}",
+            "goal {} in {}: {} {}; taken by {} test{}",
             g.id,
             g.function,
             g.outcome,
-            g.column,
-            at.trim_end(),
+            condition_words(text, g.column, &columns),
             g.hits,
             if g.hits == 1 { "" } else { "s" }
         );
@@ -730,5 +757,23 @@ mod tests {
             .map(|c| json!({"type": "int", "value": c.to_string(), "from": "stdin"}))
             .collect();
         assert_eq!(super::inputs_text(&stdin), r#"stdin "go\xe9\n⟨EOF⟩""#);
+    }
+
+    #[test]
+    fn a_short_circuit_goal_says_which_operand_it_decides() {
+        // Clang's columns: the branch on `a == 1` at the `&&`, the one on `b == 2` where the
+        // condition starts.
+        let line = "  if (a == 1 && b == 2) {";
+        let columns = [14, 14, 7, 7];
+        let words = |c| super::condition_words(line, c, &columns);
+        assert_eq!(words(14), "of the operand before `&&` at column 14");
+        assert_eq!(
+            words(7),
+            "of the last operand (`b == 2) {`) of the condition at column 7"
+        );
+        assert_eq!(
+            super::condition_words("  if (n < 3)", 7, &[7, 7]),
+            "at column 7 (`n < 3)`)"
+        );
     }
 }
