@@ -515,6 +515,23 @@ pub fn call(
             };
             Some(VarArg::Scalar(frac.to_bits(), Ty::F64))
         }
+        Frexpf => {
+            let mut e: i32 = 0;
+            let r = unsafe { libm_frexpf(f64_arg(&args[0]) as f32, &mut e) };
+            wuint(m, a(1), 4, e as u32 as u64)?;
+            Some(VarArg::Scalar(r.to_bits() as u64, Ty::F32))
+        }
+        Modff => {
+            let x = f64_arg(&args[0]) as f32;
+            let ip = x.trunc();
+            wuint(m, a(1), 4, ip.to_bits() as u64)?;
+            let frac = if x.is_infinite() {
+                0.0f32.copysign(x)
+            } else {
+                x - ip
+            };
+            Some(VarArg::Scalar(frac.to_bits() as u64, Ty::F32))
+        }
         Nop => {
             // setvbuf's and setbuf's buffer is the library's from now on (see `Unknown`).
             for arg in args {
@@ -725,6 +742,8 @@ unsafe extern "C" {
     fn libm_ldexp(x: f64, e: i32) -> f64;
     #[link_name = "frexp"]
     fn libm_frexp(x: f64, e: *mut i32) -> f64;
+    #[link_name = "frexpf"]
+    fn libm_frexpf(x: f32, e: *mut i32) -> f32;
 }
 
 /// malloc: NULL for what the machine could never grant, as natively; Cairn's own memory limit

@@ -1593,6 +1593,14 @@ impl Shadow<'_> {
                 );
                 return;
             }
+            // Numbers in, numbers out (a second result written through a pointer, whose shadow
+            // the write clears): what the pointer's object held before does not matter.
+            Ldexp | Frexp | Frexpf | Modf | Modff => {
+                if self.args.iter().take(2).any(|e| *e != NONE) {
+                    self.concretize();
+                }
+                return;
+            }
             // The size left in the pointer's object: exact unless the pointer is symbolic.
             Readable => {
                 if self.args.first().is_some_and(|e| *e != NONE) {
@@ -2019,6 +2027,11 @@ impl Shadow<'_> {
                         let neg = pool.bin(BinOp::Sub, w, z, x);
                         let c = pool.cmp(IPred::Slt, x, z);
                         pool.ite(c, neg, x)
+                    }
+                    // isnan, isinf, isfinite...: a test of the bits.
+                    IntrinsicOp::IsFpClass if self.reg(rb, args[1]) == NONE => {
+                        let x = self.reg_expr(v, rb, args[0], w);
+                        fp_class_test(self.pool, x, w, v.reg(rb, args[1]))
                     }
                     _ => {
                         self.concretize();
@@ -2590,6 +2603,59 @@ fn constant_part(pool: &Pool, e: ExprId, depth: u32) -> Option<u64> {
         }
         _ => None,
     }
+}
+
+/// `llvm.is.fpclass(x, mask)` on the bits of `w`-bit float `x`: whether `x` is of a class `mask`
+/// names (bit 0 signalling NaN, 1 quiet NaN, 2 -inf, 3 -normal, 4 -subnormal, 5 -0, 6 +0,
+/// 7 +subnormal, 8 +normal, 9 +inf), as `Machine` computes it.
+fn fp_class_test(pool: &mut Pool, x: ExprId, w: u8, mask: u64) -> ExprId {
+    let (e, f) = if w == 32 { (8, 23) } else { (11, 52) };
+    let exp = pool.extract(e, f, x);
+    let frac = pool.extract(f, 0, x);
+    let (ones, zero_e, zero_f) = (
+        pool.constant(e, (1u64 << e) - 1),
+        pool.constant(e, 0),
+        pool.constant(f, 0),
+    );
+    let exp_max = pool.cmp(IPred::Eq, exp, ones);
+    let exp_zero = pool.cmp(IPred::Eq, exp, zero_e);
+    let frac_zero = pool.cmp(IPred::Eq, frac, zero_f);
+    let one = pool.constant(1, 1);
+    let not = |pool: &mut Pool, c: ExprId| pool.bin(BinOp::Xor, 1, c, one);
+    let and = |pool: &mut Pool, a: ExprId, b: ExprId| pool.bin(BinOp::And, 1, a, b);
+    let (frac_set, exp_mid) = {
+        let n = not(pool, frac_zero);
+        let m = not(pool, exp_max);
+        let z = not(pool, exp_zero);
+        (n, and(pool, m, z))
+    };
+    let nan = and(pool, exp_max, frac_set);
+    let quiet = pool.extract(1, f - 1, x);
+    let signalling = not(pool, quiet);
+    let negative = pool.extract(1, w - 1, x);
+    let positive = not(pool, negative);
+    let infinite = and(pool, exp_max, frac_zero);
+    let zero = and(pool, exp_zero, frac_zero);
+    let subnormal = and(pool, exp_zero, frac_set);
+    let classes = [
+        and(pool, nan, signalling),
+        and(pool, nan, quiet),
+        and(pool, infinite, negative),
+        and(pool, exp_mid, negative),
+        and(pool, subnormal, negative),
+        and(pool, zero, negative),
+        and(pool, zero, positive),
+        and(pool, subnormal, positive),
+        and(pool, exp_mid, positive),
+        and(pool, infinite, positive),
+    ];
+    let mut any = pool.constant(1, 0);
+    for (i, c) in classes.into_iter().enumerate() {
+        if mask >> i & 1 == 1 {
+            any = pool.bin(BinOp::Or, 1, any, c);
+        }
+    }
+    any
 }
 
 #[cfg(test)]

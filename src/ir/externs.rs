@@ -60,6 +60,9 @@ pub enum Ext {
     Ldexp,
     Frexp,
     Modf,
+    /// `frexpf` and `modff`: the float variants (their second result written through a pointer).
+    Frexpf,
+    Modff,
     /// Returns 0 and does nothing (setvbuf, fclose...).
     Nop,
     /// The indeterminate initial value of a local (see `ir::normalize`): 0 here.
@@ -181,6 +184,8 @@ fn resolve_name(name: &str) -> Ext {
         "ldexp" => Ldexp,
         "frexp" => Frexp,
         "modf" => Modf,
+        "frexpf" => Frexpf,
+        "modff" => Modff,
         "setvbuf" | "setbuf" | "fclose" | "alarm" => Nop,
         "getpid" => GetPid,
         "__cairn_cpuid" => CpuId,

@@ -131,14 +131,48 @@ impl MathFn {
     /// The result's bit pattern for arguments given as bit patterns.
     pub fn eval(self, args: &[u64]) -> u64 {
         let a = |i: usize| args.get(i).copied().unwrap_or(0);
-        if self.w == 32 {
+        if matches!(self.op, MathOp::Fmin | MathOp::Fmax) {
+            return min_max(self.op == MathOp::Fmax, self.w, a(0), a(1));
+        }
+        let (r, quiet_bit) = if self.w == 32 {
             let x = f32::from_bits(a(0) as u32);
             let y = f32::from_bits(a(1) as u32);
-            eval32(self.op, x, y).to_bits() as u64
+            let r = eval32(self.op, x, y);
+            (r.to_bits() as u64, r.is_nan().then_some(1u64 << 22))
         } else {
-            eval64(self.op, f64::from_bits(a(0)), f64::from_bits(a(1))).to_bits()
+            let r = eval64(self.op, f64::from_bits(a(0)), f64::from_bits(a(1)));
+            (r.to_bits(), r.is_nan().then_some(1u64 << 51))
+        };
+        // glibc's NaN results are quiet (a signalling NaN argument's too; Rust's own rounding
+        // functions return it as it is); fabs and copysign only move the sign.
+        match quiet_bit {
+            Some(q) if !matches!(self.op, MathOp::Fabs | MathOp::CopySign) => r | q,
+            _ => r,
         }
     }
+}
+
+/// fmin and fmax as clang compiles them (`llvm.minnum`/`maxnum`, lowered inline on x86-64) on
+/// `w`-bit patterns: a NaN operand gives way to the other operand, whatever it is; of two numbers
+/// `y` if it is smaller (larger), else `x` (so `x` when they compare equal, as ±0 do). (glibc's
+/// own functions differ: they quiet a signalling NaN and return `y` of equal numbers.)
+pub fn min_max(max: bool, w: u8, x: u64, y: u64) -> u64 {
+    let value = |b: u64| match w {
+        32 => f32::from_bits(b as u32) as f64,
+        _ => f64::from_bits(b),
+    };
+    let (vx, vy) = (value(x), value(y));
+    if vx.is_nan() {
+        return y;
+    }
+    if vy.is_nan() {
+        return x;
+    }
+    let y_wins = match max {
+        true => vy > vx,
+        false => vy < vx,
+    };
+    if y_wins { y } else { x }
 }
 
 /// One operation on `f64` or `f32` (Rust's f32 methods call the `f`-suffixed C functions).

@@ -243,6 +243,22 @@ impl Z3Backend {
                 let (h, l) = (self.bv(pool, hi), self.bv(pool, lo));
                 h.concat(&l)
             }
+            // `frem` is C's fmod, which Z3 has no cheap exact form of (its IEEE remainder
+            // bit-blasts for minutes on doubles): an uninterpreted function, as an opaque
+            // fmod call is (sound; models are checked concretely).
+            Node::FBin {
+                op: FBinOp::Rem,
+                w,
+                a,
+                b: bb,
+            } => {
+                let (x, y) = (self.bv(pool, a), self.bv(pool, bb));
+                let f = crate::ir::math::MathFn {
+                    op: MathOp::Fmod,
+                    w,
+                };
+                opaque_bv(OpaqueFn::Math(f), w, &[x, y])
+            }
             Node::FBin { op, w, a, b: bb } => {
                 let (x, y) = (self.bv(pool, a), self.bv(pool, bb));
                 let (x, y) = (fp_of(&x, w), fp_of(&y, w));
@@ -252,7 +268,7 @@ impl Z3Backend {
                     FBinOp::Sub => x.sub_with_rounding_mode(&y, &rm),
                     FBinOp::Mul => x.mul_with_rounding_mode(&y, &rm),
                     FBinOp::Div => x.div_with_rounding_mode(&y, &rm),
-                    FBinOp::Rem => fp_rem(&x, &y),
+                    FBinOp::Rem => unreachable!("the arm above"),
                 };
                 r.to_ieee_bv()
             }
@@ -599,25 +615,35 @@ fn opaque_bv(f: OpaqueFn, w: u8, args: &[z3::ast::BV]) -> z3::ast::BV {
         let x = fp_of(&args[0], w);
         use z3::ast::RoundingMode as R;
         let sign = BV::from_u64(1u64 << (w - 1), w as u32);
-        let rounded = |r: z3::ast::RoundingMode| x.round_to_integral_with_rounding_mode(&r);
+        // A NaN's bits as glibc's functions give them (x86-64): the NaN argument quieted
+        // (Z3's own NaN has one pattern, and a program may read the sign or the payload).
+        let nan = NanBits::of(w);
+        let rounded = |r: z3::ast::RoundingMode| {
+            let v = x.round_to_integral_with_rounding_mode(&r).to_ieee_bv();
+            x.is_nan().ite(&nan.quiet(&args[0]), &v)
+        };
         return match m.op {
-            MathOp::Sqrt => x.sqrt().to_ieee_bv(),
-            MathOp::Floor => rounded(R::round_towards_negative()).to_ieee_bv(),
-            MathOp::Ceil => rounded(R::round_towards_positive()).to_ieee_bv(),
-            MathOp::Trunc => rounded(R::round_towards_zero()).to_ieee_bv(),
-            MathOp::Round => rounded(R::round_nearest_ties_to_away()).to_ieee_bv(),
-            MathOp::Rint => rounded(R::round_nearest_ties_to_even()).to_ieee_bv(),
+            MathOp::Sqrt => {
+                let negative = x.lt(fp_of(&BV::from_u64(0, w as u32), w));
+                let root = negative.ite(&nan.default, &x.sqrt().to_ieee_bv());
+                x.is_nan().ite(&nan.quiet(&args[0]), &root)
+            }
+            MathOp::Floor => rounded(R::round_towards_negative()),
+            MathOp::Ceil => rounded(R::round_towards_positive()),
+            MathOp::Trunc => rounded(R::round_towards_zero()),
+            MathOp::Round => rounded(R::round_nearest_ties_to_away()),
+            MathOp::Rint => rounded(R::round_nearest_ties_to_even()),
             MathOp::Fabs => args[0].bvand(sign.bvnot()),
             MathOp::CopySign => args[0].bvand(sign.bvnot()).bvor(args[1].bvand(&sign)),
             MathOp::Fmin | MathOp::Fmax => {
-                // C's fmin/fmax ignore a NaN operand.
+                // As `math::min_max`: a NaN operand gives way to the other.
                 let y = fp_of(&args[1], w);
-                let pick_x = if m.op == MathOp::Fmin {
-                    x.lt(&y)
+                let y_wins = if m.op == MathOp::Fmin {
+                    y.lt(&x)
                 } else {
-                    x.gt(&y)
+                    y.gt(&x)
                 };
-                let ordered = pick_x.ite(&args[0], &args[1]);
+                let ordered = y_wins.ite(&args[1], &args[0]);
                 x.is_nan()
                     .ite(&args[1], &y.is_nan().ite(&args[0], &ordered))
             }
@@ -722,15 +748,31 @@ fn int_to_fp(x: &z3::ast::BV, w: u8, signed: bool) -> z3::ast::Float {
     }
 }
 
-/// C's fmod (truncated remainder) is not IEEE remainder: x - trunc(x / y) * y is close, but
-/// inexact; the concrete check of every model guards against the difference.
-fn fp_rem(x: &z3::ast::Float, y: &z3::ast::Float) -> z3::ast::Float {
-    let rtz = z3::ast::RoundingMode::round_towards_zero();
-    let rne = z3::ast::RoundingMode::round_nearest_ties_to_even();
-    let q = x
-        .div_with_rounding_mode(y, &rtz)
-        .round_to_integral_with_rounding_mode(&rtz);
-    x.sub_with_rounding_mode(q.mul_with_rounding_mode(y, &rne), &rne)
+/// NaN bit patterns of `w`-bit floats as x86-64 makes them.
+struct NanBits {
+    /// The quiet bit (the mantissa's top bit).
+    quiet_bit: z3::ast::BV,
+    /// The default NaN of an invalid operation: quiet, sign set.
+    default: z3::ast::BV,
+}
+
+impl NanBits {
+    fn of(w: u8) -> NanBits {
+        use z3::ast::BV;
+        let (quiet, default) = match w {
+            32 => (1 << 22, 0xffc0_0000),
+            _ => (1 << 51, 0xfff8_0000_0000_0000),
+        };
+        NanBits {
+            quiet_bit: BV::from_u64(quiet, w as u32),
+            default: BV::from_u64(default, w as u32),
+        }
+    }
+
+    /// NaN `x` quieted, its sign and payload kept.
+    fn quiet(&self, x: &z3::ast::BV) -> z3::ast::BV {
+        x.bvor(&self.quiet_bit)
+    }
 }
 
 fn collect_vars(pool: &Pool, roots: &[ExprId]) -> HashSet<u32> {
@@ -1199,6 +1241,98 @@ mod tests {
     use super::*;
     use crate::ir::IPred;
     use crate::smt::expr::VarKey;
+
+    /// The exact encodings agree bit for bit with what runs compute (`MathFn::eval`), special
+    /// values and NaN payloads included: a proof resting on one holds for the runs.
+    #[test]
+    fn exact_math_encodings_give_the_bits_runs_compute() {
+        use crate::ir::math::MathFn;
+        use z3::ast::Ast;
+        let values64: Vec<u64> = [
+            0.0f64,
+            -0.0,
+            1.0,
+            -1.0,
+            1.5,
+            -2.5,
+            2.5,
+            0.5,
+            3.0,
+            -7.0,
+            7.25,
+            1e300,
+            -1e-310,
+            5e-324,
+            123.456,
+            -0.75,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+        ]
+        .iter()
+        .map(|v| v.to_bits())
+        .chain([
+            f64::INFINITY.to_bits(),
+            f64::NEG_INFINITY.to_bits(),
+            0x7ff8_0000_0000_0123, // quiet NaN with a payload
+            0xfff8_0000_0000_0456, // negative quiet NaN
+            0x7ff0_0000_0000_0789, // signalling NaN
+        ])
+        .collect();
+        let values32: Vec<u64> = values64
+            .iter()
+            .map(|&b| (f64::from_bits(b) as f32).to_bits() as u64)
+            .chain([0x7fc0_0123, 0xffc0_0456, 0x7f80_0789])
+            .collect();
+        let mut checked = 0;
+        for name in [
+            "sqrt",
+            "floor",
+            "ceil",
+            "trunc",
+            "round",
+            "rint",
+            "fabs",
+            "copysign",
+            "fmin",
+            "fmax",
+            "sqrtf",
+            "floorf",
+            "ceilf",
+            "truncf",
+            "roundf",
+            "rintf",
+            "fabsf",
+            "copysignf",
+            "fminf",
+            "fmaxf",
+        ] {
+            let f = MathFn::by_name(name).unwrap();
+            assert!(f.z3_exact(), "{name}");
+            let values = if f.w == 32 { &values32 } else { &values64 };
+            let pairs: Vec<Vec<u64>> = match f.arity() {
+                1 => values.iter().map(|&x| vec![x]).collect(),
+                _ => values
+                    .iter()
+                    .flat_map(|&x| values.iter().map(move |&y| vec![x, y]))
+                    .collect(),
+            };
+            for args in pairs {
+                let bvs: Vec<z3::ast::BV> = args
+                    .iter()
+                    .map(|&a| z3::ast::BV::from_u64(a, f.w as u32))
+                    .collect();
+                let got = opaque_bv(OpaqueFn::Math(f), f.w, &bvs).simplify().as_u64();
+                let want = f.eval(&args);
+                assert_eq!(
+                    got,
+                    Some(want),
+                    "{name}({args:x?}): Z3 {got:x?}, runs {want:x}"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 1000);
+    }
 
     #[test]
     fn slices_keep_the_constraints_connected_to_the_goal() {
