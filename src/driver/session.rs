@@ -180,24 +180,20 @@ impl<'p> Session<'p> {
     /// A suite is not empty when a run of the program can end: if the search decided every
     /// goal without a test (an entry without branches, or whose goals all lie elsewhere), the
     /// run of zero inputs becomes one, so its outcome, faults and lines are shown and
-    /// replayed. Returns the test's number, if one was written.
+    /// replayed. `cfg`: the search's (`run_config`'s) limits. Returns the test's number, if
+    /// one was written.
     pub fn write_a_test_if_none(&mut self, cfg: &Config) -> Result<Option<usize>> {
-        let room = self.budget.max_tests != Some(0);
         if self.shared.tests() > 0
-            || !room
+            || self.budget.max_tests == Some(0)
             || !self.shared.all_decided()
             || self.interrupted.load(Ordering::Relaxed)
             || Instant::now() >= self.budget_end()
         {
             return Ok(None);
         }
-        let mut cfg = self.run_config(cfg);
-        if let Some(m) = self.memory_limit {
-            cfg.mem_limit = m;
-        }
         let r = self
             .program
-            .run(&mut crate::exec::input::Replay::new(vec![]), &cfg);
+            .run(&mut crate::exec::input::Replay::new(vec![]), cfg);
         self.iterations += 1;
         self.shared.count_run();
         if matches!(r.outcome, Outcome::Cut(_)) {

@@ -1666,6 +1666,13 @@ impl<'m> Machine<'m> {
             }
         };
         let f32op = ty == Ty::F32;
+        // A math intrinsic the shadow makes an opaque node of computes as that node's
+        // `MathFn::eval` (one definition: a NaN's bits, fmin of equal zeros).
+        if let (Some(f), Val::Reg(d, t)) = (super::opaque::math_intrinsic(op, w as u8), dst) {
+            let v = f.eval(&[a(0), args.get(1).map_or(0, |&r| self.regs[rb + r as usize])]);
+            self.regs[rb + d as usize] = mask(v, t.bits_with(pb));
+            return Ok(());
+        }
         let v: u64 = match op {
             I::Copy => a(0),
             I::SMax => {

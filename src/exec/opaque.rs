@@ -22,9 +22,9 @@ use crate::smt::opaque::{MathFn, MathOp, UserFns};
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
-/// The math function an intrinsic computes, when the interpreter computes it exactly as
-/// `MathFn::eval` does (single-precision transcendental intrinsics are computed in double by
-/// the interpreter, so they stay concretized).
+/// The math function an intrinsic computes, which the interpreter then computes with
+/// `MathFn::eval` (single-precision transcendental intrinsics are not among them: the
+/// interpreter computes those in double, and the shadow concretizes them).
 pub fn math_intrinsic(op: IntrinsicOp, w: u8) -> Option<MathFn> {
     use IntrinsicOp as I;
     let exact = match op {
