@@ -804,7 +804,8 @@ fn a_branch_outcome_is_named_by_its_source_condition_not_by_clangs() {
 /// A length parameter after a buffer (`size_t size`, `int n`) is at most the elements Cairn's
 /// buffer holds, as a caller's is: libFuzzer's entry and a sum over `n` ints report no fault,
 /// reach the longest length (64 bytes, 16 ints) and a signed length's negative check, and
-/// replay natively; a parameter not named as a length (`k`) still indexes past the buffer.
+/// replay natively; a parameter not named as a length (`k`), or named as another
+/// parameter's (`keysize` after `w`), still indexes past the buffer.
 #[test]
 fn a_length_parameter_stays_within_its_buffer() {
     let file = program("length_params.c");
@@ -839,6 +840,9 @@ fn a_length_parameter_stays_within_its_buffer() {
         ("sum", "0,00,17", "an assumption does not hold"),
         ("sum", "0,00,-5", "returned -1"),
         ("pick", "0,00,100", "out-of-bounds"),
+        ("key_words", "0,00,0,00,256", "returned 8"),
+        ("first_of", "0,00,0,00,65", "an assumption does not hold"),
+        ("first_of", "0,61,0,61,1", "returned 1"),
     ] {
         let o = cairn(&["run", &file, "--entry", entry, "--inputs", inputs]);
         assert!(text(&o).contains(says), "{entry} {inputs}: {}", text(&o));

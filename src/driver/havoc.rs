@@ -111,11 +111,25 @@ impl Havoc {
         limit: usize,
     ) {
         let longest = limit.max(v.len()).min(MAX_INPUTS);
+        // Whether a unit's pointer parameter is NULL is concolic search's choice alone: the
+        // flags sit at the same places in every run (the parameters are read first), so the
+        // list's edits must neither move another value onto one nor cut the list before one
+        // (the values past a mutant's end are random).
+        let last_flag = v.iter().rposition(|x| x.channel == Channel::Null);
+        let head: Vec<InputValue> = last_flag.map_or(vec![], |l| v[..=l].to_vec());
         let n = 1 << rng.gen_range(0..4);
         for _ in 0..n {
             self.mutate_once(rng, v, other);
         }
         v.truncate(longest);
+        if v.len() < head.len() {
+            v.extend_from_slice(&head[v.len()..]);
+        }
+        for (x, flag) in v.iter_mut().zip(&head) {
+            if flag.channel == Channel::Null {
+                x.clone_from(flag);
+            }
+        }
         for l in &self.lengths {
             if let Some(x) = v.get_mut(l.value)
                 && x.kind != InputKind::Bytes
@@ -592,6 +606,40 @@ mod tests {
             crossed |= s.contains("XYZ") || s.contains("YZW") || s.contains("ZWX");
         }
         assert!(shifted_up && shifted_down && crossed);
+    }
+
+    /// A unit's pointer parameters are NULL only where concolic search made them so: no
+    /// mutant moves a value onto a NULL flag (pico's `phr_parse_request` got NULL
+    /// `num_headers` from a deletion that shifted a length onto its flag), while the values
+    /// around the flags still change.
+    #[test]
+    fn mutants_keep_the_null_flags_of_pointer_parameters() {
+        let h = havoc(vec![7], vec![]);
+        let mut rng = SmallRng::seed_from_u64(9);
+        let flag = |bits| {
+            let mut f = InputValue::int(InputKind::Bool, 1, bits);
+            f.channel = Channel::Null;
+            f
+        };
+        let parent = vec![
+            flag(0),
+            InputValue::buffer("buf", vec![b'a'; 8]),
+            InputValue::int(InputKind::LongLong, 64, 5),
+            flag(1),
+            InputValue::buffer("out", vec![0; 8]),
+            InputValue::int(InputKind::Int, 32, 3),
+        ];
+        let other = vec![flag(1), InputValue::int(InputKind::Int, 32, 9)];
+        let mut changed = 0;
+        for _ in 0..3000 {
+            let mut v = parent.clone();
+            h.mutate(&mut rng, &mut v, &other, 8);
+            for i in [0, 3] {
+                assert_eq!(v.get(i), Some(&parent[i]), "the flag at {i} in {v:?}");
+            }
+            changed += (v != parent) as usize;
+        }
+        assert!(changed > 2000, "{changed} mutants of 3000 differ");
     }
 
     /// A unit's length parameter stays within its buffer in every mutant (one past it would

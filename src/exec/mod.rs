@@ -118,19 +118,32 @@ impl Default for Unit {
 /// fault, not the function's. The most elements are of the pointer's declared type.
 pub fn length_params(f: &crate::ir::Function, buffer: u64) -> Vec<LengthParam> {
     use crate::ir::Ty;
-    let lengthy = |name: &str| {
-        let n = name.to_ascii_lowercase().replace('_', "");
-        matches!(
+    let normal = |name: &str| name.to_ascii_lowercase().replace('_', "");
+    // A length's name: `n`, `size`, or a word ending so (`s_len`, `nbytes`); one whose first
+    // part names another parameter is that one's (`aes_key_setup(key, w, keysize)`: the key's
+    // size in bits, not how many words `w` holds).
+    let lengthy = |i: usize, name: &str| {
+        let n = normal(name);
+        if matches!(
             n.as_str(),
             "n" | "sz" | "cnt" | "num" | "nmemb" | "nelem" | "nelems" | "nitems"
-        ) || ["len", "length", "size", "count", "bytes"]
+        ) {
+            return true;
+        }
+        let Some(k) = ["length", "len", "size", "count", "bytes"]
             .iter()
-            .any(|k| n.ends_with(k))
+            .find(|k| n.ends_with(*k))
+        else {
+            return false;
+        };
+        let of = &n[..n.len() - k.len()];
+        !(0..f.params.len())
+            .any(|j| j != i - 1 && j != i && f.param_name(j).is_some_and(|p| normal(p) == of))
     };
     (1..f.params.len())
         .filter(|&i| matches!(f.params[i].ty(), Ty::Int(w) if w >= 8))
         .filter(|&i| f.params[i - 1].ty() == Ty::Ptr && !f.byval.iter().any(|b| b.0 == i - 1))
-        .filter(|&i| f.param_name(i).is_some_and(lengthy))
+        .filter(|&i| f.param_name(i).is_some_and(|name| lengthy(i, name)))
         .map(|pos| LengthParam {
             pos,
             value: param_value(f, pos),

@@ -31,3 +31,17 @@ int pick(const char *p, int k) {
     return p[k];
   return 0;
 }
+
+// `keysize` names the size of `key` (in bits), not how many words `w` holds: no bound.
+int key_words(const uint8_t *key, uint32_t *w, int keysize) {
+  switch (keysize) {
+  case 128: w[0] = key[0]; return 4;
+  case 256: w[0] = key[1]; return 8;
+  default: return 0;
+  }
+}
+
+// `s_len` is the length of `s`, the pointer before it.
+int first_of(const char *re, const char *s, int s_len) {
+  return s_len > 0 && s[s_len - 1] == re[0];
+}
