@@ -629,6 +629,14 @@ fn memory_faults_say_which_object_and_how_far() {
             "4,5",
             "a 4-byte access at 0x50000000000, a wild pointer (no object within 1 MiB of it)",
         ),
+        (
+            "5",
+            "`memmove`'s 15-byte access at offset 0 of a 10-byte heap block allocated at",
+        ),
+        (
+            "6",
+            "`puts`'s 1-byte access 0 bytes past the end of a 10-byte heap block allocated at",
+        ),
     ] {
         let o = cairn(&["run", &file, "--inputs", inputs, "--json"]);
         let v: serde_json::Value =
@@ -636,12 +644,17 @@ fn memory_faults_say_which_object_and_how_far() {
         let detail = v["fault_detail"].as_str().unwrap_or_default();
         assert!(detail.starts_with(says), "{inputs}: {v}");
         if detail.contains(heap) {
-            assert!(detail.contains("memory_faults.c:7:"), "{inputs}: {v}");
+            assert!(detail.contains("memory_faults.c:9:"), "{inputs}: {v}");
         }
         assert_eq!(detail.ends_with(", freed"), inputs == "2", "{inputs}: {v}");
         assert_eq!(
             detail.ends_with("2 bytes past its end"),
             inputs == "3",
+            "{inputs}: {v}"
+        );
+        assert_eq!(
+            detail.ends_with("5 bytes past its end"),
+            inputs == "5",
             "{inputs}: {v}"
         );
     }

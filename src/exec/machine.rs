@@ -771,6 +771,23 @@ impl<'m> Machine<'m> {
         e.into()
     }
 
+    /// A library function's memory fault, with its access in words as `access_fault` gives an
+    /// instruction's ("`memmove`'s 40-byte access 16 bytes past the end of ...").
+    #[cold]
+    fn library_fault(&mut self, stop: Stop, ext: u32) -> Stop {
+        let memory = [MemFault::OutOfBounds, MemFault::UseAfterFree].map(|f| f.describe());
+        if let Stop::Fault(kind) = &stop
+            && memory.contains(&kind.as_str())
+            && self.fault_detail.is_none()
+            && let Some((addr, len)) = self.mem.last_fault.take()
+            && let Some(access) = self.describe_access(addr, len)
+        {
+            let name = &self.module.externs[ext as usize].name;
+            self.fault_detail = Some(format!("`{name}`'s {}", access.trim_start_matches("a ")));
+        }
+        stop
+    }
+
     fn describe_access(&self, addr: u64, len: u64) -> Option<String> {
         let bytes = |n: u64| format!("{n} byte{}", if n == 1 { "" } else { "s" });
         let (below, above) = self.mem.around(addr);
@@ -1436,7 +1453,9 @@ impl<'m> Machine<'m> {
                             }
                             CallTarget::Ext(e) => {
                                 self.stray_arguments(&argv)?;
-                                let r = clib::call(self, e, &argv, *ret)?;
+                                self.mem.last_fault.set(None);
+                                let r = clib::call(self, e, &argv, *ret)
+                                    .map_err(|s| self.library_fault(s, e))?;
                                 if let Some(r) = r {
                                     self.set_ret(*ret, &r);
                                 }
@@ -1469,7 +1488,9 @@ impl<'m> Machine<'m> {
                             fr.ip = ip;
                         }
                         self.stray_arguments(&argv)?;
-                        let r = clib::call(self, *ext, &argv, *ret)?;
+                        self.mem.last_fault.set(None);
+                        let r = clib::call(self, *ext, &argv, *ret)
+                            .map_err(|s| self.library_fault(s, *ext))?;
                         if let Some(r) = r {
                             self.set_ret(*ret, &r);
                         }

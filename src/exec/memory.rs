@@ -93,6 +93,8 @@ pub struct Memory {
     pub native_max_alloc: u64,
     cache: Cell<usize>,
     stack_cache: Cell<usize>,
+    /// The access (address, bytes) of the last read or write that faulted: what a library model's fault was, in words (`Machine::library_fault`).
+    pub last_fault: Cell<Option<(u64, u64)>>,
 }
 
 type R<T> = Result<T, MemFault>;
@@ -170,6 +172,7 @@ impl Memory {
             native_max_alloc: *NATIVE_MAX.get_or_init(native_max_alloc),
             cache: Cell::new(0),
             stack_cache: Cell::new(0),
+            last_fault: Cell::new(None),
         }
     }
 
@@ -569,7 +572,8 @@ impl Memory {
 
     #[inline]
     pub fn read_uint(&self, addr: u64, n: u32) -> R<u64> {
-        let (o, off) = self.locate(addr, n as u64)?;
+        let (o, off) =
+            (self.locate(addr, n as u64)).inspect_err(|_| self.faulted(addr, n as u64))?;
         let mut b = [0u8; 8];
         b[..n as usize].copy_from_slice(&o.data[off..off + n as usize]);
         Ok(u64::from_le_bytes(b))
@@ -577,7 +581,13 @@ impl Memory {
 
     #[inline]
     pub fn write_uint(&mut self, addr: u64, n: u32, v: u64) -> R<()> {
-        let (o, off) = self.locate_mut(addr, n as u64)?;
+        let (o, off) = match self.locate_mut(addr, n as u64) {
+            Ok(at) => at,
+            Err(e) => {
+                self.faulted(addr, n as u64);
+                return Err(e);
+            }
+        };
         o.data[off..off + n as usize].copy_from_slice(&v.to_le_bytes()[..n as usize]);
         Ok(())
     }
@@ -586,15 +596,29 @@ impl Memory {
         if len == 0 {
             return Ok(&[]);
         }
-        let (o, off) = self.locate(addr, len)?;
+        let (o, off) = self
+            .locate(addr, len)
+            .inspect_err(|_| self.faulted(addr, len))?;
         Ok(&o.data[off..off + len as usize])
+    }
+
+    #[cold]
+    fn faulted(&self, addr: u64, len: u64) {
+        self.last_fault.set(Some((addr, len)));
     }
 
     pub fn write(&mut self, addr: u64, bytes: &[u8]) -> R<()> {
         if bytes.is_empty() {
             return Ok(());
         }
-        let (o, off) = self.locate_mut(addr, bytes.len() as u64)?;
+        let len = bytes.len() as u64;
+        let (o, off) = match self.locate_mut(addr, len) {
+            Ok(at) => at,
+            Err(e) => {
+                self.faulted(addr, len);
+                return Err(e);
+            }
+        };
         o.data[off..off + bytes.len()].copy_from_slice(bytes);
         Ok(())
     }
@@ -603,7 +627,13 @@ impl Memory {
         if len == 0 {
             return Ok(());
         }
-        let (o, off) = self.locate_mut(addr, len)?;
+        let (o, off) = match self.locate_mut(addr, len) {
+            Ok(at) => at,
+            Err(e) => {
+                self.faulted(addr, len);
+                return Err(e);
+            }
+        };
         o.data[off..off + len as usize].fill(byte);
         Ok(())
     }
@@ -618,16 +648,24 @@ impl Memory {
 
     /// The NUL-terminated string at `addr` (without the NUL).
     pub fn cstr(&self, addr: u64) -> R<Vec<u8>> {
-        let (o, off) = self.locate(addr, 1)?;
+        let (o, off) = self
+            .locate(addr, 1)
+            .inspect_err(|_| self.faulted(addr, 1))?;
         match o.data[off..].iter().position(|&b| b == 0) {
             Some(n) => Ok(o.data[off..off + n].to_vec()),
-            None => Err(MemFault::OutOfBounds),
+            None => {
+                // The string runs past its object's end: the first byte past it.
+                self.faulted(o.base + o.size, 1);
+                Err(MemFault::OutOfBounds)
+            }
         }
     }
 
     /// Bytes from `addr` to the end of its object (for functions with a length bound).
     pub fn rest(&self, addr: u64) -> R<&[u8]> {
-        let (o, off) = self.locate(addr, 1)?;
+        let (o, off) = self
+            .locate(addr, 1)
+            .inspect_err(|_| self.faulted(addr, 1))?;
         Ok(&o.data[off..])
     }
 }

@@ -1,5 +1,7 @@
 /* Memory faults of every shape, each said in words: which object, how far past it. */
 #include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
 extern int __VERIFIER_nondet_int(void);
 int table[4];
 int main(void) {
@@ -19,6 +21,12 @@ int main(void) {
     return *(int *)(p + 8);
   case 4: /* a wild pointer: no object near */
     return *(int *)((unsigned long)__VERIFIER_nondet_int() << 40);
+  case 5: /* a library function's access */
+    memmove(p, table, k * 3);
+    break;
+  case 6:
+    memset(p, 'a', 10);
+    return puts(p); /* no NUL */
   }
   free(p);
   return 0;
