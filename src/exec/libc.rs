@@ -7,6 +7,7 @@ use super::machine::{Machine, Stop, VarArg};
 use super::memory::MemFault;
 use super::observer::InputUse;
 use super::ops::{mask, sext};
+use crate::ir::rounding::Rounding;
 use crate::ir::{Ty, Val};
 
 pub use crate::ir::externs::{Ext, resolve};
@@ -569,6 +570,14 @@ pub fn call(
         EndlessLoop => return Err(Stop::StepLimit),
         SignalDeath => return Err(Stop::Fault(format!("killed by signal {}", a(0) as u32))),
         SetJmp => ret(0),
+        GetRounding => ret(m.rounding.fe() as u64),
+        SetRounding => {
+            // The runtime's `fesetround` passes valid modes only.
+            if let Some(r) = Rounding::of_fe(a(0) as u32 as i64) {
+                m.rounding = r;
+            }
+            None
+        }
         LongJmp => {
             return Err(Stop::Unsupported(
                 "longjmp (non-local jumps are not executed)".into(),

@@ -10,7 +10,9 @@ use super::memory::{MemFault, Memory, ObjKind, Object};
 use super::observer::{AtMost, Call, CallAction, InputUse, Observer, Site, Target, View};
 use super::ops::{self, mask, sext};
 use crate::analysis::expectation::{ROOT_CONTEXT, call_context};
+use crate::ir::rounding::Rounding;
 use crate::ir::*;
+use std::hint::black_box;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -340,6 +342,8 @@ pub struct Machine<'m> {
     pub(super) links: super::links::Roots,
     /// What a memory fault's access was, in words (`access_fault`).
     fault_detail: Option<String>,
+    /// The rounding mode the program set (`fesetround`): float operations round so.
+    pub(super) rounding: Rounding,
 }
 
 /// How many stray pointers a run remembers (the oldest is forgotten first).
@@ -388,6 +392,7 @@ impl<'m> Machine<'m> {
             param_buffers: Vec::new(),
             links: Default::default(),
             fault_detail: None,
+            rounding: Rounding::ToNearest,
         };
         clib::init(&mut m);
         m
@@ -413,6 +418,7 @@ impl<'m> Machine<'m> {
             steps: self.steps,
             branches: &self.branches,
             errors_hit: self.errors_hit.len(),
+            rounding: self.rounding,
         };
         Some(event(obs, &view))
     }
@@ -769,6 +775,20 @@ impl<'m> Machine<'m> {
             self.fault_detail = self.describe_access(addr, len);
         }
         e.into()
+    }
+
+    /// A library function's model, under the program's rounding mode (the host's `rint`,
+    /// `sqrt` and `printf` read it as the program's do natively).
+    fn call_library(
+        &mut self,
+        ext: u32,
+        argv: &[VarArg],
+        ret: Option<Val>,
+    ) -> Result<Option<VarArg>, Stop> {
+        match self.rounding {
+            Rounding::ToNearest => clib::call(self, ext, argv, ret),
+            mode => mode.scope(|| clib::call(self, ext, black_box(argv), ret)),
+        }
     }
 
     /// A library function's memory fault, with its access in words as `access_fault` gives an
@@ -1185,7 +1205,11 @@ impl<'m> Machine<'m> {
                         dst,
                         a,
                     } => {
-                        regs[*dst as usize] = ops::cast(*op, *from, *to, regs[*a as usize], pbits);
+                        let x = regs[*a as usize];
+                        regs[*dst as usize] = match self.rounding {
+                            Rounding::ToNearest => ops::cast(*op, *from, *to, x, pbits),
+                            r => r.scope(|| ops::cast(*op, *from, *to, black_box(x), pbits)),
+                        };
                     }
                     Inst::Select {
                         dst, cond, t, f, ..
@@ -1197,8 +1221,11 @@ impl<'m> Machine<'m> {
                         };
                     }
                     Inst::FBin { op, ty, dst, a, b } => {
-                        regs[*dst as usize] =
-                            ops::fbin(*op, *ty, regs[*a as usize], regs[*b as usize]);
+                        let (x, y) = (regs[*a as usize], regs[*b as usize]);
+                        regs[*dst as usize] = match self.rounding {
+                            Rounding::ToNearest => ops::fbin(*op, *ty, x, y),
+                            r => r.scope(|| ops::fbin(*op, *ty, black_box(x), black_box(y))),
+                        };
                     }
                     Inst::FNeg { ty, dst, a } => {
                         regs[*dst as usize] = regs[*a as usize]
@@ -1454,7 +1481,8 @@ impl<'m> Machine<'m> {
                             CallTarget::Ext(e) => {
                                 self.stray_arguments(&argv)?;
                                 self.mem.last_fault.set(None);
-                                let r = clib::call(self, e, &argv, *ret)
+                                let r = self
+                                    .call_library(e, &argv, *ret)
                                     .map_err(|s| self.library_fault(s, e))?;
                                 if let Some(r) = r {
                                     self.set_ret(*ret, &r);
@@ -1489,7 +1517,8 @@ impl<'m> Machine<'m> {
                         }
                         self.stray_arguments(&argv)?;
                         self.mem.last_fault.set(None);
-                        let r = clib::call(self, *ext, &argv, *ret)
+                        let r = self
+                            .call_library(*ext, &argv, *ret)
                             .map_err(|s| self.library_fault(s, *ext))?;
                         if let Some(r) = r {
                             self.set_ret(*ret, &r);
@@ -1675,6 +1704,13 @@ impl<'m> Machine<'m> {
         ab: usize,
     ) -> Result<(), Stop> {
         use IntrinsicOp as I;
+        // Under the program's rounding mode (`roundeven` rounds to nearest in every mode).
+        if self.rounding != Rounding::ToNearest && op != I::RoundEven {
+            let mode = std::mem::take(&mut self.rounding);
+            let r = mode.scope(|| self.intrinsic(op, ty, dst, black_box(args), rb, ab));
+            self.rounding = mode;
+            return r;
+        }
         let pb = self.ptr_bits;
         let w = ty.bits_with(pb);
         let a = |i: usize| self.regs[rb + args[i] as usize];

@@ -29,6 +29,8 @@ pub struct View<'a> {
     pub branches: &'a [u32],
     /// Error calls reached so far.
     pub errors_hit: usize,
+    /// The rounding mode the program set: float operations round so.
+    pub rounding: crate::ir::rounding::Rounding,
 }
 
 impl View<'_> {

@@ -19,6 +19,7 @@
 
 use super::libc::Ext;
 use super::observer::{AtMost, Call, InputUse, Observer, Site, Target, View};
+use crate::ir::rounding::Rounding;
 use crate::ir::*;
 use crate::smt::expr::{ExprId, Node, Pool, VarKey};
 use crate::smt::opaque::OpaqueFn;
@@ -940,6 +941,53 @@ impl Shadow<'_> {
         }
     }
 
+    /// Under a rounding mode other than to-nearest (`fesetround`), a float operation that
+    /// rounds (arithmetic, a conversion to a float, a math intrinsic) of symbolic operands
+    /// gets its concrete result, the run inexact: the solver's encodings round to nearest.
+    /// `rint` becomes the exact `floor`, `ceil` or `trunc` of the mode (`MathFn::under`).
+    /// Whether it handled `inst`.
+    fn rounded_concretely(&mut self, v: &View, inst: &Inst, rb: usize) -> bool {
+        let (dst, operands): (Reg, &[Reg]) = match inst {
+            Inst::FBin { dst, a, b, .. } => (*dst, &[*a, *b]),
+            Inst::Cast {
+                op: CastOp::SiToFp | CastOp::UiToFp | CastOp::FpTrunc,
+                dst,
+                a,
+                ..
+            } => (*dst, std::slice::from_ref(a)),
+            Inst::Intrinsic {
+                op,
+                ty: ty @ (Ty::F32 | Ty::F64),
+                dst: Val::Reg(d, _),
+                args,
+            } => {
+                let w = ty.bits_with(v.ptr_bits) as u8;
+                let math = super::opaque::math_intrinsic(*op, w);
+                let exact = match op {
+                    // Ties to even in every mode: the node rounds to nearest.
+                    IntrinsicOp::RoundEven => math,
+                    _ => math.and_then(|f| f.under(v.rounding)),
+                };
+                match exact {
+                    Some(f) if Some(f) == math => return false,
+                    Some(f) if args.iter().any(|r| self.reg(rb, *r) != NONE) => {
+                        let xs = args.iter().map(|r| self.reg_expr(v, rb, *r, w)).collect();
+                        let e = self.pool.opaque(OpaqueFn::Math(f), w, xs);
+                        self.set_reg(rb, *d, e);
+                        return true;
+                    }
+                    _ => (*d, args),
+                }
+            }
+            _ => return false,
+        };
+        if operands.iter().any(|r| self.reg(rb, *r) != NONE) {
+            self.concretize();
+        }
+        self.set_reg(rb, dst, NONE);
+        true
+    }
+
     #[track_caller]
     fn concretize(&mut self) {
         if crate::debug_on!("concretize") {
@@ -1570,6 +1618,24 @@ impl Shadow<'_> {
                 self.exactness.unmodelled_calls += 1;
                 return;
             }
+            // Under the program's rounding mode, as `rounded_concretely` says.
+            Math(_) | HostMath(_) if v.rounding != Rounding::ToNearest => {
+                let exact = match ext {
+                    Math(f) => f.under(v.rounding),
+                    _ => None,
+                };
+                match exact {
+                    Some(f) => {
+                        let widths = vec![f.w; f.arity()];
+                        let fits = |_, ty: Ty| ty.bits_with(v.ptr_bits) == f.w as u32;
+                        let same = f.same_in_every_build();
+                        self.math_call(v, call, rb, OpaqueFn::Math(f), same, (f.w, &widths), fits);
+                    }
+                    None if self.args.iter().any(|e| *e != NONE) => self.concretize(),
+                    None => {}
+                }
+                return;
+            }
             Math(f) => {
                 let widths = vec![f.w; f.arity()];
                 let fits = |_, ty: Ty| ty.bits_with(v.ptr_bits) == f.w as u32;
@@ -1674,6 +1740,9 @@ impl Shadow<'_> {
     fn shadow_inst(&mut self, v: &View, inst: &Inst, at: Site) {
         let (rb, site) = (at.rb, (at.func, at.block));
         let pb = v.ptr_bits;
+        if v.rounding != Rounding::ToNearest && self.rounded_concretely(v, inst, rb) {
+            return;
+        }
         match inst {
             Inst::Call {
                 callee: Callee::Indirect(r),

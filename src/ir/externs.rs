@@ -91,6 +91,10 @@ pub enum Ext {
     SignalDeath,
     /// The runtime reached something the interpreter cannot reproduce (message argument).
     Unsupported,
+    /// `fegetround`'s answer: the run's rounding mode (`ir::rounding::Rounding`).
+    GetRounding,
+    /// `fesetround` of a valid mode: float operations round so from now on.
+    SetRounding,
     /// The runtime reached an operation on the machine's environment Cairn does not model (a
     /// file that is not an input, a thread schedule): no run, native or interpreted, decides it.
     Environment,
@@ -196,6 +200,8 @@ fn resolve_name(name: &str) -> Ext {
         "__cairn_readable" => Readable,
         "__cairn_signal_death" => SignalDeath,
         "__cairn_unsupported" => Unsupported,
+        "__cairn_get_rounding" => GetRounding,
+        "__cairn_set_rounding" => SetRounding,
         "__cairn_environment" => Environment,
         "setjmp" | "_setjmp" | "__sigsetjmp" | "sigsetjmp" => SetJmp,
         "longjmp" | "_longjmp" | "siglongjmp" | "__longjmp_chk" => LongJmp,

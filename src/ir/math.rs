@@ -129,6 +129,34 @@ impl MathFn {
     }
 
     /// The result's bit pattern for arguments given as bit patterns.
+    /// The function this one computes under rounding mode `r`, where the solver expresses it
+    /// exactly: `rint` (and `nearbyint`) is `floor` downward, `ceil` upward, `trunc` toward
+    /// zero; the functions that round to an integer their own way, and the exact ones, are
+    /// themselves. `None` for the others (a square root, `sin`): their encodings round to
+    /// nearest.
+    pub fn under(self, r: crate::ir::rounding::Rounding) -> Option<MathFn> {
+        use crate::ir::rounding::Rounding::*;
+        let op = match (self.op, r) {
+            (_, ToNearest) => self.op,
+            (MathOp::Rint, Downward) => MathOp::Floor,
+            (MathOp::Rint, Upward) => MathOp::Ceil,
+            (MathOp::Rint, TowardZero) => MathOp::Trunc,
+            (
+                MathOp::Floor
+                | MathOp::Ceil
+                | MathOp::Trunc
+                | MathOp::Round
+                | MathOp::Fabs
+                | MathOp::CopySign
+                | MathOp::Fmin
+                | MathOp::Fmax,
+                _,
+            ) => self.op,
+            _ => return None,
+        };
+        Some(MathFn { op, w: self.w })
+    }
+
     pub fn eval(self, args: &[u64]) -> u64 {
         let a = |i: usize| args.get(i).copied().unwrap_or(0);
         if matches!(self.op, MathOp::Fmin | MathOp::Fmax) {
@@ -204,7 +232,7 @@ macro_rules! eval_math {
             Ceil => x.ceil(),
             Round => x.round(),
             Trunc => x.trunc(),
-            Rint => x.round_ties_even(),
+            Rint => unreachable!("C's rint"),
             Pow => x.powf(y),
             Atan2 => x.atan2(y),
             Fmod => x % y,
@@ -216,10 +244,23 @@ macro_rules! eval_math {
     }};
 }
 
+unsafe extern "C" {
+    fn rint(x: f64) -> f64;
+    fn rintf(x: f32) -> f32;
+}
+
+// `rint` is C's: it rounds in the current rounding mode (`ir::rounding`), to nearest, ties to
+// even, by default.
 fn eval64(op: MathOp, x: f64, y: f64) -> f64 {
-    eval_math!(op, x, y)
+    match op {
+        MathOp::Rint => unsafe { rint(x) },
+        _ => eval_math!(op, x, y),
+    }
 }
 
 fn eval32(op: MathOp, x: f32, y: f32) -> f32 {
-    eval_math!(op, x, y)
+    match op {
+        MathOp::Rint => unsafe { rintf(x) },
+        _ => eval_math!(op, x, y),
+    }
 }

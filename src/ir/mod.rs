@@ -23,6 +23,7 @@ pub mod operands;
 pub mod ops;
 mod print;
 pub mod probes;
+pub mod rounding;
 mod runtime_cache;
 pub mod short_circuit;
 pub mod toolchain;

@@ -805,15 +805,16 @@ W int __signbit(double x) { return (__builtin_signbit(x) != 0) * 0x80; }
 W int __signbitf(float x) { return (__builtin_signbit(x) != 0) * 0x8; }
 #endif
 
-/* The interpreter rounds to nearest (IEEE's default, FE_TONEAREST = 0 on x86): a program that
- * sets another rounding mode stops there, and its native runs (the fuzzer's) go on. */
-W int fegetround(void) { return 0; }
+/* The rounding mode: the interpreter computes the program's float operations in it, as the
+ * hardware does natively (FE_* values as on x86: 0, 0x400, 0x800, 0xc00). */
+extern int __cairn_get_rounding(void);
+extern void __cairn_set_rounding(int);
+W int fegetround(void) { return __cairn_get_rounding(); }
 W int fesetround(int mode) {
-    if (mode == 0)
-        return 0;
     if (mode & ~0xc00)
         return 1; /* not a rounding mode: glibc refuses it */
-    __cairn_unsupported("fesetround to a rounding mode other than to-nearest");
+    __cairn_set_rounding(mode);
+    return 0;
 }
 
 static void swap_bytes(char *a, char *b, size_t n) { while (n--) { char t = *a; *a++ = *b; *b++ = t; } }

@@ -646,7 +646,42 @@ impl Pool {
         if let (Some(x), Some(y)) = (self.as_const(a), self.as_const(b)) {
             return self.constant(1, ops::fcmp(pred, fty(w), x, y) as u64);
         }
+        if a == b {
+            // A value against itself asks only whether it is a NaN, as its argument is for the
+            // functions that round to an integer or drop the sign (`rint(x) != floor(x)` in
+            // a directed rounding mode, whose solver query `floor(x) != floor(x)` Z3 took
+            // seconds over).
+            let x = self.nan_source(a);
+            return self.intern(Node::FCmp {
+                pred,
+                w,
+                a: x,
+                b: x,
+            });
+        }
         self.intern(Node::FCmp { pred, w, a, b })
+    }
+
+    /// The expression that is a NaN exactly when `a` is one: `a`'s argument, through the
+    /// math functions that keep every other value a number (floor, ceil, trunc, round, rint,
+    /// fabs).
+    fn nan_source(&self, mut a: ExprId) -> ExprId {
+        use crate::ir::math::MathOp as M;
+        while let Node::Opaque { call, .. } = self.node(a) {
+            let c = &self.calls[*call as usize];
+            match (&c.f, c.args.as_slice()) {
+                (OpaqueFn::Math(f), [x])
+                    if matches!(
+                        f.op,
+                        M::Floor | M::Ceil | M::Trunc | M::Round | M::Rint | M::Fabs
+                    ) && self.width(*x) == self.width(a) =>
+                {
+                    a = *x
+                }
+                _ => break,
+            }
+        }
+        a
     }
 
     /// A conversion to a `w`-bit result (float or integer, as `op` says).
