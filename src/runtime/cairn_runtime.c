@@ -816,6 +816,33 @@ W int fesetround(int mode) {
     __cairn_set_rounding(mode);
     return 0;
 }
+/* The environment as glibc keeps it on x86 (fenv_t: the x87 control word first, on x86-64 the
+ * SSE MXCSR at byte 28), holding the rounding mode; the exception flags are not modelled (the
+ * status word reads 0; fetestexcept and kin are unmodelled calls, their results inputs). */
+W int fegetenv(void *env) {
+    unsigned short *x87 = env;
+    int mode = __cairn_get_rounding();
+    for (int i = 0; i < (__SIZEOF_POINTER__ == 8 ? 16 : 14); i++)
+        x87[i] = 0;
+    x87[0] = 0x037f | mode; /* every exception masked, extended precision */
+    x87[4] = 0xffff;        /* every register empty */
+#if __SIZEOF_POINTER__ == 8
+    *(unsigned *)((char *)env + 28) = 0x1f80 | (mode << 3);
+#endif
+    return 0;
+}
+W int fesetenv(const void *env) {
+    if (env == (const void *)-1) { /* FE_DFL_ENV */
+        __cairn_set_rounding(0);
+        return 0;
+    }
+    if (env == (const void *)-2) /* FE_NOMASK_ENV: exceptions trap */
+        __cairn_unsupported("fesetenv(FE_NOMASK_ENV): floating-point exceptions that trap");
+    __cairn_set_rounding(*(const unsigned short *)env & 0xc00);
+    return 0;
+}
+W int feholdexcept(void *env) { return fegetenv(env); }
+W int feupdateenv(const void *env) { return fesetenv(env); }
 
 static void swap_bytes(char *a, char *b, size_t n) { while (n--) { char t = *a; *a++ = *b; *b++ = t; } }
 /* glibc's qsort (2.36, msort.c): a top-down merge sort, so the comparator is called on the
