@@ -942,13 +942,15 @@ impl Shadow<'_> {
     }
 
     /// Under a rounding mode other than to-nearest (`fesetround`), a float operation that
-    /// rounds (arithmetic, a conversion to a float, a math intrinsic) of symbolic operands
-    /// gets its concrete result, the run inexact: the solver's encodings round to nearest.
-    /// `rint` becomes the exact `floor`, `ceil` or `trunc` of the mode (`MathFn::under`).
+    /// rounds (a conversion to a float, a math intrinsic) of symbolic operands gets its
+    /// concrete result, the run inexact: those encodings round to nearest. Arithmetic is
+    /// encoded in the mode; `rint` becomes the exact `floor`, `ceil` or `trunc` of the mode
+    /// (`MathFn::under`).
     /// Whether it handled `inst`.
     fn rounded_concretely(&mut self, v: &View, inst: &Inst, rb: usize) -> bool {
         let (dst, operands): (Reg, &[Reg]) = match inst {
-            Inst::FBin { dst, a, b, .. } => (*dst, &[*a, *b]),
+            // Encoded in the mode (`Pool::fbin_in`).
+            Inst::FBin { .. } => return false,
             Inst::Cast {
                 op: CastOp::SiToFp | CastOp::UiToFp | CastOp::FpTrunc,
                 dst,
@@ -976,7 +978,15 @@ impl Shadow<'_> {
                         self.set_reg(rb, *d, e);
                         return true;
                     }
-                    _ => (*d, args),
+                    Some(_) => (*d, args),
+                    // A square root, a sine; a fused multiply-add.
+                    None if math.is_some()
+                        || matches!(op, IntrinsicOp::Fma | IntrinsicOp::FMulAdd) =>
+                    {
+                        (*d, args)
+                    }
+                    // The others round nothing (a class test, an absolute value).
+                    None => return false,
                 }
             }
             _ => return false,
@@ -2145,7 +2155,7 @@ impl Shadow<'_> {
                 }
                 let w = ty.bits_with(pb) as u8;
                 let (x, y) = (self.reg_expr(v, rb, *a, w), self.reg_expr(v, rb, *b, w));
-                let e = self.pool.fbin(*op, w, x, y);
+                let e = self.pool.fbin_in(v.rounding, *op, w, x, y);
                 self.set_reg(rb, *dst, e);
             }
             Inst::FNeg { ty, dst, a } => {

@@ -6,6 +6,7 @@
 
 use super::opaque::{OpaqueFn, UserFnsRef};
 use crate::ir::ops::{self, mask, sext};
+use crate::ir::rounding::Rounding;
 use crate::ir::{BinOp, CastOp, FBinOp, FPred, IPred, Ty};
 use std::collections::HashMap;
 
@@ -66,12 +67,14 @@ pub enum Node {
         hi: ExprId,
         lo: ExprId,
     },
-    /// IEEE floating point over bit patterns (32 or 64 bits wide), rounding to nearest even.
+    /// IEEE floating point over bit patterns (32 or 64 bits wide), rounding as `rm` says (the
+    /// mode the program set with `fesetround`; to nearest, ties to even, by default).
     FBin {
         op: FBinOp,
         w: u8,
         a: ExprId,
         b: ExprId,
+        rm: Rounding,
     },
     /// 1-bit result; operands are `w`-bit floats.
     FCmp {
@@ -99,6 +102,12 @@ pub enum Node {
 pub struct OpaqueCall {
     pub f: OpaqueFn,
     pub args: Vec<ExprId>,
+}
+
+/// A float operation on `w`-bit patterns in rounding mode `rm`, as the machine computes it.
+fn fbin_in(rm: Rounding, op: FBinOp, w: u8, x: u64, y: u64) -> u64 {
+    use std::hint::black_box;
+    rm.scope(|| ops::fbin(op, fty(w), black_box(x), black_box(y)))
 }
 
 fn fty(w: u8) -> Ty {
@@ -635,10 +644,15 @@ impl Pool {
     }
 
     pub fn fbin(&mut self, op: FBinOp, w: u8, a: ExprId, b: ExprId) -> ExprId {
+        self.fbin_in(Rounding::ToNearest, op, w, a, b)
+    }
+
+    /// `fbin` rounding as `rm` says.
+    pub fn fbin_in(&mut self, rm: Rounding, op: FBinOp, w: u8, a: ExprId, b: ExprId) -> ExprId {
         if let (Some(x), Some(y)) = (self.as_const(a), self.as_const(b)) {
-            return self.constant(w, ops::fbin(op, fty(w), x, y));
+            return self.constant(w, fbin_in(rm, op, w, x, y));
         }
-        self.intern(Node::FBin { op, w, a, b })
+        self.intern(Node::FBin { op, w, a, b, rm })
     }
 
     pub fn fcmp(&mut self, pred: FPred, a: ExprId, b: ExprId) -> ExprId {
@@ -836,9 +850,10 @@ impl Pool {
                 let lw = self.width(*lo);
                 (self.eval(*hi, vals, memo) << lw) | self.eval(*lo, vals, memo)
             }
-            Node::FBin { op, w, a, b } => ops::fbin(
+            Node::FBin { op, w, a, b, rm } => fbin_in(
+                *rm,
                 *op,
-                fty(*w),
+                *w,
                 self.eval(*a, vals, memo),
                 self.eval(*b, vals, memo),
             ),
@@ -915,9 +930,13 @@ impl Pool {
                     self.show_within(*lo, left)
                 )
             }
-            Node::FBin { op, a, b, .. } => {
+            Node::FBin { op, a, b, rm, .. } => {
+                let mode = match rm {
+                    Rounding::ToNearest => String::new(),
+                    rm => format!(" {rm:?}"),
+                };
                 format!(
-                    "(f{:?} {} {})",
+                    "(f{:?}{mode} {} {})",
                     op,
                     self.show_within(*a, left),
                     self.show_within(*b, left)
@@ -1010,9 +1029,9 @@ impl Pool {
                 let (hi, lo) = (self.substitute(hi, f, memo), self.substitute(lo, f, memo));
                 self.concat(hi, lo)
             }
-            Node::FBin { op, w, a, b } => {
+            Node::FBin { op, w, a, b, rm } => {
                 let (a, b) = (self.substitute(a, f, memo), self.substitute(b, f, memo));
-                self.fbin(op, w, a, b)
+                self.fbin_in(rm, op, w, a, b)
             }
             Node::FCmp { pred, a, b, .. } => {
                 let (a, b) = (self.substitute(a, f, memo), self.substitute(b, f, memo));
@@ -1047,7 +1066,7 @@ impl Pool {
             Node::SExt { w, .. } => self.sext(w, ch[0]),
             Node::Extract { w, lo, .. } => self.extract(w, lo, ch[0]),
             Node::Concat { .. } => self.concat(ch[0], ch[1]),
-            Node::FBin { op, w, .. } => self.fbin(op, w, ch[0], ch[1]),
+            Node::FBin { op, w, rm, .. } => self.fbin_in(rm, op, w, ch[0], ch[1]),
             Node::FCmp { pred, .. } => self.fcmp(pred, ch[0], ch[1]),
             Node::FCast { op, w, .. } => self.fcast(op, w, ch[0]),
             Node::Opaque { w, call } => {

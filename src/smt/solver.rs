@@ -251,6 +251,7 @@ impl Z3Backend {
                 w,
                 a,
                 b: bb,
+                ..
             } => {
                 let (x, y) = (self.bv(pool, a), self.bv(pool, bb));
                 let f = crate::ir::math::MathFn {
@@ -259,10 +260,22 @@ impl Z3Backend {
                 };
                 opaque_bv(OpaqueFn::Math(f), w, &[x, y])
             }
-            Node::FBin { op, w, a, b: bb } => {
+            Node::FBin {
+                op,
+                w,
+                a,
+                b: bb,
+                rm,
+            } => {
                 let (x, y) = (self.bv(pool, a), self.bv(pool, bb));
                 let (x, y) = (fp_of(&x, w), fp_of(&y, w));
-                let rm = z3::ast::RoundingMode::round_nearest_ties_to_even();
+                use crate::ir::rounding::Rounding as R;
+                let rm = match rm {
+                    R::ToNearest => z3::ast::RoundingMode::round_nearest_ties_to_even(),
+                    R::Downward => z3::ast::RoundingMode::round_towards_negative(),
+                    R::Upward => z3::ast::RoundingMode::round_towards_positive(),
+                    R::TowardZero => z3::ast::RoundingMode::round_towards_zero(),
+                };
                 let r = match op {
                     FBinOp::Add => x.add_with_rounding_mode(&y, &rm),
                     FBinOp::Sub => x.sub_with_rounding_mode(&y, &rm),
