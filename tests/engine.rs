@@ -562,8 +562,8 @@ fn a_walk_past_the_blocks_a_run_links_is_cut() {
 }
 
 /// A unit's pointer parameter is NULL where the function compares it with NULL: its guard is
-/// covered and replays natively; a dereference before the guard is a fault; a function that
-/// never tests its parameter gets none (no run passes it NULL).
+/// covered and replays natively; a dereference before the guard is a fault, which names the
+/// parameter; a function that never tests its parameter gets none (no run passes it NULL).
 #[test]
 fn a_pointer_parameter_is_null_where_the_function_tests_for_it() {
     let p = root().join("tests/programs/unit/null_params.c");
@@ -618,6 +618,11 @@ fn a_pointer_parameter_is_null_where_the_function_tests_for_it() {
                 );
                 assert!(
                     faults[0]["location"].as_str().unwrap().contains(at),
+                    "{entry}: {s}"
+                );
+                // Which parameter was NULL.
+                assert_eq!(
+                    faults[0]["detail"], "parameter `p` is NULL in this run",
                     "{entry}: {s}"
                 );
             }

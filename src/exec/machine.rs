@@ -344,6 +344,8 @@ pub struct Machine<'m> {
     fault_detail: Option<String>,
     /// The rounding mode the program set (`fesetround`): float operations round so.
     pub(super) rounding: Rounding,
+    /// Unit mode: the pointer parameters this run passes as NULL.
+    null_params: Vec<String>,
 }
 
 /// How many stray pointers a run remembers (the oldest is forgotten first).
@@ -393,6 +395,7 @@ impl<'m> Machine<'m> {
             links: Default::default(),
             fault_detail: None,
             rounding: Rounding::ToNearest,
+            null_params: Vec::new(),
         };
         clib::init(&mut m);
         m
@@ -653,6 +656,9 @@ impl<'m> Machine<'m> {
                     self.input_used(InputUse::NullParam { pos, buf });
                     flag.bits != 0
                 };
+                if null {
+                    self.null_params.push(name.to_string());
+                }
                 // Named as the parameter is in the source (tests and exports show it).
                 self.fill_input_block(buf, n, name, string)?;
                 self.add_link_root((buf, n), self.unit.buffer, name);
@@ -771,10 +777,28 @@ impl<'m> Machine<'m> {
     #[cold]
     fn access_fault(&mut self, e: MemFault, addr: u64, len: u64, loc: Loc) -> Stop {
         self.cur_loc = loc;
-        if matches!(e, MemFault::OutOfBounds | MemFault::UseAfterFree) {
-            self.fault_detail = self.describe_access(addr, len);
+        match e {
+            MemFault::OutOfBounds | MemFault::UseAfterFree => {
+                self.fault_detail = self.describe_access(addr, len)
+            }
+            MemFault::Null => self.fault_detail = self.null_params_words(),
+            _ => {}
         }
         e.into()
+    }
+
+    /// Unit mode: which pointer parameters this run passed as NULL (concolic search does where
+    /// the function compares one with NULL), for a null dereference's description.
+    fn null_params_words(&self) -> Option<String> {
+        let names: Vec<String> = self.null_params.iter().map(|n| format!("`{n}`")).collect();
+        match names.len() {
+            0 => None,
+            1 => Some(format!("parameter {} is NULL in this run", names[0])),
+            _ => Some(format!(
+                "parameters {} are NULL in this run",
+                names.join(", ")
+            )),
+        }
     }
 
     /// A library function's model, under the program's rounding mode (the host's `rint`,
@@ -796,6 +820,12 @@ impl<'m> Machine<'m> {
     #[cold]
     fn library_fault(&mut self, stop: Stop, ext: u32) -> Stop {
         let memory = [MemFault::OutOfBounds, MemFault::UseAfterFree].map(|f| f.describe());
+        if let Stop::Fault(kind) = &stop
+            && kind == MemFault::Null.describe()
+            && self.fault_detail.is_none()
+        {
+            self.fault_detail = self.null_params_words();
+        }
         if let Stop::Fault(kind) = &stop
             && memory.contains(&kind.as_str())
             && self.fault_detail.is_none()
