@@ -93,7 +93,8 @@ pub struct Memory {
     pub native_max_alloc: u64,
     cache: Cell<usize>,
     stack_cache: Cell<usize>,
-    /// The access (address, bytes) of the last read or write that faulted: what a library model's fault was, in words (`Machine::library_fault`).
+    /// The access (address, bytes) of the last read or write that faulted: what a library
+    /// model's fault was, in words (`Machine::library_fault`).
     pub last_fault: Cell<Option<(u64, u64)>>,
 }
 
@@ -532,8 +533,16 @@ impl Memory {
         Some(i - 1)
     }
 
+    /// The object holding the `len` bytes at `addr`, and their offset in it; a fault records
+    /// the access (`last_fault`).
     #[inline]
     fn locate(&self, addr: u64, len: u64) -> R<(&Object, usize)> {
+        self.locate_unrecorded(addr, len)
+            .inspect_err(|_| faulted(&self.last_fault, addr, len))
+    }
+
+    #[inline]
+    fn locate_unrecorded(&self, addr: u64, len: u64) -> R<(&Object, usize)> {
         if addr < 4096 {
             return Err(MemFault::Null);
         }
@@ -549,21 +558,31 @@ impl Memory {
 
     #[inline]
     fn locate_mut(&mut self, addr: u64, len: u64) -> R<(&mut Object, usize)> {
+        let fault = |e| {
+            faulted(&self.last_fault, addr, len);
+            Err(e)
+        };
         if addr < 4096 {
-            return Err(MemFault::Null);
+            return fault(MemFault::Null);
         }
-        let o = if addr >= STACK_BASE {
-            match self.find_stack(addr) {
-                Some(i) => &mut self.stack[i],
-                None => return Err(MemFault::OutOfBounds),
-            }
-        } else {
-            match self.find_global(addr) {
-                Some(i) => &mut self.objs[i],
-                None => return Err(MemFault::OutOfBounds),
+        let i = match addr >= STACK_BASE {
+            true => self.find_stack(addr),
+            false => self.find_global(addr),
+        };
+        let Some(i) = i else {
+            return fault(MemFault::OutOfBounds);
+        };
+        let o = match addr >= STACK_BASE {
+            true => &mut self.stack[i],
+            false => &mut self.objs[i],
+        };
+        let off = match access_offset(o, addr, len) {
+            Ok(off) => off,
+            Err(e) => {
+                faulted(&self.last_fault, addr, len);
+                return Err(e);
             }
         };
-        let off = access_offset(o, addr, len)?;
         if o.read_only {
             return Err(MemFault::WriteReadOnly);
         }
@@ -572,8 +591,7 @@ impl Memory {
 
     #[inline]
     pub fn read_uint(&self, addr: u64, n: u32) -> R<u64> {
-        let (o, off) =
-            (self.locate(addr, n as u64)).inspect_err(|_| self.faulted(addr, n as u64))?;
+        let (o, off) = self.locate(addr, n as u64)?;
         let mut b = [0u8; 8];
         b[..n as usize].copy_from_slice(&o.data[off..off + n as usize]);
         Ok(u64::from_le_bytes(b))
@@ -581,13 +599,7 @@ impl Memory {
 
     #[inline]
     pub fn write_uint(&mut self, addr: u64, n: u32, v: u64) -> R<()> {
-        let (o, off) = match self.locate_mut(addr, n as u64) {
-            Ok(at) => at,
-            Err(e) => {
-                self.faulted(addr, n as u64);
-                return Err(e);
-            }
-        };
+        let (o, off) = self.locate_mut(addr, n as u64)?;
         o.data[off..off + n as usize].copy_from_slice(&v.to_le_bytes()[..n as usize]);
         Ok(())
     }
@@ -596,29 +608,15 @@ impl Memory {
         if len == 0 {
             return Ok(&[]);
         }
-        let (o, off) = self
-            .locate(addr, len)
-            .inspect_err(|_| self.faulted(addr, len))?;
+        let (o, off) = self.locate(addr, len)?;
         Ok(&o.data[off..off + len as usize])
-    }
-
-    #[cold]
-    fn faulted(&self, addr: u64, len: u64) {
-        self.last_fault.set(Some((addr, len)));
     }
 
     pub fn write(&mut self, addr: u64, bytes: &[u8]) -> R<()> {
         if bytes.is_empty() {
             return Ok(());
         }
-        let len = bytes.len() as u64;
-        let (o, off) = match self.locate_mut(addr, len) {
-            Ok(at) => at,
-            Err(e) => {
-                self.faulted(addr, len);
-                return Err(e);
-            }
-        };
+        let (o, off) = self.locate_mut(addr, bytes.len() as u64)?;
         o.data[off..off + bytes.len()].copy_from_slice(bytes);
         Ok(())
     }
@@ -627,13 +625,7 @@ impl Memory {
         if len == 0 {
             return Ok(());
         }
-        let (o, off) = match self.locate_mut(addr, len) {
-            Ok(at) => at,
-            Err(e) => {
-                self.faulted(addr, len);
-                return Err(e);
-            }
-        };
+        let (o, off) = self.locate_mut(addr, len)?;
         o.data[off..off + len as usize].fill(byte);
         Ok(())
     }
@@ -648,14 +640,12 @@ impl Memory {
 
     /// The NUL-terminated string at `addr` (without the NUL).
     pub fn cstr(&self, addr: u64) -> R<Vec<u8>> {
-        let (o, off) = self
-            .locate(addr, 1)
-            .inspect_err(|_| self.faulted(addr, 1))?;
+        let (o, off) = self.locate(addr, 1)?;
         match o.data[off..].iter().position(|&b| b == 0) {
             Some(n) => Ok(o.data[off..off + n].to_vec()),
             None => {
                 // The string runs past its object's end: the first byte past it.
-                self.faulted(o.base + o.size, 1);
+                faulted(&self.last_fault, o.base + o.size, 1);
                 Err(MemFault::OutOfBounds)
             }
         }
@@ -663,11 +653,15 @@ impl Memory {
 
     /// Bytes from `addr` to the end of its object (for functions with a length bound).
     pub fn rest(&self, addr: u64) -> R<&[u8]> {
-        let (o, off) = self
-            .locate(addr, 1)
-            .inspect_err(|_| self.faulted(addr, 1))?;
+        let (o, off) = self.locate(addr, 1)?;
         Ok(&o.data[off..])
     }
+}
+
+/// Remembers a faulting access (`Memory::last_fault`): off the hot path.
+#[cold]
+fn faulted(last: &Cell<Option<(u64, u64)>>, addr: u64, len: u64) {
+    last.set(Some((addr, len)));
 }
 
 /// The offset of an access of `len` bytes at `addr` in `o`, the object holding or nearest

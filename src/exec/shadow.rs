@@ -1628,29 +1628,25 @@ impl Shadow<'_> {
                 self.exactness.unmodelled_calls += 1;
                 return;
             }
-            // Under the program's rounding mode, as `rounded_concretely` says.
-            Math(_) | HostMath(_) if v.rounding != Rounding::ToNearest => {
-                let exact = match ext {
-                    Math(f) => f.under(v.rounding),
-                    _ => None,
-                };
-                match exact {
-                    Some(f) => {
-                        let widths = vec![f.w; f.arity()];
-                        let fits = |_, ty: Ty| ty.bits_with(v.ptr_bits) == f.w as u32;
-                        let same = f.same_in_every_build();
-                        self.math_call(v, call, rb, OpaqueFn::Math(f), same, (f.w, &widths), fits);
-                    }
-                    None if self.args.iter().any(|e| *e != NONE) => self.concretize(),
-                    None => {}
+            // Under another rounding mode than to-nearest, as `rounded_concretely` says: the
+            // host's other functions' encodings round to nearest.
+            HostMath(_) if v.rounding != Rounding::ToNearest => {
+                if self.args.iter().any(|e| *e != NONE) {
+                    self.concretize();
                 }
                 return;
             }
             Math(f) => {
+                let Some(f) = f.under(v.rounding) else {
+                    if self.args.iter().any(|e| *e != NONE) {
+                        self.concretize();
+                    }
+                    return;
+                };
                 let widths = vec![f.w; f.arity()];
                 let fits = |_, ty: Ty| ty.bits_with(v.ptr_bits) == f.w as u32;
                 let exact = f.same_in_every_build();
-                self.math_call(v, call, rb, OpaqueFn::Math(*f), exact, (f.w, &widths), fits);
+                self.math_call(v, call, rb, OpaqueFn::Math(f), exact, (f.w, &widths), fits);
                 return;
             }
             HostMath(h) => {
