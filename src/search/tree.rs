@@ -60,8 +60,23 @@ struct Node {
 #[derive(Clone, Copy)]
 struct Edge {
     child: NodeId,
-    /// Alternative already queued, tried or taken.
-    seen: bool,
+    state: EdgeState,
+}
+
+/// Where an outcome of a decision stands. Exhausting the tree proves only when every outcome
+/// was taken by a run, refuted by the solver or excluded by an assumption: a flip whose run
+/// went elsewhere, or a pending branch lost on the way, leaves its outcome `Queued`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum EdgeState {
+    Fresh,
+    /// A pending branch was made for it.
+    Queued,
+    Taken,
+    Infeasible,
+    /// Violates an `assume`: no run continues through it.
+    Assumed,
+    /// Its paths are another shard's share (`--shard`).
+    OtherShard,
 }
 
 #[derive(Default)]
@@ -71,6 +86,8 @@ pub struct Tree {
     root: Option<NodeId>,
     /// Runs whose path left the tree's recorded site sequence (nondeterminism, concretization).
     pub divergent_nodes: u64,
+    /// Outcomes the solver called infeasible that a run then took: a wrong refutation.
+    pub refuted_infeasible: u64,
 }
 
 impl Tree {
@@ -87,7 +104,7 @@ impl Tree {
         self.edges.extend(std::iter::repeat_n(
             Edge {
                 child: LEAF,
-                seen: false,
+                state: EdgeState::Fresh,
             },
             r.outcomes.len(),
         ));
@@ -97,6 +114,31 @@ impl Tree {
             outcomes: r.outcomes.len() as u32,
         });
         (self.nodes.len() - 1) as NodeId
+    }
+
+    /// The solver refuted this outcome.
+    pub fn mark_infeasible(&mut self, node: NodeId, outcome: usize) {
+        let first = self.nodes[node as usize].first as usize;
+        let e = &mut self.edges[first + outcome];
+        if e.state == EdgeState::Taken {
+            self.refuted_infeasible += 1;
+        } else {
+            e.state = EdgeState::Infeasible;
+        }
+    }
+
+    /// This outcome's paths are explored by another shard.
+    pub fn leave_to_other_shard(&mut self, node: NodeId, outcome: usize) {
+        let first = self.nodes[node as usize].first as usize;
+        self.edges[first + outcome].state = EdgeState::OtherShard;
+    }
+
+    /// Outcomes no run took and nothing excluded: none when the tree holds every path.
+    pub fn unresolved(&self) -> usize {
+        self.edges
+            .iter()
+            .filter(|e| matches!(e.state, EdgeState::Fresh | EdgeState::Queued))
+            .count()
     }
 
     /// Adds a run; returns the pending branches it revealed.
@@ -124,9 +166,13 @@ impl Tree {
             let edges = &mut self.edges[first..first + r.outcomes.len()];
             for (o, (_, goal, target)) in r.outcomes.iter().enumerate() {
                 let e = &mut edges[o];
-                if o != r.taken && !e.seen && e.child == LEAF && *goal != crate::ir::ASSUME_VIOLATED
-                {
-                    e.seen = true;
+                if o == r.taken || e.state != EdgeState::Fresh {
+                    continue;
+                }
+                if *goal == crate::ir::ASSUME_VIOLATED {
+                    e.state = EdgeState::Assumed;
+                } else {
+                    e.state = EdgeState::Queued;
                     out.push(Pending {
                         node: cur,
                         outcome: o,
@@ -137,7 +183,10 @@ impl Tree {
                     });
                 }
             }
-            edges[r.taken].seen = true;
+            if edges[r.taken].state == EdgeState::Infeasible {
+                self.refuted_infeasible += 1;
+            }
+            edges[r.taken].state = EdgeState::Taken;
             if i + 1 == recs.len() {
                 break;
             }
@@ -151,5 +200,75 @@ impl Tree {
             };
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::smt::expr::ExprId;
+
+    /// A run through decisions at blocks 0, 1, 2, ... taking the given outcomes (of two).
+    fn run(taken: &[usize]) -> Rc<RunPath> {
+        let records = taken
+            .iter()
+            .enumerate()
+            .map(|(i, &t)| BranchRecord {
+                func: 0,
+                block: i as BlockId,
+                taken: t,
+                outcomes: vec![
+                    (ExprId(0), 2 * i as u32, 0),
+                    (ExprId(0), 2 * i as u32 + 1, 0),
+                ],
+                ctx: 0,
+                step: i as u64,
+                ahead: Box::new([]),
+            })
+            .collect();
+        Rc::new(RunPath {
+            id: 0,
+            records,
+            inputs: vec![],
+            new_goals: 0,
+            bound: 0,
+            observed: Default::default(),
+        })
+    }
+
+    #[test]
+    fn every_outcome_must_be_taken_or_refuted() {
+        let mut t = Tree::default();
+        let pending = t.insert(&run(&[0, 0]));
+        assert_eq!(pending.len(), 2);
+        assert_eq!(t.unresolved(), 2);
+        // The flip at depth 1 ran; the one at the root was refuted.
+        assert!(t.insert(&run(&[0, 1])).is_empty());
+        assert_eq!(t.unresolved(), 1);
+        t.mark_infeasible(pending[0].node, pending[0].outcome);
+        assert_eq!(t.unresolved(), 0);
+        assert_eq!(t.refuted_infeasible, 0);
+    }
+
+    #[test]
+    fn a_flip_whose_run_went_elsewhere_stays_unresolved() {
+        let mut t = Tree::default();
+        let pending = t.insert(&run(&[0, 0]));
+        let deep = pending.iter().find(|p| p.depth == 1).unwrap();
+        // Its run took the root's other outcome instead: the deep outcome was never taken.
+        t.insert(&run(&[1]));
+        assert!(t.unresolved() > 0);
+        // Only a run that takes it resolves it.
+        t.insert(&run(&[0, 1 - deep.run.records[1].taken]));
+        assert_eq!(t.unresolved(), 0);
+    }
+
+    #[test]
+    fn a_run_through_a_refuted_outcome_is_counted() {
+        let mut t = Tree::default();
+        let pending = t.insert(&run(&[0]));
+        t.mark_infeasible(pending[0].node, pending[0].outcome);
+        t.insert(&run(&[1]));
+        assert_eq!(t.refuted_infeasible, 1);
     }
 }

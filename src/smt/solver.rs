@@ -377,8 +377,16 @@ impl Z3Backend {
                 return out;
             }
             self.solver.pop(1);
+            // Not asked again after a cut check (see `renew`): the rest stay unknown.
+            if timed_out {
+                break;
+            }
         }
         self.solver.pop(1);
+        if out.last() == Some(&Answer::Unknown) {
+            out.resize(extra.len(), Answer::Unknown);
+            self.renew();
+        }
         out
     }
 }
@@ -433,6 +441,28 @@ impl Z3Backend {
         timeout: Duration,
         near: Option<&Near>,
     ) -> Answer {
+        self.solve_in_tiers(pool, constraints, extra, timeout, near, true)
+    }
+
+    /// A solver whose check was cut by its timeout is not asked again: Z3 4.8's incremental
+    /// solver answered unsat to satisfiable queries after such checks (seen under load, where
+    /// timeouts cut checks at any point), and exhaustive proofs rest on its refutations.
+    fn renew(&mut self) {
+        // Not abandoned: its search ended, so freeing it is quick.
+        unsafe { std::mem::ManuallyDrop::drop(&mut self.solver) };
+        self.solver = std::mem::ManuallyDrop::new(Self::fresh_solver());
+        self.timeout_ms = 0;
+    }
+
+    fn solve_in_tiers(
+        &mut self,
+        pool: &Pool,
+        constraints: &[ExprId],
+        extra: &[z3::ast::Bool],
+        timeout: Duration,
+        near: Option<&Near>,
+        tiers: bool,
+    ) -> Answer {
         use z3::ast::BV;
         if self.unusable() {
             return Answer::Unknown;
@@ -479,7 +509,7 @@ impl Z3Backend {
         let start = Instant::now();
         let mut ans = Answer::Unknown;
         let mut decided = false;
-        if let Some(n) = near {
+        if let Some(n) = near.filter(|_| tiers) {
             for bound in NEAR_TIERS {
                 let lits: Vec<z3::ast::Bool> = ints
                     .iter()
@@ -507,8 +537,14 @@ impl Z3Backend {
                     return ans;
                 }
                 // A tier Z3 could not decide in its slice: the query is hard, the remaining
-                // time goes to it unconstrained.
-                if decided || r == z3::SatResult::Unknown {
+                // time goes to it unconstrained, in a fresh solver.
+                if r == z3::SatResult::Unknown {
+                    self.solver.pop(1);
+                    self.renew();
+                    let left = timeout.saturating_sub(start.elapsed());
+                    return self.solve_in_tiers(pool, constraints, extra, left, near, false);
+                }
+                if decided {
                     break;
                 }
             }
@@ -535,6 +571,9 @@ impl Z3Backend {
             }
         }
         self.solver.pop(1);
+        if ans == Answer::Unknown {
+            self.renew();
+        }
         ans
     }
 
@@ -884,7 +923,68 @@ pub struct SolverFront {
     pub magnitude_cap: Option<u64>,
 }
 
+/// The search's refutations checked again by a solver of their own (see
+/// `SolverFront::reconfirm_refutations`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Reconfirmation {
+    pub checked: u64,
+    /// Refutations the fresh solver found a (validated) model of: one of the two was wrong.
+    pub contradicted: u64,
+    /// Not decided again in the time left.
+    pub undecided: u64,
+}
+
+impl Reconfirmation {
+    pub fn holds(&self) -> bool {
+        self.contradicted == 0 && self.undecided == 0
+    }
+}
+
 impl SolverFront {
+    /// Checks every refutation Z3 gave this search (directly or inside the walk) again with a
+    /// fresh solver, until `until`. An exhaustive-exploration proof rests on each of them, and
+    /// the search's own solver answered them incrementally, on a loaded machine among checks
+    /// cut by their timeouts (see `Z3Backend::renew`). Refutations by enumeration are concrete
+    /// evaluations and not checked again.
+    pub fn reconfirm_refutations(&self, pool: &Pool, until: Instant) -> Reconfirmation {
+        let mut fresh = Z3Backend::new();
+        fresh.set_deadline(Some(until));
+        fresh.work_until = Some(until);
+        let mut r = Reconfirmation::default();
+        for (key, (answer, by)) in &self.cache {
+            if *answer != Answer::Unsat || !matches!(*by, "z3" | "walk") {
+                continue;
+            }
+            let left = until.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                r.undecided += 1;
+                continue;
+            }
+            r.checked += 1;
+            match fresh.solve(pool, key, &[], self.timeout.min(left)) {
+                Answer::Unsat => {}
+                Answer::Sat(a) => {
+                    let vals = |v: u32| a.get(&v).copied().unwrap_or(0);
+                    let mut memo = Memo::default();
+                    if key.iter().all(|&c| pool.eval(c, &vals, &mut memo) & 1 == 1) {
+                        r.contradicted += 1;
+                        if crate::debug_on!("solver") {
+                            let shown: Vec<String> = key.iter().map(|&c| pool.show(c)).collect();
+                            crate::debug_log!(
+                                "solver",
+                                "refutation by {by} contradicted by {a:?}: {shown:?}"
+                            );
+                        }
+                    } else {
+                        r.undecided += 1;
+                    }
+                }
+                Answer::Unknown => r.undecided += 1,
+            }
+        }
+        r
+    }
+
     pub fn new(
         kind: SolverKind,
         timeout: Duration,
@@ -1345,6 +1445,30 @@ mod tests {
             }
         }
         assert!(checked > 1000);
+    }
+
+    #[test]
+    fn a_refutation_a_fresh_solver_disagrees_with_is_reported() {
+        let mut p = Pool::new();
+        let x = p.var(VarKey {
+            input: 0,
+            byte: 0,
+            w: 32,
+        });
+        let (five, six) = (p.constant(32, 5), p.constant(32, 6));
+        let (is5, is6) = (p.cmp(IPred::Eq, x, five), p.cmp(IPred::Eq, x, six));
+        let mut f = SolverFront::with_z3(Duration::from_secs(5));
+        let until = Instant::now() + Duration::from_secs(30);
+        // A true refutation, one by enumeration (not checked again), then a wrong one.
+        f.cache.insert(vec![is5, is6], (Answer::Unsat, "z3"));
+        f.cache.insert(vec![is6], (Answer::Unsat, "enumeration"));
+        let r = f.reconfirm_refutations(&p, until);
+        assert_eq!((r.checked, r.contradicted, r.undecided), (1, 0, 0));
+        assert!(r.holds());
+        f.cache.insert(vec![is5], (Answer::Unsat, "walk"));
+        let r = f.reconfirm_refutations(&p, until);
+        assert_eq!((r.checked, r.contradicted), (2, 1));
+        assert!(!r.holds());
     }
 
     #[test]

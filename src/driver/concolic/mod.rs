@@ -4,6 +4,7 @@
 //! by the step limit (`step_limit`), inputs run besides the solver's (`seeds`), and what it does
 //! when it stops finding anything (`stall`).
 
+mod audit;
 mod monitors;
 mod seeds;
 mod stall;
@@ -66,6 +67,8 @@ pub struct ConcolicStats {
     /// Flips solved with a fraction of the solver's time: earlier flips toward their goal
     /// timed out (`search::slow_goals`).
     pub shortened_queries: u64,
+    /// The exhausted tree's check before it proved (`audit`); proofs only when it holds.
+    pub exhaustion_audit: Option<audit::ExhaustionAudit>,
 }
 
 /// Everything that withholds exhaustive-exploration proofs. An exhausted execution tree proves
@@ -472,6 +475,7 @@ impl Concolic {
                 let taken = p.run.records[..p.depth].iter().map(|r| r.taken);
                 if shard.owns_path(taken.chain([p.outcome])) == Some(false) {
                     self.stats.other_shards_paths += 1;
+                    self.tree.leave_to_other_shard(p.node, p.outcome);
                     continue;
                 }
             }
@@ -619,7 +623,10 @@ impl Concolic {
             Answer::Sat(a) => {
                 self.run_solution(s, &p, &a, cfg)?;
             }
-            Answer::Unsat => self.stats.infeasible += 1,
+            Answer::Unsat => {
+                self.stats.infeasible += 1;
+                self.tree.mark_infeasible(p.node, p.outcome);
+            }
             Answer::Unknown => {
                 // The walk is a randomized search: a branch it missed gets a few more tries
                 // (each continues the walk's random sequence). Only a branch given up on
@@ -906,6 +913,21 @@ impl Technique for Concolic {
                 }
                 if self.exhausted_exactly() {
                     self.stats.exhausted = true;
+                    let audit = audit::ExhaustionAudit::of(
+                        &self.tree,
+                        &self.solver,
+                        &self.pool,
+                        s.deadline(),
+                    );
+                    self.stats.exhaustion_audit = Some(audit);
+                    if !audit.holds() {
+                        if audit.found_a_fault() {
+                            eprintln!(
+                                "cairn: warning: the explored paths failed their check, no exhaustive proofs (please report): {audit:?}"
+                            );
+                        }
+                        break;
+                    }
                     if s.shared().path_shard.get().is_some() {
                         self.stats.path_share_exhausted = true;
                         s.shared().exhaust_paths();
