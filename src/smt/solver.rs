@@ -454,6 +454,8 @@ impl Z3Backend {
         self.timeout_ms = 0;
     }
 
+    /// `solve_near`; the small-model tiers only when `tiers` (a query whose tier was cut
+    /// goes on without them, in a fresh solver).
     fn solve_in_tiers(
         &mut self,
         pool: &Pool,
