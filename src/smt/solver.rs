@@ -429,6 +429,16 @@ impl Z3Backend {
         self.solve_near(pool, constraints, extra, timeout, None)
     }
 
+    /// A solver whose check was cut by its timeout is not asked again: Z3 4.8's incremental
+    /// solver answered unsat to satisfiable queries after such checks (seen under load, where
+    /// timeouts cut checks at any point), and exhaustive proofs rest on its refutations.
+    fn renew(&mut self) {
+        // Not abandoned: its search ended, so freeing it is quick.
+        unsafe { std::mem::ManuallyDrop::drop(&mut self.solver) };
+        self.solver = std::mem::ManuallyDrop::new(Self::fresh_solver());
+        self.timeout_ms = 0;
+    }
+
     /// As `solve`, and with `near`: models with small integers or integers close to the
     /// current run's values first (each tier a short check under an assumption, sharing what
     /// Z3 learned), any model last; with a magnitude cap, models within it only (an Unsat under
@@ -440,30 +450,6 @@ impl Z3Backend {
         extra: &[z3::ast::Bool],
         timeout: Duration,
         near: Option<&Near>,
-    ) -> Answer {
-        self.solve_in_tiers(pool, constraints, extra, timeout, near, true)
-    }
-
-    /// A solver whose check was cut by its timeout is not asked again: Z3 4.8's incremental
-    /// solver answered unsat to satisfiable queries after such checks (seen under load, where
-    /// timeouts cut checks at any point), and exhaustive proofs rest on its refutations.
-    fn renew(&mut self) {
-        // Not abandoned: its search ended, so freeing it is quick.
-        unsafe { std::mem::ManuallyDrop::drop(&mut self.solver) };
-        self.solver = std::mem::ManuallyDrop::new(Self::fresh_solver());
-        self.timeout_ms = 0;
-    }
-
-    /// `solve_near`; the small-model tiers only when `tiers` (a query whose tier was cut
-    /// goes on without them, in a fresh solver).
-    fn solve_in_tiers(
-        &mut self,
-        pool: &Pool,
-        constraints: &[ExprId],
-        extra: &[z3::ast::Bool],
-        timeout: Duration,
-        near: Option<&Near>,
-        tiers: bool,
     ) -> Answer {
         use z3::ast::BV;
         if self.unusable() {
@@ -511,7 +497,7 @@ impl Z3Backend {
         let start = Instant::now();
         let mut ans = Answer::Unknown;
         let mut decided = false;
-        if let Some(n) = near.filter(|_| tiers) {
+        if let Some(n) = near.filter(|n| n.tiers) {
             for bound in NEAR_TIERS {
                 let lits: Vec<z3::ast::Bool> = ints
                     .iter()
@@ -544,7 +530,8 @@ impl Z3Backend {
                     self.solver.pop(1);
                     self.renew();
                     let left = timeout.saturating_sub(start.elapsed());
-                    return self.solve_in_tiers(pool, constraints, extra, left, near, false);
+                    let plain = Near { tiers: false, ..*n };
+                    return self.solve_near(pool, constraints, extra, left, Some(&plain));
                 }
                 if decided {
                     break;
@@ -603,6 +590,8 @@ pub struct Near<'a> {
     pub floats: &'a HashSet<u32>,
     /// A hard bound on the signed magnitude of the integer variables.
     pub cap: Option<u64>,
+    /// Small or near models first (false: only the cap).
+    pub tiers: bool,
 }
 
 /// Distances tried in turn: within this of zero or of the current value (signed).
@@ -1217,6 +1206,7 @@ impl SolverFront {
             current,
             floats: &self.floats,
             cap: self.magnitude_cap,
+            tiers: true,
         };
         let near = (self.small_models || self.magnitude_cap.is_some()).then_some(&near);
         let answer = self.z3.solve_near(pool, query, &[], timeout, near);
