@@ -188,8 +188,8 @@ impl Technique for ProductSearch {
             .max(PATIENCE_CHECK);
         let (mut decided, mut news_at) = (s.ledger.covered + s.ledger.unreachable, start);
         while !self.testing.finished() && !s.should_stop() && Instant::now() < until {
-            self.testing
-                .run(s, (Instant::now() + PATIENCE_CHECK).min(until))?;
+            let check = PATIENCE_CHECK.max(self.testing.min_turn());
+            self.testing.run(s, (Instant::now() + check).min(until))?;
             let now = s.ledger.covered + s.ledger.unreachable;
             if now > decided {
                 (decided, news_at) = (now, Instant::now());
@@ -205,6 +205,10 @@ impl Technique for ProductSearch {
         stats.monitor_mismatches = t.mismatches;
         stats.pursuit_picks = t.pursuit_picks;
         Ok(())
+    }
+
+    fn min_turn(&self) -> Duration {
+        self.testing.min_turn()
     }
 
     /// Exhausted, and no monitor is coming that would make a new product to search.

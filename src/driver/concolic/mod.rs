@@ -232,6 +232,9 @@ pub struct Concolic {
     /// Pending branches the solver could not decide, kept for another try with more time
     /// once everything else is explored.
     undecided: Vec<Pending>,
+    /// Trying the undecided branches again: every turn must hold one query with the longer
+    /// time, or the retry is cut by the turn's end as the first try was.
+    retrying: bool,
     /// Goals whose flips keep running the solver out of time.
     slow_goals: SlowGoals,
     /// Retries of pending branches the walk did not solve, by (tree node, outcome).
@@ -334,6 +337,7 @@ impl Concolic {
             seed,
             stalls: Stalls::default(),
             undecided: vec![],
+            retrying: false,
             slow_goals: SlowGoals::default(),
             walk_tries: Default::default(),
             walk_retries: opts.walk_retries,
@@ -844,7 +848,9 @@ impl Concolic {
     /// decide (a loaded machine or a hard query); false when there are none.
     fn retry_undecided(&mut self, s: &Session) -> bool {
         let left = s.deadline().saturating_duration_since(Instant::now());
-        if self.undecided.is_empty() || self.solver.timeout * 2 > left {
+        // The portfolio gives Z3 the short timeout: a retry is worth it while twice that fits.
+        self.retrying = !self.undecided.is_empty() && self.solver.short_timeout * 2 <= left;
+        if !self.retrying {
             return false;
         }
         self.solver.timeout *= 2;
@@ -909,7 +915,9 @@ impl Technique for Concolic {
             if !self.step(s, &cfg)? {
                 // Every pending branch the strategy offers has been tried.
                 if self.retry_undecided(s) {
-                    continue;
+                    // In a turn of their own (`min_turn`): what is left of this one may be as
+                    // short as what the first tries had.
+                    break;
                 }
                 if self.exhausted_exactly() {
                     self.stats.exhausted = true;
@@ -972,6 +980,15 @@ impl Technique for Concolic {
 
     fn finished(&self) -> bool {
         self.stats.exhausted
+    }
+
+    /// A query's time: `bounded_by` gives it two thirds of what the turn has left.
+    fn min_turn(&self) -> Duration {
+        if self.retrying {
+            self.solver.short_timeout * 3 / 2
+        } else {
+            Duration::ZERO
+        }
     }
 
     fn stats(&self) -> serde_json::Map<String, serde_json::Value> {
