@@ -64,7 +64,6 @@ pub fn session<'p>(
     };
     let mut s = Session::new(p, writer, budget, interrupt_flag());
     s.limit_memory(limits.own_memory());
-    crate::smt::solver::limit_solver_memory(limits.solver_memory());
     if goals == GoalSet::Error {
         s.only_error_goals();
     }

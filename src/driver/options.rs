@@ -190,9 +190,8 @@ pub const DEFAULT_MAX_STEPS: u64 = 10_000_000;
 #[derive(Args, Clone, Copy)]
 pub struct Limits {
     /// Memory limit of the whole run (e.g. 4G, 512M): the interpreter's heap and stack get half,
-    /// Cairn's own data the rest, of which Z3 gets half. A program run that reaches it ends
-    /// there; the search stops cleanly when Cairn's own data reaches it; a solver query that
-    /// would exceed Z3's share answers unknown.
+    /// Cairn's own data the rest. A program run that reaches it ends there; the search stops
+    /// cleanly when Cairn's own data reaches it.
     #[arg(long, value_name = "SIZE", default_value_t = default_max_memory(), value_parser = parse_size)]
     pub max_memory: u64,
 }
@@ -216,11 +215,6 @@ impl Limits {
     /// Resident memory at which the search stops: the other half.
     pub fn own_memory(&self) -> u64 {
         self.max_memory / 2
-    }
-
-    /// What Z3 may hold at once, within Cairn's own memory.
-    pub fn solver_memory(&self) -> u64 {
-        self.own_memory() / 2
     }
 }
 

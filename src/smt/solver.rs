@@ -38,16 +38,6 @@ pub fn interrupt_queries_in_flight() {
     }
 }
 
-/// Caps the memory all Z3 work of the process holds at once (Z3 counts it across contexts): a
-/// check that needs more answers unknown instead of taking the machine's memory (one check of
-/// a double quotient took 1.3 GB in 4 s, exact IEEE remainders of doubles 3.3 GB in 5 s).
-pub fn limit_solver_memory(bytes: u64) {
-    let mb = (bytes >> 20).max(64).to_string();
-    let key = std::ffi::CString::new("memory_max_size").expect("no NUL");
-    let value = std::ffi::CString::new(mb).expect("no NUL");
-    unsafe { z3_sys::Z3_global_param_set(key.as_ptr(), value.as_ptr()) };
-}
-
 pub fn solvers_interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)
 }
