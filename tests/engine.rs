@@ -295,11 +295,13 @@ fn files_a_run_wrote_are_read_back() {
 /// the same values at the same open). A settings file parsed line by line and a binary file in
 /// a subdirectory read through a descriptor: the build before read the first as absent and
 /// stopped every run at the second (3 of 28 goals); now the 27 goals a file's contents decide
-/// within 1,500 runs, replay confirming every claim per goal. The last (the two opens
-/// disagreeing) cannot happen.
+/// within 4,000 runs, replay confirming every claim per goal. The last (the two opens
+/// disagreeing) cannot happen. (Depth-first search flips the file's presence last, and the
+/// models of the first flips decide how deep it goes before: seed 0 took under 1,500 runs
+/// with the models Z3 gave before stop 87, 2,370 with those it gives since.)
 #[test]
 fn files_read_by_name_are_inputs() {
-    covered_within("settings_files.c", &[0, 1], "1500", DFS, 27);
+    covered_within("settings_files.c", &[0, 1], "4000", DFS, 27);
 }
 
 /// A menu loop that reads its choice with scanf until "quit": at the end of stdin it never
