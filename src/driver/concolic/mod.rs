@@ -808,6 +808,7 @@ impl Concolic {
         self.dist_covered = usize::MAX;
         self.monitors.forget_tree();
         self.undecided.clear();
+        self.retrying = false;
         self.walk_tries.clear();
         self.step_limits.forget_tree();
         self.vars_classified = 0;
