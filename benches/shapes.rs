@@ -2,7 +2,7 @@
 //! `tests/common/shapes.rs`: programs of the shape the technique is for that nobody tuned it to.
 //! Prints one line per program and technique, then the distribution per technique.
 //!
-//! `cargo bench --bench shapes -- [--shape loop_flags|parsing|nonlinear|def_use] [--count 50] [--first 0]
+//! `cargo bench --bench shapes -- [--shape loop_flags|parsing|nonlinear|def_use|reactive] [--count 50] [--first 0]
 //!  [--time SECS] [--techniques a,b] [--dump DIR] [--cairn BINARY]`
 //!
 //! - `loop_flags` (crabs' shape; techniques `crabs` (default), `crabs:S` (strategy S under the
@@ -21,6 +21,10 @@
 //!   guided search in turns with the model checker on the pairs left, the default) and `dfs`
 //!   (depth-first symbolic execution alone, `--tests-only`)): pairs covered, proven infeasible
 //!   and left unknown.
+//!
+//! - `reactive` (issue 34's reactive systems, the RERS shape; techniques `gen` (every technique,
+//!   the default) and `fuzz` (random inputs and the fuzzer alone)): goals covered. Against the
+//!   peers: `--dump DIR`, then `benches/peers/run.sh` on a list of the files.
 //!
 //! One worker each. `--dump DIR` writes the programs there and runs nothing; `--cairn` runs
 //! another build (before/after a change).
@@ -70,6 +74,8 @@ fn options(shape: &str, t: &str) -> Vec<String> {
         ("nonlinear", "z3") => v(&["--solver", "z3", "--tests-only", "--fuzz-share", "0"]),
         ("def_use", "cut-point") => v(&["--strategy", "cut-point", "--fuzz-share", "0"]),
         ("def_use", "dfs") => v(&["--strategy", "dfs", "--tests-only", "--fuzz-share", "0"]),
+        ("reactive", "gen") => vec![],
+        ("reactive", "fuzz") => v(&["--strategy", "random", "--tests-only"]),
         _ => panic!("technique {t} is not one for shape {shape}"),
     }
 }
@@ -108,7 +114,8 @@ fn main() {
         "parsing" => (shapes::parsing, "dfs,lazy"),
         "nonlinear" => (shapes::nonlinear, "z3,walk"),
         "def_use" => (shapes::def_use_chains, "dfs,cut-point"),
-        s => panic!("unknown shape {s} (loop_flags, parsing, nonlinear, def_use)"),
+        "reactive" => (shapes::reactive, "fuzz,gen"),
+        s => panic!("unknown shape {s} (loop_flags, parsing, nonlinear, def_use, reactive)"),
     };
     let techniques: Vec<String> = get("--techniques")
         .unwrap_or(default.into())

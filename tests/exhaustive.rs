@@ -283,3 +283,84 @@ fn unit_mode_runs_exit_handlers_after_the_entry() {
     ]);
     assert_eq!(summary(&proof)["goals"]["unreachable"], 0);
 }
+
+/// Event-condition-action systems (`shapes::reactive`) read inputs forever over finitely many
+/// states: their path space never ends, and depth-first search exhausts it only by recognising
+/// the states it was in at the loop's head (`exec::revisit`). Every goal is then decided, and
+/// no proof is contradicted by the same search without state matching (which never ends and
+/// covers what it covers) or by random testing; the suite replays.
+#[test]
+fn endless_reactive_systems_are_explored_to_their_end() {
+    let dir = tmp("exhaustive-reactive");
+    let dfs = ["--strategy", "dfs", "--tests-only", "--fuzz-share", "0"];
+    for seed in [1, 2, 9, 16] {
+        let g = shapes::reactive(seed);
+        let path = g.write_in(dir.path());
+        let (src, name) = (path.to_str().unwrap(), g.name.as_str());
+        let run = |tag: &str, extra: &[&str]| {
+            let out = dir.path().join(format!("{name}-{tag}"));
+            let mut a = vec!["gen", src, "--out", out.to_str().unwrap(), "--jobs", "1"];
+            a.extend_from_slice(&["--time", "60s", "--seed", "1"]);
+            a.extend_from_slice(extra);
+            cairn(&a);
+            out
+        };
+        let matched = run(
+            "matched",
+            &[&dfs[..], &["--max-iterations", "20000"]].concat(),
+        );
+        let s = summary(&matched);
+        assert_eq!(s["goals"]["unknown"], 0, "{name}: {}", s["goals"]);
+        assert!(
+            s["concolic"]["revisits"].as_u64().unwrap() > 0,
+            "{name}: {}",
+            s["concolic"]
+        );
+        let proven: HashSet<u64> = statuses(&matched)
+            .into_iter()
+            .filter(|(_, st, _)| st == "unreachable")
+            .map(|(g, _, _)| g)
+            .collect();
+        let others = [
+            run(
+                "unmatched",
+                &[
+                    &dfs[..],
+                    &["--max-iterations", "3000", "--no-state-matching"],
+                ]
+                .concat(),
+            ),
+            run(
+                "random",
+                &[
+                    "--strategy",
+                    "random",
+                    "--tests-only",
+                    "--max-iterations",
+                    "5000",
+                ],
+            ),
+        ];
+        for o in &others {
+            let u = summary(o);
+            assert_eq!(u["proofs"]["exhaustive"].as_u64().unwrap_or(0), 0, "{name}");
+            for (g, st, _) in statuses(o) {
+                assert!(
+                    !(st == "covered" && proven.contains(&g)),
+                    "SOUNDNESS: {name}: goal {g} proven unreachable with state matching, \
+                     covered by {}",
+                    o.display()
+                );
+            }
+        }
+        let r = Command::new(env!("CARGO_BIN_EXE_cairn"))
+            .args(["replay", src, matched.to_str().unwrap()])
+            .output()
+            .unwrap();
+        let t = String::from_utf8_lossy(&r.stdout);
+        assert!(
+            r.status.success() && t.contains("unconfirmed: 0"),
+            "{name}: {t}"
+        );
+    }
+}

@@ -298,6 +298,9 @@ const WILD_DISTANCE: u64 = 1 << 20;
 const SCAN_STDIN: &str = "scan_stdin";
 
 /// Executor state for one run. Create with `Machine::new`, run with `run_main`.
+/// The runtime's start: it calls `main`, then `exit` with what `main` returned.
+pub const START_FN: &str = "__cairn_start";
+
 pub struct Machine<'m> {
     pub module: &'m Module,
     pub cfg: Config,
@@ -421,6 +424,7 @@ impl<'m> Machine<'m> {
             steps: self.steps,
             branches: &self.branches,
             errors_hit: self.errors_hit.len(),
+            inputs: self.inputs.len(),
             rounding: self.rounding,
         };
         Some(event(obs, &view))
@@ -544,7 +548,7 @@ impl<'m> Machine<'m> {
     /// `main` starts through the runtime's `__cairn_start`, which calls `exit` with its value.
     fn start_function(&self, entry: &str) -> Option<FuncId> {
         if entry == "main" {
-            self.module.func_by_name.get("__cairn_start").copied()
+            self.module.func_by_name.get(START_FN).copied()
         } else {
             None
         }
@@ -553,7 +557,7 @@ impl<'m> Machine<'m> {
     fn start(&mut self, fid: FuncId) -> Result<(), Stop> {
         let f = &self.module.functions[fid as usize];
         let mut args = vec![];
-        if f.name == "main" || f.name == "__cairn_start" {
+        if f.name == "main" || f.name == START_FN {
             // main(argc, argv): a single program-name argument, as a test harness would run it.
             if !f.params.is_empty() {
                 let name = self.mem.malloc(5)?;
@@ -1694,6 +1698,14 @@ impl<'m> Machine<'m> {
                 for ((d, _, n), v) in mv.aggs.iter().zip(vals) {
                     self.aggs[ab + *d as usize..ab + (*d + *n) as usize].copy_from_slice(&v);
                 }
+            }
+            if edge.target <= bid {
+                let at = Site {
+                    func: fid,
+                    block: edge.target,
+                    rb,
+                };
+                self.notify(|o, v| o.back_edge_taken(v, at));
             }
             bid = edge.target;
             ip = 0;

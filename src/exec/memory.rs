@@ -177,6 +177,27 @@ impl Memory {
         }
     }
 
+    /// Feeds everything a later access can observe to `h` (`exec::revisit`): every object's
+    /// bounds and whether it is alive, the contents of those that can change, where the
+    /// allocators stand.
+    pub fn fingerprint(&self, h: &mut impl std::hash::Hasher) {
+        h.write_u64(self.heap_next);
+        h.write_u64(self.stack_next);
+        for o in self.objs.iter().chain(&self.stack) {
+            h.write_u64(o.base);
+            h.write_u64(o.size);
+            h.write_u8(o.alive as u8 | (o.read_only as u8) << 1 | (o.kind as u8) << 2);
+            if o.alive && !o.read_only {
+                h.write(&o.data);
+            }
+        }
+    }
+
+    /// Bytes of object contents the run holds (with the allocator's per-block overhead).
+    pub fn contents(&self) -> u64 {
+        self.contents
+    }
+
     /// Bytes the run holds: contents, and the object records (tombstones included) as
     /// allocated.
     pub fn footprint(&self) -> u64 {

@@ -14,6 +14,7 @@ pub mod memory;
 pub mod native;
 pub mod observer;
 pub mod opaque;
+pub mod revisit;
 // Operation semantics live in `ir` (the analyses and the solver share them).
 pub use crate::ir::ops;
 pub mod sandbox;

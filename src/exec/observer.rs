@@ -29,6 +29,8 @@ pub struct View<'a> {
     pub branches: &'a [u32],
     /// Error calls reached so far.
     pub errors_hit: usize,
+    /// Inputs read so far.
+    pub inputs: usize,
     /// The rounding mode the program set: float operations round so.
     pub rounding: crate::ir::rounding::Rounding,
 }
@@ -119,6 +121,9 @@ pub trait Observer {
     fn terminator(&mut self, v: &View, term: &Terminator, at: Site) {}
     /// Before the phi moves of the edge just chosen are made.
     fn edge(&mut self, v: &View, moves: &Moves, rb: usize) {}
+    /// A block was entered by an edge back to it or to one before it (a loop header, in the
+    /// order blocks are laid out), after the edge's moves.
+    fn back_edge_taken(&mut self, v: &View, at: Site) {}
     /// A call is about to be made (program or library function); `args` are the caller's
     /// values, `dst` receives the result (None when the program ignores it).
     fn call(&mut self, v: &View, call: Call, rb: usize) {}
@@ -175,6 +180,9 @@ impl Observer for Observers<'_> {
     }
     fn edge(&mut self, v: &View, moves: &Moves, rb: usize) {
         self.0.iter_mut().for_each(|o| o.edge(v, moves, rb))
+    }
+    fn back_edge_taken(&mut self, v: &View, at: Site) {
+        self.0.iter_mut().for_each(|o| o.back_edge_taken(v, at))
     }
     fn call(&mut self, v: &View, call: Call, rb: usize) {
         self.0.iter_mut().for_each(|o| o.call(v, call, rb))

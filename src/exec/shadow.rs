@@ -176,6 +176,19 @@ pub struct Shadow<'p> {
     symbolic_stores_into: BTreeMap<u64, u32>,
     /// Bytes given shadows by modelled library writes so far.
     symbolic_written: u64,
+    /// A search's loop headers of the entry function and the states its runs were in there:
+    /// recording stops at a state seen before (`exec::revisit`).
+    pub revisits: Option<(
+        &'p super::revisit::LoopHeads,
+        &'p mut super::revisit::Visited,
+    )>,
+    /// Every input so far was a value a call returned or stored: none was a character of a
+    /// stream or a file's byte, whose position a state does not hold.
+    inputs_are_values: bool,
+    /// Where the recorded decisions put the run in the execution tree (`revisit::prefix_key`).
+    prefix: u64,
+    /// Inputs read when the state was last compared at a loop header.
+    inputs_when_compared: usize,
 }
 
 /// Largest object a store through a symbolic pointer (or a write of symbolic length) updates
@@ -317,6 +330,10 @@ impl<'p> Shadow<'p> {
             symbolic_stores: 0,
             symbolic_stores_into: BTreeMap::new(),
             symbolic_written: 0,
+            revisits: None,
+            inputs_are_values: true,
+            prefix: 0,
+            inputs_when_compared: 0,
         }
     }
 
@@ -343,6 +360,23 @@ impl<'p> Shadow<'p> {
         self.exactness.truncated += 1;
         self.resting |= self.rest_when_full;
         true
+    }
+
+    /// Whether the run's future depends on nothing but the concrete state at a loop header
+    /// whose live registers are `live` (frame base `rb`) and on inputs not read yet: no live
+    /// register nor memory byte has a shadow (an input's expression, or indeterminate), no
+    /// object's size depends on an input, no input was a stream's character or a file's byte,
+    /// and nothing ended the run's claims.
+    fn state_is_concrete(&self, live: &[Reg], rb: usize) -> bool {
+        self.inputs_are_values
+            && self.last_char.is_none()
+            && self.claims_end.is_none()
+            && self.mem.is_empty()
+            && self.sized_by_inputs.is_empty()
+            && self.allocating.is_none()
+            && self.opaque_frames.is_empty()
+            && self.after_write.is_none()
+            && live.iter().all(|&r| self.reg(rb, r) == NONE)
     }
 
     /// Shadows of the arguments of the call being made (NONE: concrete).
@@ -442,6 +476,37 @@ impl Observer for Shadow<'_> {
             return;
         }
         self.shadow_branch(v, term, at);
+    }
+
+    fn back_edge_taken(&mut self, v: &View, at: Site) {
+        if self.resting {
+            return;
+        }
+        let Some((heads, visited)) = &self.revisits else {
+            return;
+        };
+        if !visited.compares(v.mem) {
+            return;
+        }
+        let Some(live) = heads.live_in(at.func, v.depth, at.block) else {
+            return;
+        };
+        // Only where the run read an input since it was last compared: a loop that reads
+        // none runs on as its state dictates, and comparing each of its iterations would
+        // cost more than the loop.
+        if v.inputs == self.inputs_when_compared || !self.state_is_concrete(live, at.rb) {
+            return;
+        }
+        self.inputs_when_compared = v.inputs;
+        let values: Vec<(Reg, u64)> = live.iter().map(|&r| (r, v.reg(at.rb, r))).collect();
+        let fp = super::revisit::fingerprint(at.func, at.block, &values, v.mem, v.rounding);
+        let (_, visited) = self.revisits.as_mut().unwrap();
+        if visited.reached_elsewhere(fp, self.prefix) {
+            visited.revisits += 1;
+            // An earlier run's decisions from here on are this run's continuations: the rest
+            // of this one goes unrecorded (and unshadowed), not inexact.
+            self.resting = true;
+        }
     }
 
     fn edge(&mut self, _v: &View, moves: &Moves, rb: usize) {
@@ -628,6 +693,7 @@ impl Observer for Shadow<'_> {
         if self.resting {
             return;
         }
+        self.inputs_are_values &= matches!(used, InputUse::Ret { .. } | InputUse::Mem { .. });
         let var = |pool: &mut Pool, byte: u32, w: u8| {
             pool.var(VarKey {
                 input: index as u32,
@@ -795,6 +861,9 @@ impl Shadow<'_> {
     fn record(&mut self, rec: BranchRecord) {
         if self.skip_repeated && !self.taken.insert(rec.taken_cond()) {
             return;
+        }
+        if self.revisits.is_some() {
+            self.prefix = super::revisit::prefix_key(self.prefix, rec.func, rec.block, rec.taken);
         }
         self.path.push(rec);
     }

@@ -18,6 +18,7 @@ use crate::analysis::ledger::Status;
 use crate::driver::session::Session;
 use crate::driver::technique::Technique;
 use crate::exec::input::{RandomInputs, Seeded};
+use crate::exec::revisit::{LoopHeads, Visited};
 use crate::exec::shadow::{BranchRecord, Exactness, Shadow};
 use crate::exec::{Config, InputKind, InputValue, Outcome, RunResult};
 use crate::search::product::Product;
@@ -69,6 +70,10 @@ pub struct ConcolicStats {
     pub shortened_queries: u64,
     /// The exhausted tree's check before it proved (`audit`); proofs only when it holds.
     pub exhaustion_audit: Option<audit::ExhaustionAudit>,
+    /// Runs whose recording stopped at a loop header in a state an earlier run was in there
+    /// (`exec::revisit`), and the distinct states seen at loop headers.
+    pub revisits: u64,
+    pub revisit_states: usize,
 }
 
 /// Everything that withholds exhaustive-exploration proofs. An exhausted execution tree proves
@@ -167,6 +172,9 @@ pub struct SolverOptions {
     pub opaque: Vec<String>,
     /// More walks on a pending branch the walk did not solve.
     pub walk_retries: u32,
+    /// Stop recording a run at a loop header in a state another run was in there
+    /// (`exec::revisit`).
+    pub state_matching: bool,
 }
 
 impl Default for SolverOptions {
@@ -176,6 +184,7 @@ impl Default for SolverOptions {
             walk: WalkConfig::default(),
             opaque: vec![],
             walk_retries: 2,
+            state_matching: true,
         }
     }
 }
@@ -196,6 +205,11 @@ pub struct SolverArgs {
     /// concretely by the solver; they must be pure).
     #[arg(long, value_delimiter = ',')]
     pub opaque: Vec<String>,
+    /// Record every run's decisions to its end, also past a loop header it reaches in a state
+    /// another run was in there (by default the search stops recording there: that run's
+    /// continuations are the same). For comparisons.
+    #[arg(long)]
+    pub no_state_matching: bool,
 }
 
 impl SolverArgs {
@@ -204,6 +218,7 @@ impl SolverArgs {
             kind: self.solver,
             walk: self.walk.clone(),
             opaque: self.opaque.clone(),
+            state_matching: !self.no_state_matching,
             ..Default::default()
         }
     }
@@ -251,6 +266,10 @@ pub struct Concolic {
     /// Inputs of runs that covered something new, ended right after the decision that did
     /// (`ended_after_news`): run before the next selection.
     ended_inputs: Vec<Vec<InputValue>>,
+    /// The entry function's loop headers (None: it has none, or aggregate registers) and the
+    /// states runs were in there (`exec::revisit`).
+    loop_heads: Option<Rc<LoopHeads>>,
+    visited: Visited,
 }
 
 /// How often concolic search picks up what other workers found.
@@ -273,14 +292,17 @@ pub struct SymbolicRun {
     pub last_char: Option<usize>,
 }
 
-/// Runs the program once with a symbolic shadow.
+/// Runs the program once with a symbolic shadow; with `revisits`, its recording stops at a
+/// loop header in a state seen there before.
 pub fn symbolic_run(
     s: &Session,
     pool: &mut Pool,
     input: &mut dyn crate::exec::InputSource,
     cfg: &Config,
+    revisits: Option<(&LoopHeads, &mut Visited)>,
 ) -> SymbolicRun {
     let mut shadow = Shadow::for_search(pool);
+    shadow.revisits = revisits;
     let mut result = s.program.run_observed(input, cfg, &mut shadow);
     shadow.annotate(&mut result);
     SymbolicRun {
@@ -347,6 +369,13 @@ impl Concolic {
             seeds_seen: 0,
             spelling: WordSpelling::default(),
             ended_inputs: vec![],
+            // Data-flow goals depend on which definitions reach a state (the def-use tracker's,
+            // not the program's), which a state's fingerprint does not hold.
+            loop_heads: (opts.state_matching && s.program.def_use.is_none())
+                .then(|| LoopHeads::of_entry(&s.program.module, &s.program.entry))
+                .flatten()
+                .map(Rc::new),
+            visited: Visited::default(),
         })
     }
 
@@ -417,8 +446,19 @@ impl Concolic {
         ) = if self.monitors.active() {
             self.monitors.run(s, &mut self.pool, input, cfg)
         } else {
-            (symbolic_run(s, &mut self.pool, input, cfg), vec![])
+            // A shard's tree holds its share of the paths only: another shard's run may be
+            // the one that reached a state first.
+            let revisits = (s.shared().path_shard.get().is_none())
+                .then_some(self.loop_heads.as_deref())
+                .flatten()
+                .map(|h| (h, &mut self.visited));
+            (
+                symbolic_run(s, &mut self.pool, input, cfg, revisits),
+                vec![],
+            )
         };
+        self.stats.revisits = self.visited.revisits;
+        self.stats.revisit_states = self.visited.states();
         self.stats.paths += 1;
         let inexact = &mut self.stats.inexact;
         inexact.shadow.add(&exactness);
@@ -800,6 +840,7 @@ impl Concolic {
         self.pool = self.pool.emptied();
         self.solver.forget_terms();
         self.tree = Tree::default();
+        self.visited = Visited::default();
         self.pending = PendingPool::default();
         let mut strategy = self.strategy.fresh();
         strategy.prepare(s.program);
