@@ -59,7 +59,19 @@ fn crabs_covers_the_call_behind_thirty_equal_inputs() {
     let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let dir = tmp("crabs");
     let file = prog("loop30.c");
-    let s = generate(&file, dir.path(), &["--strategy", "crabs", "--time", "30s"]);
+    // Without state matching, which covers the call before monitors are built (see
+    // `state_matching_covers_the_call_without_monitors`).
+    let s = generate(
+        &file,
+        dir.path(),
+        &[
+            "--strategy",
+            "crabs",
+            "--time",
+            "30s",
+            "--no-state-matching",
+        ],
+    );
     assert_eq!(count(&s, "covered"), count(&s, "total"), "{s}");
     let time = s["time_s"].as_f64().unwrap();
     assert!(time < 30.0, "covered only after {time}s");
@@ -87,7 +99,15 @@ fn covers_the_call_under(strategy: &str) {
     let s = generate(
         &file,
         dir.path(),
-        &["--strategy", "crabs", "--under", strategy, "--time", "30s"],
+        &[
+            "--strategy",
+            "crabs",
+            "--under",
+            strategy,
+            "--time",
+            "30s",
+            "--no-state-matching",
+        ],
     );
     assert_eq!(count(&s, "covered"), count(&s, "total"), "{s}");
     assert!(s["time_s"].as_f64().unwrap() < 30.0, "{s}");
@@ -114,27 +134,33 @@ fn depth_first_search_under_the_monitors_covers_the_call() {
     covers_the_call_under("dfs");
 }
 
-#[test]
-fn pure_concolic_search_misses_the_call() {
+/// Concolic search alone, without fuzzing: the native fuzzer's batches may find the thirty
+/// equal inputs (the program's constant 10 is in its dictionary), which is not what these
+/// tests are about.
+fn pure_concolic_search(extra: &[&str]) -> serde_json::Value {
     let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let dir = tmp("crabs");
     let file = prog("loop30.c");
-    // Without fuzzing: the native fuzzer's batches may find the thirty equal inputs (the
-    // program's constant 10 is in its dictionary), which is not what this test is about.
-    let s = generate(
-        &file,
-        dir.path(),
-        &[
-            "--strategy",
-            "cfg",
-            "--tests-only",
-            "--fuzz-share",
-            "0",
-            "--time",
-            "4s",
-        ],
-    );
+    let mut a = vec!["--strategy", "cfg", "--tests-only", "--fuzz-share", "0"];
+    a.extend_from_slice(&["--time", "4s", "--max-iterations", "20000"]);
+    a.extend_from_slice(extra);
+    generate(&file, dir.path(), &a)
+}
+
+#[test]
+fn pure_concolic_search_misses_the_call() {
+    let s = pure_concolic_search(&["--no-state-matching"]);
     assert_eq!(count(&s, "covered") + 1, count(&s, "total"), "{s}");
+}
+
+/// With state matching, concolic search covers the call on its own: a run that set the flag
+/// to 0 reaches the loop's head in a state an earlier run was in (the flag 0 at the same
+/// count), and only the runs still holding the flag are extended.
+#[test]
+fn state_matching_covers_the_call_without_monitors() {
+    let s = pure_concolic_search(&[]);
+    assert_eq!(count(&s, "covered"), count(&s, "total"), "{s}");
+    assert!(s["concolic"]["revisits"].as_u64().unwrap() > 0, "{s}");
 }
 
 #[test]
