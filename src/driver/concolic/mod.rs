@@ -163,7 +163,8 @@ fn bounded_inputs(p: &crate::exec::Program) -> u64 {
     used as u64
 }
 
-/// How concolic search solves path conditions (`cairn gen --solver`, `--walk`, `--opaque`).
+/// How concolic search solves path conditions (`cairn gen --solver`, `--walk`, `--opaque`) and
+/// whether it matches states at loop headers (`--no-state-matching`).
 #[derive(Clone, Debug)]
 pub struct SolverOptions {
     pub kind: SolverKind,
