@@ -12,6 +12,10 @@ pub const TOPICS: &[(&str, &str)] = &[
     ("concretize", "where the symbolic shadow concretizes"),
     ("monitor", "crabs' monitors and product runs"),
     ("paths", "concolic runs and flips"),
+    (
+        "revisit",
+        "state matching: loop-header states compared, or why not",
+    ),
     ("lazy", "lazy expansion's runs"),
     ("defuse", "def-use pairs handed to the model checker"),
     ("turns", "model-checker turns"),

@@ -286,15 +286,19 @@ fn unit_mode_runs_exit_handlers_after_the_entry() {
 
 /// Event-condition-action systems (`shapes::reactive`) read inputs forever over finitely many
 /// states: their path space never ends, and depth-first search exhausts it only by recognising
-/// the states it was in at the loop's head (`exec::revisit`). Every goal is then decided, and
+/// the states it was in at the loop's head (`exec::revisit`), in `main` or in a function `main`
+/// calls twice (`shapes::reactive_called`). Every goal is then decided, and
 /// no proof is contradicted by the same search without state matching (which never ends and
 /// covers what it covers) or by random testing; the suite replays.
 #[test]
 fn endless_reactive_systems_are_explored_to_their_end() {
     let dir = tmp("exhaustive-reactive");
     let dfs = ["--strategy", "dfs", "--tests-only", "--fuzz-share", "0"];
-    for seed in [1, 2, 9, 16] {
-        let g = shapes::reactive(seed);
+    let systems = [1, 2, 9, 16].map(shapes::reactive);
+    for g in systems
+        .into_iter()
+        .chain([2, 9].map(shapes::reactive_called))
+    {
         let path = g.write_in(dir.path());
         let (src, name) = (path.to_str().unwrap(), g.name.as_str());
         let run = |tag: &str, extra: &[&str]| {

@@ -261,15 +261,17 @@ fn returned_text(v: &VarArg) -> Option<String> {
     })
 }
 
-struct Frame {
-    func: FuncId,
-    block: BlockId,
-    ip: usize,
-    rb: usize,
+pub struct Frame {
+    pub(super) func: FuncId,
+    /// Where the frame is (a caller: the call's block and the instruction after it).
+    pub(super) block: BlockId,
+    pub(super) ip: usize,
+    /// Base of its registers, and of its aggregate slots.
+    pub(super) rb: usize,
     ab: usize,
     ret: Option<Val>,
-    stack_mark: usize,
-    varargs: Vec<VarArg>,
+    pub(super) stack_mark: usize,
+    pub(super) varargs: Vec<VarArg>,
     /// Call-string context: `call_context` of the caller's context and the call site.
     ctx: u64,
 }
@@ -421,6 +423,7 @@ impl<'m> Machine<'m> {
             ptr_bits: self.ptr_bits,
             ctx: self.frames.last().map_or(ROOT_CONTEXT, |f| f.ctx),
             depth: self.frames.len(),
+            frames: &self.frames,
             steps: self.steps,
             branches: &self.branches,
             errors_hit: self.errors_hit.len(),

@@ -23,6 +23,8 @@ pub struct View<'a> {
     pub ctx: u64,
     /// Number of active frames.
     pub depth: usize,
+    /// The active frames, the current one last.
+    pub frames: &'a [super::machine::Frame],
     /// Instructions executed so far, counted per block entered: orders events of a run.
     pub steps: u64,
     /// Per branch goal: how many times the run took it so far.

@@ -1,84 +1,169 @@
-//! Revisited states. A search's run that enters a loop header of the entry function in a
-//! *concrete* state (no register live there and no memory byte depends on an input, nothing
-//! is indeterminate, every input so far was a value a call returned) is in a state some earlier
+//! Revisited states. A search's run that enters a loop header in a *concrete* state (no
+//! register of any active frame live there and no memory byte depends on an input, nothing is
+//! indeterminate, every input so far was a value a call returned) is in a state some earlier
 //! run of the same search may have been in at the same header. What follows depends only on
 //! that state and on inputs not read yet, so the earlier run's decisions from there on, which
 //! the search flips like any others, explore every continuation: the later run's decisions past
 //! the header add nothing, and the search stops recording them (the run itself goes on, and
 //! covers what it covers). The execution tree stays exact, and a program that reads inputs in an
-//! endless loop over finitely many states (an event-condition-action system) can be explored to
-//! its end, which proves every goal no run reached — explicit-state search over the states,
-//! with the concolic tree for the paths between two visits of a header.
+//! endless loop over finitely many states (an event-condition-action system, a scheduler
+//! looping in a function `main` calls) can be explored to its end, which proves every goal no
+//! run reached — explicit-state search over the states, with the concolic tree for the paths
+//! between two visits of a header.
 //!
 //! The state is compared by a 128-bit fingerprint of everything a continuation can read: the
-//! live registers of the entry frame, every object of memory (bytes, bounds, whether alive),
-//! where the allocators stand, and the rounding mode.
+//! live registers of the current frame, each frame below it (where it resumes, all its
+//! registers), every object of memory (bytes, bounds, whether alive), where the allocators
+//! stand, and the rounding mode.
 
+use super::machine::{Frame, START_FN, VarArg};
 use super::memory::Memory;
 use crate::analysis::dominators::Dominators;
 use crate::ir::operands::{edges, inst_dst, inst_operands, term_operands};
 use crate::ir::rounding::Rounding;
 use crate::ir::{BlockId, FuncId, Function, Module, Reg, Val};
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
+use std::rc::Rc;
 
-/// The loop headers of the entry function (targets of edges from blocks they dominate), each
-/// with the registers live on entry to it.
+/// Where a frame waiting on a call resumes: the call's block and the instruction after it.
+type ResumePoint = (FuncId, BlockId, usize);
+
+/// The loop headers of the program's functions (targets of edges from blocks they dominate),
+/// each with the registers live on entry to it; and, computed when first asked, the registers
+/// live where a caller resumes.
 pub struct LoopHeads {
-    pub func: FuncId,
-    /// How many frames are active when the entry function runs: 2 for `main`, which the
-    /// runtime's start calls and then only exits with its result (the frame below holds
-    /// nothing a continuation reads), 1 for a unit's entry or a `main` without the start.
-    depth: usize,
-    heads: HashMap<BlockId, Vec<Reg>>,
+    heads: HashMap<(FuncId, BlockId), Vec<Reg>>,
+    /// The runtime's start, which calls `main` and then only exits with its result: its frame
+    /// holds nothing a continuation reads.
+    start: Option<FuncId>,
+    /// Registers live on entry to each block, per function asked about.
+    live: RefCell<HashMap<FuncId, Rc<[HashSet<Reg>]>>>,
+    /// Registers live after each call a frame was found waiting on (the call's result left
+    /// out: the return writes it).
+    resume: RefCell<HashMap<ResumePoint, Rc<[Reg]>>>,
 }
 
 impl LoopHeads {
-    /// Of the program's entry function; None when it has no loop or has aggregate registers
-    /// (their slots are not compared).
-    pub fn of_entry(m: &Module, entry: &str) -> Option<LoopHeads> {
-        let f = &m.functions[*m.func_by_name.get(entry)? as usize];
-        let started = entry == "main" && m.func_by_name.contains_key(super::machine::START_FN);
-        let mut heads = LoopHeads::of(f)?;
-        heads.depth = if started { 2 } else { 1 };
-        Some(heads)
-    }
-
-    fn of(f: &Function) -> Option<LoopHeads> {
-        if !f.agg_init.is_empty() || f.blocks.is_empty() {
-            return None;
+    /// Of every function of `m` with a loop and without aggregate registers (their slots are
+    /// not compared); None when there is none.
+    pub fn of(m: &Module) -> Option<LoopHeads> {
+        let mut heads = HashMap::new();
+        for f in &m.functions {
+            heads.extend(loop_heads(f).into_iter().map(|(b, regs)| ((f.id, b), regs)));
         }
-        let dom = Dominators::of(f);
-        let mut heads: HashMap<BlockId, Vec<Reg>> = HashMap::new();
-        for (b, blk) in f.blocks.iter().enumerate() {
-            for s in blk.term.successors() {
-                if dom.dominates(s, b as BlockId) {
-                    heads.insert(s, vec![]);
-                }
-            }
-        }
-        if heads.is_empty() {
-            return None;
-        }
-        let live = live_in(f);
-        for (b, regs) in heads.iter_mut() {
-            *regs = live[*b as usize].iter().copied().collect();
-            regs.sort_unstable();
-        }
-        Some(LoopHeads {
-            func: f.id,
-            depth: 1,
+        (!heads.is_empty()).then(|| LoopHeads {
             heads,
+            start: m.func_by_name.get(START_FN).copied(),
+            live: RefCell::default(),
+            resume: RefCell::default(),
         })
     }
 
-    /// The registers live on entry to `block` if it is a loop header of the entry function
-    /// running in its own frame over the start's (`depth` frames active).
-    pub fn live_in(&self, func: FuncId, depth: usize, block: BlockId) -> Option<&[Reg]> {
-        (func == self.func && depth == self.depth)
-            .then(|| self.heads.get(&block).map(Vec::as_slice))
-            .flatten()
+    /// The registers live on entry to `block` of `func` if it is a loop header.
+    pub fn live_in(&self, func: FuncId, block: BlockId) -> Option<&[Reg]> {
+        self.heads.get(&(func, block)).map(Vec::as_slice)
     }
+
+    /// The active frames whose state a continuation can read (the start's frame is left out),
+    /// the current one last; None when there are none or too many (deep recursion), or when
+    /// one of them has aggregate slots (not compared).
+    pub fn compared_frames<'f>(&self, m: &Module, frames: &'f [Frame]) -> Option<&'f [Frame]> {
+        let frames = match frames.first() {
+            Some(f) if Some(f.func) == self.start => &frames[1..],
+            _ => frames,
+        };
+        (!frames.is_empty() && frames.len() <= MAX_COMPARED_FRAMES)
+            .then_some(frames)
+            .filter(|fs| {
+                fs.iter()
+                    .all(|f| m.functions[f.func as usize].agg_init.is_empty())
+            })
+    }
+
+    /// The registers of `caller` (a frame waiting on a call) that its continuation reads.
+    pub fn live_at_resume(&self, m: &Module, caller: &Frame) -> Rc<[Reg]> {
+        let key = (caller.func, caller.block, caller.ip);
+        if let Some(regs) = self.resume.borrow().get(&key) {
+            return regs.clone();
+        }
+        let f = &m.functions[caller.func as usize];
+        let live = self
+            .live
+            .borrow_mut()
+            .entry(f.id)
+            .or_insert_with(|| live_in(f).into())
+            .clone();
+        let regs: Rc<[Reg]> = live_after_call(f, &live, caller.block, caller.ip).into();
+        self.resume.borrow_mut().insert(key, regs.clone());
+        regs
+    }
+}
+
+/// The registers live before instruction `ip` of `block`, `ip - 1` being a call whose result
+/// the return writes (so it is left out), given the registers live on entry to each block.
+fn live_after_call(f: &Function, live_in: &[HashSet<Reg>], block: BlockId, ip: usize) -> Vec<Reg> {
+    let blk = &f.blocks[block as usize];
+    let mut live: HashSet<Reg> = term_operands(&blk.term).into_iter().collect();
+    for e in edges(&blk.term) {
+        let written: HashSet<Reg> = e.moves.regs.iter().map(|(d, _)| *d).collect();
+        live.extend(
+            live_in[e.target as usize]
+                .iter()
+                .filter(|r| !written.contains(r)),
+        );
+    }
+    for inst in blk.insts[ip.min(blk.insts.len())..].iter().rev() {
+        if let Some(Val::Reg(r, _)) = inst_dst(inst) {
+            live.remove(&r);
+        }
+        live.extend(inst_operands(inst));
+    }
+    if let Some(Val::Reg(r, _)) = ip.checked_sub(1).and_then(|i| inst_dst(&blk.insts[i])) {
+        live.remove(&r);
+    }
+    let mut regs: Vec<Reg> = live.into_iter().collect();
+    regs.sort_unstable();
+    regs
+}
+
+/// `f`'s loop headers with the registers live on entry to each; none when `f` has aggregate
+/// registers. Dominators are computed only for functions with an edge to an earlier block
+/// (where the machine reports a back edge).
+fn loop_heads(f: &Function) -> Vec<(BlockId, Vec<Reg>)> {
+    if !f.agg_init.is_empty() || f.blocks.is_empty() {
+        return vec![];
+    }
+    let backwards = f
+        .blocks
+        .iter()
+        .enumerate()
+        .any(|(b, blk)| blk.term.successors().into_iter().any(|s| s as usize <= b));
+    if !backwards {
+        return vec![];
+    }
+    let dom = Dominators::of(f);
+    let mut heads: HashSet<BlockId> = HashSet::new();
+    for (b, blk) in f.blocks.iter().enumerate() {
+        for s in blk.term.successors() {
+            if dom.dominates(s, b as BlockId) {
+                heads.insert(s);
+            }
+        }
+    }
+    if heads.is_empty() {
+        return vec![];
+    }
+    let live = live_in(f);
+    heads
+        .into_iter()
+        .map(|b| {
+            let mut regs: Vec<Reg> = live[b as usize].iter().copied().collect();
+            regs.sort_unstable();
+            (b, regs)
+        })
+        .collect()
 }
 
 /// Registers live on entry to each block: read there (or on an edge's moves out of it) before
@@ -139,6 +224,9 @@ pub struct Visited {
     pub revisits: u64,
 }
 
+/// Active frames past which states are not compared: each comparison reads every frame, and
+/// states deep in a recursion seldom repeat.
+const MAX_COMPARED_FRAMES: usize = 64;
 /// Memory (object contents) past which states are not compared: a fingerprint reads all of it.
 const MAX_COMPARED_MEMORY: u64 = 1 << 20;
 /// States seen, none of them twice, after which a search stops comparing: its states do not
@@ -163,16 +251,36 @@ impl Visited {
     }
 }
 
-/// A 128-bit fingerprint of the state at `(func, block)`: the live registers' values, memory
-/// and the rounding mode.
+/// A 128-bit fingerprint of the state at `(func, block)`: the live registers' values, the
+/// frames (`LoopHeads::compared_frames`, the current one last): each one's variable arguments
+/// and stack mark, where each one below resumes and the values of its registers live there (`resumes`, one
+/// list per frame below), memory and the rounding mode.
 pub fn fingerprint(
-    func: FuncId,
-    block: BlockId,
+    (func, block): (FuncId, BlockId),
     live: &[(Reg, u64)],
+    frames: &[Frame],
+    resumes: &[Vec<u64>],
     mem: &Memory,
     rounding: Rounding,
 ) -> u128 {
     let mut h = Fingerprinter::default();
+    for (i, f) in frames.iter().enumerate() {
+        for a in &f.varargs {
+            match a {
+                VarArg::Scalar(v, _) => h.write_u64(*v),
+                VarArg::Agg(bytes) => h.write(bytes),
+            }
+        }
+        h.write_usize(f.varargs.len());
+        h.write_usize(f.stack_mark);
+        if let Some(values) = resumes.get(i) {
+            h.write_u32(f.func);
+            h.write_u32(f.block);
+            h.write_usize(f.ip);
+            values.iter().for_each(|v| h.write_u64(*v));
+        }
+    }
+    h.write_usize(frames.len());
     h.write_u32(func);
     h.write_u32(block);
     for (r, v) in live {

@@ -379,6 +379,45 @@ impl<'p> Shadow<'p> {
             && live.iter().all(|&r| self.reg(rb, r) == NONE)
     }
 
+    /// What makes the state at a loop header not concrete (`state_is_concrete`), for debugging.
+    fn why_not_concrete(&self, live: &[Reg], rb: usize) -> String {
+        let symbolic: Vec<Reg> = live
+            .iter()
+            .copied()
+            .filter(|&r| self.reg(rb, r) != NONE)
+            .collect();
+        let mut why = vec![];
+        let flags = [
+            (!self.inputs_are_values, "an input not a value"),
+            (self.last_char.is_some(), "a stream's character"),
+            (self.claims_end.is_some(), "claims ended"),
+            (!self.sized_by_inputs.is_empty(), "a size from an input"),
+            (self.allocating.is_some(), "allocating"),
+            (!self.opaque_frames.is_empty(), "opaque frames"),
+            (self.after_write.is_some(), "after a write"),
+            (
+                self.varargs.iter().flatten().any(|&e| e != NONE),
+                "variable arguments",
+            ),
+        ];
+        why.extend(
+            flags
+                .iter()
+                .filter(|(on, _)| *on)
+                .map(|(_, w)| w.to_string()),
+        );
+        if let Some((&a, _)) = self.mem.iter().next() {
+            why.push(format!(
+                "{} symbolic bytes, the first at {a:#x}",
+                self.mem.len()
+            ));
+        }
+        if !symbolic.is_empty() {
+            why.push(format!("live registers {symbolic:?}"));
+        }
+        why.join(", ")
+    }
+
     /// Shadows of the arguments of the call being made (NONE: concrete).
     pub fn call_args(&self) -> &[ExprId] {
         &self.args
@@ -485,22 +524,55 @@ impl Observer for Shadow<'_> {
         let Some((heads, visited)) = &self.revisits else {
             return;
         };
-        if !visited.compares(v.mem) {
-            return;
-        }
-        let Some(live) = heads.live_in(at.func, v.depth, at.block) else {
-            return;
-        };
         // Only where the run read an input since it was last compared: a loop that reads
         // none runs on as its state dictates, and comparing each of its iterations would
         // cost more than the loop.
-        if v.inputs == self.inputs_when_compared || !self.state_is_concrete(live, at.rb) {
+        if v.inputs == self.inputs_when_compared || !visited.compares(v.mem) {
+            return;
+        }
+        let Some(live) = heads.live_in(at.func, at.block) else {
+            return;
+        };
+        let Some(frames) = heads.compared_frames(v.module, v.frames) else {
+            crate::debug_log!(
+                "revisit",
+                "{at:?}: frames not compared ({})",
+                v.frames.len()
+            );
+            return;
+        };
+        // Each frame below resumes reading the registers live after its call; every frame's
+        // variable arguments may still be read.
+        let mut resumes = Vec::with_capacity(frames.len() - 1);
+        for f in &frames[..frames.len() - 1] {
+            let regs = heads.live_at_resume(v.module, f);
+            if regs.iter().any(|&r| self.reg(f.rb, r) != NONE) {
+                crate::debug_log!("revisit", "{at:?}: a caller's register is symbolic");
+                return;
+            }
+            resumes.push(regs.iter().map(|&r| v.reg(f.rb, r)).collect::<Vec<u64>>());
+        }
+        if self.varargs.iter().flatten().any(|&e| e != NONE) || !self.state_is_concrete(live, at.rb)
+        {
+            crate::debug_log!(
+                "revisit",
+                "{at:?}: not concrete ({})",
+                self.why_not_concrete(live, at.rb)
+            );
             return;
         }
         self.inputs_when_compared = v.inputs;
         let values: Vec<(Reg, u64)> = live.iter().map(|&r| (r, v.reg(at.rb, r))).collect();
-        let fp = super::revisit::fingerprint(at.func, at.block, &values, v.mem, v.rounding);
+        let fp = super::revisit::fingerprint(
+            (at.func, at.block),
+            &values,
+            frames,
+            &resumes,
+            v.mem,
+            v.rounding,
+        );
         let (_, visited) = self.revisits.as_mut().unwrap();
+        crate::debug_log!("revisit", "{at:?}: state {fp:032x}");
         if visited.reached_elsewhere(fp, self.prefix) {
             visited.revisits += 1;
             // An earlier run's decisions from here on are this run's continuations: the rest

@@ -505,6 +505,17 @@ enum Test {
 /// reached only through long input sequences; the others test values the walk did not
 /// produce (reachable or not: the generator does not know).
 pub fn reactive(seed: u64) -> Generated {
+    reactive_system(seed, false)
+}
+
+/// The same system with its loop in a function `main` calls twice (the second call goes on
+/// from the state the first left): states at the loop's head repeat across the calls, where
+/// `main`'s frame differs.
+pub fn reactive_called(seed: u64) -> Generated {
+    reactive_system(seed, true)
+}
+
+fn reactive_system(seed: u64, called: bool) -> Generated {
     let mut r = SmallRng::seed_from_u64(seed);
     let vars = r.gen_range(4..=10);
     let mut symbols: Vec<i32> = (1..=26).collect();
@@ -612,15 +623,21 @@ pub fn reactive(seed: u64) -> Generated {
     let _ = writeln!(s, "  return -2;");
     let _ = writeln!(s, "}}");
     let valid: Vec<String> = symbols.iter().map(|c| format!("input != {c}")).collect();
-    let _ = writeln!(s, "int main(void) {{");
+    match called {
+        false => s.push_str("int main(void) {\n"),
+        true => s.push_str("__attribute__((noinline)) int run(void) {\n"),
+    }
     let _ = writeln!(s, "  for (;;) {{");
     let _ = writeln!(s, "    int input = __VERIFIER_nondet_int();");
     let _ = writeln!(s, "    if ({}) return 0;", valid.join(" && "));
     let _ = writeln!(s, "    step(input);");
     let _ = writeln!(s, "  }}");
     let _ = writeln!(s, "}}");
+    if called {
+        s.push_str("int main(void) {\n  for (int round = 0; round < 2; round++)\n    run();\n  return 0;\n}\n");
+    }
     Generated {
-        name: format!("reactive_{seed}.c"),
+        name: format!("reactive{}_{seed}.c", if called { "_called" } else { "" }),
         source: s,
         infeasible_checks: None,
         args: vec![],

@@ -267,8 +267,8 @@ pub struct Concolic {
     /// Inputs of runs that covered something new, ended right after the decision that did
     /// (`ended_after_news`): run before the next selection.
     ended_inputs: Vec<Vec<InputValue>>,
-    /// The entry function's loop headers (None: it has none, or aggregate registers) and the
-    /// states runs were in there (`exec::revisit`).
+    /// The program's loop headers (None: it has none outside functions with aggregate
+    /// registers) and the states runs were in there (`exec::revisit`).
     loop_heads: Option<Rc<LoopHeads>>,
     visited: Visited,
 }
@@ -373,7 +373,7 @@ impl Concolic {
             // Data-flow goals depend on which definitions reach a state (the def-use tracker's,
             // not the program's), which a state's fingerprint does not hold.
             loop_heads: (opts.state_matching && s.program.def_use.is_none())
-                .then(|| LoopHeads::of_entry(&s.program.module, &s.program.entry))
+                .then(|| LoopHeads::of(&s.program.module))
                 .flatten()
                 .map(Rc::new),
             visited: Visited::default(),
