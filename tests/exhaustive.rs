@@ -320,6 +320,15 @@ fn endless_reactive_systems_are_explored_to_their_end() {
             "{name}: {}",
             s["concolic"]
         );
+        // A matched run ends at the match; one that took new goals before it is a test
+        // (replayed below like the others).
+        let ended_at_a_match = std::fs::read_dir(matched.join("tests"))
+            .unwrap()
+            .filter_map(|e| std::fs::read_to_string(e.unwrap().path()).ok())
+            .filter_map(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .filter(|t| t["outcome"] == "revisited")
+            .count();
+        assert!(ended_at_a_match > 0, "{name}: no test ended at a match");
         let proven: HashSet<u64> = statuses(&matched)
             .into_iter()
             .filter(|(_, st, _)| st == "unreachable")

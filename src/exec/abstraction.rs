@@ -297,7 +297,7 @@ impl<'s> Abstracting<'s> {
 }
 
 impl Observer for Abstracting<'_> {
-    fn stop(&mut self, v: &View) -> Option<String> {
+    fn stop(&mut self, v: &View) -> Option<super::observer::RunEnd> {
         self.shadow.stop(v)
     }
     fn inst(&mut self, v: &View, inst: &Inst, at: Site) {

@@ -7,7 +7,7 @@
 use super::input::{Channel, InputKind, InputSource, InputValue};
 use super::libc::{self as clib, Ext};
 use super::memory::{MemFault, Memory, ObjKind, Object};
-use super::observer::{AtMost, Call, CallAction, InputUse, Observer, Site, Target, View};
+use super::observer::{AtMost, Call, CallAction, InputUse, Observer, RunEnd, Site, Target, View};
 use super::ops::{self, mask, sext};
 use crate::analysis::expectation::{ROOT_CONTEXT, call_context};
 use crate::ir::rounding::Rounding;
@@ -95,6 +95,9 @@ pub enum Outcome {
     },
     /// Cut short by a limit of Cairn's: says nothing about how the program ends.
     Cut(Limit),
+    /// Ended by the search at a loop header in a state another of its runs was in
+    /// (`exec::revisit`): what follows is that run's to explore. Its goals so far are its own.
+    Revisited,
 }
 
 impl Outcome {
@@ -110,6 +113,7 @@ impl Outcome {
             Outcome::Cut(Limit::Interrupt) => "interrupted",
             Outcome::Cut(Limit::Memory) => "memory-limit",
             Outcome::Cut(Limit::Links) => "link-limit",
+            Outcome::Revisited => "revisited",
         }
     }
     /// The exit status a shell would see for the native program (128 + signal for crashes).
@@ -141,6 +145,7 @@ pub enum Stop {
     Unsupported(String),
     Environment(String),
     Cut(Limit),
+    Revisited,
 }
 
 impl From<MemFault> for Stop {
@@ -995,6 +1000,7 @@ impl<'m> Machine<'m> {
                 environment: true,
             },
             Stop::Cut(l) => Outcome::Cut(l),
+            Stop::Revisited => Outcome::Revisited,
         }
     }
 
@@ -1576,8 +1582,10 @@ impl<'m> Machine<'m> {
                 o.terminator(v, &block.term, at);
                 o.stop(v)
             });
-            if let Some(Some(why)) = stop {
-                return Err(Stop::Environment(why));
+            match stop {
+                Some(Some(RunEnd::Environment(why))) => return Err(Stop::Environment(why)),
+                Some(Some(RunEnd::Revisited)) => return Err(Stop::Revisited),
+                _ => {}
             }
             let regs = &mut self.regs[rb..];
             let edge = match &block.term {

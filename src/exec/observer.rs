@@ -43,6 +43,14 @@ impl View<'_> {
     }
 }
 
+/// Why an observer ends a run (`Observer::stop`).
+pub enum RunEnd {
+    /// As the environment's: no outcome predicted, nothing claimed past it.
+    Environment(String),
+    /// At a state another run of the search was in (`Outcome::Revisited`).
+    Revisited,
+}
+
 /// Where in the program an event happens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Site {
@@ -160,9 +168,8 @@ pub trait Observer {
     /// An assumption on the first argument of the current library call (`__VERIFIER_assume`):
     /// whether it holds on this run.
     fn assume(&mut self, v: &View, holds: bool) {}
-    /// After a block's terminator is observed: `Some(why)` ends the run there, as the
-    /// environment's (no outcome predicted, nothing claimed past it).
-    fn stop(&mut self, v: &View) -> Option<String> {
+    /// After a block's terminator is observed: `Some` ends the run there.
+    fn stop(&mut self, v: &View) -> Option<RunEnd> {
         None
     }
 }
@@ -236,7 +243,7 @@ impl Observer for Observers<'_> {
             .iter_mut()
             .for_each(|o| o.input(v, index, width, used))
     }
-    fn stop(&mut self, v: &View) -> Option<String> {
+    fn stop(&mut self, v: &View) -> Option<RunEnd> {
         self.0.iter_mut().find_map(|o| o.stop(v))
     }
     fn assume(&mut self, v: &View, holds: bool) {

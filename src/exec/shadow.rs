@@ -18,7 +18,7 @@
 //!   move or set it, with symbolic fill values and (into small objects) symbolic lengths.
 
 use super::libc::Ext;
-use super::observer::{AtMost, Call, InputUse, Observer, Site, Target, View};
+use super::observer::{AtMost, Call, InputUse, Observer, RunEnd, Site, Target, View};
 use crate::ir::rounding::Rounding;
 use crate::ir::*;
 use crate::smt::expr::{ExprId, Node, Pool, VarKey};
@@ -185,6 +185,8 @@ pub struct Shadow<'p> {
     /// Every input so far was a value a call returned or stored: none was a character of a
     /// stream or a file's byte, whose position a state does not hold.
     inputs_are_values: bool,
+    /// The run reached a state another run was in: it ends (`Outcome::Revisited`).
+    revisited: bool,
     /// Where the recorded decisions put the run in the execution tree (`revisit::prefix_key`).
     prefix: u64,
     /// Inputs read when the state was last compared at a loop header.
@@ -331,6 +333,7 @@ impl<'p> Shadow<'p> {
             symbolic_stores_into: BTreeMap::new(),
             symbolic_written: 0,
             revisits: None,
+            revisited: false,
             inputs_are_values: true,
             prefix: 0,
             inputs_when_compared: 0,
@@ -493,15 +496,18 @@ fn size_of(ty: Ty, ptr_bytes: u32) -> u32 {
 }
 
 impl Observer for Shadow<'_> {
-    fn stop(&mut self, v: &View) -> Option<String> {
+    fn stop(&mut self, v: &View) -> Option<RunEnd> {
+        if self.revisited {
+            return Some(RunEnd::Revisited);
+        }
         let end = self
             .claims_end
             .as_ref()
             .filter(|_| self.stop_at_claims_end)?;
-        Some(format!(
+        Some(RunEnd::Environment(format!(
             "a decision on uninitialized memory at {}",
             v.module.loc_string(end.loc)
-        ))
+        )))
     }
     fn inst(&mut self, v: &View, inst: &Inst, at: Site) {
         if self.resting {
@@ -575,9 +581,11 @@ impl Observer for Shadow<'_> {
         crate::debug_log!("revisit", "{at:?}: state {fp:032x}");
         if visited.reached_elsewhere(fp, self.prefix) {
             visited.revisits += 1;
-            // An earlier run's decisions from here on are this run's continuations: the rest
-            // of this one goes unrecorded (and unshadowed), not inexact.
+            // An earlier run's decisions from here on are this run's continuations: this one
+            // ends here (`stop`), exactly. (Running on would record nothing, and a run of an
+            // endless system past the inputs it was given runs on random ones for long.)
             self.resting = true;
+            self.revisited = true;
         }
     }
 

@@ -372,7 +372,7 @@ impl WithMonitors<'_, '_> {
 }
 
 impl Observer for WithMonitors<'_, '_> {
-    fn stop(&mut self, v: &View) -> Option<String> {
+    fn stop(&mut self, v: &View) -> Option<crate::exec::observer::RunEnd> {
         self.shadow.stop(v)
     }
     fn inst(&mut self, v: &View, inst: &Inst, at: Site) {

@@ -129,7 +129,9 @@ pub fn run(mut a: RunArgs, given: Given) -> Result<i32> {
         );
     }
     Ok(match r.outcome {
-        Outcome::StepLimit | Outcome::Unsupported { .. } | Outcome::Cut(_) => 3,
+        Outcome::StepLimit | Outcome::Unsupported { .. } | Outcome::Cut(_) | Outcome::Revisited => {
+            3
+        }
         Outcome::AssumeFailed => 0,
         o => o.exit_code(),
     })
