@@ -4,17 +4,17 @@
 //! run of the same search may have been in at the same header. What follows depends only on
 //! that state and on inputs not read yet, so the earlier run's decisions from there on, which
 //! the search flips like any others, explore every continuation: the later run's decisions past
-//! the header add nothing, and the search stops recording them (the run itself goes on, and
-//! covers what it covers). The execution tree stays exact, and a program that reads inputs in an
+//! the header add nothing, and the run ends there (`Outcome::Revisited`: what it took so far
+//! is its own). The execution tree stays exact, and a program that reads inputs in an
 //! endless loop over finitely many states (an event-condition-action system, a scheduler
 //! looping in a function `main` calls) can be explored to its end, which proves every goal no
 //! run reached — explicit-state search over the states, with the concolic tree for the paths
 //! between two visits of a header.
 //!
 //! The state is compared by a 128-bit fingerprint of everything a continuation can read: the
-//! live registers of the current frame, each frame below it (where it resumes, all its
-//! registers), every object of memory (bytes, bounds, whether alive), where the allocators
-//! stand, and the rounding mode.
+//! live registers of the current frame, each frame below it (where it resumes, the registers
+//! live there, its stack mark), every frame's variable arguments, every object of memory
+//! (bytes, bounds, whether alive), where the allocators stand, and the rounding mode.
 
 use super::machine::{Frame, START_FN, VarArg};
 use super::memory::Memory;
@@ -251,10 +251,10 @@ impl Visited {
     }
 }
 
-/// A 128-bit fingerprint of the state at `(func, block)`: the live registers' values, the
+/// A 128-bit fingerprint of the state at `(func, block)`: the live registers' values; the
 /// frames (`LoopHeads::compared_frames`, the current one last): each one's variable arguments
-/// and stack mark, where each one below resumes and the values of its registers live there (`resumes`, one
-/// list per frame below), memory and the rounding mode.
+/// and stack mark, where each one below resumes and the values of its registers live there
+/// (`resumes`, one list per frame below); memory and the rounding mode.
 pub fn fingerprint(
     (func, block): (FuncId, BlockId),
     live: &[(Reg, u64)],

@@ -398,10 +398,6 @@ impl<'p> Shadow<'p> {
             (self.allocating.is_some(), "allocating"),
             (!self.opaque_frames.is_empty(), "opaque frames"),
             (self.after_write.is_some(), "after a write"),
-            (
-                self.varargs.iter().flatten().any(|&e| e != NONE),
-                "variable arguments",
-            ),
         ];
         why.extend(
             flags
@@ -539,6 +535,15 @@ impl Observer for Shadow<'_> {
         let Some(live) = heads.live_in(at.func, at.block) else {
             return;
         };
+        // The cheap test first: loops run it at every back edge while the state holds an input.
+        if !self.state_is_concrete(live, at.rb) {
+            crate::debug_log!(
+                "revisit",
+                "{at:?}: not concrete ({})",
+                self.why_not_concrete(live, at.rb)
+            );
+            return;
+        }
         let Some(frames) = heads.compared_frames(v.module, v.frames) else {
             crate::debug_log!(
                 "revisit",
@@ -547,8 +552,13 @@ impl Observer for Shadow<'_> {
             );
             return;
         };
-        // Each frame below resumes reading the registers live after its call; every frame's
-        // variable arguments may still be read.
+        // Every frame's variable arguments may still be read (the shadow's frames are the
+        // machine's), and each frame below resumes reading the registers live after its call.
+        let varargs = self.varargs.iter().rev().take(frames.len());
+        if varargs.flatten().any(|&e| e != NONE) {
+            crate::debug_log!("revisit", "{at:?}: a variable argument is symbolic");
+            return;
+        }
         let mut resumes = Vec::with_capacity(frames.len() - 1);
         for f in &frames[..frames.len() - 1] {
             let regs = heads.live_at_resume(v.module, f);
@@ -557,15 +567,6 @@ impl Observer for Shadow<'_> {
                 return;
             }
             resumes.push(regs.iter().map(|&r| v.reg(f.rb, r)).collect::<Vec<u64>>());
-        }
-        if self.varargs.iter().flatten().any(|&e| e != NONE) || !self.state_is_concrete(live, at.rb)
-        {
-            crate::debug_log!(
-                "revisit",
-                "{at:?}: not concrete ({})",
-                self.why_not_concrete(live, at.rb)
-            );
-            return;
         }
         self.inputs_when_compared = v.inputs;
         let values: Vec<(Reg, u64)> = live.iter().map(|&r| (r, v.reg(at.rb, r))).collect();
