@@ -50,13 +50,17 @@ impl LoopHeads {
     /// not compared); None when there is none.
     pub fn of(m: &Module) -> Option<LoopHeads> {
         let mut heads = HashMap::new();
+        let mut live = HashMap::new();
         for f in &m.functions {
-            heads.extend(loop_heads(f).into_iter().map(|(b, regs)| ((f.id, b), regs)));
+            if let Some((loops, blocks)) = loop_heads(f) {
+                heads.extend(loops.into_iter().map(|(b, regs)| ((f.id, b), regs)));
+                live.insert(f.id, blocks);
+            }
         }
         (!heads.is_empty()).then(|| LoopHeads {
             heads,
             start: m.func_by_name.get(START_FN).copied(),
-            live: RefCell::default(),
+            live: RefCell::new(live),
             resume: RefCell::default(),
         })
     }
@@ -128,12 +132,16 @@ fn live_after_call(f: &Function, live_in: &[HashSet<Reg>], block: BlockId, ip: u
     regs
 }
 
-/// `f`'s loop headers with the registers live on entry to each; none when `f` has aggregate
-/// registers. Dominators are computed only for functions with an edge to an earlier block
-/// (where the machine reports a back edge).
-fn loop_heads(f: &Function) -> Vec<(BlockId, Vec<Reg>)> {
+/// A function's loop headers with the registers live on entry to each, and the registers
+/// live on entry to every block.
+type FuncLoops = (Vec<(BlockId, Vec<Reg>)>, Rc<[HashSet<Reg>]>);
+
+/// `f`'s loops (the block liveness kept for `live_at_resume`); None when `f` has none or has
+/// aggregate registers. Dominators are computed only for functions with an edge to an earlier
+/// block (where the machine reports a back edge).
+fn loop_heads(f: &Function) -> Option<FuncLoops> {
     if !f.agg_init.is_empty() || f.blocks.is_empty() {
-        return vec![];
+        return None;
     }
     let backwards = f
         .blocks
@@ -141,7 +149,7 @@ fn loop_heads(f: &Function) -> Vec<(BlockId, Vec<Reg>)> {
         .enumerate()
         .any(|(b, blk)| blk.term.successors().into_iter().any(|s| s as usize <= b));
     if !backwards {
-        return vec![];
+        return None;
     }
     let dom = Dominators::of(f);
     let mut heads: HashSet<BlockId> = HashSet::new();
@@ -153,17 +161,18 @@ fn loop_heads(f: &Function) -> Vec<(BlockId, Vec<Reg>)> {
         }
     }
     if heads.is_empty() {
-        return vec![];
+        return None;
     }
     let live = live_in(f);
-    heads
+    let heads = heads
         .into_iter()
         .map(|b| {
             let mut regs: Vec<Reg> = live[b as usize].iter().copied().collect();
             regs.sort_unstable();
             (b, regs)
         })
-        .collect()
+        .collect();
+    Some((heads, live.into()))
 }
 
 /// Registers live on entry to each block: read there (or on an edge's moves out of it) before
