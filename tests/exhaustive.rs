@@ -287,7 +287,9 @@ fn unit_mode_runs_exit_handlers_after_the_entry() {
 /// Event-condition-action systems (`shapes::reactive`) read inputs forever over finitely many
 /// states: their path space never ends, and depth-first search exhausts it only by recognising
 /// the states it was in at the loop's head (`exec::revisit`), in `main` or in a function `main`
-/// calls twice (`shapes::reactive_called`). Every goal is then decided, and
+/// calls twice (`shapes::reactive_called`), and with an input held across steps, where states
+/// are the same only up to which input they hold (`shapes::reactive_held`). Every goal is then
+/// decided, and
 /// no proof is contradicted by the same search without state matching (which never ends and
 /// covers what it covers) or by random testing; the suite replays.
 #[test]
@@ -298,6 +300,7 @@ fn endless_reactive_systems_are_explored_to_their_end() {
     for g in systems
         .into_iter()
         .chain([2, 9].map(shapes::reactive_called))
+        .chain([1, 2].map(shapes::reactive_held))
     {
         let path = g.write_in(dir.path());
         let (src, name) = (path.to_str().unwrap(), g.name.as_str());

@@ -65,6 +65,21 @@ pub struct Object {
     /// Where the program allocated it (heap blocks of the program's own malloc calls): a leak
     /// of it is reported there. None for blocks Cairn's runtime made for itself.
     pub site: Option<crate::ir::Loc>,
+    /// The fingerprint of `data` (`Memory::fingerprint`), kept until the next write: most
+    /// objects do not change between two states compared.
+    data_fp: Cell<Option<u128>>,
+}
+
+impl Object {
+    /// The fingerprint of its contents.
+    fn data_fingerprint(&self) -> u128 {
+        if let Some(fp) = self.data_fp.get() {
+            return fp;
+        }
+        let fp = super::fingerprint::hash128(&self.data);
+        self.data_fp.set(Some(fp));
+        fp
+    }
 }
 
 /// Heap blocks the program allocated and could no longer reach when it ended (what
@@ -93,6 +108,9 @@ pub struct Memory {
     pub native_max_alloc: u64,
     cache: Cell<usize>,
     stack_cache: Cell<usize>,
+    /// The fingerprint of where `objs` lie (bounds, kind, alive), kept until one is added or
+    /// freed.
+    objs_layout_fp: Cell<Option<u128>>,
     /// The access (address, bytes) of the last read or write that faulted: what a library
     /// model's fault was, in words (`Machine::library_fault`).
     pub last_fault: Cell<Option<(u64, u64)>>,
@@ -173,23 +191,56 @@ impl Memory {
             native_max_alloc: *NATIVE_MAX.get_or_init(native_max_alloc),
             cache: Cell::new(0),
             stack_cache: Cell::new(0),
+            objs_layout_fp: Cell::new(None),
             last_fault: Cell::new(None),
         }
     }
 
     /// Feeds everything a later access can observe to `h` (`exec::revisit`): every object's
     /// bounds and whether it is alive, the contents of those that can change, where the
-    /// allocators stand.
-    pub fn fingerprint(&self, h: &mut impl std::hash::Hasher) {
+    /// allocators stand. The bytes at `symbolic`'s addresses are written as 0: what they hold
+    /// is written apart. Fingerprints of the objects' layout and of contents not written since
+    /// are reused: a loop compares its state at each iteration.
+    pub fn fingerprint<T>(
+        &self,
+        h: &mut impl std::hash::Hasher,
+        symbolic: &std::collections::BTreeMap<u64, T>,
+    ) {
+        use std::hash::Hasher as _;
+        let layout = |objs: &[Object]| {
+            let mut h = super::fingerprint::Fingerprinter::default();
+            for o in objs {
+                h.write_u64(o.base);
+                h.write_u64(o.size);
+                h.write_u8(o.alive as u8 | (o.read_only as u8) << 1 | (o.kind as u8) << 2);
+            }
+            h.finish128()
+        };
         h.write_u64(self.heap_next);
         h.write_u64(self.stack_next);
+        let objs_layout = self.objs_layout_fp.get().unwrap_or_else(|| {
+            let fp = layout(&self.objs);
+            self.objs_layout_fp.set(Some(fp));
+            fp
+        });
+        h.write_u128(objs_layout);
+        h.write_u128(layout(&self.stack));
         for o in self.objs.iter().chain(&self.stack) {
-            h.write_u64(o.base);
-            h.write_u64(o.size);
-            h.write_u8(o.alive as u8 | (o.read_only as u8) << 1 | (o.kind as u8) << 2);
-            if o.alive && !o.read_only {
-                h.write(&o.data);
+            if !o.alive || o.read_only {
+                continue;
             }
+            let mut masked = symbolic
+                .range(o.base..o.base + o.data.len() as u64)
+                .peekable();
+            if masked.peek().is_none() {
+                h.write_u128(o.data_fingerprint());
+                continue;
+            }
+            let mut data = o.data.clone();
+            for (a, _) in masked {
+                data[(a - o.base) as usize] = 0;
+            }
+            h.write_u128(super::fingerprint::hash128(&data));
         }
     }
 
@@ -239,6 +290,7 @@ impl Memory {
     pub fn add_global(&mut self, base: u64, data: Vec<u8>, read_only: bool) {
         let size = data.len() as u64;
         self.contents += size + BLOCK_OVERHEAD;
+        self.objs_layout_fp.set(None);
         self.objs.push(Object {
             base,
             data,
@@ -247,6 +299,7 @@ impl Memory {
             alive: true,
             read_only,
             site: None,
+            data_fp: Cell::new(None),
         });
     }
 
@@ -266,6 +319,7 @@ impl Memory {
         }
         self.charge(size, false)?;
         self.heap_next = end;
+        self.objs_layout_fp.set(None);
         self.objs.push(Object {
             base,
             data: vec![0; size as usize],
@@ -274,6 +328,7 @@ impl Memory {
             alive: true,
             read_only: false,
             site: None,
+            data_fp: Cell::new(None),
         });
         Ok(base)
     }
@@ -293,6 +348,8 @@ impl Memory {
         o.alive = false;
         self.contents -= o.size + BLOCK_OVERHEAD;
         o.data = Vec::new();
+        o.data_fp.set(None);
+        self.objs_layout_fp.set(None);
         Ok(())
     }
 
@@ -420,6 +477,7 @@ impl Memory {
             alive: true,
             read_only: false,
             site: None,
+            data_fp: Cell::new(None),
         });
         Ok(base)
     }
@@ -459,6 +517,7 @@ impl Memory {
             alive: false,
             read_only: true,
             site: None,
+            data_fp: Cell::new(None),
         });
         Ok(())
     }
@@ -607,6 +666,7 @@ impl Memory {
         if o.read_only {
             return Err(MemFault::WriteReadOnly);
         }
+        o.data_fp.set(None);
         Ok((o, off))
     }
 

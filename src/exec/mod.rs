@@ -4,6 +4,7 @@ pub mod abstraction;
 pub mod choices;
 pub mod defuse;
 pub mod env;
+pub mod fingerprint;
 pub mod forkserver;
 pub mod input;
 pub mod launcher;

@@ -16,12 +16,16 @@
 //! live there, its stack mark), every frame's variable arguments, every object of memory
 //! (bytes, bounds, whether alive), where the allocators stand, and the rounding mode.
 
+use super::fingerprint::Fingerprinter;
 use super::machine::{Frame, START_FN, VarArg};
 use super::memory::Memory;
+use super::shadow::LOST_INPUT;
 use crate::analysis::dominators::Dominators;
 use crate::ir::operands::{edges, inst_dst, inst_operands, term_operands};
 use crate::ir::rounding::Rounding;
 use crate::ir::{BlockId, FuncId, Function, Module, Reg, Val};
+use crate::smt::expr::{ExprId, Node, Pool};
+use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
@@ -263,14 +267,17 @@ impl Visited {
 /// A 128-bit fingerprint of the state at `(func, block)`: the live registers' values; the
 /// frames (`LoopHeads::compared_frames`, the current one last): each one's variable arguments
 /// and stack mark, where each one below resumes and the values of its registers live there
-/// (`resumes`, one list per frame below); memory and the rounding mode.
-pub fn fingerprint(
+/// (`resumes`, one list per frame below); memory and the rounding mode. Registers and memory
+/// bytes with a shadow are written as 0 here (`symbolic_bytes`, the memory's): `symbolic` says
+/// what they hold.
+pub fn fingerprint<T>(
     (func, block): (FuncId, BlockId),
     live: &[(Reg, u64)],
     frames: &[Frame],
     resumes: &[Vec<u64>],
-    mem: &Memory,
+    (mem, symbolic_bytes): (&Memory, &std::collections::BTreeMap<u64, T>),
     rounding: Rounding,
+    symbolic: &Canonical,
 ) -> u128 {
     let mut h = Fingerprinter::default();
     for (i, f) in frames.iter().enumerate() {
@@ -297,43 +304,141 @@ pub fn fingerprint(
         h.write_u64(*v);
     }
     h.write_u8(rounding as u8);
-    mem.fingerprint(&mut h);
+    mem.fingerprint(&mut h, symbolic_bytes);
+    symbolic.nodes.hash(&mut h);
+    symbolic.roots.hash(&mut h);
     h.finish128()
 }
 
-/// Two hashes of the same bytes: SipHash (64 bits) and a multiplicative one over 8-byte words
-/// (64 more, at a fraction of the cost): states are told apart unless both collide.
+/// Where a state holds a symbolic value.
+#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
+pub enum Place {
+    /// A register of the `frame`-th compared frame (the current one last).
+    Reg {
+        frame: usize,
+        reg: Reg,
+    },
+    Byte(u64),
+    /// A condition of the path over the variables the state holds (see `Canonical`).
+    Constraint,
+}
+
+/// The symbolic part of a state, written so that two states that differ only in which input
+/// variables they hold are written alike: each expression as its nodes in post-order, children
+/// by position in that order, variables numbered in the order they first appear. Equal writings
+/// mean a renaming of variables that maps one state's symbolic values and the path's conditions
+/// over them (`Place::Constraint`, added last, in path order) onto the other's. The rest of
+/// either path shares no variable with them and holds on the run, so both states stand for the
+/// same set of concrete states: what can follow one can follow the other.
 #[derive(Default)]
-struct Fingerprinter {
-    sip: std::collections::hash_map::DefaultHasher,
-    words: u64,
+pub struct Canonical {
+    ids: FxHashMap<ExprId, u32>,
+    renamed: FxHashMap<u32, u32>,
+    /// The pool's variables, in the order they first appeared.
+    pub vars: Vec<u32>,
+    nodes: Vec<Node>,
+    roots: Vec<(Place, u32)>,
 }
 
-impl Fingerprinter {
-    fn finish128(&self) -> u128 {
-        (self.sip.finish() as u128) << 64 | self.words as u128
+/// Nodes past which a state's symbolic part is not written (the state is not compared).
+const MAX_CANONICAL_NODES: usize = 1 << 14;
+
+impl Canonical {
+    pub fn is_empty(&self) -> bool {
+        self.roots.is_empty()
     }
-}
 
-impl Hasher for Fingerprinter {
-    fn write(&mut self, bytes: &[u8]) {
-        self.sip.write(bytes);
-        let mix = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            self.words = mix(self.words, u64::from_le_bytes(c.try_into().unwrap()));
+    /// Nodes written so far.
+    pub fn written(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Writes `e` as held at `place`; false when it holds something a renaming cannot map: a
+    /// variable that is no input (an indeterminate value, an address, a value a library model
+    /// lost track of) or an opaque call; or when the state grows too large to compare.
+    pub fn add(&mut self, pool: &Pool, place: Place, e: ExprId) -> bool {
+        let mut stack = vec![(e, false)];
+        while let Some((x, expanded)) = stack.pop() {
+            if self.ids.contains_key(&x) {
+                continue;
+            }
+            if x.0 as usize >= pool.len() || self.nodes.len() >= MAX_CANONICAL_NODES {
+                return false;
+            }
+            if !expanded {
+                stack.push((x, true));
+                // Reversed, so that the first operand is written first.
+                stack.extend(pool.children(x).into_iter().rev().map(|c| (c, false)));
+                continue;
+            }
+            let Some(node) = self.renamed_node(pool, x) else {
+                return false;
+            };
+            self.ids.insert(x, self.nodes.len() as u32);
+            self.nodes.push(node);
         }
-        let mut tail = [0u8; 8];
-        tail[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
-        // The length too, so that trailing zeros are not lost.
-        self.words = mix(
-            self.words,
-            u64::from_le_bytes(tail) ^ (bytes.len() as u64) << 56,
-        );
+        self.roots.push((place, self.ids[&e]));
+        true
     }
 
-    fn finish(&self) -> u64 {
-        self.sip.finish()
+    /// `x`'s node with its operands as positions and its variable renamed (its operands are
+    /// written already).
+    fn renamed_node(&mut self, pool: &Pool, x: ExprId) -> Option<Node> {
+        let id = |e: &ExprId| ExprId(self.ids[e]);
+        Some(match pool.node(x).clone() {
+            Node::Var { w, id: var } => {
+                if pool.vars[var as usize].input >= LOST_INPUT {
+                    return None;
+                }
+                let next = self.renamed.len() as u32;
+                let k = *self.renamed.entry(var).or_insert_with(|| {
+                    self.vars.push(var);
+                    next
+                });
+                Node::Var { w, id: k }
+            }
+            Node::Opaque { .. } => return None,
+            Node::Const { w, v } => Node::Const { w, v },
+            Node::Bin { op, w, a, b } => Node::Bin {
+                op,
+                w,
+                a: id(&a),
+                b: id(&b),
+            },
+            Node::Cmp { pred, a, b } => Node::Cmp {
+                pred,
+                a: id(&a),
+                b: id(&b),
+            },
+            Node::Ite { w, c, t, f } => Node::Ite {
+                w,
+                c: id(&c),
+                t: id(&t),
+                f: id(&f),
+            },
+            Node::ZExt { w, a } => Node::ZExt { w, a: id(&a) },
+            Node::SExt { w, a } => Node::SExt { w, a: id(&a) },
+            Node::Extract { w, lo, a } => Node::Extract { w, lo, a: id(&a) },
+            Node::Concat { w, hi, lo } => Node::Concat {
+                w,
+                hi: id(&hi),
+                lo: id(&lo),
+            },
+            Node::FBin { op, w, a, b, rm } => Node::FBin {
+                op,
+                w,
+                a: id(&a),
+                b: id(&b),
+                rm,
+            },
+            Node::FCmp { pred, w, a, b } => Node::FCmp {
+                pred,
+                w,
+                a: id(&a),
+                b: id(&b),
+            },
+            Node::FCast { op, w, a } => Node::FCast { op, w, a: id(&a) },
+        })
     }
 }
 
@@ -343,4 +448,61 @@ pub fn prefix_key(before: u64, func: FuncId, block: BlockId, taken: usize) -> u6
     let mut h = std::collections::hash_map::DefaultHasher::new();
     (before, func, block, taken).hash(&mut h);
     h.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{BinOp, IPred};
+    use crate::smt::expr::VarKey;
+
+    fn input(p: &mut Pool, input: u32) -> ExprId {
+        p.var(VarKey {
+            input,
+            byte: 0,
+            w: 32,
+        })
+    }
+
+    /// The writing of a state holding `token` in a register and `copy` in a byte, with the
+    /// path's conditions `slice`.
+    fn written(p: &Pool, token: ExprId, copy: ExprId, slice: &[ExprId]) -> Option<Canonical> {
+        let mut c = Canonical::default();
+        let reg = Place::Reg { frame: 0, reg: 3 };
+        let ok = c.add(p, reg, token)
+            && c.add(p, Place::Byte(0x1000), copy)
+            && slice.iter().all(|&e| c.add(p, Place::Constraint, e));
+        ok.then_some(c)
+    }
+
+    fn same(a: &Canonical, b: &Canonical) -> bool {
+        a.nodes == b.nodes && a.roots == b.roots
+    }
+
+    #[test]
+    fn states_alike_up_to_which_inputs_they_hold_are_written_alike() {
+        let mut p = Pool::default();
+        let (a, b) = (input(&mut p, 0), input(&mut p, 9));
+        let one = p.constant(32, 1);
+        let hundred = p.constant(32, 100);
+        let (a1, b1) = (p.bin(BinOp::Add, 32, a, one), p.bin(BinOp::Add, 32, b, one));
+        let (a_big, b_big) = (p.cmp(IPred::Sgt, a, hundred), p.cmp(IPred::Sgt, b, hundred));
+        let b_small = p.not(b_big);
+        let first = written(&p, a1, a, &[a_big]).unwrap();
+        // Another input in the same relation, under the same condition: the same state.
+        assert!(same(&first, &written(&p, b1, b, &[b_big]).unwrap()));
+        // Under the other condition, or none: not the same.
+        assert!(!same(&first, &written(&p, b1, b, &[b_small]).unwrap()));
+        assert!(!same(&first, &written(&p, b1, b, &[]).unwrap()));
+        // Two inputs where there was one: not the same.
+        assert!(!same(&first, &written(&p, a1, b, &[a_big]).unwrap()));
+        // Where a renaming cannot go: an indeterminate value, an address.
+        for special in [
+            super::super::shadow::UNINIT_INPUT,
+            super::super::shadow::ADDRESS_INPUT,
+        ] {
+            let x = input(&mut p, special);
+            assert!(written(&p, x, a, &[]).is_none());
+        }
+    }
 }

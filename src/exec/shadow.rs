@@ -19,6 +19,7 @@
 
 use super::libc::Ext;
 use super::observer::{AtMost, Call, InputUse, Observer, RunEnd, Site, Target, View};
+use super::revisit::{Canonical, LoopHeads, Place};
 use crate::ir::rounding::Rounding;
 use crate::ir::*;
 use crate::smt::expr::{ExprId, Node, Pool, VarKey};
@@ -191,7 +192,25 @@ pub struct Shadow<'p> {
     prefix: u64,
     /// Inputs read when the state was last compared at a loop header.
     inputs_when_compared: usize,
+    /// Nodes the run may still write comparing symbolic states (`revisit::Canonical`): a
+    /// state that never repeats and grows with the run would cost more each time.
+    canonical_budget: usize,
+    /// Per input variable, the recorded decisions whose taken condition reads it, for the
+    /// first `indexed_conditions` decisions of the path (`add_path_slice`).
+    conditions_on: rustc_hash::FxHashMap<u32, Vec<u32>>,
+    indexed_conditions: usize,
 }
+
+/// The live registers' values at a loop header, and those of the registers each frame below
+/// reads where it resumes (`Shadow::state_values`).
+type StateValues = (Vec<(Reg, u64)>, Vec<Vec<u64>>);
+
+/// Symbolic bytes past which a state at a loop header is not compared (`exec::revisit`).
+const MAX_COMPARED_SYMBOLIC_BYTES: usize = 1024;
+/// Path conditions on a state's variables past which it is not compared.
+const MAX_SLICE: usize = 512;
+/// Expression nodes a run may write comparing symbolic states.
+const CANONICAL_BUDGET: usize = 1 << 20;
 
 /// Largest object a store through a symbolic pointer (or a write of symbolic length) updates
 /// byte by byte with if-then-elses; larger ones are concretized.
@@ -337,6 +356,9 @@ impl<'p> Shadow<'p> {
             inputs_are_values: true,
             prefix: 0,
             inputs_when_compared: 0,
+            canonical_budget: CANONICAL_BUDGET,
+            conditions_on: Default::default(),
+            indexed_conditions: 0,
         }
     }
 
@@ -365,31 +387,38 @@ impl<'p> Shadow<'p> {
         true
     }
 
-    /// Whether the run's future depends on nothing but the concrete state at a loop header
-    /// whose live registers are `live` (frame base `rb`) and on inputs not read yet: no live
-    /// register nor memory byte has a shadow (an input's expression, or indeterminate), no
-    /// object's size depends on an input, no input was a stream's character or a file's byte,
-    /// and nothing ended the run's claims.
-    fn state_is_concrete(&self, live: &[Reg], rb: usize) -> bool {
+    /// Whether the run's future depends on nothing but its state at a loop header and on
+    /// inputs not read yet, so that the state can be compared (`back_edge_taken`): no object's
+    /// size depends on an input, no input was a stream's character or a file's byte, nothing
+    /// ended the run's claims, no byte is indeterminate. A state with symbolic values is
+    /// compared only while the run is exact (its path then holds every condition on the
+    /// state's variables) and its symbolic bytes are few; `live`: the registers live at the
+    /// header (frame base `rb`).
+    fn state_is_comparable(&self, live: &[Reg], rb: usize) -> bool {
         self.inputs_are_values
             && self.last_char.is_none()
             && self.claims_end.is_none()
-            && self.mem.is_empty()
             && self.sized_by_inputs.is_empty()
             && self.allocating.is_none()
             && self.opaque_frames.is_empty()
             && self.after_write.is_none()
-            && live.iter().all(|&r| self.reg(rb, r) == NONE)
+            && ((self.mem.is_empty() && live.iter().all(|&r| self.reg(rb, r) == NONE))
+                || (self.exactness.is_exact()
+                    && self.canonical_budget > 0
+                    && self.mem.len() <= MAX_COMPARED_SYMBOLIC_BYTES
+                    && !self.mem.values().any(|&e| e == UNINIT)))
     }
 
-    /// What makes the state at a loop header not concrete (`state_is_concrete`), for debugging.
-    fn why_not_concrete(&self, live: &[Reg], rb: usize) -> String {
+    /// What makes the state at a loop header not comparable (`state_is_comparable`), for
+    /// debugging.
+    fn why_not_comparable(&self, live: &[Reg], rb: usize) -> String {
         let symbolic: Vec<Reg> = live
             .iter()
             .copied()
             .filter(|&r| self.reg(rb, r) != NONE)
             .collect();
         let mut why = vec![];
+        let symbolic_state = !self.mem.is_empty() || !symbolic.is_empty();
         let flags = [
             (!self.inputs_are_values, "an input not a value"),
             (self.last_char.is_some(), "a stream's character"),
@@ -398,6 +427,18 @@ impl<'p> Shadow<'p> {
             (self.allocating.is_some(), "allocating"),
             (!self.opaque_frames.is_empty(), "opaque frames"),
             (self.after_write.is_some(), "after a write"),
+            (
+                symbolic_state && !self.exactness.is_exact(),
+                "symbolic in an inexact run",
+            ),
+            (
+                symbolic_state && self.canonical_budget == 0,
+                "the run's budget for symbolic states spent",
+            ),
+            (
+                self.mem.values().any(|&e| e == UNINIT),
+                "indeterminate bytes",
+            ),
         ];
         why.extend(
             flags
@@ -415,6 +456,86 @@ impl<'p> Shadow<'p> {
             why.push(format!("live registers {symbolic:?}"));
         }
         why.join(", ")
+    }
+
+    /// Adds to `state` the path's conditions over the variables it holds, and over the
+    /// variables those conditions share with them, in path order; false when they are too
+    /// many or hold what a renaming cannot map (`Canonical::add`).
+    fn add_path_slice(&mut self, state: &mut super::revisit::Canonical) -> bool {
+        for i in self.indexed_conditions..self.path.len() {
+            let vars = self.pool.vars_of(self.path[i].taken_cond());
+            for &x in vars.iter() {
+                self.conditions_on.entry(x).or_default().push(i as u32);
+            }
+        }
+        self.indexed_conditions = self.path.len();
+        let mut seen: rustc_hash::FxHashSet<u32> = state.vars.iter().copied().collect();
+        let mut todo = state.vars.clone();
+        let mut slice = std::collections::BTreeSet::new();
+        while let Some(x) = todo.pop() {
+            for &i in self.conditions_on.get(&x).map_or(&[][..], Vec::as_slice) {
+                if !slice.insert(i) {
+                    continue;
+                }
+                if slice.len() > MAX_SLICE {
+                    return false;
+                }
+                for &y in self.pool.vars_of(self.path[i as usize].taken_cond()).iter() {
+                    if seen.insert(y) {
+                        todo.push(y);
+                    }
+                }
+            }
+        }
+        slice.into_iter().all(|i| {
+            state.add(
+                self.pool,
+                super::revisit::Place::Constraint,
+                self.path[i as usize].taken_cond(),
+            )
+        })
+    }
+
+    /// The values of the registers a continuation can read at a loop header (`live`, frame
+    /// base `rb`) and of those each frame below reads where it resumes (`frames`, the current
+    /// one last), a register with a shadow as 0 with its expression written to `symbolic`, as
+    /// are the memory's symbolic bytes and, if there are any of either, the path's conditions
+    /// on them (`add_path_slice`); None when one cannot be written.
+    fn state_values(
+        &mut self,
+        v: &View,
+        (heads, frames): (&LoopHeads, &[super::machine::Frame]),
+        (live, rb): (&[Reg], usize),
+        symbolic: &mut Canonical,
+    ) -> Option<StateValues> {
+        let mut values_of = |frame: usize, rb: usize, regs: &[Reg]| -> Option<Vec<(Reg, u64)>> {
+            regs.iter()
+                .map(|&r| match self.reg(rb, r) {
+                    NONE => Some((r, v.reg(rb, r))),
+                    e => symbolic
+                        .add(self.pool, Place::Reg { frame, reg: r }, e)
+                        .then_some((r, 0)),
+                })
+                .collect()
+        };
+        let below = frames.len() - 1;
+        let mut resumes = Vec::with_capacity(below);
+        for (i, f) in frames[..below].iter().enumerate() {
+            let regs = heads.live_at_resume(v.module, f);
+            resumes.push(
+                values_of(i, f.rb, &regs)?
+                    .into_iter()
+                    .map(|(_, x)| x)
+                    .collect(),
+            );
+        }
+        let values = values_of(below, rb, live)?;
+        let bytes = self
+            .mem
+            .iter()
+            .all(|(&a, &e)| symbolic.add(self.pool, Place::Byte(a), e));
+        (bytes && (symbolic.is_empty() || self.add_path_slice(symbolic)))
+            .then_some((values, resumes))
     }
 
     /// Shadows of the arguments of the call being made (NONE: concrete).
@@ -526,6 +647,7 @@ impl Observer for Shadow<'_> {
         let Some((heads, visited)) = &self.revisits else {
             return;
         };
+        let heads: &LoopHeads = heads;
         // Only where the run read an input since it was last compared: a loop that reads
         // none runs on as its state dictates, and comparing each of its iterations would
         // cost more than the loop.
@@ -536,11 +658,11 @@ impl Observer for Shadow<'_> {
             return;
         };
         // The cheap test first: loops run it at every back edge while the state holds an input.
-        if !self.state_is_concrete(live, at.rb) {
+        if !self.state_is_comparable(live, at.rb) {
             crate::debug_log!(
                 "revisit",
-                "{at:?}: not concrete ({})",
-                self.why_not_concrete(live, at.rb)
+                "{at:?}: not compared ({})",
+                self.why_not_comparable(live, at.rb)
             );
             return;
         }
@@ -559,24 +681,24 @@ impl Observer for Shadow<'_> {
             crate::debug_log!("revisit", "{at:?}: a variable argument is symbolic");
             return;
         }
-        let mut resumes = Vec::with_capacity(frames.len() - 1);
-        for f in &frames[..frames.len() - 1] {
-            let regs = heads.live_at_resume(v.module, f);
-            if regs.iter().any(|&r| self.reg(f.rb, r) != NONE) {
-                crate::debug_log!("revisit", "{at:?}: a caller's register is symbolic");
-                return;
-            }
-            resumes.push(regs.iter().map(|&r| v.reg(f.rb, r)).collect::<Vec<u64>>());
-        }
+        // Registers and bytes with a shadow count as 0 among the concrete values; `symbolic`
+        // holds their expressions and the path's conditions on them.
+        let mut symbolic = Canonical::default();
+        let values = self.state_values(v, (heads, frames), (live, at.rb), &mut symbolic);
+        self.canonical_budget = self.canonical_budget.saturating_sub(symbolic.written());
+        let Some((values, resumes)) = values else {
+            crate::debug_log!("revisit", "{at:?}: symbolic values not renamable");
+            return;
+        };
         self.inputs_when_compared = v.inputs;
-        let values: Vec<(Reg, u64)> = live.iter().map(|&r| (r, v.reg(at.rb, r))).collect();
         let fp = super::revisit::fingerprint(
             (at.func, at.block),
             &values,
             frames,
             &resumes,
-            v.mem,
+            (v.mem, &self.mem),
             v.rounding,
+            &symbolic,
         );
         let (_, visited) = self.revisits.as_mut().unwrap();
         crate::debug_log!("revisit", "{at:?}: state {fp:032x}");

@@ -505,18 +505,32 @@ enum Test {
 /// reached only through long input sequences; the others test values the walk did not
 /// produce (reachable or not: the generator does not know).
 pub fn reactive(seed: u64) -> Generated {
-    reactive_system(seed, false)
+    reactive_system(seed, false, false)
 }
 
 /// The same system with its loop in a function `main` calls twice (the second call goes on
 /// from the state the first left): states at the loop's head repeat across the calls, where
 /// `main`'s frame differs.
 pub fn reactive_called(seed: u64) -> Generated {
-    reactive_system(seed, true)
+    reactive_system(seed, true, false)
 }
 
-fn reactive_system(seed: u64, called: bool) -> Generated {
+/// The same system holding an input across steps, as a token ring holds its token: some
+/// rules draw a fresh token (`token = local = input`), some pass it on (`token = local + 1`),
+/// some test it against a threshold; an error call where the token and its copy disagree
+/// (never), others on a passed token in a state of the walk. States at the loop's head hold
+/// the token's expression and the conditions on it, and repeat only up to which input it was.
+pub fn reactive_held(seed: u64) -> Generated {
+    reactive_system(seed, false, true)
+}
+
+fn reactive_system(seed: u64, called: bool, held: bool) -> Generated {
     let mut r = SmallRng::seed_from_u64(seed);
+    // The token's choices from their own generator: the system is the same one as without.
+    let mut t = SmallRng::seed_from_u64(seed ^ 0x70c3);
+    let thresholds: Vec<i32> = (0..t.gen_range(1..=2))
+        .map(|_| t.gen_range(-50..=50))
+        .collect();
     let vars = r.gen_range(4..=10);
     let mut symbols: Vec<i32> = (1..=26).collect();
     for i in 0..symbols.len() {
@@ -539,11 +553,19 @@ fn reactive_system(seed: u64, called: bool) -> Generated {
         .collect();
     let mut state: Vec<i32> = domains.iter().map(|d| d[0]).collect();
     let mut visited = vec![state.clone()];
-    let mut s = header("reactive", seed);
+    let name = format!(
+        "reactive{}{}",
+        if called { "_called" } else { "" },
+        if held { "_held" } else { "" }
+    );
+    let mut s = header(&name, seed);
     let _ = writeln!(s, "extern int __VERIFIER_nondet_int(void);");
     let _ = writeln!(s, "extern void __VERIFIER_error(void);");
     for (v, d) in domains.iter().enumerate() {
         let _ = writeln!(s, "static int a{v} = {};", d[0]);
+    }
+    if held {
+        let _ = writeln!(s, "static int token, local;");
     }
     let mut rules = String::new();
     for k in 0..r.gen_range(40..=250) {
@@ -571,7 +593,18 @@ fn reactive_system(seed: u64, called: bool) -> Generated {
                 Test::Within(lo, hi) => write!(guard, " && ({lo} < a{v} && a{v} <= {hi})"),
             };
         }
+        if held && t.gen_bool(0.15) {
+            let c = thresholds[t.gen_range(0..thresholds.len())];
+            let _ = write!(guard, " && token > {c}");
+        }
         let mut effects = String::new();
+        if held {
+            match t.gen_range(0..10) {
+                0 => effects.push_str("token = __VERIFIER_nondet_int(); local = token; "),
+                1 => effects.push_str("token = local + 1; "),
+                _ => {}
+            }
+        }
         for _ in 0..r.gen_range(1..=2) {
             let v = r.gen_range(0..vars);
             let value = domains[v][r.gen_range(0..domains[v].len())];
@@ -616,6 +649,19 @@ fn reactive_system(seed: u64, called: bool) -> Generated {
             .collect();
         let _ = writeln!(s, "  if ({}) __VERIFIER_error();", cond.join(" && "));
     }
+    if held {
+        let _ = writeln!(
+            s,
+            "  if (token != local && token != local + 1) __VERIFIER_error();"
+        );
+        let at = &visited[t.gen_range(visited.len() / 2..visited.len())];
+        let v = t.gen_range(0..vars);
+        let _ = writeln!(
+            s,
+            "  if (token == local + 1 && a{v} == {}) __VERIFIER_error();",
+            at[v]
+        );
+    }
     let _ = writeln!(s, "}}");
     let _ = writeln!(s, "static int step(int input) {{");
     let _ = writeln!(s, "  check_errors();");
@@ -637,7 +683,7 @@ fn reactive_system(seed: u64, called: bool) -> Generated {
         s.push_str("int main(void) {\n  for (int round = 0; round < 2; round++)\n    run();\n  return 0;\n}\n");
     }
     Generated {
-        name: format!("reactive{}_{seed}.c", if called { "_called" } else { "" }),
+        name: format!("{name}_{seed}.c"),
         source: s,
         infeasible_checks: None,
         args: vec![],
