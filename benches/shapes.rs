@@ -2,7 +2,7 @@
 //! `tests/common/shapes.rs`: programs of the shape the technique is for that nobody tuned it to.
 //! Prints one line per program and technique, then the distribution per technique.
 //!
-//! `cargo bench --bench shapes -- [--shape loop_flags|parsing|nonlinear|def_use|reactive] [--count 50] [--first 0]
+//! `cargo bench --bench shapes -- [--shape loop_flags|parsing|nonlinear|def_use|reactive[_called|_held]] [--count 50] [--first 0]
 //!  [--time SECS] [--techniques a,b] [--dump DIR] [--cairn BINARY]`
 //!
 //! - `loop_flags` (crabs' shape; techniques `crabs` (default), `crabs:S` (strategy S under the
@@ -24,7 +24,9 @@
 //!
 //! - `reactive` (issue 34's reactive systems, the RERS shape; techniques `gen` (every technique,
 //!   the default) and `fuzz` (random inputs and the fuzzer alone)): goals covered. Against the
-//!   peers: `--dump DIR`, then `benches/peers/run.sh` on a list of the files.
+//!   peers: `--dump DIR`, then `benches/peers/run.sh` on a list of the files. `reactive_called`
+//!   (the loop in a function `main` calls twice) and `reactive_held` (an input held across
+//!   steps, as a token ring's token): the same systems with a twist, same techniques.
 //!
 //! One worker each. `--dump DIR` writes the programs there and runs nothing; `--cairn` runs
 //! another build (before/after a change).
@@ -74,8 +76,8 @@ fn options(shape: &str, t: &str) -> Vec<String> {
         ("nonlinear", "z3") => v(&["--solver", "z3", "--tests-only", "--fuzz-share", "0"]),
         ("def_use", "cut-point") => v(&["--strategy", "cut-point", "--fuzz-share", "0"]),
         ("def_use", "dfs") => v(&["--strategy", "dfs", "--tests-only", "--fuzz-share", "0"]),
-        ("reactive", "gen") => vec![],
-        ("reactive", "fuzz") => v(&["--strategy", "random", "--tests-only"]),
+        (s, "gen") if s.starts_with("reactive") => vec![],
+        (s, "fuzz") if s.starts_with("reactive") => v(&["--strategy", "random", "--tests-only"]),
         _ => panic!("technique {t} is not one for shape {shape}"),
     }
 }
@@ -115,7 +117,12 @@ fn main() {
         "nonlinear" => (shapes::nonlinear, "z3,walk"),
         "def_use" => (shapes::def_use_chains, "dfs,cut-point"),
         "reactive" => (shapes::reactive, "fuzz,gen"),
-        s => panic!("unknown shape {s} (loop_flags, parsing, nonlinear, def_use, reactive)"),
+        "reactive_called" => (shapes::reactive_called, "fuzz,gen"),
+        "reactive_held" => (shapes::reactive_held, "fuzz,gen"),
+        s => panic!(
+            "unknown shape {s} (loop_flags, parsing, nonlinear, def_use, reactive, \
+             reactive_called, reactive_held)"
+        ),
     };
     let techniques: Vec<String> = get("--techniques")
         .unwrap_or(default.into())
