@@ -183,9 +183,6 @@ pub struct Shadow<'p> {
         &'p super::revisit::LoopHeads,
         &'p mut super::revisit::Visited,
     )>,
-    /// Every input so far was a value a call returned or stored: none was a character of a
-    /// stream or a file's byte, whose position a state does not hold.
-    inputs_are_values: bool,
     /// The run reached a state another run was in: it ends (`Outcome::Revisited`).
     revisited: bool,
     /// Where the recorded decisions put the run in the execution tree (`revisit::prefix_key`).
@@ -353,7 +350,6 @@ impl<'p> Shadow<'p> {
             symbolic_written: 0,
             revisits: None,
             revisited: false,
-            inputs_are_values: true,
             prefix: 0,
             inputs_when_compared: 0,
             canonical_budget: CANONICAL_BUDGET,
@@ -389,14 +385,17 @@ impl<'p> Shadow<'p> {
 
     /// Whether the run's future depends on nothing but its state at a loop header and on
     /// inputs not read yet, so that the state can be compared (`back_edge_taken`): no object's
-    /// size depends on an input, no input was a stream's character or a file's byte, nothing
-    /// ended the run's claims, no byte is indeterminate. A state with symbolic values is
+    /// size depends on an input, nothing ended the run's claims, no byte is indeterminate, and
+    /// no input was a character of stdin (where a run stands in the stream, whether it reached
+    /// the end that a replay's later reads see, is no part of a state; every other input —
+    /// a value a call returns or stores, bytes made inputs by `klee_make_symbolic`, a unit's
+    /// parameters, argv and files the runtime builds in memory — is a fresh variable wherever
+    /// a run stands). A state with symbolic values is
     /// compared only while the run is exact (its path then holds every condition on the
     /// state's variables) and its symbolic bytes are few; `live`: the registers live at the
     /// header (frame base `rb`).
     fn state_is_comparable(&self, live: &[Reg], rb: usize) -> bool {
-        self.inputs_are_values
-            && self.last_char.is_none()
+        self.last_char.is_none()
             && self.claims_end.is_none()
             && self.sized_by_inputs.is_empty()
             && self.allocating.is_none()
@@ -420,8 +419,7 @@ impl<'p> Shadow<'p> {
         let mut why = vec![];
         let symbolic_state = !self.mem.is_empty() || !symbolic.is_empty();
         let flags = [
-            (!self.inputs_are_values, "an input not a value"),
-            (self.last_char.is_some(), "a stream's character"),
+            (self.last_char.is_some(), "a character of stdin"),
             (self.claims_end.is_some(), "claims ended"),
             (!self.sized_by_inputs.is_empty(), "a size from an input"),
             (self.allocating.is_some(), "allocating"),
@@ -896,7 +894,6 @@ impl Observer for Shadow<'_> {
         if self.resting {
             return;
         }
-        self.inputs_are_values &= matches!(used, InputUse::Ret { .. } | InputUse::Mem { .. });
         let var = |pool: &mut Pool, byte: u32, w: u8| {
             pool.var(VarKey {
                 input: index as u32,
