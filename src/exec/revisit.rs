@@ -235,6 +235,9 @@ pub struct Visited {
     seen: HashMap<u128, u64>,
     /// Runs whose recording stopped at a state seen before.
     pub revisits: u64,
+    /// States seen that hold symbolic values, and runs stopped at one.
+    symbolic_states: usize,
+    symbolic_revisits: u64,
 }
 
 /// Active frames past which states are not compared: each comparison reads every frame, and
@@ -245,6 +248,9 @@ const MAX_COMPARED_MEMORY: u64 = 1 << 20;
 /// States seen, none of them twice, after which a search stops comparing: its states do not
 /// repeat (a counter, say), and each comparison costs a pass over memory.
 const GIVE_UP_AFTER: usize = 20_000;
+/// The same for states holding symbolic values, whose comparison writes their expressions
+/// and the path's conditions on them: a loop storing inputs makes a new one at each step.
+const SYMBOLIC_GIVE_UP_AFTER: usize = 2_000;
 
 impl Visited {
     /// Whether states are worth comparing in a run holding `mem`.
@@ -253,10 +259,23 @@ impl Visited {
             && (self.revisits > 0 || self.seen.len() < GIVE_UP_AFTER)
     }
 
-    /// Whether a run with recorded decisions `prefix` reaches a state an earlier run reached
-    /// elsewhere in the tree (the first to reach it is remembered).
-    pub fn reached_elsewhere(&mut self, fingerprint: u128, prefix: u64) -> bool {
-        *self.seen.entry(fingerprint).or_insert(prefix) != prefix
+    /// Whether states holding symbolic values are worth comparing.
+    pub fn compares_symbolic(&self) -> bool {
+        self.symbolic_revisits > 0 || self.symbolic_states < SYMBOLIC_GIVE_UP_AFTER
+    }
+
+    /// Whether a run with recorded decisions `prefix` reaches a state (`symbolic`: holding
+    /// symbolic values) an earlier run reached elsewhere in the tree (the first to reach it is
+    /// remembered); counted in `revisits` if so.
+    pub fn reached_elsewhere(&mut self, fingerprint: u128, prefix: u64, symbolic: bool) -> bool {
+        let seen = self.seen.len();
+        let elsewhere = *self.seen.entry(fingerprint).or_insert(prefix) != prefix;
+        self.revisits += elsewhere as u64;
+        if symbolic {
+            self.symbolic_states += self.seen.len() - seen;
+            self.symbolic_revisits += elsewhere as u64;
+        }
+        elsewhere
     }
 
     pub fn states(&self) -> usize {

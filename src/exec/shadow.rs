@@ -189,9 +189,11 @@ pub struct Shadow<'p> {
     prefix: u64,
     /// Inputs read when the state was last compared at a loop header.
     inputs_when_compared: usize,
-    /// Nodes the run may still write comparing symbolic states (`revisit::Canonical`): a
-    /// state that never repeats and grows with the run would cost more each time.
-    canonical_budget: usize,
+    /// Expression nodes the run wrote comparing symbolic states (`revisit::Canonical`): a
+    /// state that grows with the run (a loop filling an array with inputs) costs more each
+    /// time, so the run writes at most `CANONICAL_FREE` plus one per
+    /// `STEPS_PER_CANONICAL_NODE` steps it made.
+    canonical_written: u64,
     /// Per input variable, the recorded decisions whose taken condition reads it, for the
     /// first `indexed_conditions` decisions of the path (`add_path_slice`).
     conditions_on: rustc_hash::FxHashMap<u32, Vec<u32>>,
@@ -206,8 +208,11 @@ type StateValues = (Vec<(Reg, u64)>, Vec<Vec<u64>>);
 const MAX_COMPARED_SYMBOLIC_BYTES: usize = 1024;
 /// Path conditions on a state's variables past which it is not compared.
 const MAX_SLICE: usize = 512;
-/// Expression nodes a run may write comparing symbolic states.
-const CANONICAL_BUDGET: usize = 1 << 20;
+/// Expression nodes a run may write comparing symbolic states, beyond one per
+/// `STEPS_PER_CANONICAL_NODE` steps: writing one costs tens of steps' time, so comparisons
+/// take at most about a third more time than the run.
+const CANONICAL_FREE: u64 = 512;
+const STEPS_PER_CANONICAL_NODE: u64 = 16;
 
 /// Largest object a store through a symbolic pointer (or a write of symbolic length) updates
 /// byte by byte with if-then-elses; larger ones are concretized.
@@ -352,7 +357,7 @@ impl<'p> Shadow<'p> {
             revisited: false,
             prefix: 0,
             inputs_when_compared: 0,
-            canonical_budget: CANONICAL_BUDGET,
+            canonical_written: 0,
             conditions_on: Default::default(),
             indexed_conditions: 0,
         }
@@ -392,9 +397,9 @@ impl<'p> Shadow<'p> {
     /// parameters, argv and files the runtime builds in memory — is a fresh variable wherever
     /// a run stands). A state with symbolic values is
     /// compared only while the run is exact (its path then holds every condition on the
-    /// state's variables) and its symbolic bytes are few; `live`: the registers live at the
-    /// header (frame base `rb`).
-    fn state_is_comparable(&self, live: &[Reg], rb: usize) -> bool {
+    /// state's variables), its symbolic bytes are few and `symbolic_affordable`; `live`: the
+    /// registers live at the header (frame base `rb`).
+    fn state_is_comparable(&self, live: &[Reg], rb: usize, symbolic_affordable: bool) -> bool {
         self.last_char.is_none()
             && self.claims_end.is_none()
             && self.sized_by_inputs.is_empty()
@@ -403,14 +408,14 @@ impl<'p> Shadow<'p> {
             && self.after_write.is_none()
             && ((self.mem.is_empty() && live.iter().all(|&r| self.reg(rb, r) == NONE))
                 || (self.exactness.is_exact()
-                    && self.canonical_budget > 0
+                    && symbolic_affordable
                     && self.mem.len() <= MAX_COMPARED_SYMBOLIC_BYTES
                     && !self.mem.values().any(|&e| e == UNINIT)))
     }
 
     /// What makes the state at a loop header not comparable (`state_is_comparable`), for
     /// debugging.
-    fn why_not_comparable(&self, live: &[Reg], rb: usize) -> String {
+    fn why_not_comparable(&self, live: &[Reg], rb: usize, symbolic_affordable: bool) -> String {
         let symbolic: Vec<Reg> = live
             .iter()
             .copied()
@@ -430,8 +435,8 @@ impl<'p> Shadow<'p> {
                 "symbolic in an inexact run",
             ),
             (
-                symbolic_state && self.canonical_budget == 0,
-                "the run's budget for symbolic states spent",
+                symbolic_state && !symbolic_affordable,
+                "symbolic states not worth their cost",
             ),
             (
                 self.mem.values().any(|&e| e == UNINIT),
@@ -652,15 +657,17 @@ impl Observer for Shadow<'_> {
         if v.inputs == self.inputs_when_compared || !visited.compares(v.mem) {
             return;
         }
+        let symbolic_affordable = visited.compares_symbolic()
+            && self.canonical_written <= CANONICAL_FREE + v.steps / STEPS_PER_CANONICAL_NODE;
         let Some(live) = heads.live_in(at.func, at.block) else {
             return;
         };
         // The cheap test first: loops run it at every back edge while the state holds an input.
-        if !self.state_is_comparable(live, at.rb) {
+        if !self.state_is_comparable(live, at.rb, symbolic_affordable) {
             crate::debug_log!(
                 "revisit",
                 "{at:?}: not compared ({})",
-                self.why_not_comparable(live, at.rb)
+                self.why_not_comparable(live, at.rb, symbolic_affordable)
             );
             return;
         }
@@ -683,7 +690,7 @@ impl Observer for Shadow<'_> {
         // holds their expressions and the path's conditions on them.
         let mut symbolic = Canonical::default();
         let values = self.state_values(v, (heads, frames), (live, at.rb), &mut symbolic);
-        self.canonical_budget = self.canonical_budget.saturating_sub(symbolic.written());
+        self.canonical_written += symbolic.written() as u64;
         let Some((values, resumes)) = values else {
             crate::debug_log!("revisit", "{at:?}: symbolic values not renamable");
             return;
@@ -700,8 +707,7 @@ impl Observer for Shadow<'_> {
         );
         let (_, visited) = self.revisits.as_mut().unwrap();
         crate::debug_log!("revisit", "{at:?}: state {fp:032x}");
-        if visited.reached_elsewhere(fp, self.prefix) {
-            visited.revisits += 1;
+        if visited.reached_elsewhere(fp, self.prefix, !symbolic.is_empty()) {
             // An earlier run's decisions from here on are this run's continuations: this one
             // ends here (`stop`), exactly. (Running on would record nothing, and a run of an
             // endless system past the inputs it was given runs on random ones for long.)
