@@ -387,7 +387,21 @@ impl Canonical {
             if !expanded {
                 stack.push((x, true));
                 // Reversed, so that the first operand is written first.
-                stack.extend(pool.children(x).into_iter().rev().map(|c| (c, false)));
+                let operands: &[ExprId] = match pool.node(x) {
+                    Node::Opaque { .. } => return false,
+                    Node::Const { .. } | Node::Var { .. } => &[],
+                    Node::Bin { a, b, .. }
+                    | Node::Cmp { a, b, .. }
+                    | Node::FBin { a, b, .. }
+                    | Node::FCmp { a, b, .. } => &[*b, *a],
+                    Node::Ite { c, t, f, .. } => &[*f, *t, *c],
+                    Node::ZExt { a, .. }
+                    | Node::SExt { a, .. }
+                    | Node::Extract { a, .. }
+                    | Node::FCast { a, .. } => &[*a],
+                    Node::Concat { hi, lo, .. } => &[*lo, *hi],
+                };
+                stack.extend(operands.iter().map(|&c| (c, false)));
                 continue;
             }
             let Some(node) = self.renamed_node(pool, x) else {
