@@ -1,20 +1,21 @@
-//! Revisited states. A search's run that enters a loop header in a *concrete* state (no
-//! register of any active frame live there and no memory byte depends on an input, nothing is
-//! indeterminate, every input so far was a value a call returned) is in a state some earlier
-//! run of the same search may have been in at the same header. What follows depends only on
-//! that state and on inputs not read yet, so the earlier run's decisions from there on, which
-//! the search flips like any others, explore every continuation: the later run's decisions past
-//! the header add nothing, and the run ends there (`Outcome::Revisited`: what it took so far
-//! is its own). The execution tree stays exact, and a program that reads inputs in an
-//! endless loop over finitely many states (an event-condition-action system, a scheduler
-//! looping in a function `main` calls) can be explored to its end, which proves every goal no
-//! run reached — explicit-state search over the states, with the concolic tree for the paths
-//! between two visits of a header.
+//! Revisited states. A search's run that enters a loop header (nothing indeterminate, no
+//! character of stdin read so far) is in a state some earlier run of the same search may have
+//! been in at the same header. What follows depends only on that state and on inputs not read
+//! yet, so the earlier run's decisions from there on, which the search flips like any others,
+//! explore every continuation: the later run's decisions past the header add nothing, and the
+//! run ends there (`Outcome::Revisited`: what it took so far is its own). The execution tree
+//! stays exact, and a program that reads inputs in an endless loop over finitely many states
+//! (an event-condition-action system, a scheduler looping in a function `main` calls, a token
+//! ring holding an input) can be explored to its end, which proves every goal no run reached —
+//! explicit-state search over the states, with the concolic tree for the paths between two
+//! visits of a header.
 //!
 //! The state is compared by a 128-bit fingerprint of everything a continuation can read: the
 //! live registers of the current frame, each frame below it (where it resumes, the registers
 //! live there, its stack mark), every frame's variable arguments, every object of memory
-//! (bytes, bounds, whether alive), where the allocators stand, and the rounding mode.
+//! (bytes, bounds, whether alive), where the allocators stand, and the rounding mode. Values
+//! that depend on inputs are fingerprinted as their expressions with the path's conditions
+//! on them, up to a renaming of the inputs (`Canonical`).
 
 use super::fingerprint::Fingerprinter;
 use super::machine::{Frame, START_FN, VarArg};
