@@ -375,7 +375,8 @@ impl Canonical {
 
     /// Writes `e` as held at `place`; false when it holds something a renaming cannot map: a
     /// variable that is no input (an indeterminate value, an address, a value a library model
-    /// lost track of) or an opaque call; or when the state grows too large to compare.
+    /// lost track of), an opaque call, or no expression at all (the shadow's mark of a byte
+    /// never written); or when the state grows too large to compare.
     pub fn add(&mut self, pool: &Pool, place: Place, e: ExprId) -> bool {
         let mut stack = vec![(e, false)];
         while let Some((x, expanded)) = stack.pop() {
@@ -388,21 +389,7 @@ impl Canonical {
             if !expanded {
                 stack.push((x, true));
                 // Reversed, so that the first operand is written first.
-                let operands: &[ExprId] = match pool.node(x) {
-                    Node::Opaque { .. } => return false,
-                    Node::Const { .. } | Node::Var { .. } => &[],
-                    Node::Bin { a, b, .. }
-                    | Node::Cmp { a, b, .. }
-                    | Node::FBin { a, b, .. }
-                    | Node::FCmp { a, b, .. } => &[*b, *a],
-                    Node::Ite { c, t, f, .. } => &[*f, *t, *c],
-                    Node::ZExt { a, .. }
-                    | Node::SExt { a, .. }
-                    | Node::Extract { a, .. }
-                    | Node::FCast { a, .. } => &[*a],
-                    Node::Concat { hi, lo, .. } => &[*lo, *hi],
-                };
-                stack.extend(operands.iter().map(|&c| (c, false)));
+                stack.extend(pool.children(x).into_iter().rev().map(|c| (c, false)));
                 continue;
             }
             let Some(node) = self.renamed_node(pool, x) else {

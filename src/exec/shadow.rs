@@ -390,15 +390,14 @@ impl<'p> Shadow<'p> {
 
     /// Whether the run's future depends on nothing but its state at a loop header and on
     /// inputs not read yet, so that the state can be compared (`back_edge_taken`): no object's
-    /// size depends on an input, nothing ended the run's claims, no byte is indeterminate, and
-    /// no input was a character of stdin (where a run stands in the stream, whether it reached
+    /// size depends on an input, nothing ended the run's claims, and no input was a character of stdin (where a run stands in the stream, whether it reached
     /// the end that a replay's later reads see, is no part of a state; every other input —
     /// a value a call returns or stores, bytes made inputs by `klee_make_symbolic`, a unit's
     /// parameters, argv and files the runtime builds in memory — is a fresh variable wherever
-    /// a run stands). A state with symbolic values is
-    /// compared only while the run is exact (its path then holds every condition on the
-    /// state's variables), its symbolic bytes are few and `symbolic_affordable`; `live`: the
-    /// registers live at the header (frame base `rb`).
+    /// a run stands). A state with symbolic values is compared only while the run is exact
+    /// (its path then holds every condition on the state's variables), its symbolic bytes are
+    /// few and `symbolic_affordable` (an indeterminate byte is refused when it is written:
+    /// `Canonical::add`); `live`: the registers live at the header (frame base `rb`).
     fn state_is_comparable(&self, live: &[Reg], rb: usize, symbolic_affordable: bool) -> bool {
         self.last_char.is_none()
             && self.claims_end.is_none()
@@ -409,8 +408,7 @@ impl<'p> Shadow<'p> {
             && ((self.mem.is_empty() && live.iter().all(|&r| self.reg(rb, r) == NONE))
                 || (self.exactness.is_exact()
                     && symbolic_affordable
-                    && self.mem.len() <= MAX_COMPARED_SYMBOLIC_BYTES
-                    && !self.mem.values().any(|&e| e == UNINIT)))
+                    && self.mem.len() <= MAX_COMPARED_SYMBOLIC_BYTES))
     }
 
     /// What makes the state at a loop header not comparable (`state_is_comparable`), for
