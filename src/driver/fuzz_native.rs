@@ -142,7 +142,7 @@ impl PendingBuild {
 impl Drop for PendingBuild {
     fn drop(&mut self) {
         if !self.is_finished() {
-            let _ = std::fs::remove_dir_all(&self.dir);
+            crate::ir::frontend::remove_scratch(&self.dir);
         }
     }
 }
@@ -329,7 +329,7 @@ fn server(
         Role::Fresh => "fresh",
         Role::Cmplog => "cmplog-scratch",
     });
-    std::fs::create_dir_all(&scratch)?;
+    crate::ir::frontend::scratch_subdir(&scratch)?;
     let (fresh, cmplog) = (role == Role::Fresh, role == Role::Cmplog);
     ForkServer::start(exe, goals, &scratch, fresh, max_memory, cmplog)
 }

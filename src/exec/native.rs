@@ -175,7 +175,7 @@ impl ProbeBuild {
         cmplog: bool,
         dir: &Path,
     ) -> Result<ProbeBuild> {
-        std::fs::create_dir_all(dir)?;
+        crate::ir::frontend::scratch_subdir(dir)?;
         let bc = compile_native_bitcode(sources, opts, &dir.join("bc"))?;
         let probed_bc = dir.join("probed.bc");
         let mut all = sites.to_vec();

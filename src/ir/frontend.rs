@@ -364,7 +364,7 @@ pub fn compile_to_bitcode(
     opts: &CompileOptions,
     workdir: &Path,
 ) -> Result<Compiled, FrontendError> {
-    std::fs::create_dir_all(workdir)?;
+    scratch_subdir(workdir)?;
     let rt = workdir.join(RUNTIME_FILE);
     std::fs::write(&rt, runtime_source())?;
     let mut all: Vec<PathBuf> = sources.to_vec();
@@ -380,7 +380,7 @@ pub fn compile_native_bitcode(
     opts: &CompileOptions,
     workdir: &Path,
 ) -> Result<PathBuf, FrontendError> {
-    std::fs::create_dir_all(workdir)?;
+    scratch_subdir(workdir)?;
     Ok(build_bitcode(sources, opts, workdir, true)?.bitcode)
 }
 
@@ -586,7 +586,30 @@ impl TempDir {
 
 impl Drop for TempDir {
     fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
+        remove_scratch(&self.0);
+    }
+}
+
+/// Creates `dir` inside a scratch directory that must still exist: a build thread outliving
+/// its session then fails instead of creating the removed directory again (`create_dir_all`
+/// did, and left it behind).
+pub fn scratch_subdir(dir: &Path) -> std::io::Result<()> {
+    match std::fs::create_dir(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        r => r,
+    }
+}
+
+/// Removes a scratch directory a tool may still be writing into: a file created between
+/// reading the directory and removing it fails the removal, which is tried again.
+pub fn remove_scratch(dir: &Path) {
+    for _ in 0..20 {
+        match std::fs::remove_dir_all(dir) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                std::thread::sleep(std::time::Duration::from_millis(5))
+            }
+            _ => return,
+        }
     }
 }
 

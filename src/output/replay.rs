@@ -263,7 +263,7 @@ const STEP_LIMIT_TIME: Duration = Duration::from_secs(1);
 fn fresh_scratch(tmp: &Path) -> Result<PathBuf> {
     let d = tmp.join("run");
     let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d)?;
+    crate::ir::frontend::scratch_subdir(&d)?;
     Ok(d)
 }
 
@@ -406,7 +406,7 @@ fn build(b: &Build, v: &Variant, dir: &Path) -> Result<(PathBuf, Vec<PathBuf>)> 
         harness_main,
     } = *b;
     let (instrument, harness_flags, link) = (v.instrument, v.harness, v.link);
-    std::fs::create_dir_all(dir)?;
+    crate::ir::frontend::scratch_subdir(dir)?;
     let mut objs = vec![];
     for (i, s) in sources.iter().enumerate() {
         let o = dir.join(format!("src{i}.o"));
