@@ -347,7 +347,7 @@ pub enum Place {
 /// variables they hold are written alike: each expression as its nodes in post-order, children
 /// by position in that order, variables numbered in the order they first appear. Equal writings
 /// mean a renaming of variables that maps one state's symbolic values and the path's conditions
-/// over them (`Place::Constraint`, added last, in path order) onto the other's. The rest of
+/// over them (`Place::Constraint`, added last, as a set: `add_conditions`) onto the other's. The rest of
 /// either path shares no variable with them and holds on the run, so both states stand for the
 /// same set of concrete states: what can follow one can follow the other.
 #[derive(Default)]
@@ -378,21 +378,23 @@ impl Canonical {
     /// lost track of), an opaque call, or no expression at all (the shadow's mark of a byte
     /// never written); or when the state grows too large to compare.
     pub fn add(&mut self, pool: &Pool, place: Place, e: ExprId) -> bool {
-        let mut stack = vec![(e, false)];
-        while let Some((x, expanded)) = stack.pop() {
-            if self.ids.contains_key(&x) {
-                continue;
-            }
-            if x.0 as usize >= pool.len() || self.nodes.len() >= MAX_CANONICAL_NODES {
+        let Some(new) = post_order(pool, e, |x| self.ids.contains_key(&x)) else {
+            return false;
+        };
+        for x in new {
+            if self.nodes.len() >= MAX_CANONICAL_NODES {
                 return false;
             }
-            if !expanded {
-                stack.push((x, true));
-                // Reversed, so that the first operand is written first.
-                stack.extend(pool.children(x).into_iter().rev().map(|c| (c, false)));
-                continue;
-            }
-            let Some(node) = self.renamed_node(pool, x) else {
+            let (renamed, vars) = (&mut self.renamed, &mut self.vars);
+            let var = &mut |v| {
+                let next = renamed.len() as u32;
+                *renamed.entry(v).or_insert_with(|| {
+                    vars.push(v);
+                    next
+                })
+            };
+            let ids = &self.ids;
+            let Some(node) = renamed_node(pool, x, &|c| ExprId(ids[&c]), var) else {
                 return false;
             };
             self.ids.insert(x, self.nodes.len() as u32);
@@ -402,65 +404,140 @@ impl Canonical {
         true
     }
 
-    /// `x`'s node with its operands as positions and its variable renamed (its operands are
-    /// written already).
-    fn renamed_node(&mut self, pool: &Pool, x: ExprId) -> Option<Node> {
-        let id = |e: &ExprId| ExprId(self.ids[e]);
-        Some(match pool.node(x).clone() {
-            Node::Var { w, id: var } => {
-                if pool.vars[var as usize].input >= LOST_INPUT {
-                    return None;
-                }
-                let next = self.renamed.len() as u32;
-                let k = *self.renamed.entry(var).or_insert_with(|| {
-                    self.vars.push(var);
-                    next
-                });
-                Node::Var { w, id: k }
+    /// Writes the path's conditions over the state's variables (`Place::Constraint`), after
+    /// everything else: as a set, so that the same conditions met in another order or more
+    /// than once are written alike. Each is ordered by its own writing, with the state's
+    /// variables and nodes by their names and its other variables by order of appearance in
+    /// it (the path's order breaks ties). Any order is sound: a writing still lists every
+    /// condition up to one renaming; the sort only makes more states compare equal.
+    pub fn add_conditions(&mut self, pool: &Pool, conditions: &[ExprId]) -> bool {
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut keyed = vec![];
+        for &c in conditions {
+            if seen.insert(c) {
+                let Some(key) = self.key_of(pool, c) else {
+                    return false;
+                };
+                keyed.push((key, c));
             }
-            Node::Opaque { .. } => return None,
-            Node::Const { w, v } => Node::Const { w, v },
-            Node::Bin { op, w, a, b } => Node::Bin {
-                op,
-                w,
-                a: id(&a),
-                b: id(&b),
-            },
-            Node::Cmp { pred, a, b } => Node::Cmp {
-                pred,
-                a: id(&a),
-                b: id(&b),
-            },
-            Node::Ite { w, c, t, f } => Node::Ite {
-                w,
-                c: id(&c),
-                t: id(&t),
-                f: id(&f),
-            },
-            Node::ZExt { w, a } => Node::ZExt { w, a: id(&a) },
-            Node::SExt { w, a } => Node::SExt { w, a: id(&a) },
-            Node::Extract { w, lo, a } => Node::Extract { w, lo, a: id(&a) },
-            Node::Concat { w, hi, lo } => Node::Concat {
-                w,
-                hi: id(&hi),
-                lo: id(&lo),
-            },
-            Node::FBin { op, w, a, b, rm } => Node::FBin {
-                op,
-                w,
-                a: id(&a),
-                b: id(&b),
-                rm,
-            },
-            Node::FCmp { pred, w, a, b } => Node::FCmp {
-                pred,
-                w,
-                a: id(&a),
-                b: id(&b),
-            },
-            Node::FCast { op, w, a } => Node::FCast { op, w, a: id(&a) },
-        })
+        }
+        keyed.sort_by_key(|&(key, _)| key);
+        keyed
+            .into_iter()
+            .all(|(_, c)| self.add(pool, Place::Constraint, c))
     }
+
+    /// `e` written on its own, as a fingerprint: nodes the state has written by their
+    /// position, its variables by their names, the others numbered apart.
+    fn key_of(&self, pool: &Pool, e: ExprId) -> Option<u128> {
+        const APART: u32 = 1 << 31;
+        let (mut local, mut fresh) = (FxHashMap::default(), FxHashMap::default());
+        let mut h = Fingerprinter::default();
+        for x in post_order(pool, e, |x| self.ids.contains_key(&x))? {
+            let operand = |c| match self.ids.get(&c) {
+                Some(&at) => ExprId(APART | at),
+                None => ExprId(local[&c]),
+            };
+            let var = &mut |v| match self.renamed.get(&v) {
+                Some(&k) => k,
+                None => {
+                    let next = fresh.len() as u32;
+                    APART | *fresh.entry(v).or_insert(next)
+                }
+            };
+            renamed_node(pool, x, &operand, var)?.hash(&mut h);
+            local.insert(x, local.len() as u32);
+        }
+        h.write_u32(self.ids.get(&e).map_or(u32::MAX, |&at| at));
+        Some(h.finish128())
+    }
+}
+
+/// The expressions of `e` not `written` yet, operands first (in order), each once; None when
+/// one is no expression (the shadow's mark of a byte never written) or there are too many.
+fn post_order(pool: &Pool, e: ExprId, written: impl Fn(ExprId) -> bool) -> Option<Vec<ExprId>> {
+    let (mut out, mut seen) = (vec![], rustc_hash::FxHashSet::default());
+    let mut stack = vec![(e, false)];
+    while let Some((x, expanded)) = stack.pop() {
+        if written(x) || (!expanded && seen.contains(&x)) {
+            continue;
+        }
+        if x.0 as usize >= pool.len() {
+            return None;
+        }
+        if expanded {
+            out.push(x);
+            if out.len() > MAX_CANONICAL_NODES {
+                return None;
+            }
+            continue;
+        }
+        seen.insert(x);
+        stack.push((x, true));
+        // Reversed, so that the first operand comes first.
+        stack.extend(pool.children(x).into_iter().rev().map(|c| (c, false)));
+    }
+    Some(out)
+}
+
+/// `x`'s node with its operands as `operand` names them and its variable as `var` does; None
+/// for what no renaming maps (an opaque call, a variable that is no input).
+fn renamed_node(
+    pool: &Pool,
+    x: ExprId,
+    operand: &dyn Fn(ExprId) -> ExprId,
+    var: &mut dyn FnMut(u32) -> u32,
+) -> Option<Node> {
+    let id = |e: &ExprId| operand(*e);
+    Some(match pool.node(x).clone() {
+        Node::Var { w, id: v } => {
+            if pool.vars[v as usize].input >= LOST_INPUT {
+                return None;
+            }
+            Node::Var { w, id: var(v) }
+        }
+        Node::Opaque { .. } => return None,
+        Node::Const { w, v } => Node::Const { w, v },
+        Node::Bin { op, w, a, b } => Node::Bin {
+            op,
+            w,
+            a: id(&a),
+            b: id(&b),
+        },
+        Node::Cmp { pred, a, b } => Node::Cmp {
+            pred,
+            a: id(&a),
+            b: id(&b),
+        },
+        Node::Ite { w, c, t, f } => Node::Ite {
+            w,
+            c: id(&c),
+            t: id(&t),
+            f: id(&f),
+        },
+        Node::ZExt { w, a } => Node::ZExt { w, a: id(&a) },
+        Node::SExt { w, a } => Node::SExt { w, a: id(&a) },
+        Node::Extract { w, lo, a } => Node::Extract { w, lo, a: id(&a) },
+        Node::Concat { w, hi, lo } => Node::Concat {
+            w,
+            hi: id(&hi),
+            lo: id(&lo),
+        },
+        Node::FBin { op, w, a, b, rm } => Node::FBin {
+            op,
+            w,
+            a: id(&a),
+            b: id(&b),
+            rm,
+        },
+        Node::FCmp { pred, w, a, b } => Node::FCmp {
+            pred,
+            w,
+            a: id(&a),
+            b: id(&b),
+        },
+        Node::FCast { op, w, a } => Node::FCast { op, w, a: id(&a) },
+    })
 }
 
 /// The key of a run's position in the execution tree after recording the decision at
@@ -492,7 +569,7 @@ mod tests {
         let reg = Place::Reg { frame: 0, reg: 3 };
         let ok = c.add(p, reg, token)
             && c.add(p, Place::Byte(0x1000), copy)
-            && slice.iter().all(|&e| c.add(p, Place::Constraint, e));
+            && c.add_conditions(p, slice);
         ok.then_some(c)
     }
 
@@ -525,5 +602,37 @@ mod tests {
             let x = input(&mut p, special);
             assert!(written(&p, x, a, &[]).is_none());
         }
+    }
+
+    /// The same conditions met in another order, or one of them twice, are one state; a
+    /// condition tying the state's input to another input is kept apart from one tying it to
+    /// a third input in another way.
+    #[test]
+    fn a_states_conditions_are_written_as_a_set() {
+        let mut p = Pool::default();
+        let (a, b, x, y) = (
+            input(&mut p, 0),
+            input(&mut p, 9),
+            input(&mut p, 4),
+            input(&mut p, 5),
+        );
+        let (three, seven) = (p.constant(32, 3), p.constant(32, 7));
+        let ne = |p: &mut Pool, v, k| {
+            let eq = p.cmp(IPred::Eq, v, k);
+            p.not(eq)
+        };
+        let (a3, a7) = (ne(&mut p, a, three), ne(&mut p, a, seven));
+        let (b3, b7) = (ne(&mut p, b, three), ne(&mut p, b, seven));
+        let first = written(&p, a, a, &[a3, a7]).unwrap();
+        assert!(same(&first, &written(&p, b, b, &[b7, b3]).unwrap()));
+        assert!(same(&first, &written(&p, b, b, &[b7, b3, b7]).unwrap()));
+        assert!(!same(&first, &written(&p, b, b, &[b7]).unwrap()));
+        // Conditions through inputs the state does not hold: `a < x` and `x < y` against
+        // `b < y` and `x < y` (another relation), in either order.
+        let (ax, xy) = (p.cmp(IPred::Slt, a, x), p.cmp(IPred::Slt, x, y));
+        let (bx, by) = (p.cmp(IPred::Slt, b, x), p.cmp(IPred::Slt, b, y));
+        let chain = written(&p, a, a, &[ax, xy]).unwrap();
+        assert!(same(&chain, &written(&p, b, b, &[xy, bx]).unwrap()));
+        assert!(!same(&chain, &written(&p, b, b, &[xy, by]).unwrap()));
     }
 }

@@ -460,8 +460,8 @@ impl<'p> Shadow<'p> {
     }
 
     /// Adds to `state` the path's conditions over the variables it holds, and over the
-    /// variables those conditions share with them, in path order; false when they are too
-    /// many or hold what a renaming cannot map (`Canonical::add`).
+    /// variables those conditions share with them, as a set (`Canonical::add_conditions`);
+    /// false when they are too many or hold what a renaming cannot map (`Canonical::add`).
     fn add_path_slice(&mut self, state: &mut super::revisit::Canonical) -> bool {
         for i in self.indexed_conditions..self.path.len() {
             let vars = self.pool.vars_of(self.path[i].taken_cond());
@@ -488,13 +488,10 @@ impl<'p> Shadow<'p> {
                 }
             }
         }
-        slice.into_iter().all(|i| {
-            state.add(
-                self.pool,
-                super::revisit::Place::Constraint,
-                self.path[i as usize].taken_cond(),
-            )
-        })
+        let conditions: Vec<ExprId> = (slice.into_iter())
+            .map(|i| self.path[i as usize].taken_cond())
+            .collect();
+        state.add_conditions(self.pool, &conditions)
     }
 
     /// The values of the registers a continuation can read at a loop header (`live`, frame
