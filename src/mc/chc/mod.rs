@@ -74,6 +74,19 @@ impl Horn {
         goals: &HashSet<usize>,
         deadline: Instant,
     ) -> HashSet<usize> {
+        self.contradicted_noting(mc, inv, goals, deadline, &mut HashSet::new())
+    }
+
+    /// `contradicted`, adding to `admitted` the goals with a clause `inv` admits (no later
+    /// check with `inv` can rule them out; goals not checked in time are in neither set).
+    pub fn contradicted_noting(
+        &self,
+        mc: &mut ModelChecker,
+        inv: &[ExprId],
+        goals: &HashSet<usize>,
+        deadline: Instant,
+        admitted: &mut HashSet<usize>,
+    ) -> HashSet<usize> {
         let mut solver = Z3Backend::new();
         let mut out: HashSet<usize> = goals.clone();
         for c in &self.clauses {
@@ -84,8 +97,14 @@ impl Horn {
             let mut cons: Vec<ExprId> = c.src.map(|s| vec![inv[s]]).unwrap_or_default();
             cons.extend(c.effect.guards.iter().copied());
             let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() || solver.check(&mc.model.pool, &cons, left, &|_| 0) != Answer::Unsat
-            {
+            let answer = match left.is_zero() {
+                true => Answer::Unknown,
+                false => solver.check(&mc.model.pool, &cons, left, &|_| 0),
+            };
+            if matches!(answer, Answer::Sat(_)) {
+                admitted.insert(g);
+            }
+            if answer != Answer::Unsat {
                 out.remove(&g);
             }
         }

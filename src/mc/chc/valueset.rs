@@ -38,95 +38,138 @@ type Key = Vec<Option<u64>>;
 /// One part of a relation's states: the values of each argument (in `horn.args` order).
 type Part = Vec<Values>;
 
-/// The invariant of each relation (true where nothing is known), or None when the analysis
-/// ran out of time. Relations no clause reaches get false.
-pub fn invariants(horn: &Horn, mc: &mut ModelChecker, deadline: Instant) -> Option<Vec<ExprId>> {
-    let n = horn.nodes.len();
-    let ids: Vec<Vec<u32>> = horn
-        .args
-        .iter()
-        .map(|a| a.iter().map(|v| pool_id(mc, *v)).collect())
-        .collect();
-    let state = state_variables(horn, mc);
-    let mut keys: Vec<Vec<usize>> = ids
-        .iter()
-        .map(|a| (0..a.len()).filter(|k| state.contains(&a[*k])).collect())
-        .collect();
-    // States of each relation, in parts by the values of its state variables.
-    let mut states: Vec<BTreeMap<Key, Part>> = vec![BTreeMap::new(); n];
-    let mut from: Vec<Vec<usize>> = vec![vec![]; n];
-    let mut todo: VecDeque<usize> = VecDeque::new();
-    for (i, c) in horn.clauses.iter().enumerate() {
-        match c.src {
-            Some(s) => from[s].push(i),
-            None => todo.push_back(i),
-        }
-    }
-    let mut queued = vec![false; horn.clauses.len()];
-    for &i in &todo {
-        queued[i] = true;
-    }
-    let mut steps = 0u64;
-    while let Some(i) = todo.pop_front() {
-        queued[i] = false;
-        steps += 1;
-        if steps.is_multiple_of(64) && Instant::now() >= deadline {
-            return None;
-        }
-        let c = &horn.clauses[i];
-        let Head::Node(d) = c.head else { continue };
-        let sources: Vec<Part> = match c.src {
-            Some(s) => states[s].values().cloned().collect(),
-            None => vec![vec![]],
-        };
-        let src_ids: &[u32] = c.src.map_or(&[], |s| &ids[s]);
-        let assigned: HashMap<u32, ExprId> = c.effect.assigns.iter().copied().collect();
-        let exprs: Vec<ExprId> = horn.args[d]
-            .iter()
-            .map(|&v| match assigned.get(&v) {
-                Some(&e) => e,
-                None => mc.model.var_expr(v),
+/// The analysis of one clause system, resumable: cut short by its deadline, it goes on from
+/// where it stood when given more time (on a loaded machine, tries of 1, 2 and 4 s each
+/// started over and the last one could still fall short).
+#[derive(Clone)]
+pub struct Analysis {
+    /// The state variables' positions among each relation's arguments.
+    keys: Vec<Vec<usize>>,
+    /// States of each relation, in parts by the values of its state variables.
+    states: Vec<BTreeMap<Key, Part>>,
+    todo: VecDeque<usize>,
+    queued: Vec<bool>,
+}
+
+impl Analysis {
+    fn start(horn: &Horn, mc: &mut ModelChecker) -> Analysis {
+        let state = state_variables(horn, mc);
+        let keys = (horn.args.iter())
+            .map(|a| {
+                let ids: Vec<u32> = a.iter().map(|v| pool_id(mc, *v)).collect();
+                (0..ids.len())
+                    .filter(|k| state.contains(&ids[*k]))
+                    .collect()
             })
             .collect();
-        let mut changed = false;
-        for part in sources {
-            let mut env: HashMap<u32, Values> = src_ids.iter().copied().zip(part).collect();
-            if !admit(mc, &c.effect.guards, &mut env) {
-                continue;
-            }
-            // The state variables' next values are computed once per combination of the
-            // values they depend on (`state = ite(c, next, state)`), each its own part:
-            // merged, the states would lose what each implies about the others.
-            let key_exprs: Vec<ExprId> = keys[d].iter().map(|k| exprs[*k]).collect();
-            for env in split(mc, &c.effect.guards, env, &key_exprs) {
-                let head: Part = exprs.iter().map(|e| values(mc, *e, &env)).collect();
-                changed |= join(&mut states[d], &mut keys[d], head);
+        let clauses = node_clauses(horn);
+        let todo: VecDeque<usize> = (0..clauses.len())
+            .filter(|&k| horn.clauses[clauses[k]].src.is_none())
+            .collect();
+        let mut queued = vec![false; clauses.len()];
+        todo.iter().for_each(|&i| queued[i] = true);
+        Analysis {
+            keys,
+            states: vec![BTreeMap::new(); horn.nodes.len()],
+            todo,
+            queued,
+        }
+    }
+
+    /// Goes on until every relation's states are final (true) or `deadline`.
+    fn run(&mut self, horn: &Horn, mc: &mut ModelChecker, deadline: Instant) -> bool {
+        let ids: Vec<Vec<u32>> = (horn.args.iter())
+            .map(|a| a.iter().map(|v| pool_id(mc, *v)).collect())
+            .collect();
+        let clauses = node_clauses(horn);
+        let mut from: Vec<Vec<usize>> = vec![vec![]; horn.nodes.len()];
+        for (k, &i) in clauses.iter().enumerate() {
+            if let Some(s) = horn.clauses[i].src {
+                from[s].push(k);
             }
         }
-        if changed {
-            for &j in &from[d] {
-                if !queued[j] {
-                    queued[j] = true;
-                    todo.push_back(j);
+        let Analysis {
+            keys,
+            states,
+            todo,
+            queued,
+        } = self;
+        let mut steps = 0u64;
+        while let Some(&k) = todo.front() {
+            steps += 1;
+            if steps.is_multiple_of(64) && Instant::now() >= deadline {
+                return false;
+            }
+            todo.pop_front();
+            queued[k] = false;
+            let c = &horn.clauses[clauses[k]];
+            let Head::Node(d) = c.head else { continue };
+            let sources: Vec<Part> = match c.src {
+                Some(s) => states[s].values().cloned().collect(),
+                None => vec![vec![]],
+            };
+            let src_ids: &[u32] = c.src.map_or(&[], |s| &ids[s]);
+            let assigned: HashMap<u32, ExprId> = c.effect.assigns.iter().copied().collect();
+            let exprs: Vec<ExprId> = horn.args[d]
+                .iter()
+                .map(|&v| match assigned.get(&v) {
+                    Some(&e) => e,
+                    None => mc.model.var_expr(v),
+                })
+                .collect();
+            let mut changed = false;
+            for part in sources {
+                let mut env: HashMap<u32, Values> = src_ids.iter().copied().zip(part).collect();
+                if !admit(mc, &c.effect.guards, &mut env) {
+                    continue;
+                }
+                // The state variables' next values are computed once per combination of the
+                // values they depend on (`state = ite(c, next, state)`), each its own part:
+                // merged, the states would lose what each implies about the others.
+                let key_exprs: Vec<ExprId> = keys[d].iter().map(|k| exprs[*k]).collect();
+                for env in split(mc, &c.effect.guards, env, &key_exprs) {
+                    let head: Part = exprs.iter().map(|e| values(mc, *e, &env)).collect();
+                    changed |= join(&mut states[d], &mut keys[d], head);
+                }
+            }
+            if changed {
+                for &j in &from[d] {
+                    if !queued[j] {
+                        queued[j] = true;
+                        todo.push_back(j);
+                    }
                 }
             }
         }
+        if crate::debug_on!("chc") {
+            let parts: usize = states.iter().map(|s| s.len()).sum();
+            crate::debug_log!(
+                "chc",
+                "value sets: {} parts in {} relations",
+                parts,
+                horn.nodes.len()
+            );
+        }
+        true
     }
-    if crate::debug_on!("chc") {
-        let parts: usize = states.iter().map(|s| s.len()).sum();
-        crate::debug_log!(
-            "chc",
-            "value sets: {} state variables, {parts} parts in {n} relations",
-            state.len()
-        );
-    }
-    Some(
-        states
-            .iter()
+
+    /// The invariant of each relation (true where nothing is known) of a finished analysis.
+    /// Relations no clause reaches get false.
+    fn invariants(&self, horn: &Horn, mc: &mut ModelChecker) -> Vec<ExprId> {
+        (self.states.iter())
             .zip(&horn.args)
             .map(|(parts, args)| formula(mc, parts, args))
-            .collect(),
-    )
+            .collect()
+    }
+}
+
+/// The clauses between relations, by position: the same in every system of one fingerprint
+/// (`Horn::fingerprint`), where the clauses of goals, interleaved, may differ.
+fn node_clauses(horn: &Horn) -> Vec<usize> {
+    (horn.clauses.iter().enumerate())
+        .filter(|(_, c)| matches!(c.head, Head::Node(_)))
+        .map(|(i, _)| i)
+        .collect()
 }
 
 /// The most time the value sets get on one clause system: after cuts at 1 and 2 s, 4 s is the
@@ -136,13 +179,15 @@ const MAX_VALUE_SETS_TIME: Duration = Duration::from_secs(4);
 
 /// What the value sets gave on one clause system.
 pub enum ValueSets {
-    /// An invariant that passed the check.
-    Checked(Vec<ExprId>),
+    /// An invariant that passed the check, and the goals with a clause it admits (found so
+    /// far: the goals are checked in turns, each going on where the last stopped).
+    Checked(Vec<ExprId>, HashSet<usize>),
     /// The check found a clause the invariant does not hold for (an analysis fault; nothing
     /// is proven from it).
     Refuted,
-    /// The analysis or its check ran out of the time given: tried again with twice as much.
-    CutShort(Duration),
+    /// The analysis (where it stands) or its check ran out of the time given: tried again
+    /// with twice as much.
+    CutShort(Duration, Option<Box<Analysis>>),
 }
 
 /// The goals of `wanted` the value-set invariant rules out, once it passed the check. The
@@ -161,44 +206,63 @@ pub fn rule_out(
     // machine the turns stay short), up to `MAX_VALUE_SETS_TIME`, never past the session.
     let share =
         (deadline.saturating_duration_since(Instant::now()) / 5).max(Duration::from_secs(1));
-    let budget = match mc.value_sets.get(&print) {
-        None => Some(share),
-        Some(ValueSets::CutShort(t)) if *t < MAX_VALUE_SETS_TIME => Some(share.max(*t * 2)),
-        Some(_) => None,
+    let (budget, analysis) = match mc.value_sets.remove(&print) {
+        None => (Some(share), None),
+        Some(ValueSets::CutShort(t, analysis)) if t < MAX_VALUE_SETS_TIME => {
+            (Some(share.max(t * 2)), analysis)
+        }
+        Some(done) => {
+            mc.value_sets.insert(print, done);
+            (None, None)
+        }
     };
     let room = mc.session_end.map_or(Duration::MAX, |e| {
         e.saturating_duration_since(Instant::now())
     });
     if let Some(budget) = budget.map(|b| b.min(MAX_VALUE_SETS_TIME).min(room)) {
-        let outcome = match invariants(horn, mc, Instant::now() + budget) {
-            None => ValueSets::CutShort(budget),
-            Some(inv) => {
+        let mut analysis = analysis.unwrap_or_else(|| Box::new(Analysis::start(horn, mc)));
+        let outcome = match analysis.run(horn, mc, Instant::now() + budget) {
+            false => ValueSets::CutShort(budget, Some(analysis)),
+            true => {
+                let inv = analysis.invariants(horn, mc);
                 let check_until = Instant::now() + budget.max(Duration::from_secs(5));
                 match horn.check(mc, &inv, &HashSet::new(), check_until) {
-                    Ok(()) => ValueSets::Checked(inv),
+                    Ok(()) => ValueSets::Checked(inv, HashSet::new()),
                     Err(e) if e.contains("not implied") => ValueSets::Refuted,
-                    Err(_) => ValueSets::CutShort(budget),
+                    // The analysis is done; the check starts over.
+                    Err(_) => ValueSets::CutShort(budget, Some(analysis)),
                 }
             }
         };
         if debug {
             let what = match &outcome {
-                ValueSets::Checked(_) => "checked".to_string(),
+                ValueSets::Checked(..) => "checked".to_string(),
                 ValueSets::Refuted => "refuted by the check".to_string(),
-                ValueSets::CutShort(t) => format!("cut short at {t:?}"),
+                ValueSets::CutShort(t, _) => format!("cut short at {t:?}"),
             };
             crate::debug_log!("chc", "value sets: {what}");
         }
         mc.value_sets.insert(print, outcome);
     }
-    let Some(ValueSets::Checked(inv)) = mc.value_sets.get(&print) else {
+    let Some(ValueSets::Checked(inv, admitted)) = mc.value_sets.get(&print) else {
         return None;
     };
-    let inv = inv.clone();
-    let ruled_out = horn.contradicted(mc, &inv, wanted, deadline);
+    let (inv, mut admitted) = (inv.clone(), admitted.clone());
+    let open: HashSet<usize> = wanted.difference(&admitted).copied().collect();
+    // Building the clauses may have taken the turn: the goals get a second at least, and
+    // the next turn goes on with those not checked.
+    let until = deadline.max(Instant::now() + Duration::from_secs(1));
+    let until = mc.session_end.map_or(until, |end| until.min(end));
+    let ruled_out = horn.contradicted_noting(mc, &inv, &open, until, &mut admitted);
     if debug {
-        crate::debug_log!("chc", "value sets rule out {ruled_out:?} of {wanted:?}");
+        crate::debug_log!(
+            "chc",
+            "value sets rule out {ruled_out:?} of {open:?} ({} admitted)",
+            admitted.len()
+        );
     }
+    mc.value_sets
+        .insert(print, ValueSets::Checked(inv, admitted));
     (!ruled_out.is_empty()).then_some(ruled_out)
 }
 
