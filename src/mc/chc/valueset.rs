@@ -550,3 +550,65 @@ fn merge_into(into: &mut Part, part: &Part) -> bool {
     }
     changed
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mc::arg::McConfig;
+    use crate::mc::model::Model;
+
+    /// A protocol's state machine, as the value sets are for: a state variable compared with
+    /// many constants, set by each step (state 41 is never entered).
+    fn machine() -> String {
+        let cases: String = (1..=40)
+            .map(|k| {
+                format!(
+                    "    case {k}: state = in == {k} ? {} : (in > 0 ? {} : 1); break;\n",
+                    k % 40 + 1,
+                    (k * 7) % 40 + 1
+                )
+            })
+            .collect();
+        format!(
+            "extern int __VERIFIER_nondet_int(void);\n\
+             int main(void) {{\n  int state = 1;\n  for (;;) {{\n    \
+             int in = __VERIFIER_nondet_int();\n    switch (state) {{\n{cases}    \
+             case 41: return 41;\n    }}\n  }}\n}}\n"
+        )
+    }
+
+    /// An analysis stopped at each deadline check (every 64 steps) and resumed ends with the
+    /// invariant of one run without a stop.
+    #[test]
+    fn an_analysis_cut_again_and_again_ends_as_one_run_does() {
+        let dir = std::env::temp_dir().join(format!("cairn-vs-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let src = dir.join("machine.c");
+        std::fs::write(&src, machine()).unwrap();
+        let opts = crate::ir::frontend::CompileOptions::default();
+        let module = crate::ir::frontend::load(std::slice::from_ref(&src), &opts).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        let p = crate::exec::Program::new(module);
+        let entry = crate::analysis::expectation::start_function(&p.module, "main").unwrap();
+        let model = Model::new(&p.module, &p.exts, false);
+        let mut mc = ModelChecker::new(model, entry, McConfig::default());
+        let later = Instant::now() + Duration::from_secs(60);
+        let horn = super::super::build(&mut mc, &|_| None, 50_000, later).unwrap();
+        let mut whole = Analysis::start(&horn, &mut mc);
+        assert!(whole.run(&horn, &mut mc, later));
+        let mut cut = Analysis::start(&horn, &mut mc);
+        let mut stops = 0;
+        while !cut.run(&horn, &mut mc, Instant::now()) {
+            stops += 1;
+        }
+        assert!(stops >= 2, "{stops} stops: too few steps to test resuming");
+        let (a, b) = (
+            whole.invariants(&horn, &mut mc),
+            cut.invariants(&horn, &mut mc),
+        );
+        assert_eq!(a, b);
+        // The states the machine never enters are known: the invariant is no `true`.
+        let t = mc.model.pool.constant(1, 1);
+        assert!(a.iter().any(|&e| e != t));
+    }
+}
