@@ -658,7 +658,10 @@ fn name_variables(m: &mut super::Module, names: &SourceNames) {
 
 #[cfg(test)]
 mod tests {
-    use super::{library_prototypes, stale_dir_pid};
+    use super::{
+        CompileOptions, TempDir, compile_native_bitcode, library_prototypes, scratch_subdir,
+        stale_dir_pid,
+    };
 
     #[test]
     fn undeclared_library_functions_get_the_librarys_prototypes() {
@@ -714,5 +717,20 @@ t.c:31:14: warning: call to undeclared library function 'malloc' with type 'void
         assert_eq!(stale_dir_pid("cairn-fe-x-0"), None);
         assert_eq!(stale_dir_pid("cairn-fe-0-0"), None);
         assert_eq!(stale_dir_pid("other-fe-1-0"), None);
+    }
+
+    /// A build thread going on after its session removed the scratch directory fails at its
+    /// next subdirectory instead of making the directory again (CI found one left behind).
+    #[test]
+    fn a_removed_scratch_directory_stays_removed() {
+        let dir = TempDir::new("fe").unwrap();
+        let path = dir.path().to_path_buf();
+        scratch_subdir(&path.join("build")).unwrap();
+        scratch_subdir(&path.join("build")).unwrap();
+        drop(dir);
+        assert!(!path.exists());
+        assert!(scratch_subdir(&path.join("build").join("bc")).is_err());
+        assert!(compile_native_bitcode(&[], &CompileOptions::default(), &path.join("bc")).is_err());
+        assert!(!path.exists());
     }
 }
