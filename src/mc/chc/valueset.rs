@@ -588,9 +588,9 @@ mod tests {
         let opts = crate::ir::frontend::CompileOptions::default();
         let module = crate::ir::frontend::load(std::slice::from_ref(&src), &opts).unwrap();
         let _ = std::fs::remove_dir_all(&dir);
-        let p = crate::exec::Program::new(module);
-        let entry = crate::analysis::expectation::start_function(&p.module, "main").unwrap();
-        let model = Model::new(&p.module, &p.exts, false);
+        let exts = crate::ir::externs::resolve(&module);
+        let entry = crate::analysis::expectation::start_function(&module, "main").unwrap();
+        let model = Model::new(&module, &exts, false);
         let mut mc = ModelChecker::new(model, entry, McConfig::default());
         let later = Instant::now() + Duration::from_secs(60);
         let horn = super::super::build(&mut mc, &|_| None, 50_000, later).unwrap();
