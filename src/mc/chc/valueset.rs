@@ -242,6 +242,15 @@ pub fn rule_out(
             };
             crate::debug_log!("chc", "value sets: {what}");
         }
+        // One cut analysis is kept (the clause system of the next turn is often this one):
+        // their parts take memory.
+        if let ValueSets::CutShort(_, Some(_)) = outcome {
+            for kept in mc.value_sets.values_mut() {
+                if let ValueSets::CutShort(_, analysis) = kept {
+                    *analysis = None;
+                }
+            }
+        }
         mc.value_sets.insert(print, outcome);
     }
     let Some(ValueSets::Checked(inv, admitted)) = mc.value_sets.get(&print) else {
