@@ -412,19 +412,21 @@ impl Canonical {
     /// condition up to one renaming; the sort only makes more states compare equal.
     pub fn add_conditions(&mut self, pool: &Pool, conditions: &[ExprId]) -> bool {
         let mut seen = rustc_hash::FxHashSet::default();
-        let mut keyed = vec![];
-        for &c in conditions {
-            if seen.insert(c) {
+        let mut distinct: Vec<ExprId> = conditions.to_vec();
+        distinct.retain(|&c| seen.insert(c));
+        // One condition has one order: its key would be written for nothing.
+        if distinct.len() > 1 {
+            let mut keyed = Vec::with_capacity(distinct.len());
+            for c in distinct.drain(..) {
                 let Some(key) = self.key_of(pool, c) else {
                     return false;
                 };
                 keyed.push((key, c));
             }
+            keyed.sort_by_key(|&(key, _)| key);
+            distinct.extend(keyed.into_iter().map(|(_, c)| c));
         }
-        keyed.sort_by_key(|&(key, _)| key);
-        keyed
-            .into_iter()
-            .all(|(_, c)| self.add(pool, Place::Constraint, c))
+        (distinct.into_iter()).all(|c| self.add(pool, Place::Constraint, c))
     }
 
     /// `e` written on its own, as a fingerprint: nodes the state has written by their

@@ -390,8 +390,9 @@ impl<'p> Shadow<'p> {
 
     /// Whether the run's future depends on nothing but its state at a loop header and on
     /// inputs not read yet, so that the state can be compared (`back_edge_taken`): no object's
-    /// size depends on an input, nothing ended the run's claims, and no input was a character of stdin (where a run stands in the stream, whether it reached
-    /// the end that a replay's later reads see, is no part of a state; every other input —
+    /// size depends on an input, nothing ended the run's claims, and no input was a character
+    /// of stdin (where a run stands in the stream, whether it reached the end that a replay's
+    /// later reads see, is no part of a state; every other input —
     /// a value a call returns or stores, bytes made inputs by `klee_make_symbolic`, a unit's
     /// parameters, argv and files the runtime builds in memory — is a fresh variable wherever
     /// a run stands). A state with symbolic values is compared only while the run is exact
