@@ -5,7 +5,9 @@
 //!
 //! `cargo bench --bench native -- [--time SECS] [FILE.c ...]`; without files, the team's
 //! programs of tests/programs/native and tests/programs/engine. Programs for libFuzzer must
-//! read their inputs through the input API (not argv or files).
+//! read their inputs through the input API (not argv or files). `CAIRN_BENCH_PEER=RUNNER.sh`
+//! measures another fuzzer through a runner with `run-libfuzzer.sh`'s interface and summary
+//! (`execs N`, `wall_s S`), LibAFL's libFuzzer shim for one.
 
 use cairn::driver::fuzz::Fuzzing;
 use cairn::driver::session::{Budget, Session};
@@ -55,11 +57,11 @@ fn cairn_rate(p: &Program, f: &Path, native: bool, time: f64) -> (f64, String) {
     (runs / start.elapsed().as_secs_f64(), executor)
 }
 
-/// libFuzzer's executions per second on `f` for `time` seconds (None if it did not run).
-fn libfuzzer_rate(eval: &Path, f: &Path, time: f64) -> Option<f64> {
+/// The peer's executions per second on `f` for `time` seconds (None if it did not run).
+fn peer_rate(runner: &Path, f: &Path, time: f64) -> Option<f64> {
     let tmp = TempDir::new("bench-lf").ok()?;
     let out = Command::new("bash")
-        .arg(eval.join("run-libfuzzer.sh"))
+        .arg(runner)
         .arg(f)
         .arg(format!("{}", time.round() as u64))
         .arg(tmp.path())
@@ -84,14 +86,18 @@ fn main() {
     let eval = std::env::var_os("EVAL_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/eval"));
-    let peer = eval.join("run-libfuzzer.sh").exists();
+    let runner = std::env::var_os("CAIRN_BENCH_PEER")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| eval.join("run-libfuzzer.sh"));
+    let peer = runner.exists();
     println!(
-        "{} s per tool and program, one after the other; runs per second",
-        a.time
+        "{} s per tool and program, one after the other; runs per second; peer: {}",
+        a.time,
+        runner.display()
     );
     println!(
         "{:<24} {:>12} {:>12} {:>12} {:>9}",
-        "program", "native", "interpreted", "libFuzzer", "native/LF"
+        "program", "native", "interpreted", "peer", "native/peer"
     );
     let mut ratios = vec![];
     for f in &a.files {
@@ -116,7 +122,7 @@ fn main() {
             false => cairn_rate(&p, f, false, a.time).0,
         };
         let lf = (peer && !native_only)
-            .then(|| libfuzzer_rate(&eval, f, a.time))
+            .then(|| peer_rate(&runner, f, a.time))
             .flatten();
         let ratio = lf.map(|l| native / l);
         ratios.extend(lf.map(|l| (native / l, l)));
@@ -135,13 +141,13 @@ fn main() {
         );
     }
     summarize("", &ratios);
-    // Where libFuzzer's runs are long (a loop bounded by an input it draws as a large number),
+    // Where the peer's runs are long (a loop bounded by an input it draws as a large number),
     // the ratio says only that ours are short: the figure that compares like with like.
     let short: Vec<(f64, f64)> = ratios.iter().copied().filter(|r| r.1 >= 1000.0).collect();
-    summarize(" where libFuzzer runs at least 1,000 runs/s", &short);
+    summarize(" where the peer runs at least 1,000 runs/s", &short);
 }
 
-/// Prints the distribution of the native/libFuzzer ratios.
+/// Prints the distribution of the native/peer ratios.
 fn summarize(which: &str, ratios: &[(f64, f64)]) {
     if ratios.is_empty() {
         return;
@@ -150,7 +156,7 @@ fn summarize(which: &str, ratios: &[(f64, f64)]) {
     r.sort_by(f64::total_cmp);
     let geo = (r.iter().map(|x| x.ln()).sum::<f64>() / r.len() as f64).exp();
     println!(
-        "native/libFuzzer over {} programs{which}: geometric mean {geo:.2}, median {:.2}, min {:.2}, max {:.2}",
+        "native/peer over {} programs{which}: geometric mean {geo:.2}, median {:.2}, min {:.2}, max {:.2}",
         r.len(),
         r[r.len() / 2],
         r[0],

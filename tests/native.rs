@@ -515,6 +515,28 @@ fn native_fuzzing_covers_programs_the_interpreter_is_slow_on() {
     assert!(failures.is_empty(), "{failures:?}");
 }
 
+/// `--fuzz-share 1` is fuzzing alone, as a plain fuzzer runs (how Cairn's fuzzer is compared
+/// with others): no concolic search at all, and the fuzzer still covers what it covers in
+/// turns. A share past 1 is refused with the range.
+#[test]
+fn a_share_of_one_is_fuzzing_alone() {
+    let dir = TempDir::new("native-alone").unwrap();
+    let out = dir.path().join("out");
+    let f = program("power_nondet.c");
+    let mut a = vec!["gen", f.to_str().unwrap(), "--out", out.to_str().unwrap()];
+    a.extend_from_slice(&RUN_BUDGET);
+    a.extend_from_slice(&["--fuzz-share", "1"]);
+    let o = cairn(&a);
+    assert!(o.status.success(), "{}", text(&o));
+    let s = summary(&out);
+    assert!(s.get("concolic").is_none(), "{s}");
+    assert_eq!(s["fuzz"]["executor"], "native", "{}", s["fuzz"]);
+    assert_eq!(s["goals"]["covered"], 14, "{}", s["goals"]);
+    let o = cairn(&["gen", f.to_str().unwrap(), "--fuzz-share", "1.5"]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("not a share from 0 to 1"), "{}", text(&o));
+}
+
 /// A copy of Cairn under another name (a versioned install, no `cairn` beside it) still fuzzes
 /// natively: it launches the program through itself. It used to fall back to the interpreter
 /// without a word, and deep recursion was then out of reach.

@@ -18,8 +18,8 @@
 #[command(next_help_heading = "Fuzzing")]
 pub struct FuzzArgs {
     /// Mutational fuzzing's share of the testing worker's time, in turns with concolic
-    /// search (0: none). Default: 0.5, but 0 when `--jobs 1` and `--strategy` are given
-    /// (one worker runs the strategy asked for, alone).
+    /// search (0: none; 1: fuzzing alone, as a plain fuzzer). Default: 0.5, but 0 when
+    /// `--jobs 1` and `--strategy` are given (one worker runs the strategy asked for, alone).
     #[arg(long, value_parser = parse_fuzz_share)]
     pub fuzz_share: Option<f64>,
     /// Fuzz in the interpreter even when the program builds natively (by default the
@@ -39,10 +39,8 @@ impl FuzzArgs {
 
 fn parse_fuzz_share(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
-        Ok(v) if (0.0..1.0).contains(&v) => Ok(v),
-        _ => Err(format!(
-            "`{s}` is not a share from 0 up to (not including) 1"
-        )),
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err(format!("`{s}` is not a share from 0 to 1")),
     }
 }
 

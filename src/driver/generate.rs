@@ -206,6 +206,14 @@ pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Tec
             anyhow::bail!("--lazy needs a concolic strategy, not `{}`", t.name);
         }
         (t.make)(s, plan, plan.strategy.concolic().unwrap_or_default())?
+    } else if plan.fuzz_share >= 1.0 && plan.lazy.is_none() {
+        // Fuzzing alone: no turns of concolic search.
+        Box::new(Fuzzing::new(
+            s.program,
+            plan.seed,
+            &plan.cfg,
+            plan.fuzz_native,
+        ))
     } else {
         let name = plan.strategy.concolic().expect("a concolic strategy");
         let strategy = crate::search::by_name(name).expect("a registered strategy");
