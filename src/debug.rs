@@ -25,6 +25,10 @@ pub const TOPICS: &[(&str, &str)] = &[
     ("solver", "slow or unknown solver queries"),
     ("queries", "every solver query"),
     ("walk", "the concolic walk's failures"),
+    (
+        "fuzz",
+        "the fuzzer's comparison log and input-to-state mutants",
+    ),
 ];
 
 /// Is debug output of topic `$t` (a literal of `TOPICS`) on?

@@ -227,6 +227,34 @@ fn comparisons_spelled_in_the_input_are_passed_one_round_each() {
     assert_eq!(&pkt[..10], b"CARNv2d800", "{pkt:?}");
 }
 
+/// A string read a `char` input at a time is text to input-to-state: one round from any
+/// command passes both keywords of `char_keywords.c` (`strncmp(buf, "GET ", 4)`, and
+/// `strcmp(buf, "quit")`, which needs the characters after it zero). Only stdin's characters
+/// were text before: neither keyword was found in 30 s of fuzzing.
+#[test]
+fn char_inputs_compared_with_keywords_are_spelled_as_them() {
+    let (f, p) = loaded("char_keywords.c");
+    let tmp = TempDir::new("native-test").unwrap();
+    let s = session(&f, &p, tmp.path());
+    let mut x = NativeExecutor::build_and_start(&s, 1 << 30).unwrap();
+    let limit = Duration::from_secs(5);
+    let entry: Vec<InputValue> = (b"xdig\n  ".iter())
+        .map(|&c| InputValue::int(InputKind::Char, 8, c as u64))
+        .collect();
+    let logged = comparisons(&mut x, &entry, limit);
+    let statuses: Vec<NativeStatus> =
+        (cairn::driver::input_to_state::mutants(&entry, &logged, 256, &[]))
+            .iter()
+            .map(|m| x.run(&Record::of(m), limit).unwrap().status)
+            .collect();
+    for want in [2, 4] {
+        assert!(
+            statuses.contains(&NativeStatus::Exit(want)),
+            "exit {want}: {statuses:?} from {logged:?}"
+        );
+    }
+}
+
 /// A `switch`'s value is logged with its cases (known from the build): one input-to-state round
 /// of a random message reaches every handler of `dispatch.c`, each behind a 32-bit tag.
 #[test]

@@ -385,6 +385,15 @@ impl Fuzzing {
         self.logged += 1;
         let lengths = &self.havoc.lengths;
         let mutants = input_to_state::mutants(entry, &logged, INPUT_TO_STATE_MUTANTS, lengths);
+        crate::debug_log!(
+            "fuzz",
+            "entry {} of {} values: {} comparisons logged ({:?}...), {} mutants",
+            self.logged - 1,
+            entry.len(),
+            logged.len(),
+            &logged[..logged.len().min(12)],
+            mutants.len()
+        );
         self.native.logged_entries += 1;
         self.native.input_to_state += mutants.len() as u64;
         (!mutants.is_empty()).then_some(mutants)

@@ -108,8 +108,9 @@ fn numbers(values: &[InputValue], from: u64, to: u64, width: u8, keep: &mut Kept
     }
 }
 
-/// Where bytes are in the input: a buffer's (`Buffer(i)`) or a run of stdin characters
-/// (`Chars(start, end)`); with the bytes, read once for every comparison.
+/// Where bytes are in the input: a buffer's (`Buffer(i)`) or a run of characters of one kind
+/// (`Chars(start, end)`: stdin's, or `char` inputs); with the bytes, read once for every
+/// comparison.
 enum Stream {
     Buffer(usize, Vec<u8>, Option<Read>),
     Chars(usize, usize, Vec<u8>),
@@ -122,9 +123,14 @@ struct Read {
     bytes: usize,
 }
 
-/// A stdin character (not the end of input, -1: no byte of text).
+/// A character of text: a stdin character (not the end of input, -1: no byte of text) or a
+/// `char` input (a string read a character at a time: `buf[i] = __VERIFIER_nondet_char()`).
 fn is_char(v: &InputValue) -> bool {
-    v.kind == InputKind::Int && v.width == 32 && v.bits <= 255
+    match v.kind {
+        InputKind::Int => v.width == 32 && v.bits <= 255,
+        InputKind::Char | InputKind::UChar => true,
+        _ => false,
+    }
 }
 
 fn streams(values: &[InputValue], lengths: &[LengthParam]) -> Vec<Stream> {
@@ -140,7 +146,7 @@ fn streams(values: &[InputValue], lengths: &[LengthParam]) -> Vec<Stream> {
             i += 1;
         } else if is_char(&values[i]) {
             let start = i;
-            while i < values.len() && is_char(&values[i]) {
+            while i < values.len() && is_char(&values[i]) && values[i].kind == values[start].kind {
                 i += 1;
             }
             // A single character is a number as much as text (the numbers cover it).
@@ -238,9 +244,18 @@ fn replace(values: &[InputValue], stream: &Stream, from: &[u8], to: &[u8], keep:
                 }
             }
             Stream::Chars(s, e, _) => {
-                let chars = edited
-                    .iter()
-                    .map(|&c| InputValue::int(InputKind::Int, 32, c as u64));
+                // Characters of the stream's kind, as many as the text needs; `char` inputs
+                // fill an array the program reads a fixed count of, so a shorter text ends
+                // in zeros there (as in a buffer), where stdin's text just ends sooner.
+                let like = &values[s];
+                if like.kind != InputKind::Int {
+                    edited.resize(edited.len().max(e - s), 0);
+                }
+                let chars = edited.iter().map(|&c| {
+                    let mut v = like.clone();
+                    v.bits = c as u64;
+                    v
+                });
                 m.splice(s..e, chars);
             }
         }
@@ -329,6 +344,33 @@ mod tests {
         assert!(
             unaware.iter().any(|m| m[0].bytes().starts_with(b"x=55;")),
             "{unaware:?}"
+        );
+    }
+
+    /// A string read a `char` input at a time and compared with keywords (`strncmp(buf,
+    /// "GET ", 4)`, `strcmp(buf, "quit")`) is spelled as each, in `char` inputs still.
+    #[test]
+    fn char_inputs_are_text_a_keyword_replaces() {
+        let input: Vec<InputValue> = (b"xdig\n  ".iter())
+            .map(|&c| InputValue::int(InputKind::Char, 8, c as u64))
+            .collect();
+        let logged = [
+            Comparison::Bytes {
+                a: b"xdig".to_vec(),
+                b: b"GET ".to_vec(),
+            },
+            Comparison::Bytes {
+                a: b"xdig\n  \0".to_vec(),
+                b: b"quit\0".to_vec(),
+            },
+        ];
+        let got = mutants(&input, &logged, 100, &[]);
+        let texts: Vec<Vec<u8>> = got.iter().map(|m| as_text(m)).collect();
+        assert!(texts.contains(&b"GET \n  ".to_vec()), "{texts:?}");
+        assert!(texts.contains(&b"quit\0\0\0".to_vec()), "{texts:?}");
+        assert!(
+            (got.iter().flatten()).all(|v| v.kind == InputKind::Char && v.width == 8),
+            "{got:?}"
         );
     }
 
