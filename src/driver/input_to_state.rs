@@ -33,8 +33,9 @@ pub fn mutants(
         out: vec![],
     };
     // A comparison in a loop logs the same operands again and again.
-    let mut tried = HashSet::new();
-    for c in logged.iter().filter(|c| tried.insert(*c)) {
+    let mut seen = HashSet::new();
+    let distinct: Vec<&Comparison> = logged.iter().filter(|c| seen.insert(*c)).collect();
+    for c in &distinct {
         match c {
             Comparison::Int { a, b, width } => {
                 for (from, to) in [(*a, *b), (*b, *a)] {
@@ -57,6 +58,17 @@ pub fn mutants(
                     }
                 }
             }
+        }
+        if keep.out.len() >= most {
+            break;
+        }
+    }
+    // Then, with what room is left, operands an input's small offset (`x + 17 == c`, an index
+    // `i - 1`): the input becomes the other operand less the offset.
+    for c in &distinct {
+        if let Comparison::Int { a, b, width } = c {
+            offsets(values, *a, *b, *width, &mut keep);
+            offsets(values, *b, *a, *width, &mut keep);
         }
         if keep.out.len() >= most {
             break;
@@ -104,6 +116,33 @@ fn numbers(values: &[InputValue], from: u64, to: u64, width: u8, keep: &mut Kept
             let mut m = values.to_vec();
             m[i].bits = mask(x, v.width);
             keep.keep(m);
+        }
+    }
+}
+
+/// Most distance between an input and an operand taken to be the input plus an offset.
+const MAX_OFFSET: i64 = 256;
+
+/// Integer inputs within `MAX_OFFSET` of `from` (not equal: `numbers` has those) become
+/// `to` less the difference, as if `from` were computed as the input plus a constant.
+fn offsets(values: &[InputValue], from: u64, to: u64, width: u8, keep: &mut Kept) {
+    let bits = width as u32 * 8;
+    let mut places = 0;
+    for (i, v) in values.iter().enumerate() {
+        if !matches!(
+            v.kind,
+            InputKind::Bytes | InputKind::Float | InputKind::Double
+        ) && v.width > 1
+            && v.channel != Channel::Null
+            && places < PLACES
+        {
+            let d = sext(from.wrapping_sub(v.bits), bits);
+            if d != 0 && d.abs() <= MAX_OFFSET {
+                places += 1;
+                let mut m = values.to_vec();
+                m[i].bits = mask(to.wrapping_sub(d as u64), v.width);
+                keep.keep(m);
+            }
         }
     }
 }
@@ -372,6 +411,24 @@ mod tests {
             (got.iter().flatten()).all(|v| v.kind == InputKind::Char && v.width == 8),
             "{got:?}"
         );
+    }
+
+    /// An input compared after adding a constant (`a + 17 == -98765`) takes the value that
+    /// passes: the other operand less the offset, in the input's own width.
+    #[test]
+    fn an_input_plus_a_constant_takes_the_other_operand_less_it() {
+        let input = vec![InputValue::int(InputKind::Int, 32, 5)];
+        let logged = [Comparison::Int {
+            a: 22,
+            b: (-98765i64) as u64 & 0xffff_ffff,
+            width: 4,
+        }];
+        let got = mutants(&input, &logged, 100, &[]);
+        let want = (-98782i64) as u64 & 0xffff_ffff;
+        assert!(got.iter().any(|m| m[0].bits == want), "{got:?}");
+        // Far from every operand: no offset is guessed.
+        let far = vec![InputValue::int(InputKind::Int, 32, 5000)];
+        assert!(mutants(&far, &logged, 100, &[]).is_empty());
     }
 
     #[test]
