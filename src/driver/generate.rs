@@ -201,6 +201,14 @@ pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Tec
             &single, plan.jobs, monitors,
         ))));
     }
+    let fuzzing = || {
+        Box::new(Fuzzing::new(
+            s.program,
+            plan.seed,
+            &plan.cfg,
+            plan.fuzz_native,
+        ))
+    };
     let testing: Box<dyn Technique + 'p> = if let Some(t) = technique {
         if plan.lazy.is_some() {
             anyhow::bail!("--lazy needs a concolic strategy, not `{}`", t.name);
@@ -208,12 +216,7 @@ pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Tec
         (t.make)(s, plan, plan.strategy.concolic().unwrap_or_default())?
     } else if plan.fuzz_share >= 1.0 && plan.lazy.is_none() {
         // Fuzzing alone: no turns of concolic search.
-        Box::new(Fuzzing::new(
-            s.program,
-            plan.seed,
-            &plan.cfg,
-            plan.fuzz_native,
-        ))
+        fuzzing()
     } else {
         let name = plan.strategy.concolic().expect("a concolic strategy");
         let strategy = crate::search::by_name(name).expect("a registered strategy");
@@ -240,18 +243,13 @@ pub fn technique<'p>(s: &Session<'p>, plan: &Plan) -> anyhow::Result<Box<dyn Tec
                     first,
                 ))
             }
-            None if plan.fuzz_share > 0.0 => {
-                let fuzz = Box::new(Fuzzing::new(
-                    s.program,
-                    plan.seed,
-                    &plan.cfg,
-                    plan.fuzz_native,
-                ));
-                Box::new(Alternate::new(
-                    vec![(concolic, 1.0 - plan.fuzz_share), (fuzz, plan.fuzz_share)],
-                    first,
-                ))
-            }
+            None if plan.fuzz_share > 0.0 => Box::new(Alternate::new(
+                vec![
+                    (concolic, 1.0 - plan.fuzz_share),
+                    (fuzzing(), plan.fuzz_share),
+                ],
+                first,
+            )),
             None => concolic,
         }
     };
