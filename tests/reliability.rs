@@ -316,8 +316,17 @@ fn ctrl_c_and_sigterm_stop_within_two_seconds_with_complete_outputs() {
 fn a_signal_while_loading_stops_at_once_and_leaves_no_scratch_directory() {
     let dir = tmp("rel-load-sig");
     let src = prog("hard_solver.c");
+    let cairns = || -> std::collections::HashSet<String> {
+        std::fs::read_dir(std::env::temp_dir())
+            .unwrap()
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter(|n| n.starts_with("cairn-"))
+            .collect()
+    };
     for (i, delay) in [20u64, 60, 120, 200, 300].into_iter().enumerate() {
         let out = dir.path().join(format!("o{i}"));
+        // A process of the same PID killed earlier (PIDs wrap) may have left its directory.
+        let before = cairns();
         let mut child = spawn(&["gen", &src, "--out", out.to_str().unwrap(), "--time", "60"]);
         std::thread::sleep(Duration::from_millis(delay));
         let (took, st) = signal_and_time_within(&mut child, libc::SIGTERM, Duration::from_secs(30));
@@ -327,10 +336,9 @@ fn a_signal_while_loading_stops_at_once_and_leaves_no_scratch_directory() {
         );
         assert!(st.success() || st.code() == Some(130), "{delay} ms: {st:?}");
         let mine = format!("-{}-", child.id());
-        let left: Vec<_> = std::fs::read_dir(std::env::temp_dir())
-            .unwrap()
-            .filter_map(|e| e.ok()?.file_name().into_string().ok())
-            .filter(|n| n.starts_with("cairn-") && n.contains(&mine))
+        let left: Vec<_> = (cairns().difference(&before))
+            .filter(|n| n.contains(&mine))
+            .cloned()
             .collect();
         assert!(left.is_empty(), "{delay} ms: left behind {left:?}");
     }

@@ -571,16 +571,30 @@ impl TempDir {
         static N: AtomicU64 = AtomicU64::new(0);
         static SWEPT: std::sync::Once = std::sync::Once::new();
         SWEPT.call_once(remove_stale_temp_dirs);
-        let p = std::env::temp_dir().join(format!(
-            "cairn-{tag}-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&p)?;
-        Ok(TempDir(p))
+        let pid = std::process::id();
+        let next = || N.fetch_add(1, Ordering::Relaxed);
+        fresh_dir(&std::env::temp_dir(), tag, pid, next).map(TempDir)
     }
     pub fn path(&self) -> &Path {
         &self.0
+    }
+}
+
+/// Creates `cairn-TAG-PID-N` in `base` with the first number `next` gives whose name is free.
+/// A name taken is a directory a killed process of the same PID left (PIDs wrap): its files
+/// are not ours.
+fn fresh_dir(
+    base: &Path,
+    tag: &str,
+    pid: u32,
+    mut next: impl FnMut() -> u64,
+) -> std::io::Result<PathBuf> {
+    loop {
+        let p = base.join(format!("cairn-{tag}-{pid}-{}", next()));
+        match std::fs::create_dir(&p) {
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            r => return r.map(|()| p),
+        }
     }
 }
 
@@ -659,8 +673,8 @@ fn name_variables(m: &mut super::Module, names: &SourceNames) {
 #[cfg(test)]
 mod tests {
     use super::{
-        CompileOptions, TempDir, compile_native_bitcode, library_prototypes, scratch_subdir,
-        stale_dir_pid,
+        CompileOptions, TempDir, compile_native_bitcode, fresh_dir, library_prototypes,
+        scratch_subdir, stale_dir_pid,
     };
 
     #[test]
@@ -703,6 +717,29 @@ t.c:31:14: warning: call to undeclared library function 'malloc' with type 'void
         assert!(
             !stderr.contains("implicit-function-declaration"),
             "{stderr}"
+        );
+    }
+
+    /// A directory a killed process of the same PID left is not taken over: its files would
+    /// pass for the new process's (the test suite found one, PIDs wrapping at 32768).
+    #[test]
+    fn a_stale_directory_of_the_same_name_is_not_reused() {
+        let base = TempDir::new("fe").unwrap();
+        let stale = base.path().join("cairn-native-7-0");
+        std::fs::create_dir(&stale).unwrap();
+        std::fs::write(stale.join("probed.bc"), b"stale").unwrap();
+        let mut n = 0;
+        let mut next = || {
+            n += 1;
+            n - 1
+        };
+        let fresh = fresh_dir(base.path(), "native", 7, &mut next).unwrap();
+        assert_eq!(fresh, base.path().join("cairn-native-7-1"));
+        assert_eq!(std::fs::read_dir(&fresh).unwrap().count(), 0);
+        assert_eq!(std::fs::read(stale.join("probed.bc")).unwrap(), b"stale");
+        assert_eq!(
+            fresh_dir(base.path(), "native", 7, &mut next).unwrap(),
+            base.path().join("cairn-native-7-2")
         );
     }
 
