@@ -17,7 +17,8 @@ use std::collections::HashSet;
 const PLACES: usize = 4;
 
 /// Mutants of `values` from the comparisons a run of them logged, at most `most`, each
-/// different from `values` and from the others. `lengths`: unit mode's length parameters (a
+/// different from `values` and, but for rare edits of several splices (`Kept`), from the
+/// others. `lengths`: unit mode's length parameters (a
 /// fuzz target's `size` says how many of `data`'s bytes runs read).
 pub fn mutants(
     values: &[InputValue],
@@ -29,7 +30,7 @@ pub fn mutants(
     let mut keep = Kept {
         base: values,
         most,
-        seen: HashSet::new(),
+        edits: HashSet::new(),
         out: vec![],
     };
     // A comparison in a loop logs the same operands again and again.
@@ -77,20 +78,83 @@ pub fn mutants(
     keep.out
 }
 
-/// The mutants so far: new ones only, up to `most`.
+/// The mutants so far: new ones only, up to `most`. Candidates come as edits of the base and
+/// are told apart by their edits, so one costs what it changes, not the input's length (a
+/// reactive program's long input copied, hashed and compared for each candidate took two
+/// thirds of the fuzzer's time). An edit of one splice is one mutant's only edit
+/// (`canonical`); one of several (a shorter keyword and the zeros after it) may rarely make a
+/// mutant another edit made, which then runs twice.
 struct Kept<'a> {
     base: &'a [InputValue],
     most: usize,
-    seen: HashSet<Vec<InputValue>>,
+    edits: HashSet<Edit>,
     out: Vec<Vec<InputValue>>,
 }
 
+/// A mutant as splices of the base, in order and apart: where, how many values go, what
+/// comes in their place.
+type Edit = Vec<(usize, usize, Vec<InputValue>)>;
+
 impl Kept<'_> {
-    fn keep(&mut self, m: Vec<InputValue>) {
-        if self.out.len() < self.most && m != self.base && self.seen.insert(m.clone()) {
+    fn keep(&mut self, edit: Edit) {
+        if self.out.len() >= self.most {
+            return;
+        }
+        let edit = canonical(self.base, edit);
+        if edit.is_empty() || self.edits.contains(&edit) {
+            return;
+        }
+        let mut m = self.base.to_vec();
+        for (at, gone, new) in edit.iter().rev() {
+            m.splice(*at..at + gone, new.iter().cloned());
+        }
+        // Splices may undo each other; one cannot.
+        if edit.len() == 1 || m != self.base {
             self.out.push(m);
         }
+        self.edits.insert(edit);
     }
+}
+
+/// The edit without what its splices leave as it was. Trimmed, a splice changes values at both
+/// its ends, and so is the only one making its mutant, or only drops or only adds values: in a
+/// run of equal values, the leftmost place doing so stands for them all.
+fn canonical(base: &[InputValue], edit: Edit) -> Edit {
+    let mut edit: Edit = (edit.into_iter())
+        .filter_map(|s| trimmed(base, s))
+        .collect();
+    if let [(at, gone, new)] = edit.as_mut_slice() {
+        if new.is_empty() {
+            while *at > 0 && base[*at - 1] == base[*at + *gone - 1] {
+                *at -= 1;
+            }
+        } else if *gone == 0 {
+            while *at > 0 && new.last() == Some(&base[*at - 1]) {
+                new.rotate_right(1);
+                *at -= 1;
+            }
+        }
+    }
+    edit
+}
+
+/// A splice without the values it leaves as they were at its ends (None if it changes
+/// nothing).
+fn trimmed(
+    base: &[InputValue],
+    (mut at, mut gone, mut new): (usize, usize, Vec<InputValue>),
+) -> Option<(usize, usize, Vec<InputValue>)> {
+    let same = (base[at..at + gone].iter().zip(&new))
+        .take_while(|(a, b)| a == b)
+        .count();
+    new.drain(..same);
+    (at, gone) = (at + same, gone - same);
+    let same = (base[at..at + gone].iter().rev().zip(new.iter().rev()))
+        .take_while(|(a, b)| a == b)
+        .count();
+    new.truncate(new.len() - same);
+    gone -= same;
+    (gone > 0 || !new.is_empty()).then_some((at, gone, new))
 }
 
 /// Integer inputs equal to `from` in its `width` bytes become `to` (and its neighbours, for
@@ -113,9 +177,7 @@ fn numbers(values: &[InputValue], from: u64, to: u64, width: u8, keep: &mut Kept
         places += 1;
         for delta in [0i64, 1, -1] {
             let x = sext(to, bits).wrapping_add(delta) as u64;
-            let mut m = values.to_vec();
-            m[i].bits = mask(x, v.width);
-            keep.keep(m);
+            keep.keep(vec![(i, 1, vec![v.with_bits(mask(x, v.width))])]);
         }
     }
 }
@@ -139,9 +201,8 @@ fn offsets(values: &[InputValue], from: u64, to: u64, width: u8, keep: &mut Kept
             let d = sext(from.wrapping_sub(v.bits), bits);
             if d != 0 && d.abs() <= MAX_OFFSET {
                 places += 1;
-                let mut m = values.to_vec();
-                m[i].bits = mask(to.wrapping_sub(d as u64), v.width);
-                keep.keep(m);
+                let x = mask(to.wrapping_sub(d as u64), v.width);
+                keep.keep(vec![(i, 1, vec![v.with_bits(x)])]);
             }
         }
     }
@@ -268,37 +329,37 @@ fn replace(values: &[InputValue], stream: &Stream, from: &[u8], to: &[u8], keep:
         false => places[k * (n - 1) / (PLACES - 1)],
     });
     for at in picked {
-        let mut edited = bytes[..at].to_vec();
-        edited.extend_from_slice(to);
-        edited.extend_from_slice(&bytes[at + from.len()..]);
-        let mut m = values.to_vec();
         match *stream {
             Stream::Buffer(i, _, read) => {
+                let mut edited = bytes[..at].to_vec();
+                edited.extend_from_slice(to);
+                edited.extend_from_slice(&bytes[at + from.len()..]);
                 edited.resize(bytes.len(), 0);
-                m[i].set_bytes(edited);
+                let mut buffer = values[i].clone();
+                buffer.set_bytes(edited);
+                let mut edit = vec![(i, 1, vec![buffer])];
                 if let Some(r) = read {
                     let n = (r.bytes + to.len()).saturating_sub(from.len());
-                    let size = &mut m[r.param];
-                    size.bits = mask(n.min(bytes.len()) as u64, size.width);
+                    let size = &values[r.param];
+                    let n = mask(n.min(bytes.len()) as u64, size.width);
+                    edit.push((r.param, 1, vec![size.with_bits(n)]));
                 }
+                keep.keep(edit);
             }
             Stream::Chars(s, e, _) => {
                 // Characters of the stream's kind, as many as the text needs; `char` inputs
                 // fill an array the program reads a fixed count of, so a shorter text ends
                 // in zeros there (as in a buffer), where stdin's text just ends sooner.
                 let like = &values[s];
-                if like.kind != InputKind::Int {
-                    edited.resize(edited.len().max(e - s), 0);
+                let chars = |t: &[u8]| t.iter().map(|&c| like.with_bits(c as u64)).collect();
+                let mut edit = vec![(s + at, from.len(), chars(to))];
+                let short = from.len().saturating_sub(to.len());
+                if like.kind != InputKind::Int && short > 0 {
+                    edit.push((e, 0, chars(&vec![0; short])));
                 }
-                let chars = edited.iter().map(|&c| {
-                    let mut v = like.clone();
-                    v.bits = c as u64;
-                    v
-                });
-                m.splice(s..e, chars);
+                keep.keep(edit);
             }
         }
-        keep.keep(m);
     }
 }
 
@@ -314,6 +375,70 @@ mod tests {
 
     fn as_text(v: &[InputValue]) -> Vec<u8> {
         v.iter().map(|x| x.bits as u8).collect()
+    }
+
+    /// Two edits that make one mutant (a character dropped from either end of a run of it)
+    /// give it once, and a replacement by the same value gives none.
+    #[test]
+    fn one_mutant_made_two_ways_is_kept_once() {
+        let input = text(b"aab");
+        let logged = [
+            Comparison::Bytes {
+                a: b"a\0".to_vec(),
+                b: b"\0".to_vec(),
+            },
+            Comparison::Int {
+                a: b'b' as u64,
+                b: b'b' as u64,
+                width: 4,
+            },
+        ];
+        let got: Vec<Vec<u8>> = mutants(&input, &logged, 100, &[])
+            .iter()
+            .map(|m| as_text(m))
+            .collect();
+        let ab = got.iter().filter(|m| m.as_slice() == b"ab").count();
+        assert_eq!(ab, 1, "{got:?}");
+        assert!(!got.contains(&b"aab".to_vec()), "{got:?}");
+        // The equal operands' neighbours (an ordering comparison) are mutants all the same.
+        assert!(got.contains(&b"aac".to_vec()), "{got:?}");
+    }
+
+    /// One splice's canonical edit names its mutant: over random splices of texts with runs
+    /// of equal characters, two edits are equal exactly when their mutants are, and no edit
+    /// is empty whose mutant differs from the text.
+    #[test]
+    fn a_splice_and_its_mutant_go_together() {
+        use rand::{Rng, SeedableRng, rngs::SmallRng};
+        let mut rng = SmallRng::seed_from_u64(38);
+        let word = |rng: &mut SmallRng, n: usize| -> Vec<u8> {
+            (0..n).map(|_| b"aab"[rng.gen_range(0..3)]).collect()
+        };
+        for _ in 0..200 {
+            let n = rng.gen_range(1..9);
+            let base = text(&word(&mut rng, n));
+            let splices: Vec<_> = (0..30)
+                .map(|_| {
+                    let at = rng.gen_range(0..=n);
+                    let gone = rng.gen_range(0..=(n - at).min(3));
+                    let k = rng.gen_range(0..3);
+                    (at, gone, text(&word(&mut rng, k)))
+                })
+                .collect();
+            let apply = |(at, gone, new): &(usize, usize, Vec<InputValue>)| {
+                let mut m = base.clone();
+                m.splice(*at..at + gone, new.iter().cloned());
+                m
+            };
+            for x in &splices {
+                let ex = canonical(&base, vec![x.clone()]);
+                assert_eq!(ex.is_empty(), apply(x) == base, "{x:?}");
+                for y in &splices {
+                    let ey = canonical(&base, vec![y.clone()]);
+                    assert_eq!(ex == ey, apply(x) == apply(y), "{x:?} {y:?} of {base:?}");
+                }
+            }
+        }
     }
 
     /// cJSON's `\u` escapes: the code point parsed from four hex digits is compared with the
