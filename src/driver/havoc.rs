@@ -534,6 +534,10 @@ fn fresh(rng: &mut SmallRng, v: &mut InputValue) {
         return;
     }
     let mut r = RandomInputs { rng };
+    if v.kind == InputKind::Bytes {
+        // In place: the buffer keeps its name and its copy of the bytes.
+        return r.fill(v.bytes_mut());
+    }
     let mut new = match is_char(v) {
         true => r.next_char(),
         false => r.next(v.kind, v.width, v.bytes().len()),

@@ -10,7 +10,7 @@ pub use crate::ir::inputs::InputKind;
 /// One input value. Integers are kept as raw bits (zero-extended); floats as IEEE bits.
 /// A number is 24 bytes and copied without a call: the fuzzer copies a corpus entry's values
 /// for every mutant.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct InputValue {
     pub bits: u64,
     /// Width in bits of integer kinds (resolves `long`).
@@ -57,10 +57,31 @@ impl Channel {
 #[derive(Clone, Debug, Default)]
 struct Extra {
     bytes: Vec<u8>,
-    name: String,
+    /// Shared: a mutated copy's bytes are its own, its name need not be.
+    name: Arc<str>,
     /// A lazily linked pointer's place (`exec::links`): the index of the value holding the
     /// block it is in, and its offset there.
     link: Option<(u32, u32)>,
+}
+
+impl Clone for InputValue {
+    fn clone(&self) -> InputValue {
+        InputValue {
+            extra: self.extra.clone(),
+            ..*self
+        }
+    }
+
+    /// A copy of its own made before (a fuzzer's batch reuses its buffers) takes the bytes in
+    /// its own allocation: the fuzzer's next mutation then need not allocate one, and the
+    /// last batch's need not be freed, for every run.
+    fn clone_from(&mut self, o: &InputValue) {
+        (self.bits, self.width, self.kind, self.channel) = (o.bits, o.width, o.kind, o.channel);
+        match (self.extra.as_mut().and_then(Arc::get_mut), &o.extra) {
+            (Some(mine), Some(theirs)) => mine.clone_from(theirs),
+            _ => self.extra.clone_from(&o.extra),
+        }
+    }
 }
 
 impl PartialEq for InputValue {
@@ -97,6 +118,14 @@ impl InputValue {
         &mut Arc::make_mut(self.extra.get_or_insert_default()).bytes
     }
 
+    /// The same input with other bits.
+    pub fn with_bits(&self, bits: u64) -> InputValue {
+        InputValue {
+            bits,
+            ..self.clone()
+        }
+    }
+
     pub fn set_bytes(&mut self, bytes: Vec<u8>) {
         *self.bytes_mut() = bytes;
     }
@@ -115,7 +144,7 @@ impl InputValue {
 
     pub fn set_name(&mut self, name: &str) {
         if name != self.name() {
-            Arc::make_mut(self.extra.get_or_insert_default()).name = name.to_string();
+            Arc::make_mut(self.extra.get_or_insert_default()).name = name.into();
         }
     }
 
@@ -128,7 +157,7 @@ impl InputValue {
             channel: Channel::Call,
             extra: Some(Arc::new(Extra {
                 bytes,
-                name: name.to_string(),
+                name: name.into(),
                 link: None,
             })),
         }
@@ -352,6 +381,21 @@ pub struct RandomInputs<R: Rng> {
 }
 
 impl<R: Rng> RandomInputs<R> {
+    /// A buffer's bytes drawn afresh. A buffer of whole words is mostly integers
+    /// (`klee_make_symbolic(&n, ...)`): each word drawn as one, small more often than not, as
+    /// scalar inputs are.
+    pub fn fill(&mut self, b: &mut [u8]) {
+        if b.len().is_multiple_of(4) && self.rng.gen_bool(0.75) {
+            for w in b.chunks_mut(4) {
+                w.copy_from_slice(&(self.int(32) as u32).to_le_bytes());
+            }
+        } else {
+            for x in b.iter_mut() {
+                *x = self.int(8) as u8;
+            }
+        }
+    }
+
     fn int(&mut self, width: u32) -> u64 {
         let r = &mut self.rng;
         let v: u64 = match r.gen_range(0..10) {
@@ -421,18 +465,8 @@ impl<R: Rng> InputSource for RandomInputs<R> {
                 }
             }
             InputKind::Bytes => {
-                // A buffer of whole words is mostly integers (`klee_make_symbolic(&n, ...)`):
-                // each word drawn as one, small more often than not, as scalar inputs are.
                 let mut b = vec![0u8; len];
-                if len.is_multiple_of(4) && self.rng.gen_bool(0.75) {
-                    for w in b.chunks_mut(4) {
-                        w.copy_from_slice(&(self.int(32) as u32).to_le_bytes());
-                    }
-                } else {
-                    for x in b.iter_mut() {
-                        *x = self.int(8) as u8;
-                    }
-                }
+                self.fill(&mut b);
                 InputValue::buffer("", b)
             }
             _ => {
@@ -507,6 +541,29 @@ impl<R: Rng> InputSource for Seeded<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A batch's copy reused for the next mutant holds the new entry's value and name, and
+    /// its mutation leaves the entry (and a copy sharing the entry's bytes) as they were.
+    #[test]
+    fn a_reused_copy_takes_the_value_and_leaves_the_original() {
+        let (a, b) = (
+            InputValue::buffer("a", vec![1, 2, 3]),
+            InputValue::buffer("b", vec![9]),
+        );
+        let mut copy = a.clone();
+        copy.bytes_mut()[0] = 7;
+        let shared = b.clone();
+        copy.clone_from(&b);
+        assert_eq!(copy, b);
+        assert_eq!((copy.bytes(), copy.name()), (&[9u8][..], "b"));
+        copy.bytes_mut().push(4);
+        assert_eq!(
+            (b.bytes(), shared.bytes(), a.bytes()),
+            (&[9u8][..], &[9u8][..], &[1u8, 2, 3][..])
+        );
+        copy.clone_from(&InputValue::int(InputKind::Int, 32, 5));
+        assert_eq!((copy.bits, copy.bytes(), copy.name()), (5, &[][..], ""));
+    }
 
     #[test]
     fn integers_are_spelled_by_their_kind_signedness() {
