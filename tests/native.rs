@@ -255,6 +255,31 @@ fn char_inputs_compared_with_keywords_are_spelled_as_them() {
     }
 }
 
+/// Inputs each compared with one constant in a loop take it together: one input-to-state
+/// round of random words passes all 24 checks of `sync_words.c`. The log kept 4 comparisons
+/// per site and mutants fixed one input each: fuzzing alone never got there.
+#[test]
+fn words_compared_with_one_constant_in_a_loop_take_it_in_one_round() {
+    let (f, p) = loaded("sync_words.c");
+    let tmp = TempDir::new("native-test").unwrap();
+    let s = session(&f, &p, tmp.path());
+    let mut x = NativeExecutor::build_and_start(&s, 1 << 30).unwrap();
+    let limit = Duration::from_secs(5);
+    let entry: Vec<InputValue> = (0..24)
+        .map(|i| InputValue::int(InputKind::Int, 32, 1000 + 37 * i))
+        .collect();
+    let logged = comparisons(&mut x, &entry, limit);
+    let statuses: Vec<NativeStatus> =
+        (cairn::driver::input_to_state::mutants(&entry, &logged, 256, &[]))
+            .iter()
+            .map(|m| x.run(&Record::of(m), limit).unwrap().status)
+            .collect();
+    assert!(
+        statuses.contains(&NativeStatus::Exit(3)),
+        "{statuses:?} from {logged:?}"
+    );
+}
+
 /// A `switch`'s value is logged with its cases (known from the build): one input-to-state round
 /// of a random message reaches every handler of `dispatch.c`, each behind a 32-bit tag.
 #[test]

@@ -10,7 +10,7 @@ use crate::exec::LengthParam;
 use crate::exec::input::{Channel, InputKind, InputValue};
 use crate::ir::cmplog::Comparison;
 use crate::ir::ops::{mask, sext};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// Places an operand is replaced at per comparison and spelling: a loop's comparison with a
 /// common byte would otherwise make a mutant of every place it occurs.
@@ -18,8 +18,8 @@ const PLACES: usize = 4;
 
 /// Mutants of `values` from the comparisons a run of them logged, at most `most`, each
 /// different from `values` and, but for rare edits of several splices (`Kept`), from the
-/// others. `lengths`: unit mode's length parameters (a
-/// fuzz target's `size` says how many of `data`'s bytes runs read).
+/// others. `lengths`: unit mode's length parameters (a fuzz target's `size` says how many of
+/// `data`'s bytes runs read).
 pub fn mutants(
     values: &[InputValue],
     logged: &[Comparison],
@@ -36,6 +36,7 @@ pub fn mutants(
     // A comparison in a loop logs the same operands again and again.
     let mut seen = HashSet::new();
     let distinct: Vec<&Comparison> = logged.iter().filter(|c| seen.insert(*c)).collect();
+    together(values, &distinct, &mut keep);
     for c in &distinct {
         match c {
             Comparison::Int { a, b, width } => {
@@ -157,21 +158,63 @@ fn trimmed(
     (gone > 0 || !new.is_empty()).then_some((at, gone, new))
 }
 
+/// A number input the comparisons may use: not a buffer's bytes or a float's, not whether a
+/// parameter is NULL.
+fn is_number(v: &InputValue) -> bool {
+    !matches!(
+        v.kind,
+        InputKind::Bytes | InputKind::Float | InputKind::Double
+    ) && v.width > 0
+        && v.channel != Channel::Null
+}
+
+/// Inputs compared with one operand (`x != 10` in a loop reading thirty) all take it in one
+/// mutant: one at a time, a mutant fixing one of them is no better than its entry until all
+/// are fixed, and nothing leads the search there. One mutant per operand compared with two
+/// inputs or more.
+fn together(values: &[InputValue], distinct: &[&Comparison], keep: &mut Kept) {
+    // Per operand and width, in the order logged: the other operands compared with it.
+    let mut order: Vec<(u64, u8)> = vec![];
+    let mut groups: HashMap<(u64, u8), HashSet<u64>> = HashMap::new();
+    for c in distinct {
+        let Comparison::Int { a, b, width } = **c else {
+            continue;
+        };
+        let bits = width as u32 * 8;
+        for (from, to) in [(a, b), (b, a)] {
+            let key = (mask(to, bits), width);
+            let froms = groups.entry(key).or_insert_with(|| {
+                order.push(key);
+                HashSet::new()
+            });
+            froms.insert(mask(from, bits));
+        }
+    }
+    for (to, width) in order {
+        let (froms, bits) = (&groups[&(to, width)], width as u32 * 8);
+        if froms.len() < 2 {
+            continue;
+        }
+        let edit: Edit = (values.iter().enumerate())
+            .filter(|(_, v)| is_number(v) && froms.contains(&mask(v.bits, bits)))
+            .map(|(i, v)| {
+                let x = mask(sext(to, bits) as u64, v.width);
+                (i, 1, vec![v.with_bits(x)])
+            })
+            .collect();
+        if edit.len() >= 2 {
+            keep.keep(edit);
+        }
+    }
+}
+
 /// Integer inputs equal to `from` in its `width` bytes become `to` (and its neighbours, for
 /// an ordering comparison), sign-extended as the comparison's operand was.
 fn numbers(values: &[InputValue], from: u64, to: u64, width: u8, keep: &mut Kept) {
     let bits = width as u32 * 8;
     let mut places = 0;
     for (i, v) in values.iter().enumerate() {
-        if matches!(
-            v.kind,
-            InputKind::Bytes | InputKind::Float | InputKind::Double
-        ) || v.width == 0
-            || v.channel == Channel::Null
-        {
-            continue;
-        }
-        if mask(v.bits, bits) != mask(from, bits) || places == PLACES {
+        if !is_number(v) || mask(v.bits, bits) != mask(from, bits) || places == PLACES {
             continue;
         }
         places += 1;
@@ -191,13 +234,7 @@ fn offsets(values: &[InputValue], from: u64, to: u64, width: u8, keep: &mut Kept
     let bits = width as u32 * 8;
     let mut places = 0;
     for (i, v) in values.iter().enumerate() {
-        if !matches!(
-            v.kind,
-            InputKind::Bytes | InputKind::Float | InputKind::Double
-        ) && v.width > 1
-            && v.channel != Channel::Null
-            && places < PLACES
-        {
+        if is_number(v) && v.width > 1 && places < PLACES {
             let d = sext(from.wrapping_sub(v.bits), bits);
             if d != 0 && d.abs() <= MAX_OFFSET {
                 places += 1;
@@ -439,6 +476,42 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Thirty inputs each compared with 10 in a loop (two of them already 10) take it in one
+    /// mutant; the loop's bound compared with its counter changes no input, one input equal to
+    /// a counter's value aside.
+    #[test]
+    fn inputs_compared_with_one_constant_take_it_together() {
+        let int = |x: u64| InputValue::int(InputKind::Int, 32, x);
+        let input: Vec<InputValue> = (0..30)
+            .map(|i| int([10, 300 + i][(i % 14 != 0) as usize]))
+            .collect();
+        let mut logged = vec![];
+        for (i, v) in input.iter().enumerate() {
+            logged.push(Comparison::Int {
+                a: i as u64,
+                b: 30,
+                width: 4,
+            });
+            if v.bits != 10 {
+                logged.push(Comparison::Int {
+                    a: v.bits,
+                    b: 10,
+                    width: 4,
+                });
+            }
+        }
+        let got = mutants(&input, &logged, 256, &[]);
+        assert!(
+            got.iter().any(|m| m.iter().all(|v| v.bits == 10)),
+            "{got:?}"
+        );
+        // Each input alone, as before.
+        assert!(
+            got.iter()
+                .any(|m| m.iter().filter(|v| v.bits == 10).count() == 3)
+        );
     }
 
     /// cJSON's `\u` escapes: the code point parsed from four hex digits is compared with the

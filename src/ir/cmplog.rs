@@ -23,9 +23,11 @@ pub type Switches = HashMap<u32, Vec<u64>>;
 /// different runs try different cases of a big switch).
 const CASES: usize = 32;
 /// Sites hashed into this many per-run counters, each letting `PER_SITE` entries in: a
-/// comparison in a loop over the input logs its first operands, not the whole input.
+/// comparison in a loop over the input logs its first operands, not the whole input, but
+/// enough of them that the inputs compared with one constant take it together
+/// (`driver::input_to_state`; AFL++ keeps 32 per site too).
 const SITES: usize = 4096;
-const PER_SITE: u8 = 4;
+const PER_SITE: u8 = 32;
 const ENTRIES: usize = 4096;
 /// Bytes of an operand kept (memory compares: the first 32).
 pub const OPERAND: usize = 32;
