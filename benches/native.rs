@@ -60,11 +60,14 @@ fn cairn_rate(p: &Program, f: &Path, native: bool, time: f64) -> (f64, String) {
 /// The peer's executions per second on `f` for `time` seconds (None if it did not run).
 fn peer_rate(runner: &Path, f: &Path, time: f64) -> Option<f64> {
     let tmp = TempDir::new("bench-lf").ok()?;
+    // The peer's runs are in the program's working directory: its files go to the scratch
+    // directory, not the project (report_writer.c left report.txt in the checkout).
     let out = Command::new("bash")
-        .arg(runner)
-        .arg(f)
+        .arg(std::path::absolute(runner).ok()?)
+        .arg(std::path::absolute(f).ok()?)
         .arg(format!("{}", time.round() as u64))
         .arg(tmp.path())
+        .current_dir(tmp.path())
         .output()
         .ok()?;
     let summary = std::fs::read_to_string(tmp.path().join("summary.txt")).ok()?;
