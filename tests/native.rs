@@ -187,6 +187,25 @@ fn comparisons(
     }
 }
 
+/// One input-to-state round of `entry` on `name`'s native build: the statuses of its mutants'
+/// runs, and the comparisons they came from.
+fn one_round(
+    name: &str,
+    entry: &[InputValue],
+) -> (Vec<NativeStatus>, Vec<cairn::ir::cmplog::Comparison>) {
+    let (f, p) = loaded(name);
+    let tmp = TempDir::new("native-test").unwrap();
+    let s = session(&f, &p, tmp.path());
+    let mut x = NativeExecutor::build_and_start(&s, 1 << 30).unwrap();
+    let limit = Duration::from_secs(5);
+    let logged = comparisons(&mut x, entry, limit);
+    let statuses = (cairn::driver::input_to_state::mutants(entry, &logged, 256, &[]))
+        .iter()
+        .map(|m| x.run(&Record::of(m), limit).unwrap().status)
+        .collect();
+    (statuses, logged)
+}
+
 /// The comparison log's build reports a run's comparisons, and each input-to-state round
 /// passes one more of `packet_checks.c`'s checks: a magic word read from the packet's bytes, a
 /// keyword compared by `memcmp`, a code point spelled in hex, a checksum computed from the
@@ -233,20 +252,10 @@ fn comparisons_spelled_in_the_input_are_passed_one_round_each() {
 /// were text before: neither keyword was found in 30 s of fuzzing.
 #[test]
 fn char_inputs_compared_with_keywords_are_spelled_as_them() {
-    let (f, p) = loaded("char_keywords.c");
-    let tmp = TempDir::new("native-test").unwrap();
-    let s = session(&f, &p, tmp.path());
-    let mut x = NativeExecutor::build_and_start(&s, 1 << 30).unwrap();
-    let limit = Duration::from_secs(5);
     let entry: Vec<InputValue> = (b"xdig\n  ".iter())
         .map(|&c| InputValue::int(InputKind::Char, 8, c as u64))
         .collect();
-    let logged = comparisons(&mut x, &entry, limit);
-    let statuses: Vec<NativeStatus> =
-        (cairn::driver::input_to_state::mutants(&entry, &logged, 256, &[]))
-            .iter()
-            .map(|m| x.run(&Record::of(m), limit).unwrap().status)
-            .collect();
+    let (statuses, logged) = one_round("char_keywords.c", &entry);
     for want in [2, 4] {
         assert!(
             statuses.contains(&NativeStatus::Exit(want)),
@@ -260,20 +269,10 @@ fn char_inputs_compared_with_keywords_are_spelled_as_them() {
 /// per site and mutants fixed one input each: fuzzing alone never got there.
 #[test]
 fn words_compared_with_one_constant_in_a_loop_take_it_in_one_round() {
-    let (f, p) = loaded("sync_words.c");
-    let tmp = TempDir::new("native-test").unwrap();
-    let s = session(&f, &p, tmp.path());
-    let mut x = NativeExecutor::build_and_start(&s, 1 << 30).unwrap();
-    let limit = Duration::from_secs(5);
     let entry: Vec<InputValue> = (0..24)
         .map(|i| InputValue::int(InputKind::Int, 32, 1000 + 37 * i))
         .collect();
-    let logged = comparisons(&mut x, &entry, limit);
-    let statuses: Vec<NativeStatus> =
-        (cairn::driver::input_to_state::mutants(&entry, &logged, 256, &[]))
-            .iter()
-            .map(|m| x.run(&Record::of(m), limit).unwrap().status)
-            .collect();
+    let (statuses, logged) = one_round("sync_words.c", &entry);
     assert!(
         statuses.contains(&NativeStatus::Exit(3)),
         "{statuses:?} from {logged:?}"
@@ -284,17 +283,11 @@ fn words_compared_with_one_constant_in_a_loop_take_it_in_one_round() {
 /// of a random message reaches every handler of `dispatch.c`, each behind a 32-bit tag.
 #[test]
 fn a_switch_on_an_input_is_passed_to_every_case_in_one_round() {
-    let (f, p) = loaded("dispatch.c");
-    let tmp = TempDir::new("native-test").unwrap();
-    let s = session(&f, &p, tmp.path());
-    let mut x = NativeExecutor::build_and_start(&s, 1 << 30).unwrap();
-    let limit = Duration::from_secs(5);
     let entry = vec![InputValue::buffer("msg", b"\x13\x57\x9b\xdf0000".to_vec())];
-    let logged = comparisons(&mut x, &entry, limit);
-    let mutants = cairn::driver::input_to_state::mutants(&entry, &logged, 256, &[]);
-    let handlers: std::collections::BTreeSet<i32> = (mutants.iter())
-        .map(|m| match x.run(&Record::of(m), limit).unwrap().status {
-            NativeStatus::Exit(c) => c,
+    let (statuses, logged) = one_round("dispatch.c", &entry);
+    let handlers: std::collections::BTreeSet<i32> = (statuses.iter())
+        .map(|s| match s {
+            NativeStatus::Exit(c) => *c,
             other => panic!("{other:?}"),
         })
         .collect();
@@ -302,7 +295,7 @@ fn a_switch_on_an_input_is_passed_to_every_case_in_one_round() {
         handlers,
         (1..=4).collect(),
         "{logged:?} gave {} mutants",
-        mutants.len()
+        statuses.len()
     );
 }
 
