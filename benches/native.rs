@@ -1,7 +1,8 @@
 //! Fuzzing throughput: program runs per second of Cairn's fuzzer, natively (fork server in
 //! persistent mode) and in the interpreter, against libFuzzer's executions per second on the
 //! same program (the peer harness in `../shared/eval`, or `EVAL_DIR`), each for the same time
-//! on one core, one after the other.
+//! on one core, one after the other. Runs per second over the fuzzing time: the native build's
+//! seconds, Cairn's as the peer's, are not counted.
 //!
 //! `cargo bench --bench native -- [--time SECS] [FILE.c ...]`; without files, the team's
 //! programs of tests/programs/native and tests/programs/engine. Programs for libFuzzer must
@@ -54,7 +55,12 @@ fn cairn_rate(p: &Program, f: &Path, native: bool, time: f64) -> (f64, String) {
         .as_str()
         .unwrap_or("?")
         .to_string();
-    (runs / start.elapsed().as_secs_f64(), executor)
+    // The native build's seconds are not fuzzing time, as the peer's build is not its own
+    // (the interpreter builds nothing).
+    let build = stats["fuzz"]["native"]["build_seconds"]
+        .as_f64()
+        .unwrap_or(0.0);
+    (runs / (start.elapsed().as_secs_f64() - build), executor)
 }
 
 /// The peer's executions per second on `f` for `time` seconds (None if it did not run).

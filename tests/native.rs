@@ -85,6 +85,38 @@ fn int_values(v: &str) -> Vec<InputValue> {
     )]
 }
 
+/// A process runs many inputs while they leave nothing behind, and is replaced once they do:
+/// runs that leak a descriptor and 8 MB each (`leaks.c`) all see what a fresh process sees
+/// (without the check, later runs of one process saw high descriptors and failed allocations).
+#[test]
+fn a_process_whose_runs_leak_is_replaced() {
+    let (f, p) = loaded("leaks.c");
+    let tmp = TempDir::new("native-test").unwrap();
+    let s = session(&f, &p, tmp.path());
+    let mut x = NativeExecutor::build_and_start(&s, 256 << 20).unwrap();
+    let limit = Duration::from_secs(5);
+    let mut runners = std::collections::HashSet::new();
+    for k in 0..120 {
+        let v = if k % 2 == 0 { "42" } else { "7" };
+        let run = x.run(&int_record(v), limit).unwrap();
+        let fresh = if v == "42" { 3 } else { 0 };
+        assert_eq!(run.status, NativeStatus::Exit(fresh), "run {k} of {v}");
+        runners.extend(x.runner());
+    }
+    assert!(runners.len() > 20, "{} processes", runners.len());
+    // A program that leaks nothing keeps its process past a thousand runs.
+    let (f, p) = loaded("state_between_runs.c");
+    let s = session(&f, &p, tmp.path());
+    let mut x = NativeExecutor::build_and_start(&s, 1 << 30).unwrap();
+    let mut runners = std::collections::HashSet::new();
+    for _ in 0..1500 {
+        let run = x.run(&int_record("1"), limit).unwrap();
+        assert_eq!(run.status, NativeStatus::Exit(0));
+        runners.extend(x.runner());
+    }
+    assert_eq!(runners.len(), 1, "{runners:?}");
+}
+
 /// Runs in a persistent process leave nothing behind: each input takes the goals it takes in
 /// a process of its own, and ends the same way (an exit deep in a call, abort, a crash).
 #[test]

@@ -112,7 +112,7 @@ enum Executor {
     /// Native if the program builds; the build starts at the first turn.
     Untried,
     /// Being built on a thread of its own (the turns go to the other techniques meanwhile).
-    Building(PendingBuild),
+    Building(Box<PendingBuild>),
     Native(Box<NativeExecutor>),
     /// The interpreter; why not natively, when native runs were asked for.
     Interpreted(Option<String>),
@@ -177,6 +177,9 @@ struct NativeCounts {
     slowest_ok: f64,
     /// Seconds the native runs took (fork to status), for their rate.
     seconds: f64,
+    /// Seconds from the native build's start to the fork server's first answer (the fuzzer
+    /// runs nothing natively before; a peer's build is outside its fuzzing time).
+    build_seconds: f64,
     /// Batches of runs sent to the fork server at once.
     batches: u64,
     /// Corpus entries run with the comparison log, and the input-to-state mutants of them.
@@ -239,7 +242,7 @@ impl Fuzzing {
                 // A native run's memory: what an interpreted run may take (past it, allocations
                 // fail, where the interpreter ends the run at its limit).
                 self.exec = match NativeExecutor::build(s, self.cfg.mem_limit) {
-                    Ok(pending) => Executor::Building(pending),
+                    Ok(pending) => Executor::Building(Box::new(pending)),
                     Err(e) => not_native(format!("{e:#}")),
                 };
                 !matches!(self.exec, Executor::Building(_))
@@ -254,7 +257,9 @@ impl Fuzzing {
                 // menu that loops at the end of stdin held a 0.2-s turn for 5 s.
                 let left = s.deadline().saturating_duration_since(Instant::now());
                 let limit = left.min(FIRST_RUN_LIMIT).max(Duration::from_millis(1));
+                let since = pending.started;
                 let started = pending.join().and_then(|b| NativeExecutor::start(b, limit));
+                self.native.build_seconds = since.elapsed().as_secs_f64();
                 self.exec = match started {
                     Ok(x) => Executor::Native(Box::new(x)),
                     Err(e) => not_native(format!("{e:#}")),

@@ -101,6 +101,8 @@ impl Plan {
 /// unfinished (the session over), it removes the build's directory: the process may end
 /// before the thread does.
 pub struct PendingBuild {
+    /// When the build started.
+    pub started: std::time::Instant,
     thread: Option<std::thread::JoinHandle<Result<(ProbeBuild, TempDir)>>>,
     dir: std::path::PathBuf,
     max_memory: u64,
@@ -165,6 +167,7 @@ impl NativeExecutor {
         let building = plan.clone();
         let thread = std::thread::spawn(move || Ok((building.build(dir.path(), false)?, dir)));
         Ok(PendingBuild {
+            started: std::time::Instant::now(),
             thread: Some(thread),
             dir: path,
             max_memory,

@@ -1,13 +1,13 @@
 //! Native runs at fuzzing speed: the probe build (`native::ProbeBuild`) with the harness
 //! compiled with `-DCAIRN_FORKSERVER` (`output::harness`) starts once, sandboxed like every
-//! native run; it forks a process that runs the program up to a thousand times, its writable
-//! data restored between runs (AFL's persistent mode), and a fresh one when a run crashes or is
-//! killed. A request on one pipe runs a batch of inputs, up to the first run that reaches a
-//! new hit-count bucket (the server sees which buckets Cairn has seen), and a status on another
-//! pipe reports that run; the input values, the goal hit counts and the buckets seen pass
-//! through files in the scratch directory mapped shared. A run costs a function call and a copy
-//! of the program's data, not an exec, and a batch costs two context switches, not one per
-//! run.
+//! native run; it forks a process that runs the program up to ten thousand times (fewer when
+//! the runs leak heap or a descriptor), its writable data restored between runs (AFL's
+//! persistent mode), and a fresh one when a run crashes or is killed. A request on one pipe
+//! runs a batch of inputs, up to the first run that reaches a new hit-count bucket (the server
+//! sees which buckets Cairn has seen), and a status on another pipe reports that run; the
+//! input values, the goal hit counts and the buckets seen pass through files in the scratch
+//! directory mapped shared. A run costs a function call and a copy of the program's data, not
+//! an exec, and a batch costs two context switches, not one per run.
 
 use super::input::{Channel, InputKind, InputValue};
 use anyhow::{Context, Result, bail};
@@ -324,7 +324,7 @@ fn pipe() -> Result<(i32, i32)> {
 impl ForkServer {
     /// Starts `exe` (a probe build with the fork server, `goals` hit counters) sandboxed to
     /// `scratch`, where its files and the maps live; with `fresh`, every run in a process of
-    /// its own (as a test is replayed), else up to a thousand runs per process; with `cmplog`,
+    /// its own (as a test is replayed), else up to ten thousand runs per process; with `cmplog`,
     /// `exe` keeps a comparison log (`ir::cmplog`), read after a run by `comparisons`.
     pub fn start(
         exe: &Path,

@@ -399,7 +399,7 @@ static __attribute__((unused)) void cairn_skip(void) {
 
 #ifdef CAIRN_FORKSERVER
 /* Cairn's native fuzzing. `main` starts, after the program's constructors, a process that
- * runs the program up to 1000 times (AFL's persistent mode): it waits for a request on fd 198,
+ * runs the program up to 10,000 times (AFL's persistent mode): it waits for a request on fd 198,
  * runs the program on each record of a batch until one reaches a new hit-count bucket (or
  * aborts, or the batch ends), writes that run's status on fd 199, and restores the executable's
  * writable data (.data and .bss as they were before the first run) before each run; the
@@ -449,7 +449,27 @@ void __cairn_assert_fail(const char *a, const char *f, unsigned l, const char *f
 }
 /* Writable data up to this size is restored between runs; past it, a process per run. */
 #define CAIRN_MAX_SNAPSHOT (8 << 20)
-#define CAIRN_RUNS_PER_PROCESS 1000
+/* A process runs batches until this many runs (a fork and its page faults cost as much as a
+ * thousand short runs), or until its runs leaked what the restore does not give back: heap
+ * past this many bytes, or a descriptor (later runs would see allocations fail at the memory
+ * limit, or descriptors run out, where a fresh process does not). */
+#define CAIRN_RUNS_PER_PROCESS 10000
+#define CAIRN_MAX_LEAKED_HEAP (16ul << 20)
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33)
+#include <malloc.h>
+static unsigned long cairn_heap(void) {
+  struct mallinfo2 m = mallinfo2();
+  return m.uordblks + m.hblkhd;
+}
+#else
+static unsigned long cairn_heap(void) { return (unsigned long)syscall(SYS_brk, 0L); }
+#endif
+/* The lowest free descriptor (a run that leaked one moves it). */
+static long cairn_free_descriptor(void) {
+  long fd = syscall(SYS_fcntl, 198, F_DUPFD, 0L);
+  if (fd >= 0) syscall(SYS_close, fd);
+  return fd;
+}
 extern unsigned char *__cairn_probe_map(unsigned long *);
 /* Per goal, the hit-count buckets some run reached (Cairn's, mapped read-only): a run that
  * reaches a new one ends its batch, so Cairn sees its hits. Without it every run is new. */
@@ -579,6 +599,8 @@ int cairn_fuzz_main(int argc, char **argv, char **envp) {
   unsigned long nhits;
   unsigned char *hits = __cairn_probe_map(&nhits);
   volatile int runs = 0;
+  unsigned long heap = cairn_heap();
+  long descriptor = cairn_free_descriptor();
   for (;;) {
     unsigned go;
     header[3] = 1;
@@ -600,7 +622,18 @@ int cairn_fuzz_main(int argc, char **argv, char **envp) {
       header[7] = at;
       header[4] = 0;
       header[1] = 0;
-      if (runs > 0) memcpy(__data_start, snapshot, size);
+      if (runs > 0) {
+        /* The harness's table of placed values is kept, emptied (restored with the data, it
+         * would be made again by every run, and the heap would grow by it). */
+        unsigned char **placed = cairn_placed;
+        unsigned long *placed_len = cairn_placed_len;
+        int room = cairn_placed_room;
+        memcpy(__data_start, snapshot, size);
+        /* The copy wrote these variables (the compiler cannot tell: it would drop the stores). */
+        __asm__ volatile("" ::: "memory");
+        cairn_placed = placed, cairn_placed_len = placed_len, cairn_placed_room = room;
+        if (room) memset(placed, 0, room * sizeof *placed);
+      }
       runs++;
       if (hits) memset(hits, 0, nhits);
       cairn_fresh_run_dir();
@@ -617,7 +650,9 @@ int cairn_fuzz_main(int argc, char **argv, char **envp) {
     header[13] = ns < 1 ? 1 : ns > 0xffffffffLL ? 0xffffffffu : (unsigned)ns;
     /* Raised before the report: a runner that dies after it must not be reported again. */
     header[3] = 1;
-    if (syscall(SYS_write, 199, &status, 4) != 4 || runs >= CAIRN_RUNS_PER_PROCESS) _exit(0);
+    if (syscall(SYS_write, 199, &status, 4) != 4 || runs >= CAIRN_RUNS_PER_PROCESS ||
+        cairn_heap() > heap + CAIRN_MAX_LEAKED_HEAP || cairn_free_descriptor() != descriptor)
+      _exit(0);
   }
 }
 #endif
