@@ -860,6 +860,29 @@ fn claims_end_at_a_decision_on_uninitialized_memory() {
     assert_replay_confirms(&src, &out, "uninitialized_decision.c");
 }
 
+/// A run the fuzzer records from a native run (too long to interpret: tens of milliseconds)
+/// claims nothing past a decision on uninitialized memory either: the interpreter looks at its
+/// first steps with a shadow. Before, the outcome the stack's leftovers took was claimed.
+#[test]
+fn runs_recorded_natively_claim_nothing_past_a_decision_on_uninitialized_memory() {
+    let dir = tmp("trust-uninitialized-long");
+    let src = root().join("tests/programs/trust/uninitialized_long_run.c");
+    let out = dir.path().join("out");
+    let extra = ["--jobs", "1", "--fuzz-share", "1"];
+    let summary = generate_within(&src, &out, "30s", &extra);
+    assert!(
+        summary["fuzz"]["native"]["recorded"].as_u64().unwrap() >= 1,
+        "no run was recorded natively: {summary}"
+    );
+    let statuses = goal_statuses(&out);
+    assert_status(&statuses, "true", 12, "covered");
+    assert_status(&statuses, "false", 12, "covered");
+    for outcome in ["true", "false"] {
+        assert_status(&statuses, outcome, 14, "unknown");
+    }
+    assert_replay_confirms(&src, &out, "uninitialized_long_run.c");
+}
+
 /// A write through an address an input decides (`t[m - 1] = 0` after `t = alloca(m)`)
 /// leaves, in the shadow, "the old byte where the write misses" beside each byte it may hit.
 /// Where it does hit on this run, the old byte was never read and is no indeterminate

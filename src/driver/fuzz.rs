@@ -96,6 +96,10 @@ const INTERPRET_BELOW: Duration = Duration::from_millis(2);
 /// the fuzzer's build, not of the build replay checks against.
 const INTERPRETING_ALLOWANCE: f64 = 1.0;
 
+/// Steps the interpreter looks at a run recorded natively for a decision on uninitialized
+/// memory (`Fuzzing::claims_end`): some milliseconds, for a run the fuzzer found new.
+const NATIVE_WATCH_STEPS: u64 = 1_000_000;
+
 /// Most runs in a native batch (`Fuzzing::batch_size`).
 const MAX_BATCH: usize = 1024;
 
@@ -473,6 +477,11 @@ impl Fuzzing {
                 self.corpus_values += r.inputs.len();
                 self.corpus.push(r.inputs.clone());
             }
+            if let Some(claims) = self.claims_end(s, &r) {
+                let kept = s.record_reached_natively(&claims, &r, "fuzz")?;
+                self.tests += !kept.is_empty() as u64;
+                return Ok(());
+            }
             return self.keep(s, r, novel);
         }
         self.native.slowest_ok = self.native.slowest_ok.max(time.as_secs_f64());
@@ -488,7 +497,8 @@ impl Fuzzing {
         let interpreting_pays =
             self.native.interpreting <= self.native.seconds + INTERPRETING_ALLOWANCE;
         let mut past_uninitialized = None;
-        if interpreter_decides || time < INTERPRET_BELOW && interpreting_pays {
+        let interpreted = interpreter_decides || time < INTERPRET_BELOW && interpreting_pays;
+        if interpreted {
             self.native.interpreted += 1;
             let texts = values.iter().map(InputValue::to_text).collect();
             let started = Instant::now();
@@ -525,6 +535,9 @@ impl Fuzzing {
             return Ok(());
         }
         self.native.recorded += 1;
+        if !interpreted {
+            past_uninitialized = self.claims_end(s, &r);
+        }
         if let Some(claims) = past_uninitialized {
             let kept = s.record_reached_natively(&claims, &r, "fuzz")?;
             self.tests += !kept.is_empty() as u64;
@@ -535,6 +548,24 @@ impl Fuzzing {
             return Ok(());
         }
         self.keep(s, r, novel)
+    }
+
+    /// Where the claims of `native`, a run recorded from a fresh process without the
+    /// interpreter, end: the interpreter's run of its inputs with a shadow, if within its
+    /// first steps a decision rests on uninitialized memory (natively whatever the memory
+    /// held decided it: no claim may rest on that, as none of an interpreted run does).
+    fn claims_end(&self, s: &Session, native: &RunResult) -> Option<RunResult> {
+        let cfg = Config {
+            max_steps: self.cfg.max_steps.min(NATIVE_WATCH_STEPS),
+            ..self.cfg.clone()
+        };
+        let texts = native.inputs.iter().map(InputValue::to_text).collect();
+        let r = s.program.run(&mut Replay::new(texts), &cfg);
+        let watched = match r.uninitialized_checked {
+            true => r,
+            false => s.watched(&r),
+        };
+        watched.uninitialized_at.is_some().then_some(watched)
     }
 
     /// A native run's time limit: well above the slowest run that ended so far (AFL's
