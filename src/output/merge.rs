@@ -263,7 +263,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged> {
     }
     for (k, (r, name, t)) in kept.iter().enumerate() {
         let num = k + 1;
-        write_test(out, num, t)?;
+        write_test(out, num, t, t["stdin"].as_str())?;
         let stem = name.trim_end_matches(".json");
         let xml = r.dir.join(format!("test-suite/test{stem}.xml"));
         let b = fs::read(&xml).with_context(|| format!("cannot read {}", xml.display()))?;

@@ -77,22 +77,47 @@ impl LeakReport {
 }
 
 pub fn input_json(v: &InputValue) -> serde_json::Value {
-    let mut o = json!({"type": v.kind.name(), "value": v.to_text()});
-    if v.kind == InputKind::Bytes {
-        o["name"] = json!(v.name());
-    } else if v.channel == crate::exec::input::Channel::Null {
-        // 1: the parameter is passed as NULL.
-        o["null"] = json!(v.name());
-    } else if let Some(channel) = v.channel.name() {
-        o["from"] = json!(channel);
-    } else if v.is_extern_result() {
-        o["from"] = json!(v.name());
+    serde_json::to_value(InputJson(v)).expect("an input is plain JSON")
+}
+
+/// An input as tests store it: its type, its value as text and where it came from. Serialized
+/// straight to the file (a run may read a million inputs: a `serde_json::Value` of each took a
+/// second to write), its keys in the sorted order a `serde_json::Map` gives them.
+pub struct InputJson<'a>(pub &'a InputValue);
+
+impl serde::Serialize for InputJson<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let v = self.0;
+        let (mut from, mut name, mut null) = (None, None, None);
+        if v.kind == InputKind::Bytes {
+            name = Some(v.name());
+        } else if v.channel == crate::exec::input::Channel::Null {
+            // 1: the parameter is passed as NULL.
+            null = Some(v.name());
+        } else if let Some(channel) = v.channel.name() {
+            from = Some(channel);
+        } else if v.is_extern_result() {
+            from = Some(v.name());
+        }
+        let mut m = s.serialize_map(None)?;
+        if let Some(from) = from {
+            m.serialize_entry("from", from)?;
+        }
+        if let Some((parent, offset)) = v.link() {
+            // Where the replay harness stores the pointer: at `offset` in value `parent`'s block.
+            m.serialize_entry("link", &format!("{parent}+{offset}"))?;
+        }
+        if let Some(name) = name {
+            m.serialize_entry("name", name)?;
+        }
+        if let Some(null) = null {
+            m.serialize_entry("null", null)?;
+        }
+        m.serialize_entry("type", v.kind.name())?;
+        m.serialize_entry("value", &v.to_text())?;
+        m.end()
     }
-    if let Some((parent, offset)) = v.link() {
-        // Where the replay harness stores the pointer: at `offset` in value `parent`'s block.
-        o["link"] = json!(format!("{parent}+{offset}"));
-    }
-    o
 }
 
 /// The text a run read from stdin, where it read stdin by characters only: the characters
@@ -114,12 +139,18 @@ pub fn stdin_text(inputs: &[InputValue]) -> Option<String> {
 }
 
 /// Writes test `n` of the directory: `tests/NNNNNN.json` and, where the test read stdin's text
-/// (`"stdin"`), that text as `stdin/NNNNNN`, to run the program on natively (`prog <
+/// (`stdin`), that text as `stdin/NNNNNN`, to run the program on natively (`prog <
 /// stdin/000001`; a directory of its own: `tests/` holds JSON only).
-pub fn write_test(dir: &Path, n: usize, test: &serde_json::Value) -> Result<()> {
-    let json = serde_json::to_string_pretty(test)? + "\n";
-    write_atomic(&dir.join(format!("tests/{n:06}.json")), json.as_bytes())?;
-    if let Some(text) = test["stdin"].as_str() {
+pub fn write_test(
+    dir: &Path,
+    n: usize,
+    test: &impl serde::Serialize,
+    stdin: Option<&str>,
+) -> Result<()> {
+    let mut json = serde_json::to_vec_pretty(test)?;
+    json.push(b'\n');
+    write_atomic(&dir.join(format!("tests/{n:06}.json")), &json)?;
+    if let Some(text) = stdin {
         let bytes: Vec<u8> = text.chars().map(|c| c as u32 as u8).collect();
         let stdin = dir.join("stdin");
         fs::create_dir_all(&stdin).with_context(|| format!("cannot create {}", stdin.display()))?;
@@ -128,9 +159,44 @@ pub fn write_test(dir: &Path, n: usize, test: &serde_json::Value) -> Result<()> 
     Ok(())
 }
 
-pub fn test_json(t: &Test) -> serde_json::Value {
+/// A test's file: its fields (`test_fields`) with its inputs among them, in key order.
+struct TestFile<'a> {
+    fields: &'a serde_json::Map<String, serde_json::Value>,
+    inputs: &'a [InputValue],
+}
+
+impl serde::Serialize for TestFile<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        struct Inputs<'a>(&'a [InputValue]);
+        impl serde::Serialize for Inputs<'_> {
+            fn serialize<S: serde::Serializer>(
+                &self,
+                s: S,
+            ) -> std::result::Result<S::Ok, S::Error> {
+                s.collect_seq(self.0.iter().map(InputJson))
+            }
+        }
+        let mut m = s.serialize_map(Some(self.fields.len() + 1))?;
+        let mut inputs = Some(Inputs(self.inputs));
+        for (k, v) in self.fields {
+            if k.as_str() > "inputs"
+                && let Some(i) = inputs.take()
+            {
+                m.serialize_entry("inputs", &i)?;
+            }
+            m.serialize_entry(k, v)?;
+        }
+        if let Some(i) = inputs {
+            m.serialize_entry("inputs", &i)?;
+        }
+        m.end()
+    }
+}
+
+/// A test's fields but its inputs (`TestFile` writes them).
+fn test_fields(t: &Test) -> serde_json::Value {
     let mut o = json!({
-        "inputs": t.inputs.iter().map(input_json).collect::<Vec<_>>(),
         "covers": t.covers,
         "error": t.error,
         "found_by": t.found_by,
@@ -367,11 +433,15 @@ pub struct SuiteWriter {
     faults: crate::output::faults::FaultSet,
 }
 
-fn xml_escape(s: &str) -> String {
+fn xml_escape(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.contains(['&', '<', '>', '"']) {
+        return s.into();
+    }
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
+        .into()
 }
 
 const XML_HEAD: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n";
@@ -492,22 +562,29 @@ impl SuiteWriter {
             Outcome::Abort => Some(crate::output::faults::ABORT),
             _ => None,
         };
-        let size = t
-            .inputs
-            .iter()
-            .map(|v| crate::output::faults::complexity(&v.to_text()))
-            .sum();
+        // A reproducer's complexity, for faults only (a run may read a million inputs).
+        let size = || -> usize {
+            t.inputs
+                .iter()
+                .map(|v| crate::output::faults::complexity(&v.to_text()))
+                .sum()
+        };
         let name = format!("{n:06}");
         if let Some(kind) = kind {
             let at = t.fault_location.as_deref().unwrap_or("?");
             self.faults
-                .add(kind, at, &name, size, t.fault_detail.as_deref());
+                .add(kind, at, &name, size(), t.fault_detail.as_deref());
         }
         for at in t.leak.iter().flat_map(|l| &l.allocated_at) {
             self.faults
-                .add(crate::output::faults::LEAK, at, &name, size, None);
+                .add(crate::output::faults::LEAK, at, &name, size(), None);
         }
-        write_test(&self.dir, n, &test_json(t))?;
+        let fields = test_fields(t);
+        let file = TestFile {
+            fields: fields.as_object().expect("a test's fields are an object"),
+            inputs: &t.inputs,
+        };
+        write_test(&self.dir, n, &file, fields["stdin"].as_str())?;
         let mut x = String::from(XML_HEAD);
         x.push_str("<!DOCTYPE testcase PUBLIC \"+//IDN sosy-lab.org//DTD test-format testcase 1.1//EN\" \"https://sosy-lab.org/test-format/testcase-1.1.dtd\">\n");
         x.push_str(if t.error {
@@ -518,11 +595,13 @@ impl SuiteWriter {
         // TestCov feeds only the `__VERIFIER_nondet_*` calls: values of unmodelled external
         // functions (which run natively there) would shift every later value.
         for v in t.inputs.iter().filter(|v| !v.is_extern_result()) {
-            x.push_str(&format!(
-                "  <input type=\"{}\">{}</input>\n",
+            use std::fmt::Write;
+            let _ = writeln!(
+                x,
+                "  <input type=\"{}\">{}</input>",
                 xml_escape(v.kind.c_type()),
                 xml_escape(&v.to_text())
-            ));
+            );
         }
         x.push_str("</testcase>\n");
         write_atomic(
@@ -695,8 +774,11 @@ pub fn write_zip(dir: &Path) -> Result<()> {
     record_written(&dir.join("test-suite.zip"))?;
     let f = File::create(&tmp)?;
     let mut z = zip::ZipWriter::new(f);
+    // The fastest deflate: written after the budget's end, and a test may hold a million
+    // inputs (level 6 took three times as long for a fifth less).
     let opts: zip::write::SimpleFileOptions = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Deflated);
+        .compression_method(zip::CompressionMethod::Deflated)
+        .compression_level(Some(1));
     let mut names: Vec<PathBuf> = fs::read_dir(dir.join("test-suite"))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| !p.file_name().unwrap().to_string_lossy().starts_with('.'))
