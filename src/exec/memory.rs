@@ -249,6 +249,11 @@ impl Memory {
         self.contents
     }
 
+    /// Objects, live or not (globals, the heap's, the stack's): what a fingerprint reads.
+    pub fn objects(&self) -> usize {
+        self.objs.len() + self.stack.len()
+    }
+
     /// Bytes the run holds: contents, and the object records (tombstones included) as
     /// allocated.
     pub fn footprint(&self) -> u64 {

@@ -194,6 +194,9 @@ pub struct Shadow<'p> {
     /// time, so the run writes at most `CANONICAL_FREE` plus one per
     /// `STEPS_PER_CANONICAL_NODE` steps it made.
     canonical_written: u64,
+    /// Memory objects the run's state comparisons have read (each fingerprint reads every
+    /// one): at most `FINGERPRINT_FREE_OBJECTS` plus `OBJECTS_PER_STEP` per step it made.
+    objects_fingerprinted: u64,
     /// Per input variable, the recorded decisions whose taken condition reads it, for the
     /// first `indexed_conditions` decisions of the path (`add_path_slice`).
     conditions_on: rustc_hash::FxHashMap<u32, Vec<u32>>,
@@ -213,6 +216,12 @@ const MAX_SLICE: usize = 512;
 /// take at most about a third more time than the run.
 const CANONICAL_FREE: u64 = 512;
 const STEPS_PER_CANONICAL_NODE: u64 = 16;
+/// Memory objects a run's state comparisons may read beyond `OBJECTS_PER_STEP` per step it
+/// made: reading one costs about a step's time (hashing its contents). Without the bound a
+/// loop over a heap of thousands of nodes spent seconds between two checks of the clock (made
+/// by the step count), past the budget.
+const FINGERPRINT_FREE_OBJECTS: u64 = 1 << 20;
+const OBJECTS_PER_STEP: u64 = 2;
 
 /// Largest object a store through a symbolic pointer (or a write of symbolic length) updates
 /// byte by byte with if-then-elses; larger ones are concretized.
@@ -358,6 +367,7 @@ impl<'p> Shadow<'p> {
             prefix: 0,
             inputs_when_compared: 0,
             canonical_written: 0,
+            objects_fingerprinted: 0,
             conditions_on: Default::default(),
             indexed_conditions: 0,
         }
@@ -667,6 +677,14 @@ impl Observer for Shadow<'_> {
             );
             return;
         }
+        let objects = v.mem.objects() as u64;
+        if self.objects_fingerprinted + objects
+            > FINGERPRINT_FREE_OBJECTS + v.steps * OBJECTS_PER_STEP
+        {
+            crate::debug_log!("revisit", "{at:?}: not compared ({objects} objects)");
+            return;
+        }
+        self.objects_fingerprinted += objects;
         let Some(frames) = heads.compared_frames(v.module, v.frames) else {
             crate::debug_log!(
                 "revisit",
