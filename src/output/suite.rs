@@ -820,3 +820,38 @@ fn chrono_like_now() -> String {
         rem % 60
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The streamed file is what a `serde_json::Value` of the test gave: keys sorted, the inputs
+    /// among the fields, each input with the fields of its kind.
+    #[test]
+    fn a_test_file_has_its_inputs_among_its_fields_in_key_order() {
+        let mut stdin = InputValue::int(InputKind::Char, 8, b'a' as u64);
+        stdin.channel = crate::exec::input::Channel::Stdin;
+        let mut linked = InputValue::buffer("p", vec![0xab, 0x01]);
+        linked.set_link(1, 8);
+        let inputs = vec![
+            InputValue::int(InputKind::Int, 32, (-7i32) as u32 as u64),
+            stdin,
+            linked,
+        ];
+        let fields = json!({"covers": [3], "error": false, "stdin": "a", "time_s": 0.5});
+        let file = TestFile {
+            fields: fields.as_object().unwrap(),
+            inputs: &inputs,
+        };
+        let text = serde_json::to_string(&file).unwrap();
+        assert_eq!(
+            text,
+            concat!(
+                r#"{"covers":[3],"error":false,"inputs":[{"type":"int","value":"-7"},"#,
+                r#"{"from":"stdin","type":"char","value":"97"},"#,
+                r#"{"link":"1+8","name":"p","type":"bytes","value":"ab01"}],"#,
+                r#""stdin":"a","time_s":0.5}"#
+            )
+        );
+    }
+}
