@@ -62,11 +62,7 @@ fn measure(program: &Path, out: &Path, secs: f64) -> Measured {
 fn main() {
     let secs: f64 = args::value("--time").map_or(2.0, |v| v.parse().expect("--time SECS"));
     let at_once: usize = args::value("--at-once").map_or(1, |v| v.parse().expect("--at-once N"));
-    let mut files: Vec<PathBuf> = std::env::args()
-        .skip(1)
-        .filter(|a| a.ends_with(".c"))
-        .map(PathBuf::from)
-        .collect();
+    let mut files = args::c_files();
     if files.is_empty() {
         let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/programs");
         c_files_under(&root, &mut files);

@@ -2,6 +2,9 @@
 //! build of the same program (clang-19 -O0), measured in one run.
 //! `cargo bench --bench interp [-- FILE.c ...]`
 
+#[path = "common/args.rs"]
+mod args;
+
 use cairn::exec::input::Replay;
 use cairn::exec::{Config, Program};
 use cairn::ir::frontend::{CompileOptions, TempDir, load};
@@ -10,11 +13,7 @@ use std::process::Command;
 use std::time::Instant;
 
 fn main() {
-    let mut files: Vec<PathBuf> = std::env::args()
-        .skip(1)
-        .filter(|a| a.ends_with(".c"))
-        .map(PathBuf::from)
-        .collect();
+    let mut files = args::c_files();
     if files.is_empty() {
         files.push(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("benches/programs/cpu_mix.c"));
     }

@@ -10,6 +10,15 @@ pub fn value(name: &str) -> Option<String> {
     args.get(i + 1).cloned()
 }
 
+/// The C files named on the bench's command line.
+pub fn c_files() -> Vec<PathBuf> {
+    std::env::args()
+        .skip(1)
+        .filter(|a| a.ends_with(".c"))
+        .map(PathBuf::from)
+        .collect()
+}
+
 /// The Cairn to run: `--cairn BINARY` (another build, to compare before and after a change
 /// in one run), else this build's.
 pub fn cairn_binary() -> String {
